@@ -1,0 +1,200 @@
+/* sylva.h — the public C API of sylva, a multifrontal sparse Cholesky solver
+ * for symmetric positive definite (SPD) matrices, scheduled by StarPU.
+ *
+ * Life cycle: sylva_init → (read or wrap a matrix) → sylva_analyze (once per
+ * sparsity pattern) → sylva_factorize (and sylva_refactorize with new values)
+ * → sylva_solve, any number of times → sylva_*_free → sylva_finalize.
+ * Every call returns a sylva_status: 0 success, negative error, positive
+ * warning. After a failure, sylva_last_error() holds a precise message for the
+ * calling thread (file:line: reason for input files, the column for a matrix
+ * that is not positive definite). The library never exits or aborts on bad
+ * input. Indices are 0-based int64_t; values are double.
+ */
+#ifndef SYLVA_H
+#define SYLVA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SYLVA_VERSION_MAJOR 0
+#define SYLVA_VERSION_MINOR 1
+#define SYLVA_VERSION_PATCH 0
+#define SYLVA_VERSION_STRING "0.1.0"
+
+/* One table makes the enum, sylva_status_name() ("not_spd") and
+ * sylva_strerror() (a sentence): X(enum, value, short name, description). */
+#define SYLVA_STATUS_MAP(X)                                                           \
+    X(SYLVA_OK, 0, "ok", "success")                                                        \
+    X(SYLVA_ERR_ARGUMENT, -1, "argument", "invalid argument")                                    \
+    X(SYLVA_ERR_IO, -2, "io", "cannot read or write file")                                 \
+    X(SYLVA_ERR_FORMAT, -3, "format", "malformed input file")                                  \
+    X(SYLVA_ERR_UNSUPPORTED, -4, "unsupported", "unsupported input variant")                        \
+    X(SYLVA_ERR_NOT_SQUARE, -5, "not_square", "matrix is not square")                              \
+    X(SYLVA_ERR_NOT_SYMMETRIC, -6, "not_symmetric", "matrix is not symmetric")                        \
+    X(SYLVA_ERR_BAD_VALUE, -7, "bad_value", "value is NaN or infinite")                           \
+    X(SYLVA_ERR_PATTERN_ONLY, -8, "pattern_only", "matrix has no values (pattern)")                  \
+    X(SYLVA_ERR_NOT_SPD, -9, "not_spd", "matrix is not positive definite")                      \
+    X(SYLVA_ERR_NO_MEMORY, -10, "no_memory", "out of memory")                                     \
+    X(SYLVA_ERR_RUNTIME, -11, "runtime", "runtime failure")                                     \
+    X(SYLVA_ERR_NOT_INITIALIZED, -12, "not_initialized", "sylva_init has not been called")              \
+    X(SYLVA_ERR_PATTERN_MISMATCH, -13, "pattern_mismatch", "matrix pattern differs from the analysis")   \
+    X(SYLVA_ERR_ORDERING, -14, "ordering", "ordering failed")
+
+typedef enum {
+#define SYLVA_X_ENUM(name, value, short_name, text) name = value,
+    SYLVA_STATUS_MAP(SYLVA_X_ENUM)
+#undef SYLVA_X_ENUM
+} sylva_status;
+
+/* "SYLVA_ERR_NOT_SPD" → "not_spd"; SYLVA_OK → "ok". */
+const char *sylva_status_name(int status);
+/* A one-line description of the status code. */
+const char *sylva_strerror(int status);
+/* The last error message of the calling thread ("" if none). */
+const char *sylva_last_error(void);
+const char *sylva_version(void);
+
+/* ---------------------------------------------------------------- matrix */
+
+/* A sparse symmetric matrix: the lower triangle (row >= column) in
+ * compressed sparse column form, rows sorted and unique within a column.
+ * values == NULL for a pattern-only matrix (analysis only). */
+typedef struct sylva_matrix {
+    int64_t n;
+    int64_t nnz;          /* stored entries = colptr[n] */
+    int64_t *colptr;      /* n + 1 */
+    int64_t *rowind;      /* nnz */
+    double *values;       /* nnz, or NULL for a pattern */
+    int owns_arrays;      /* 1 when sylva_matrix_free releases the arrays */
+} sylva_matrix;
+
+/* Read a Matrix Market file (.mtx, or .mtx.gz). On error returns a status,
+ * *A is NULL, and sylva_last_error() says "FILE:LINE: reason". */
+int sylva_read_matrix_market(const char *path, sylva_matrix **A);
+
+/* Build a matrix from CSC arrays. `lower_only`: 1 if only the lower triangle
+ * is given; 0 if both triangles are (checked numerically symmetric, upper
+ * dropped). Entries may be unsorted and duplicated (summed). Arrays are
+ * copied; the caller keeps its own. values may be NULL (pattern). */
+int sylva_matrix_from_csc(int64_t n, const int64_t *colptr, const int64_t *rowind,
+                          const double *values, int lower_only, sylva_matrix **A);
+/* Wrap caller-owned arrays that already satisfy the contract above (lower,
+ * sorted, unique); checked, not copied. Free with sylva_matrix_free. */
+int sylva_matrix_wrap(int64_t n, int64_t *colptr, int64_t *rowind, double *values,
+                      sylva_matrix **A);
+void sylva_matrix_free(sylva_matrix *A);
+/* y = A x for the full symmetric matrix A (stored lower). */
+void sylva_matrix_symv(const sylva_matrix *A, const double *x, double *y);
+/* max_i sum_j |a_ij| of the full symmetric matrix. */
+double sylva_matrix_norm_inf(const sylva_matrix *A);
+
+/* Dense vectors in Matrix Market array format (n x nrhs, column-major). */
+int sylva_read_dense(const char *path, int64_t *n, int64_t *nrhs, double **X);
+int sylva_write_dense(const char *path, int64_t n, int64_t nrhs, const double *X,
+                      int64_t ldx);
+
+/* --------------------------------------------------------------- options */
+
+typedef enum {
+    SYLVA_ORDERING_METIS = 0, /* nested dissection (METIS_NodeND) */
+    SYLVA_ORDERING_AMD = 1,
+    SYLVA_ORDERING_NATURAL = 2,
+    SYLVA_ORDERING_USER = 3 /* options.user_perm */
+} sylva_ordering;
+
+typedef struct sylva_options {
+    sylva_ordering ordering;
+    const int64_t *user_perm; /* SYLVA_ORDERING_USER: new → old, length n */
+    /* Relaxed supernode amalgamation (CHOLMOD's nrelax/zrelax). */
+    int64_t nrelax[3];
+    double zrelax[3];
+    /* Batching policy by name: "none", "level", "sized", "subtree". */
+    const char *policy;
+    /* Fronts with at most this many rows are "small" and batched. */
+    int64_t small_front_rows;
+    /* Target flops per batch task (level/sized/subtree grouping). */
+    double batch_flops;
+    /* StarPU workers (set at sylva_init): -1 = StarPU's default. */
+    int ncpus;
+    int ncuda;
+    const char *scheduler; /* StarPU scheduler name, NULL = "dmdas" */
+    int verbose;
+    char reserved[128];
+} sylva_options;
+
+void sylva_default_options(sylva_options *opts);
+/* Parse a policy or ordering name; return -1 when unknown. */
+int sylva_ordering_from_name(const char *name);
+
+/* Start and stop the runtime (StarPU). opts may be NULL (defaults). */
+int sylva_init(const sylva_options *opts);
+int sylva_finalize(void);
+
+/* -------------------------------------------------------------- analysis */
+
+typedef struct sylva_analysis sylva_analysis_t;
+
+typedef struct sylva_analysis_info {
+    int64_t n;
+    int64_t nnz_A;          /* stored lower entries */
+    int64_t nnz_L;          /* entries of L, supernodal (as CHOLMOD's lnz) */
+    double flops;           /* factorization flops (as CHOLMOD's fl) */
+    int64_t fronts;
+    int64_t tree_height;    /* fronts on the longest leaf→root path */
+    int64_t max_front_rows;
+    int64_t front_hist[16]; /* fronts with rows in [2^i, 2^(i+1)) */
+    int64_t batches;        /* groups the policy made */
+    int64_t small_fronts;
+    int64_t large_fronts;
+    double factor_bytes;    /* memory of L */
+    double peak_cb_bytes;   /* contribution blocks alive at once (sequential) */
+    double seconds;
+    char reserved[128];
+} sylva_analysis_info;
+
+/* Order, find supernodes, build the assembly tree and the batching plan.
+ * A may be a pattern. info may be NULL. */
+int sylva_analyze(const sylva_matrix *A, const sylva_options *opts,
+                  sylva_analysis_t **an, sylva_analysis_info *info);
+void sylva_analysis_free(sylva_analysis_t *an);
+/* The fill-reducing permutation (new → old), length n; owned by `an`. */
+const int64_t *sylva_analysis_perm(const sylva_analysis_t *an);
+
+/* --------------------------------------------------------- factorization */
+
+typedef struct sylva_factor sylva_factor_t;
+
+typedef struct sylva_factor_info {
+    double flops;
+    double seconds;
+    double gflops;
+    int64_t tasks;      /* StarPU tasks submitted */
+    int64_t batches;
+    /* SYLVA_ERR_NOT_SPD: the column (user's numbering, 0-based) whose pivot
+     * was not positive; -1 otherwise. */
+    int64_t failed_column;
+    char reserved[128];
+} sylva_factor_info;
+
+/* Numeric factorization of A (same pattern as analyzed). info may be NULL. */
+int sylva_factorize(const sylva_analysis_t *an, const sylva_matrix *A, sylva_factor_t **F,
+                    sylva_factor_info *info);
+/* Factor new values of the same pattern into F, reusing its memory. */
+int sylva_refactorize(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_info *info);
+/* Solve A X = B in place; B is n x nrhs, column-major, leading dim ldb. */
+int sylva_solve(const sylva_factor_t *F, int64_t nrhs, double *B, int64_t ldb);
+/* log(det(A)) = 2 sum log(diag(L)). */
+int sylva_logdet(const sylva_factor_t *F, double *logdet);
+void sylva_factor_free(sylva_factor_t *F);
+
+/* Backward error ‖b − A x‖∞ / (‖A‖∞ ‖x‖∞ + ‖b‖∞) of one solution. */
+double sylva_backward_error(const sylva_matrix *A, const double *x, const double *b);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SYLVA_H */

@@ -1,0 +1,13 @@
+/* blas.h — the BLAS/LAPACK entry points sylva calls on the CPU (OpenBLAS).
+ * CBLAS for level 3, Fortran LAPACK for POTRF (LAPACKE's dpotrf would scan
+ * the whole input for NaN first, an O(n²) pass per call we do not want). */
+#ifndef SYLVA_KERNELS_BLAS_H
+#define SYLVA_KERNELS_BLAS_H
+
+#include <cblas.h>
+
+void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info);
+void openblas_set_num_threads(int num_threads);
+int openblas_get_num_threads(void);
+
+#endif

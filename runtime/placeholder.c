@@ -1,0 +1,1 @@
+int sylva__placeholder_runtime;
