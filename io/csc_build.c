@@ -1,0 +1,315 @@
+/* csc_build.c — entries (row, col, value) → the lower CSC of sylva_matrix.
+ * Two passes of a counting sort by column (stable: file order is kept, so
+ * sorted input needs no sort), then rows sorted and duplicates summed within
+ * each column. Modes say what an upper-triangle entry means (mirror, error,
+ * ignore, or checked against the lower one for numeric symmetry). Fails with
+ * SYLVA_ERR_ARGUMENT, SYLVA_ERR_BAD_VALUE, SYLVA_ERR_NOT_SYMMETRIC or
+ * SYLVA_ERR_NO_MEMORY; nothing is leaked on failure. */
+#include "io_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+sylva_matrix *sylva__matrix_alloc(void)
+{
+    sylva_matrix *A = sylva__calloc(1, sizeof *A);
+    if (A) A->owns_arrays = 1;
+    return A;
+}
+
+typedef struct {
+    int64_t r;
+    int64_t k; /* position in the column: ties keep file order */
+    double v;
+} row_val;
+
+static int cmp_row_val(const void *a, const void *b)
+{
+    const row_val *x = a, *y = b;
+    if (x->r != y->r) return (x->r > y->r) - (x->r < y->r);
+    return (x->k > y->k) - (x->k < y->k);
+}
+
+static int cmp_int64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sort one column's rows (and values) and sum duplicates in place. Returns
+ * the new length. tmp has room for len entries (only used when unsorted). */
+static int64_t sort_sum_column(int64_t *row, double *val, int64_t len, row_val *tmp)
+{
+    int sorted = 1;
+    for (int64_t k = 1; k < len; k++)
+        if (row[k] < row[k - 1]) {
+            sorted = 0;
+            break;
+        }
+    if (!sorted) {
+        if (len <= 16) {
+            for (int64_t k = 1; k < len; k++) {
+                int64_t r = row[k];
+                double v = val ? val[k] : 0.0;
+                int64_t q = k;
+                while (q > 0 && row[q - 1] > r) {
+                    row[q] = row[q - 1];
+                    if (val) val[q] = val[q - 1];
+                    q--;
+                }
+                row[q] = r;
+                if (val) val[q] = v;
+            }
+        } else if (val) {
+            /* Ties broken by position: duplicates are summed in input order,
+             * the same sum as the sorted path gives. */
+            for (int64_t k = 0; k < len; k++) tmp[k] = (row_val){row[k], k, val[k]};
+            qsort(tmp, (size_t)len, sizeof *tmp, cmp_row_val);
+            for (int64_t k = 0; k < len; k++) {
+                row[k] = tmp[k].r;
+                val[k] = tmp[k].v;
+            }
+        } else {
+            qsort(row, (size_t)len, sizeof *row, cmp_int64);
+        }
+    }
+    int64_t w = 0;
+    for (int64_t k = 0; k < len; k++) {
+        if (w > 0 && row[w - 1] == row[k]) {
+            if (val) val[w - 1] += val[k];
+        } else {
+            row[w] = row[k];
+            if (val) val[w] = val[k];
+            w++;
+        }
+    }
+    return w;
+}
+
+/* Where entry (i, j) goes: 0 = lower part at (*r, *c), 1 = the transposed
+ * upper part (FULL mode), -1 = dropped, -2 = error (upper entry in LOWER). */
+static inline int place(sylva__tri_mode mode, int64_t i, int64_t j, int64_t *r, int64_t *c)
+{
+    switch (mode) {
+    case SYLVA__TRI_MIRROR:
+        *r = i > j ? i : j;
+        *c = i > j ? j : i;
+        return 0;
+    case SYLVA__TRI_LOWER:
+        *r = i;
+        *c = j;
+        return i >= j ? 0 : -2;
+    case SYLVA__TRI_FULL:
+        if (i >= j) {
+            *r = i;
+            *c = j;
+            return 0;
+        }
+        *r = j;
+        *c = i;
+        return 1;
+    case SYLVA__TRI_KEEP_LOWER:
+        *r = i;
+        *c = j;
+        return i >= j ? 0 : -1;
+    case SYLVA__TRI_KEEP_UPPER:
+        *r = j;
+        *c = i;
+        return i <= j ? 0 : -1;
+    }
+    return -1;
+}
+
+typedef struct {
+    int64_t *colptr; /* n + 1 */
+    int64_t *rowind;
+    double *values;
+} csc;
+
+static void csc_free(csc *m)
+{
+    free(m->colptr);
+    free(m->rowind);
+    free(m->values);
+    memset(m, 0, sizeof *m);
+}
+
+/* Counting sort of the entries that place() sends to `part` (0 or 1), then
+ * per-column sort and duplicate sum, compacted. */
+static int build_part(int64_t n, const sylva__triplets *parts, int nparts,
+                      const sylva__build_opts *o, int part, csc *out)
+{
+    int pattern = o->pattern;
+    out->colptr = sylva__calloc((size_t)n + 1, sizeof(int64_t));
+    if (!out->colptr) return SYLVA_ERR_NO_MEMORY;
+    int64_t *cp = out->colptr;
+    for (int t = 0; t < nparts; t++) {
+        const sylva__triplets *P = &parts[t];
+        for (int64_t k = 0; k < P->count; k++) {
+            int64_t r, c;
+            if (place(o->mode, P->row[k], P->col[k], &r, &c) == part) cp[c + 1]++;
+        }
+    }
+    for (int64_t j = 0; j < n; j++) cp[j + 1] += cp[j];
+    int64_t total = cp[n];
+    out->rowind = sylva__malloc((size_t)total, sizeof(int64_t));
+    out->values = pattern ? NULL : sylva__malloc((size_t)total, sizeof(double));
+    int64_t *next = sylva__malloc((size_t)n + 1, sizeof(int64_t));
+    if (!out->rowind || (!pattern && !out->values) || !next) {
+        free(next);
+        csc_free(out);
+        return SYLVA_ERR_NO_MEMORY;
+    }
+    memcpy(next, cp, (size_t)n * sizeof(int64_t));
+    for (int t = 0; t < nparts; t++) {
+        const sylva__triplets *P = &parts[t];
+        for (int64_t k = 0; k < P->count; k++) {
+            int64_t r, c;
+            if (place(o->mode, P->row[k], P->col[k], &r, &c) != part) continue;
+            int64_t q = next[c]++;
+            out->rowind[q] = r;
+            if (!pattern) out->values[q] = P->val[k];
+        }
+    }
+    int64_t maxlen = 0;
+    for (int64_t j = 0; j < n; j++)
+        if (cp[j + 1] - cp[j] > maxlen) maxlen = cp[j + 1] - cp[j];
+    row_val *tmp = maxlen > 16 ? sylva__malloc((size_t)maxlen, sizeof(row_val)) : NULL;
+    if (maxlen > 16 && !tmp) {
+        free(next);
+        csc_free(out);
+        return SYLVA_ERR_NO_MEMORY;
+    }
+    /* Compact in place: w trails the read position. */
+    int64_t w = 0;
+    for (int64_t j = 0; j < n; j++) {
+        int64_t b = cp[j], len = cp[j + 1] - b;
+        int64_t *row = out->rowind + b;
+        double *val = pattern ? NULL : out->values + b;
+        int64_t len2 = sort_sum_column(row, val, len, tmp);
+        if (w != b) {
+            memmove(out->rowind + w, row, (size_t)len2 * sizeof(int64_t));
+            if (!pattern) memmove(out->values + w, val, (size_t)len2 * sizeof(double));
+        }
+        cp[j] = w;
+        w += len2;
+    }
+    cp[n] = w;
+    free(tmp);
+    free(next);
+    return SYLVA_OK;
+}
+
+static int first_checks(int64_t n, const sylva__triplets *parts, int nparts,
+                        const sylva__build_opts *o)
+{
+    int base = o->index_base;
+    for (int t = 0; t < nparts; t++) {
+        const sylva__triplets *P = &parts[t];
+        for (int64_t k = 0; k < P->count; k++) {
+            int64_t i = P->row[k], j = P->col[k];
+            if (i < 0 || i >= n || j < 0 || j >= n)
+                return sylva__fail(SYLVA_ERR_ARGUMENT,
+                                   "%s: column %lld: row %lld is out of range %lld..%lld", o->who,
+                                   (long long)(j + base), (long long)(i + base), (long long)base,
+                                   (long long)(n - 1 + base));
+            if (o->mode == SYLVA__TRI_LOWER && i < j)
+                return sylva__fail(SYLVA_ERR_ARGUMENT,
+                                   "%s: column %lld has row %lld above the diagonal "
+                                   "(lower triangle expected)",
+                                   o->who, (long long)(j + base), (long long)(i + base));
+            if (o->check_values && !o->pattern && !isfinite(P->val[k]))
+                return sylva__fail(SYLVA_ERR_BAD_VALUE, "%s: column %lld, row %lld: value is %s",
+                                   o->who, (long long)(j + base), (long long)(i + base),
+                                   isnan(P->val[k]) ? "NaN" : "infinite");
+        }
+    }
+    return SYLVA_OK;
+}
+
+/* L holds i >= j entries, U the i < j entries transposed: the matrix is
+ * symmetric when L's strictly lower part equals U (missing = 0). Scans in
+ * column-major order of the lower triangle and names the first mismatch. */
+static int compare_parts(int64_t n, const csc *L, const csc *U, const sylva__build_opts *o)
+{
+    int base = o->index_base;
+    for (int64_t j = 0; j < n; j++) {
+        int64_t p = L->colptr[j], pe = L->colptr[j + 1];
+        int64_t q = U->colptr[j], qe = U->colptr[j + 1];
+        while (p < pe && L->rowind[p] == j) p++; /* the diagonal has no twin */
+        while (p < pe || q < qe) {
+            int64_t rl = p < pe ? L->rowind[p] : INT64_MAX;
+            int64_t ru = q < qe ? U->rowind[q] : INT64_MAX;
+            int64_t r = rl < ru ? rl : ru;
+            int inl = rl == r, inu = ru == r;
+            long long lo_i = (long long)(r + base), lo_j = (long long)(j + base);
+            if (o->pattern) {
+                if (!(inl && inu))
+                    return sylva__fail(SYLVA_ERR_NOT_SYMMETRIC,
+                                       "%s: not symmetric: A(%lld,%lld) is stored but "
+                                       "A(%lld,%lld) is not",
+                                       o->who, inl ? lo_i : lo_j, inl ? lo_j : lo_i,
+                                       inl ? lo_j : lo_i, inl ? lo_i : lo_j);
+            } else {
+                double lv = inl ? L->values[p] : 0.0, uv = inu ? U->values[q] : 0.0;
+                if (lv != uv) {
+                    if (inl)
+                        return sylva__fail(SYLVA_ERR_NOT_SYMMETRIC,
+                                           "%s: not symmetric: A(%lld,%lld) = %.17g but "
+                                           "A(%lld,%lld) = %.17g",
+                                           o->who, lo_i, lo_j, lv, lo_j, lo_i, uv);
+                    return sylva__fail(SYLVA_ERR_NOT_SYMMETRIC,
+                                       "%s: not symmetric: A(%lld,%lld) = %.17g but "
+                                       "A(%lld,%lld) = %.17g",
+                                       o->who, lo_j, lo_i, uv, lo_i, lo_j, lv);
+                }
+            }
+            if (inl) p++;
+            if (inu) q++;
+        }
+    }
+    return SYLVA_OK;
+}
+
+int sylva__csc_from_triplets(int64_t n, const sylva__triplets *parts, int nparts,
+                             const sylva__build_opts *o, sylva_matrix **A)
+{
+    *A = NULL;
+    int st = first_checks(n, parts, nparts, o);
+    if (st != SYLVA_OK) return st;
+    csc L = {0}, U = {0};
+    st = build_part(n, parts, nparts, o, 0, &L);
+    if (st != SYLVA_OK) return st;
+    if (o->mode == SYLVA__TRI_FULL) {
+        st = build_part(n, parts, nparts, o, 1, &U);
+        if (st == SYLVA_OK) st = compare_parts(n, &L, &U, o);
+        csc_free(&U);
+        if (st != SYLVA_OK) {
+            csc_free(&L);
+            return st;
+        }
+    }
+    sylva_matrix *M = sylva__matrix_alloc();
+    if (!M) {
+        csc_free(&L);
+        return SYLVA_ERR_NO_MEMORY;
+    }
+    /* Give back the slack left by duplicates and dropped entries. */
+    int64_t nnz = L.colptr[n];
+    if (nnz > 0) {
+        int64_t *r2 = realloc(L.rowind, (size_t)nnz * sizeof(int64_t));
+        if (r2) L.rowind = r2;
+        if (L.values) {
+            double *v2 = realloc(L.values, (size_t)nnz * sizeof(double));
+            if (v2) L.values = v2;
+        }
+    }
+    M->n = n;
+    M->nnz = nnz;
+    M->colptr = L.colptr;
+    M->rowind = L.rowind;
+    M->values = L.values;
+    *A = M;
+    return SYLVA_OK;
+}

@@ -1,0 +1,129 @@
+/* dense.c — dense matrices (right-hand sides, solutions) in Matrix Market
+ * 'array real general' form: n x nrhs, column-major, one value a line.
+ * sylva_read_dense accepts .gz, comments and blank lines, and fails with
+ * "FILE:LINE: reason" (SYLVA_ERR_FORMAT / _UNSUPPORTED / _BAD_VALUE / _IO);
+ * the caller frees *X with free(). sylva_write_dense writes %.17g (exact
+ * round trip) and fails with SYLVA_ERR_IO or SYLVA_ERR_ARGUMENT. */
+#include "mm_header.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int sylva_read_dense(const char *path, int64_t *n, int64_t *nrhs, double **X)
+{
+    if (!n || !nrhs || !X) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_read_dense: NULL output");
+    *X = NULL;
+    *n = *nrhs = 0;
+    char *buf;
+    size_t size;
+    int st = sylva__load_file(path, &buf, &size);
+    if (st != SYLVA_OK) return st;
+    sylva__mm_header h;
+    st = sylva__mm_read_header(path, buf, size, 1, &h);
+    if (st != SYLVA_OK) {
+        free(buf);
+        return st;
+    }
+    int64_t total = 0;
+    if (h.ncols > 0 && h.nrows > INT64_MAX / h.ncols) {
+        free(buf);
+        return sylva__fail(SYLVA_ERR_FORMAT, "%s:%lld: size %lld x %lld is too large", path,
+                           (long long)h.size_line, (long long)h.nrows, (long long)h.ncols);
+    }
+    total = h.nrows * h.ncols;
+    double *x = sylva__malloc((size_t)total, sizeof *x);
+    if (!x) {
+        free(buf);
+        return SYLVA_ERR_NO_MEMORY;
+    }
+    const char *p = h.data, *end = buf + size;
+    int64_t line = h.data_line, k = 0;
+    char tok[48];
+    while (p < end) {
+        while (*p == ' ' || *p == '\t' || *p == '\r') p++;
+        if (p >= end) break;
+        if (*p == '\n' || *p == '%') {
+            while (p < end && *p != '\n') p++;
+            if (p < end) p++;
+            line++;
+            continue;
+        }
+        if (*p == '\0') {
+            st = sylva__fail(SYLVA_ERR_FORMAT, "%s:%lld: NUL byte in the file", path, (long long)line);
+            break;
+        }
+        if (k == total) {
+            st = sylva__fail(SYLVA_ERR_FORMAT, "%s:%lld: too many values: the size line declares %lld x %lld",
+                             path, (long long)line, (long long)h.nrows, (long long)h.ncols);
+            break;
+        }
+        int erange;
+        const char *q = sylva__parse_double(p, &x[k], &erange);
+        if (!q) {
+            st = sylva__fail(SYLVA_ERR_FORMAT, "%s:%lld: bad value '%s' (not a number)", path,
+                             (long long)line, sylva__token(p, tok, sizeof tok));
+            break;
+        }
+        if (!isfinite(x[k])) {
+            st = sylva__fail(SYLVA_ERR_BAD_VALUE, "%s:%lld: value '%s' is %s", path, (long long)line,
+                             sylva__token(p, tok, sizeof tok),
+                             isnan(x[k]) ? "NaN" : erange ? "out of double range (overflow)" : "infinite");
+            break;
+        }
+        k++;
+        p = q; /* further values on the same line are accepted */
+    }
+    if (st == SYLVA_OK && k < total)
+        st = sylva__fail(SYLVA_ERR_FORMAT, "%s:%lld: truncated: found %lld of %lld values declared on line %lld",
+                         path, (long long)line, (long long)k, (long long)total, (long long)h.size_line);
+    free(buf);
+    if (st != SYLVA_OK) {
+        free(x);
+        return st;
+    }
+    *n = h.nrows;
+    *nrhs = h.ncols;
+    *X = x;
+    return SYLVA_OK;
+}
+
+int sylva_write_dense(const char *path, int64_t n, int64_t nrhs, const double *X, int64_t ldx)
+{
+    const char *who = "sylva_write_dense";
+    if (!path) return sylva__fail(SYLVA_ERR_ARGUMENT, "%s: path is NULL", who);
+    if (n < 0 || nrhs < 0)
+        return sylva__fail(SYLVA_ERR_ARGUMENT, "%s: negative size %lld x %lld", who, (long long)n,
+                           (long long)nrhs);
+    if (n > 0 && nrhs > 0 && !X) return sylva__fail(SYLVA_ERR_ARGUMENT, "%s: X is NULL", who);
+    if (nrhs > 1 && ldx < n)
+        return sylva__fail(SYLVA_ERR_ARGUMENT, "%s: ldx = %lld is smaller than n = %lld", who,
+                           (long long)ldx, (long long)n);
+    FILE *f = fopen(path, "w");
+    if (!f) return sylva__fail(SYLVA_ERR_IO, "%s: cannot open for writing: %s", path, strerror(errno));
+    static const size_t cap = 1 << 16;
+    char *buf = sylva__malloc(cap, 1);
+    if (!buf) {
+        fclose(f);
+        return SYLVA_ERR_NO_MEMORY;
+    }
+    size_t len = (size_t)snprintf(buf, cap, "%%%%MatrixMarket matrix array real general\n%lld %lld\n",
+                                  (long long)n, (long long)nrhs);
+    int ok = 1;
+    for (int64_t c = 0; c < nrhs && ok; c++)
+        for (int64_t i = 0; i < n; i++) {
+            if (cap - len < 64) {
+                ok = fwrite(buf, 1, len, f) == len;
+                len = 0;
+                if (!ok) break;
+            }
+            len += (size_t)snprintf(buf + len, cap - len, "%.17g\n", X[c * ldx + i]);
+        }
+    if (ok && len) ok = fwrite(buf, 1, len, f) == len;
+    free(buf);
+    if (fclose(f) != 0) ok = 0;
+    if (!ok) return sylva__fail(SYLVA_ERR_IO, "%s: write error: %s", path, strerror(errno));
+    return SYLVA_OK;
+}

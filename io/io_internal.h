@@ -1,0 +1,79 @@
+/* io_internal.h — what the io/ files share and nothing outside io/ may use:
+ * the whole-file loader (plain or gzip, NUL-terminated), the number parsers
+ * (bit-identical to strtod) and the triplet → lower CSC builder. Every
+ * function that can fail returns a sylva_status after recording the message
+ * with sylva__fail(). */
+#ifndef SYLVA_IO_INTERNAL_H
+#define SYLVA_IO_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+/* ------------------------------------------------------------ io/file_load.c */
+
+/* Read the whole file (gzip detected by its magic bytes) into a malloc'd
+ * buffer with a '\0' after the last byte. */
+int sylva__load_file(const char *path, char **data, size_t *size);
+
+/* ------------------------------------------------------------ io/mm_parse.c */
+
+/* Token end: a space, tab, CR, LF or the terminating NUL. */
+static inline int sylva__is_delim(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\0';
+}
+
+/* Parse a decimal integer at p (optional sign). Returns the end of the token,
+ * or NULL when the token is not an integer or does not fit in int64_t. */
+const char *sylva__parse_int64(const char *p, int64_t *out);
+/* Parse a floating point number at p exactly as strtod would (a fast path for
+ * plain decimals, strtod otherwise). Returns the end of the token, or NULL
+ * when the token is not a number. *erange is set when strtod reports ERANGE
+ * (overflow to ±inf, or underflow). The text must be NUL-terminated. */
+const char *sylva__parse_double(const char *p, double *out, int *erange);
+/* The token at p (up to the next delimiter, at most 40 characters) copied
+ * into buf for error messages. */
+const char *sylva__token(const char *p, char *buf, size_t cap);
+
+/* ------------------------------------------------------------ io/csc_build.c */
+
+/* One batch of (row, col, value) entries, 0-based. val may be NULL. */
+typedef struct sylva__triplets {
+    const int64_t *row;
+    const int64_t *col;
+    const double *val;
+    int64_t count;
+} sylva__triplets;
+
+typedef enum {
+    SYLVA__TRI_MIRROR,       /* symmetric storage: (i,j) with i<j means (j,i) */
+    SYLVA__TRI_LOWER,        /* lower triangle only: an i<j entry is an error */
+    SYLVA__TRI_FULL,         /* both triangles: checked symmetric, upper dropped */
+    SYLVA__TRI_KEEP_LOWER,   /* use i>=j entries, ignore the others (stype<0) */
+    SYLVA__TRI_KEEP_UPPER    /* use i<=j entries transposed, ignore others (stype>0) */
+} sylva__tri_mode;
+
+typedef struct sylva__build_opts {
+    sylva__tri_mode mode;
+    int pattern;          /* no values: result has values == NULL */
+    int check_values;     /* reject NaN/Inf (SYLVA_ERR_BAD_VALUE) */
+    int index_base;       /* 1 to print Matrix Market indices, 0 for arrays */
+    const char *who;      /* message prefix: the file name or the function */
+    int nthreads;         /* for the parallel column sort; <= 1: serial */
+} sylva__build_opts;
+
+/* Sum duplicates, sort rows within columns, drop what the mode drops.
+ * Indices must already be in [0, n). */
+int sylva__csc_from_triplets(int64_t n, const sylva__triplets *parts, int nparts,
+                             const sylva__build_opts *opts, sylva_matrix **A);
+
+/* A new matrix struct owning nothing yet (arrays NULL, owns_arrays = 1). */
+sylva_matrix *sylva__matrix_alloc(void);
+
+/* Number of worker threads for io/ (SYLVA_IO_THREADS, else the online CPUs,
+ * at most 16). */
+int sylva__io_threads(void);
+
+#endif

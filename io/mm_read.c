@@ -1,0 +1,263 @@
+/* mm_read.c — sylva_read_matrix_market: the whole file in memory, the banner
+ * and size line (mm_header.c), then the entry lines parsed by a tight loop,
+ * in parallel over newline-aligned chunks (pthreads) when the file is large.
+ * A worker that meets anything odd just stops; the main thread then re-parses
+ * serially to write the exact "FILE:LINE: reason" of the first problem in
+ * file order. Entries become the lower CSC through csc_build.c. On failure
+ * *A is NULL and nothing is leaked. */
+#include "mm_header.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const sylva__mm_header *h;
+    const char *path;
+    const char *begin, *end; /* end: one past the chunk (a '\n' + 1, or EOF) */
+    int64_t line0;           /* line number of `begin` */
+    int report;              /* serial pass: write messages */
+    int64_t limit;           /* most entries accepted (serial pass) */
+    int64_t *row, *col;
+    double *val;
+    int64_t count, cap;
+    int64_t end_line;
+    int status;
+} mm_chunk;
+
+static int chunk_grow(mm_chunk *c)
+{
+    int64_t ncap = c->cap < 1024 ? 1024 : c->cap + c->cap / 2;
+    int64_t *r = realloc(c->row, (size_t)ncap * sizeof *r);
+    if (r) c->row = r;
+    int64_t *q = r ? realloc(c->col, (size_t)ncap * sizeof *q) : NULL;
+    if (q) c->col = q;
+    double *v = c->val;
+    if (q && c->h->field != SYLVA__MM_PATTERN) {
+        v = realloc(c->val, (size_t)ncap * sizeof *v);
+        if (v) c->val = v;
+    }
+    if (!r || !q || (!v && c->h->field != SYLVA__MM_PATTERN)) return SYLVA_ERR_NO_MEMORY;
+    c->cap = ncap;
+    return SYLVA_OK;
+}
+
+static void chunk_free(mm_chunk *c)
+{
+    free(c->row);
+    free(c->col);
+    free(c->val);
+    c->row = c->col = NULL;
+    c->val = NULL;
+}
+
+#define SKIP_BLANKS(p)                           \
+    while (*(p) == ' ' || *(p) == '\t') (p)++
+
+/* The error path of parse_chunk: a message only on the serial pass. */
+#define CHUNK_FAIL(st, ...)                                        \
+    do {                                                           \
+        c->status = c->report ? sylva__fail((st), __VA_ARGS__) : (st); \
+        c->end_line = line;                                        \
+        return c->status;                                          \
+    } while (0)
+
+static int parse_chunk(mm_chunk *c)
+{
+    const sylva__mm_header *h = c->h;
+    const char *path = c->path;
+    const char *p = c->begin, *end = c->end;
+    const int pattern = h->field == SYLVA__MM_PATTERN;
+    const int64_t m = h->nrows, n = h->ncols;
+    int64_t line = c->line0;
+    char tok[48];
+    c->status = SYLVA_OK;
+    while (p < end) {
+        while (p < end && (*p == ' ' || *p == '\t' || *p == '\r')) p++;
+        if (p >= end) break;
+        if (*p == '\n') {
+            p++;
+            line++;
+            continue;
+        }
+        if (*p == '%') {
+            while (p < end && *p != '\n') p++;
+            if (p < end) p++;
+            line++;
+            continue;
+        }
+        if (*p == '\0') CHUNK_FAIL(SYLVA_ERR_FORMAT, "%s:%lld: NUL byte in the file", path, (long long)line);
+        if (c->count >= c->limit)
+            CHUNK_FAIL(SYLVA_ERR_FORMAT,
+                       "%s:%lld: too many entries: the size line (line %lld) declares %lld", path,
+                       (long long)line, (long long)h->size_line, (long long)h->nnz);
+        int64_t i, j;
+        double v = 0.0;
+        const char *q = sylva__parse_int64(p, &i);
+        if (!q)
+            CHUNK_FAIL(SYLVA_ERR_FORMAT, "%s:%lld: bad row index '%s'", path, (long long)line,
+                       sylva__token(p, tok, sizeof tok));
+        p = q;
+        SKIP_BLANKS(p);
+        if (sylva__is_delim(*p))
+            CHUNK_FAIL(SYLVA_ERR_FORMAT, "%s:%lld: missing column index", path, (long long)line);
+        q = sylva__parse_int64(p, &j);
+        if (!q)
+            CHUNK_FAIL(SYLVA_ERR_FORMAT, "%s:%lld: bad column index '%s'", path, (long long)line,
+                       sylva__token(p, tok, sizeof tok));
+        p = q;
+        SKIP_BLANKS(p);
+        if (!pattern) {
+            if (sylva__is_delim(*p))
+                CHUNK_FAIL(SYLVA_ERR_FORMAT, "%s:%lld: missing value", path, (long long)line);
+            int erange;
+            q = sylva__parse_double(p, &v, &erange);
+            if (!q)
+                CHUNK_FAIL(SYLVA_ERR_FORMAT, "%s:%lld: bad value '%s' (not a number)", path,
+                           (long long)line, sylva__token(p, tok, sizeof tok));
+            if (!isfinite(v))
+                CHUNK_FAIL(SYLVA_ERR_BAD_VALUE, "%s:%lld: value '%s' is %s", path, (long long)line,
+                           sylva__token(p, tok, sizeof tok),
+                           isnan(v) ? "NaN" : erange ? "out of double range (overflow)" : "infinite");
+            p = q;
+            while (*p == ' ' || *p == '\t' || *p == '\r') p++;
+        } else {
+            while (*p == '\r') p++;
+        }
+        if (*p != '\n' && p < end)
+            CHUNK_FAIL(SYLVA_ERR_FORMAT, "%s:%lld: unexpected text '%s' after the entry", path,
+                       (long long)line, sylva__token(p, tok, sizeof tok));
+        if (i < 1 || i > m)
+            CHUNK_FAIL(SYLVA_ERR_FORMAT, "%s:%lld: row index %lld out of range 1..%lld", path,
+                       (long long)line, (long long)i, (long long)m);
+        if (j < 1 || j > n)
+            CHUNK_FAIL(SYLVA_ERR_FORMAT, "%s:%lld: column index %lld out of range 1..%lld", path,
+                       (long long)line, (long long)j, (long long)n);
+        if (c->count == c->cap && chunk_grow(c) != SYLVA_OK)
+            CHUNK_FAIL(SYLVA_ERR_NO_MEMORY, "%s:%lld: out of memory", path, (long long)line);
+        c->row[c->count] = i - 1;
+        c->col[c->count] = j - 1;
+        if (!pattern) c->val[c->count] = v;
+        c->count++;
+        if (p < end) p++; /* the '\n' */
+        line++;
+    }
+    c->end_line = line;
+    return SYLVA_OK;
+}
+
+static void *parse_worker(void *arg)
+{
+    parse_chunk(arg);
+    return NULL;
+}
+
+/* Entries expected in [b, e): the declared count scaled by the byte share,
+ * capped by the shortest possible entry line ("1 1\n"). */
+static int64_t chunk_guess(const sylva__mm_header *h, size_t bytes, size_t total)
+{
+    double share = total ? (double)bytes / (double)total : 0.0;
+    double g = (double)h->nnz * share * 1.02 + 64.0;
+    double cap = (double)bytes / 4.0 + 16.0;
+    return (int64_t)(g < cap ? g : cap);
+}
+
+static int parse_parallel(mm_chunk *ch, int nt, const sylva__mm_header *h, const char *path,
+                          const char *data_end)
+{
+    size_t total = (size_t)(data_end - h->data);
+    const char *b = h->data;
+    for (int t = 0; t < nt; t++) {
+        const char *e = t == nt - 1 ? data_end : h->data + total / (size_t)nt * (size_t)(t + 1);
+        if (e < b) e = b;
+        while (e < data_end && e > h->data && e[-1] != '\n') e++;
+        ch[t] = (mm_chunk){.h = h, .path = path, .begin = b, .end = e, .line0 = 0,
+                           .report = 0, .limit = INT64_MAX};
+        b = e;
+    }
+    pthread_t tid[16];
+    int started[16] = {0};
+    for (int t = 0; t < nt; t++) {
+        int64_t g = chunk_guess(h, (size_t)(ch[t].end - ch[t].begin), total);
+        ch[t].row = malloc((size_t)g * sizeof(int64_t));
+        ch[t].col = malloc((size_t)g * sizeof(int64_t));
+        ch[t].val = h->field == SYLVA__MM_PATTERN ? NULL : malloc((size_t)g * sizeof(double));
+        if (ch[t].row && ch[t].col && (ch[t].val || h->field == SYLVA__MM_PATTERN)) ch[t].cap = g;
+        if (t > 0) started[t] = pthread_create(&tid[t], NULL, parse_worker, &ch[t]) == 0;
+    }
+    parse_chunk(&ch[0]);
+    for (int t = 1; t < nt; t++) {
+        if (started[t]) pthread_join(tid[t], NULL);
+        else parse_chunk(&ch[t]);
+    }
+    int64_t count = 0;
+    for (int t = 0; t < nt; t++) {
+        if (ch[t].status != SYLVA_OK) return ch[t].status;
+        count += ch[t].count;
+    }
+    return count == h->nnz ? SYLVA_OK : SYLVA_ERR_FORMAT;
+}
+
+int sylva_read_matrix_market(const char *path, sylva_matrix **A)
+{
+    if (!A) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_read_matrix_market: A is NULL");
+    *A = NULL;
+    if (!path) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_read_matrix_market: path is NULL");
+    char *buf;
+    size_t size;
+    int st = sylva__load_file(path, &buf, &size);
+    if (st != SYLVA_OK) return st;
+    sylva__mm_header h;
+    st = sylva__mm_read_header(path, buf, size, 0, &h);
+    if (st == SYLVA_OK && h.nrows != h.ncols)
+        st = sylva__fail(SYLVA_ERR_NOT_SQUARE, "%s:%lld: matrix is %lld x %lld, not square", path,
+                         (long long)h.size_line, (long long)h.nrows, (long long)h.ncols);
+    if (st != SYLVA_OK) {
+        free(buf);
+        return st;
+    }
+    const char *data_end = buf + size;
+    size_t bytes = (size_t)(data_end - h.data);
+    int nt = sylva__io_threads();
+    if (!getenv("SYLVA_IO_THREADS") && bytes < ((size_t)1 << 20)) nt = 1;
+    if ((size_t)nt > bytes / 64 + 1) nt = (int)(bytes / 64 + 1);
+    mm_chunk ch[16];
+    memset(ch, 0, sizeof ch);
+    int used = nt;
+    st = nt > 1 ? parse_parallel(ch, nt, &h, path, data_end) : SYLVA_ERR_FORMAT;
+    if (st != SYLVA_OK) {
+        /* Serial pass: either the file is small, or something is wrong and
+         * this pass finds and names the first problem. */
+        for (int t = 0; t < nt; t++) chunk_free(&ch[t]);
+        used = 1;
+        ch[0] = (mm_chunk){.h = &h, .path = path, .begin = h.data, .end = data_end,
+                           .line0 = h.data_line, .report = 1, .limit = h.nnz};
+        ch[0].cap = chunk_guess(&h, bytes, bytes);
+        ch[0].row = malloc((size_t)ch[0].cap * sizeof(int64_t));
+        ch[0].col = malloc((size_t)ch[0].cap * sizeof(int64_t));
+        ch[0].val = h.field == SYLVA__MM_PATTERN ? NULL : malloc((size_t)ch[0].cap * sizeof(double));
+        if (!ch[0].row || !ch[0].col || (!ch[0].val && h.field != SYLVA__MM_PATTERN)) ch[0].cap = 0;
+        st = parse_chunk(&ch[0]);
+        if (st == SYLVA_OK && ch[0].count < h.nnz)
+            st = sylva__fail(SYLVA_ERR_FORMAT,
+                             "%s:%lld: truncated: found %lld of %lld entries declared on line %lld",
+                             path, (long long)ch[0].end_line, (long long)ch[0].count,
+                             (long long)h.nnz, (long long)h.size_line);
+    }
+    if (st == SYLVA_OK) {
+        sylva__triplets parts[16];
+        for (int t = 0; t < used; t++)
+            parts[t] = (sylva__triplets){ch[t].row, ch[t].col, ch[t].val, ch[t].count};
+        sylva__build_opts o = {.mode = h.symmetric ? SYLVA__TRI_MIRROR : SYLVA__TRI_FULL,
+                               .pattern = h.field == SYLVA__MM_PATTERN,
+                               .check_values = 0,
+                               .index_base = 1,
+                               .who = path,
+                               .nthreads = nt};
+        st = sylva__csc_from_triplets(h.nrows, parts, used, &o, A);
+    }
+    for (int t = 0; t < used; t++) chunk_free(&ch[t]);
+    free(buf);
+    return st;
+}
