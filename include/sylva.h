@@ -127,8 +127,10 @@ typedef struct sylva_options {
 } sylva_options;
 
 void sylva_default_options(sylva_options *opts);
-/* Parse a policy or ordering name; return -1 when unknown. */
+/* Parse an ordering name ("metis", "amd", "natural", "user"); -1 if unknown. */
 int sylva_ordering_from_name(const char *name);
+/* The i-th batching policy's name, NULL past the last one. */
+const char *sylva_policy_name(int i);
 
 /* Start and stop the runtime (StarPU). opts may be NULL (defaults). */
 int sylva_init(const sylva_options *opts);

@@ -51,7 +51,8 @@ void *sylva__malloc(size_t count, size_t size)
         sylva__fail(SYLVA_ERR_NO_MEMORY, "allocation of %zu x %zu bytes overflows", count, size);
         return NULL;
     }
-    void *p = malloc(count * size ? count * size : 1);
+    size_t bytes = count * size;
+    void *p = malloc(bytes > 0 ? bytes : 1);
     if (!p) sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory allocating %zu bytes", count * size);
     return p;
 }

@@ -1,0 +1,82 @@
+/* batching.h — batch-grouping policies and the plan they produce.
+ *
+ * A policy turns the assembly tree into an ordered list of groups (batches)
+ * such that every front's children are in its own group or an earlier one.
+ * One group becomes one StarPU task (one vbatched kernel sequence on a GPU).
+ * Fronts with more than `small_front_rows` rows are "large": always alone in
+ * their group (native mode). sylva__plan_finish() then lays out memory and
+ * dependencies the same way for every policy:
+ *   - L pool: the factor columns of a group's fronts, contiguous, in one
+ *     allocation for the whole factor (l_off[f] is global);
+ *   - CB pool: a group's contribution blocks whose parent is in another group
+ *     (cb_off[f] within the group's pool); CBs consumed inside the group live
+ *     in the group's scratch (cb_off[f] within scratch, cb_internal[f] = 1);
+ *   - deps: the groups whose CB pools a group reads, and for each front the
+ *     index of its CB's group in its parent group's dep list (cb_slot).
+ */
+#ifndef SYLVA_BATCHING_H
+#define SYLVA_BATCHING_H
+
+#include <stdint.h>
+
+#include "frontal.h"
+
+typedef struct sylva__plan {
+    const sylva__tree *tree;
+    const char *policy;
+    int64_t ngroups;
+    int64_t *group_ptr;   /* ngroups + 1, into front_list */
+    int64_t *front_list;  /* fronts of each group, children before parents */
+    int64_t *front_group; /* nfronts */
+    int64_t *dep_ptr;     /* ngroups + 1, into dep_list */
+    int64_t *dep_list;    /* child groups read by each group, increasing */
+    int64_t *readers;     /* ngroups: how many groups read each group's CB pool */
+    int64_t *l_off;       /* nfronts + 1: global offsets of L columns */
+    int64_t *cb_off;      /* nfronts: offset in CB pool or scratch */
+    char *cb_internal;    /* nfronts */
+    int64_t *cb_slot;     /* nfronts: dep index of the front's group in its parent's group */
+    int64_t *cb_size;     /* ngroups: doubles in the CB pool */
+    int64_t *scratch_size;/* ngroups: doubles of internal CBs */
+    char *large;          /* ngroups: 1 for a native (large-front) group */
+    double *group_flops;  /* ngroups */
+} sylva__plan;
+
+/* Parameters every policy sees. */
+typedef struct sylva__policy_params {
+    int64_t small_front_rows;
+    double batch_flops;
+} sylva__policy_params;
+
+/* A policy fills `order` (a permutation of the fronts) and `start` (group
+ * boundaries: group g is order[start[g] .. start[g+1])) and returns the
+ * number of groups, or −1 on allocation failure. start has nfronts + 1 room. */
+typedef int64_t (*sylva__policy_fn)(const sylva__tree *t, const sylva__policy_params *p,
+                                    int64_t *order, int64_t *start);
+
+typedef struct sylva__policy {
+    const char *name;
+    const char *summary;
+    sylva__policy_fn fn;
+} sylva__policy;
+
+/* The registered policies ({NULL} terminated) and lookup by name. */
+extern const sylva__policy sylva__policies[];
+const sylva__policy *sylva__policy_find(const char *name);
+
+/* Run a policy and lay out the plan. Fails on unknown policy or memory. */
+int sylva__plan_build(const sylva__tree *t, const char *policy, const sylva__policy_params *p,
+                      sylva__plan **plan);
+void sylva__plan_free(sylva__plan *plan);
+
+/* Per-plan statistics for policy studies. */
+typedef struct sylva__plan_stats {
+    int64_t groups, large_groups, small_fronts, large_fronts;
+    double fronts_per_group_mean;
+    int64_t fronts_per_group_max;
+    double size_spread_mean;  /* mean over groups of max_m / min_m */
+    double padding_waste;     /* 1 − Σ flops / Σ (group size × max front flops) */
+    double peak_cb_doubles;   /* CB pools alive at once, groups run in order */
+} sylva__plan_stats;
+void sylva__plan_stats_compute(const sylva__plan *plan, sylva__plan_stats *st);
+
+#endif

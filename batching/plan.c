@@ -1,0 +1,169 @@
+/* plan.c — runs a policy and lays out the plan every policy shares: L pool
+ * offsets, CB pools (external CBs) and scratch (internal CBs), the group
+ * dependency lists and reader counts (contract in batching.h). Checks that
+ * the policy's grouping respects the tree (children first) and fails with
+ * SYLVA_ERR_RUNTIME naming the front if not.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "batching.h"
+#include "error.h"
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int64_t cb_doubles(const sylva__front *f) { return (f->m - f->k) * (f->m - f->k); }
+
+/* Group membership, order check, L and CB layout. */
+static int layout(sylva__plan *pl, const sylva__policy_params *pp)
+{
+    const sylva__tree *t = pl->tree;
+    int64_t ns = t->nfronts, ng = pl->ngroups;
+    int64_t *pos = sylva__malloc((size_t)ns + 1, sizeof *pos);
+    if (!pos) return SYLVA_ERR_NO_MEMORY;
+    for (int64_t g = 0; g < ng; g++)
+        for (int64_t q = pl->group_ptr[g]; q < pl->group_ptr[g + 1]; q++) {
+            pl->front_group[pl->front_list[q]] = g;
+            pos[pl->front_list[q]] = q;
+        }
+    int64_t loff = 0;
+    for (int64_t g = 0; g < ng; g++) {
+        pl->cb_size[g] = pl->scratch_size[g] = 0;
+        pl->group_flops[g] = 0;
+        pl->large[g] = 0;
+        for (int64_t q = pl->group_ptr[g]; q < pl->group_ptr[g + 1]; q++) {
+            int64_t f = pl->front_list[q];
+            const sylva__front *fr = &t->fronts[f];
+            for (int64_t c = t->child_ptr[f]; c < t->child_ptr[f + 1]; c++) {
+                int64_t ch = t->child_list[c];
+                if (pl->front_group[ch] > g || (pl->front_group[ch] == g && pos[ch] > q)) {
+                    free(pos);
+                    return sylva__fail(SYLVA_ERR_RUNTIME,
+                                       "policy %s scheduled front %lld before its child %lld",
+                                       pl->policy, (long long)f, (long long)ch);
+                }
+            }
+            pl->l_off[f] = loff;
+            loff += fr->m * fr->k;
+            pl->group_flops[g] += fr->flops;
+            if (fr->m > pp->small_front_rows) pl->large[g] = 1;
+            int internal = fr->parent >= 0 && pl->front_group[fr->parent] == g;
+            pl->cb_internal[f] = (char)internal;
+            if (internal) {
+                pl->cb_off[f] = pl->scratch_size[g];
+                pl->scratch_size[g] += cb_doubles(fr);
+            } else {
+                pl->cb_off[f] = pl->cb_size[g];
+                pl->cb_size[g] += cb_doubles(fr);
+            }
+        }
+    }
+    pl->l_off[ns] = loff;
+    free(pos);
+    return SYLVA_OK;
+}
+
+/* Child groups each group reads (external CBs), reader counts, cb_slot. */
+static int dependencies(sylva__plan *pl)
+{
+    const sylva__tree *t = pl->tree;
+    int64_t ns = t->nfronts, ng = pl->ngroups;
+    int64_t cap = ns + 1, len = 0;
+    pl->dep_list = sylva__malloc((size_t)cap, sizeof *pl->dep_list);
+    if (!pl->dep_list) return SYLVA_ERR_NO_MEMORY;
+    for (int64_t g = 0; g < ng; g++) {
+        pl->dep_ptr[g] = len;
+        for (int64_t q = pl->group_ptr[g]; q < pl->group_ptr[g + 1]; q++) {
+            int64_t f = pl->front_list[q];
+            for (int64_t c = t->child_ptr[f]; c < t->child_ptr[f + 1]; c++) {
+                int64_t ch = t->child_list[c];
+                if (!pl->cb_internal[ch]) pl->dep_list[len++] = pl->front_group[ch];
+            }
+        }
+        int64_t *d = pl->dep_list + pl->dep_ptr[g], nd = len - pl->dep_ptr[g], u = 0;
+        qsort(d, (size_t)nd, sizeof *d, cmp_i64);
+        for (int64_t i = 0; i < nd; i++)
+            if (u == 0 || d[u - 1] != d[i]) d[u++] = d[i];
+        len = pl->dep_ptr[g] + u;
+        for (int64_t i = 0; i < u; i++) pl->readers[d[i]]++;
+    }
+    pl->dep_ptr[ng] = len;
+    for (int64_t f = 0; f < ns; f++) {
+        pl->cb_slot[f] = -1;
+        int64_t p = t->fronts[f].parent;
+        if (p < 0 || pl->cb_internal[f]) continue;
+        int64_t gp = pl->front_group[p], gc = pl->front_group[f];
+        const int64_t *d = pl->dep_list + pl->dep_ptr[gp];
+        const int64_t *hit = bsearch(&gc, d, (size_t)(pl->dep_ptr[gp + 1] - pl->dep_ptr[gp]),
+                                     sizeof *d, cmp_i64);
+        pl->cb_slot[f] = hit - d;
+    }
+    return SYLVA_OK;
+}
+
+int sylva__plan_build(const sylva__tree *t, const char *policy, const sylva__policy_params *pp,
+                      sylva__plan **out)
+{
+    *out = NULL;
+    const sylva__policy *pol = sylva__policy_find(policy);
+    if (!pol) return sylva__fail(SYLVA_ERR_ARGUMENT, "unknown batching policy '%s'", policy);
+    int64_t ns = t->nfronts;
+    sylva__plan *pl = sylva__calloc(1, sizeof *pl);
+    if (!pl) return SYLVA_ERR_NO_MEMORY;
+    pl->tree = t;
+    pl->policy = pol->name;
+    pl->front_list = sylva__malloc((size_t)ns + 1, sizeof(int64_t));
+    pl->group_ptr = sylva__malloc((size_t)ns + 2, sizeof(int64_t));
+    pl->front_group = sylva__malloc((size_t)ns + 1, sizeof(int64_t));
+    pl->l_off = sylva__malloc((size_t)ns + 1, sizeof(int64_t));
+    pl->cb_off = sylva__malloc((size_t)ns + 1, sizeof(int64_t));
+    pl->cb_internal = sylva__malloc((size_t)ns + 1, 1);
+    pl->cb_slot = sylva__malloc((size_t)ns + 1, sizeof(int64_t));
+    int status = SYLVA_ERR_NO_MEMORY;
+    if (!pl->front_list || !pl->group_ptr || !pl->front_group || !pl->l_off || !pl->cb_off ||
+        !pl->cb_internal || !pl->cb_slot)
+        goto fail;
+    pl->ngroups = ns ? pol->fn(t, pp, pl->front_list, pl->group_ptr) : 0;
+    if (ns == 0) pl->group_ptr[0] = 0;
+    if (pl->ngroups < 0) goto fail;
+    int64_t ng = pl->ngroups;
+    pl->dep_ptr = sylva__malloc((size_t)ng + 1, sizeof(int64_t));
+    pl->readers = sylva__calloc((size_t)ng + 1, sizeof(int64_t));
+    pl->cb_size = sylva__malloc((size_t)ng + 1, sizeof(int64_t));
+    pl->scratch_size = sylva__malloc((size_t)ng + 1, sizeof(int64_t));
+    pl->large = sylva__malloc((size_t)ng + 1, 1);
+    pl->group_flops = sylva__malloc((size_t)ng + 1, sizeof(double));
+    if (!pl->dep_ptr || !pl->readers || !pl->cb_size || !pl->scratch_size || !pl->large ||
+        !pl->group_flops)
+        goto fail;
+    if ((status = layout(pl, pp)) || (status = dependencies(pl))) goto fail;
+    *out = pl;
+    return SYLVA_OK;
+fail:
+    sylva__plan_free(pl);
+    return status;
+}
+
+void sylva__plan_free(sylva__plan *pl)
+{
+    if (!pl) return;
+    free(pl->group_ptr);
+    free(pl->front_list);
+    free(pl->front_group);
+    free(pl->dep_ptr);
+    free(pl->dep_list);
+    free(pl->readers);
+    free(pl->l_off);
+    free(pl->cb_off);
+    free(pl->cb_internal);
+    free(pl->cb_slot);
+    free(pl->cb_size);
+    free(pl->scratch_size);
+    free(pl->large);
+    free(pl->group_flops);
+    free(pl);
+}

@@ -1,0 +1,145 @@
+/* policy_simple.c — the `none` (one group per front, the unbatched
+ * reference), `level` and `sized` policies, and the level grouping that
+ * `subtree` reuses for the fronts above its subtrees.
+ *
+ * level: small fronts of one height (distance to the leaves) go together,
+ * cut into chunks of at most batch_flops (0 = no cut); large fronts alone
+ * after their level's small ones. sized: the same, but within a level the
+ * fronts are sorted by rows and a chunk also ends where rows double, so a
+ * batch holds fronts of similar size (less padding, fewer idle threads).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "batching.h"
+#include "error.h"
+
+static int64_t policy_none(const sylva__tree *t, const sylva__policy_params *p, int64_t *order,
+                           int64_t *start)
+{
+    (void)p;
+    for (int64_t f = 0; f < t->nfronts; f++) {
+        order[f] = f;
+        start[f] = f;
+    }
+    start[t->nfronts] = t->nfronts;
+    return t->nfronts;
+}
+
+static const sylva__tree *sort_tree; /* qsort has no context argument in C11 */
+
+static int by_rows(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    int64_t mx = sort_tree->fronts[x].m, my = sort_tree->fronts[y].m;
+    if (mx != my) return (mx > my) - (mx < my);
+    return (x > y) - (x < y);
+}
+
+int64_t sylva__group_by_level(const sylva__tree *t, const sylva__policy_params *p,
+                              const char *take, int by_size, int64_t *order, int64_t *start,
+                              int64_t pos, int64_t ng);
+
+/* Append groups for the fronts with take[f] set, level by level, starting at
+ * order[pos] and group ng; returns the new group count (−1: no memory). */
+int64_t sylva__group_by_level(const sylva__tree *t, const sylva__policy_params *p,
+                              const char *take, int by_size, int64_t *order, int64_t *start,
+                              int64_t pos, int64_t ng)
+{
+    int64_t ns = t->nfronts, H = t->height;
+    int64_t *cnt = sylva__calloc((size_t)H + 2, sizeof *cnt);
+    int64_t *bucket = sylva__malloc((size_t)ns + 1, sizeof *bucket);
+    if (!cnt || !bucket) {
+        free(cnt);
+        free(bucket);
+        return -1;
+    }
+    for (int64_t f = 0; f < ns; f++)
+        if (take[f]) cnt[t->fronts[f].height + 1]++;
+    for (int64_t h = 0; h < H; h++) cnt[h + 1] += cnt[h];
+    for (int64_t f = 0; f < ns; f++)
+        if (take[f]) bucket[cnt[t->fronts[f].height]++] = f;
+    /* cnt[h] is now the end of level h; level h starts at cnt[h − 1]. */
+    for (int64_t h = 0; h < H; h++) {
+        int64_t lo = h ? cnt[h - 1] : 0, hi = cnt[h];
+        if (by_size) {
+            sort_tree = t;
+            qsort(bucket + lo, (size_t)(hi - lo), sizeof *bucket, by_rows);
+        }
+        double flops = 0;
+        int64_t first_m = 0, open = 0;
+        for (int64_t q = lo; q < hi; q++) {
+            const sylva__front *f = &t->fronts[bucket[q]];
+            if (f->m > p->small_front_rows) continue;
+            int cut = open && ((p->batch_flops > 0 && flops + f->flops > p->batch_flops) ||
+                               (by_size && f->m > 2 * first_m));
+            if (!open || cut) {
+                start[ng++] = pos;
+                flops = 0;
+                first_m = f->m;
+                open = 1;
+            }
+            order[pos++] = bucket[q];
+            flops += f->flops;
+        }
+        for (int64_t q = lo; q < hi; q++)
+            if (t->fronts[bucket[q]].m > p->small_front_rows) {
+                start[ng++] = pos;
+                order[pos++] = bucket[q];
+            }
+    }
+    start[ng] = pos;
+    free(cnt);
+    free(bucket);
+    return ng;
+}
+
+static int64_t level_common(const sylva__tree *t, const sylva__policy_params *p, int by_size,
+                            int64_t *order, int64_t *start)
+{
+    char *take = sylva__malloc((size_t)t->nfronts + 1, 1);
+    if (!take) return -1;
+    for (int64_t f = 0; f < t->nfronts; f++) take[f] = 1;
+    int64_t ng = sylva__group_by_level(t, p, take, by_size, order, start, 0, 0);
+    free(take);
+    return ng;
+}
+
+static int64_t policy_level(const sylva__tree *t, const sylva__policy_params *p, int64_t *order,
+                            int64_t *start)
+{
+    return level_common(t, p, 0, order, start);
+}
+
+static int64_t policy_sized(const sylva__tree *t, const sylva__policy_params *p, int64_t *order,
+                            int64_t *start)
+{
+    return level_common(t, p, 1, order, start);
+}
+
+int64_t sylva__policy_subtree(const sylva__tree *t, const sylva__policy_params *p, int64_t *order,
+                              int64_t *start);
+
+const sylva__policy sylva__policies[] = {
+    {"none", "one task per front (the unbatched reference)", policy_none},
+    {"level", "small fronts of one tree level per batch (chunks of batch_flops)", policy_level},
+    {"sized", "like level, but batches of similar front sizes", policy_sized},
+    {"subtree", "whole small subtrees per task, then level batches above them",
+     sylva__policy_subtree},
+    {NULL, NULL, NULL},
+};
+
+const sylva__policy *sylva__policy_find(const char *name)
+{
+    if (!name) name = "subtree";
+    for (const sylva__policy *p = sylva__policies; p->name; p++)
+        if (strcmp(p->name, name) == 0) return p;
+    return NULL;
+}
+
+const char *sylva_policy_name(int i)
+{
+    int count = 0;
+    while (sylva__policies[count].name) count++;
+    return i >= 0 && i < count ? sylva__policies[i].name : NULL;
+}

@@ -1,1 +1,0 @@
-int sylva__placeholder_frontal;

@@ -1,0 +1,82 @@
+/* factorize.c — numeric factorization through StarPU: registers A's values,
+ * each group's slice of the factor pool and a temporary CB pool per group
+ * (home node −1), submits one task per group in plan order (StarPU infers
+ * the DAG from the access modes), unregisters each CB pool after its last
+ * reader is submitted, waits, and turns per-front status into the public
+ * status (the failing column in the user's numbering).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "runtime.h"
+
+int sylva__factor_submit(struct sylva_factor *F, const double *A_values, int64_t nnz,
+                         int64_t *ntasks)
+{
+    const sylva__plan *pl = F->an->plan;
+    const sylva__tree *t = pl->tree;
+    int64_t ng = pl->ngroups;
+    int status = SYLVA_OK;
+    *ntasks = 0;
+    if (ng == 0) return SYLVA_OK;
+    starpu_data_handle_t Ah;
+    starpu_vector_data_register(&Ah, STARPU_MAIN_RAM, (uintptr_t)A_values, (uint32_t)(nnz ? nnz : 1),
+                                sizeof(double));
+    starpu_data_handle_t *Lh = calloc((size_t)ng, sizeof *Lh);
+    starpu_data_handle_t *CBh = calloc((size_t)ng, sizeof *CBh);
+    int64_t *left = malloc((size_t)ng * sizeof *left);
+    sylva__group_args *args = calloc((size_t)ng, sizeof *args);
+    struct starpu_data_descr *descr = malloc(((size_t)t->nfronts + 3) * sizeof *descr);
+    if (!Lh || !CBh || !left || !args || !descr) {
+        status = sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory submitting the factorization");
+        goto wait;
+    }
+    for (int64_t g = 0; g < ng; g++) {
+        int64_t first = pl->front_list[pl->group_ptr[g]];
+        int64_t last = pl->front_list[pl->group_ptr[g + 1] - 1];
+        int64_t lo = pl->l_off[first], hi = pl->l_off[last] + t->fronts[last].m * t->fronts[last].k;
+        starpu_vector_data_register(&Lh[g], STARPU_MAIN_RAM, (uintptr_t)(F->store.values + lo),
+                                    (uint32_t)(hi - lo), sizeof(double));
+        if (pl->cb_size[g] > 0)
+            starpu_vector_data_register(&CBh[g], -1, 0, (uint32_t)pl->cb_size[g], sizeof(double));
+        left[g] = pl->readers[g];
+    }
+    for (int64_t g = 0; g < ng; g++) {
+        int nb = 0;
+        descr[nb++] = (struct starpu_data_descr){Ah, STARPU_R};
+        descr[nb++] = (struct starpu_data_descr){Lh[g], STARPU_W};
+        args[g] = (sylva__group_args){pl, g, pl->cb_size[g] > 0, F->front_info};
+        if (args[g].has_cb) descr[nb++] = (struct starpu_data_descr){CBh[g], STARPU_W};
+        for (int64_t d = pl->dep_ptr[g]; d < pl->dep_ptr[g + 1]; d++)
+            descr[nb++] = (struct starpu_data_descr){CBh[pl->dep_list[d]], STARPU_R};
+        int rc = starpu_task_insert(&sylva__group_codelet, STARPU_CL_ARGS_NFREE, &args[g],
+                                    sizeof args[g], STARPU_DATA_MODE_ARRAY, descr, nb,
+                                    STARPU_FLOPS, pl->group_flops[g],
+                                    STARPU_NAME, pl->large[g] ? "front" : "batch", 0);
+        if (rc != 0) {
+            status = sylva__fail(SYLVA_ERR_RUNTIME, "StarPU refused task %lld (code %d)",
+                                 (long long)g, rc);
+            break;
+        }
+        (*ntasks)++;
+        for (int64_t d = pl->dep_ptr[g]; d < pl->dep_ptr[g + 1]; d++)
+            if (--left[pl->dep_list[d]] == 0) starpu_data_unregister_submit(CBh[pl->dep_list[d]]);
+        if (pl->cb_size[g] > 0 && pl->readers[g] == 0) starpu_data_unregister_submit(CBh[g]);
+    }
+wait:
+    starpu_task_wait_for_all();
+    if (Lh)
+        for (int64_t g = 0; g < ng; g++)
+            if (Lh[g]) starpu_data_unregister(Lh[g]);
+    if (status && CBh && left)
+        for (int64_t g = 0; g < ng; g++)
+            if (CBh[g] && left[g] > 0) starpu_data_unregister_submit(CBh[g]);
+    starpu_data_unregister(Ah);
+    free(Lh);
+    free(CBh);
+    free(left);
+    free(args);
+    free(descr);
+    return status;
+}
