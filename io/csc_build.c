@@ -8,6 +8,7 @@
 #include "io_internal.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -135,70 +136,143 @@ static void csc_free(csc *m)
     memset(m, 0, sizeof *m);
 }
 
+/* The parallel build: phase 1 counts per part and column, phase 2 scatters
+ * each part at its own offsets (parts in order, so the sort stays stable),
+ * phase 3 sorts and sums a balanced range of columns per thread. */
+typedef struct {
+    int64_t n;
+    const sylva__triplets *parts;
+    int nparts, nthreads, tid, part, phase;
+    const sylva__build_opts *o;
+    int64_t **cnt;    /* per part: n counts, then n next positions */
+    csc *out;
+    int64_t *newlen;  /* phase 3: column lengths after the duplicate sum */
+    int64_t j0, j1;   /* phase 3: column range */
+    int status;
+} build_job;
+
+static void *build_worker(void *arg)
+{
+    build_job *b = arg;
+    const sylva__build_opts *o = b->o;
+    if (b->phase == 1 || b->phase == 2) {
+        for (int t = b->tid; t < b->nparts; t += b->nthreads) {
+            const sylva__triplets *P = &b->parts[t];
+            int64_t *c_t = b->cnt[t];
+            for (int64_t k = 0; k < P->count; k++) {
+                int64_t r = 0, c = 0;
+                if (place(o->mode, P->row[k], P->col[k], &r, &c) != b->part) continue;
+                if (b->phase == 1) {
+                    c_t[c]++;
+                } else {
+                    int64_t q = c_t[c]++;
+                    b->out->rowind[q] = r;
+                    if (!o->pattern) b->out->values[q] = P->val[k];
+                }
+            }
+        }
+        return NULL;
+    }
+    const int64_t *cp = b->out->colptr;
+    int64_t maxlen = 0;
+    for (int64_t j = b->j0; j < b->j1; j++)
+        if (cp[j + 1] - cp[j] > maxlen) maxlen = cp[j + 1] - cp[j];
+    row_val *tmp = NULL;
+    if (maxlen > 16 && !o->pattern && !(tmp = malloc((size_t)maxlen * sizeof *tmp))) {
+        b->status = SYLVA_ERR_NO_MEMORY;
+        return NULL;
+    }
+    for (int64_t j = b->j0; j < b->j1; j++)
+        b->newlen[j] = sort_sum_column(b->out->rowind + cp[j],
+                                       o->pattern ? NULL : b->out->values + cp[j], cp[j + 1] - cp[j], tmp);
+    free(tmp);
+    return NULL;
+}
+
+static void run_jobs(build_job *jobs, int nt, int phase)
+{
+    pthread_t tid[16];
+    int started[16] = {0};
+    for (int t = 0; t < nt; t++) jobs[t].phase = phase;
+    for (int t = 1; t < nt; t++) started[t] = pthread_create(&tid[t], NULL, build_worker, &jobs[t]) == 0;
+    build_worker(&jobs[0]);
+    for (int t = 1; t < nt; t++) {
+        if (started[t]) pthread_join(tid[t], NULL);
+        else build_worker(&jobs[t]);
+    }
+}
+
 /* Counting sort of the entries that place() sends to `part` (0 or 1), then
  * per-column sort and duplicate sum, compacted. */
 static int build_part(int64_t n, const sylva__triplets *parts, int nparts,
                       const sylva__build_opts *o, int part, csc *out)
 {
-    int pattern = o->pattern;
+    int nt = o->nthreads < 1 ? 1 : o->nthreads > 16 ? 16 : o->nthreads;
+    if (nt > nparts) nt = nparts > 0 ? nparts : 1;
+    int st = SYLVA_ERR_NO_MEMORY;
+    int64_t **cnt = sylva__calloc((size_t)(nparts > 0 ? nparts : 1), sizeof *cnt);
+    int64_t *newlen = NULL;
     out->colptr = sylva__calloc((size_t)n + 1, sizeof(int64_t));
-    if (!out->colptr) return SYLVA_ERR_NO_MEMORY;
-    int64_t *cp = out->colptr;
-    for (int t = 0; t < nparts; t++) {
-        const sylva__triplets *P = &parts[t];
-        for (int64_t k = 0; k < P->count; k++) {
-            int64_t r, c;
-            if (place(o->mode, P->row[k], P->col[k], &r, &c) == part) cp[c + 1]++;
+    if (!cnt || !out->colptr) goto done;
+    for (int t = 0; t < nparts; t++)
+        if (!(cnt[t] = sylva__calloc((size_t)n + 1, sizeof(int64_t)))) goto done;
+    build_job jobs[16];
+    for (int t = 0; t < nt; t++)
+        jobs[t] = (build_job){.n = n, .parts = parts, .nparts = nparts, .nthreads = nt, .tid = t,
+                              .part = part, .o = o, .cnt = cnt, .out = out};
+    run_jobs(jobs, nt, 1);
+    int64_t *cp = out->colptr, total = 0;
+    for (int64_t j = 0; j < n; j++) { /* counts → each part's first position */
+        cp[j] = total;
+        for (int t = 0; t < nparts; t++) {
+            int64_t c = cnt[t][j];
+            cnt[t][j] = total;
+            total += c;
         }
     }
-    for (int64_t j = 0; j < n; j++) cp[j + 1] += cp[j];
-    int64_t total = cp[n];
+    cp[n] = total;
     out->rowind = sylva__malloc((size_t)total, sizeof(int64_t));
-    out->values = pattern ? NULL : sylva__malloc((size_t)total, sizeof(double));
-    int64_t *next = sylva__malloc((size_t)n + 1, sizeof(int64_t));
-    if (!out->rowind || (!pattern && !out->values) || !next) {
-        free(next);
-        csc_free(out);
-        return SYLVA_ERR_NO_MEMORY;
+    out->values = o->pattern ? NULL : sylva__malloc((size_t)total, sizeof(double));
+    newlen = sylva__malloc((size_t)n + 1, sizeof(int64_t));
+    if (!out->rowind || (!o->pattern && !out->values) || !newlen) goto done;
+    run_jobs(jobs, nt, 2);
+    /* Column ranges holding about the same number of entries. */
+    int64_t j = 0;
+    for (int t = 0; t < nt; t++) {
+        int64_t target = total / nt * (t + 1);
+        jobs[t].j0 = j;
+        if (t == nt - 1) j = n;
+        else
+            while (j < n && cp[j] < target) j++;
+        jobs[t].j1 = j;
+        jobs[t].newlen = newlen;
+        jobs[t].status = SYLVA_OK;
     }
-    memcpy(next, cp, (size_t)n * sizeof(int64_t));
-    for (int t = 0; t < nparts; t++) {
-        const sylva__triplets *P = &parts[t];
-        for (int64_t k = 0; k < P->count; k++) {
-            int64_t r, c;
-            if (place(o->mode, P->row[k], P->col[k], &r, &c) != part) continue;
-            int64_t q = next[c]++;
-            out->rowind[q] = r;
-            if (!pattern) out->values[q] = P->val[k];
+    run_jobs(jobs, nt, 3);
+    for (int t = 0; t < nt; t++)
+        if (jobs[t].status != SYLVA_OK) {
+            sylva__fail(SYLVA_ERR_NO_MEMORY, "%s: out of memory sorting columns", o->who);
+            goto done;
         }
-    }
-    int64_t maxlen = 0;
-    for (int64_t j = 0; j < n; j++)
-        if (cp[j + 1] - cp[j] > maxlen) maxlen = cp[j + 1] - cp[j];
-    row_val *tmp = maxlen > 16 ? sylva__malloc((size_t)maxlen, sizeof(row_val)) : NULL;
-    if (maxlen > 16 && !tmp) {
-        free(next);
-        csc_free(out);
-        return SYLVA_ERR_NO_MEMORY;
-    }
-    /* Compact in place: w trails the read position. */
     int64_t w = 0;
-    for (int64_t j = 0; j < n; j++) {
-        int64_t b = cp[j], len = cp[j + 1] - b;
-        int64_t *row = out->rowind + b;
-        double *val = pattern ? NULL : out->values + b;
-        int64_t len2 = sort_sum_column(row, val, len, tmp);
+    for (int64_t c = 0; c < n; c++) { /* compact only where duplicates were summed */
+        int64_t b = cp[c], len = newlen[c];
         if (w != b) {
-            memmove(out->rowind + w, row, (size_t)len2 * sizeof(int64_t));
-            if (!pattern) memmove(out->values + w, val, (size_t)len2 * sizeof(double));
+            memmove(out->rowind + w, out->rowind + b, (size_t)len * sizeof(int64_t));
+            if (!o->pattern) memmove(out->values + w, out->values + b, (size_t)len * sizeof(double));
         }
-        cp[j] = w;
-        w += len2;
+        cp[c] = w;
+        w += len;
     }
     cp[n] = w;
-    free(tmp);
-    free(next);
-    return SYLVA_OK;
+    st = SYLVA_OK;
+done:
+    if (cnt)
+        for (int t = 0; t < nparts; t++) free(cnt[t]);
+    free(cnt);
+    free(newlen);
+    if (st != SYLVA_OK) csc_free(out);
+    return st;
 }
 
 static int first_checks(int64_t n, const sylva__triplets *parts, int nparts,

@@ -17,26 +17,27 @@ int sylva_read_dense(const char *path, int64_t *n, int64_t *nrhs, double **X)
     if (!n || !nrhs || !X) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_read_dense: NULL output");
     *X = NULL;
     *n = *nrhs = 0;
-    char *buf;
-    size_t size;
-    int st = sylva__load_file(path, &buf, &size);
+    sylva__file file;
+    int st = sylva__load_file(path, &file);
     if (st != SYLVA_OK) return st;
+    const char *buf = file.data;
+    size_t size = file.size;
     sylva__mm_header h;
     st = sylva__mm_read_header(path, buf, size, 1, &h);
     if (st != SYLVA_OK) {
-        free(buf);
+        sylva__unload_file(&file);
         return st;
     }
     int64_t total = 0;
     if (h.ncols > 0 && h.nrows > INT64_MAX / h.ncols) {
-        free(buf);
+        sylva__unload_file(&file);
         return sylva__fail(SYLVA_ERR_FORMAT, "%s:%lld: size %lld x %lld is too large", path,
                            (long long)h.size_line, (long long)h.nrows, (long long)h.ncols);
     }
     total = h.nrows * h.ncols;
     double *x = sylva__malloc((size_t)total, sizeof *x);
     if (!x) {
-        free(buf);
+        sylva__unload_file(&file);
         return SYLVA_ERR_NO_MEMORY;
     }
     const char *p = h.data, *end = buf + size;
@@ -79,7 +80,7 @@ int sylva_read_dense(const char *path, int64_t *n, int64_t *nrhs, double **X)
     if (st == SYLVA_OK && k < total)
         st = sylva__fail(SYLVA_ERR_FORMAT, "%s:%lld: truncated: found %lld of %lld values declared on line %lld",
                          path, (long long)line, (long long)k, (long long)total, (long long)h.size_line);
-    free(buf);
+    sylva__unload_file(&file);
     if (st != SYLVA_OK) {
         free(x);
         return st;

@@ -1,7 +1,8 @@
-/* file_load.c — whole-file input for the readers: one read() of a plain file,
- * or zlib's gzread of a gzip file (detected by magic bytes, not by name),
- * into one malloc'd buffer terminated by '\0' so parsers may look one byte
- * past a token. Fails with SYLVA_ERR_IO (cannot open/read) or
+/* file_load.c — whole-file input for the readers: a plain file is mapped
+ * read-only (no copy, no zeroed pages to fault in), a gzip file (detected by
+ * magic bytes, not by name) inflated by zlib into a malloc'd buffer; either
+ * way a '\0' follows the last byte so parsers may look one byte past a
+ * token. Fails with SYLVA_ERR_IO (cannot open/map/read) or
  * SYLVA_ERR_NO_MEMORY. Also: the io/ thread count. */
 #define _POSIX_C_SOURCE 200809L
 #include "io_internal.h"
@@ -10,6 +11,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -58,10 +60,36 @@ static int load_gzip(const char *path, char **data, size_t *size)
     return SYLVA_OK;
 }
 
-int sylva__load_file(const char *path, char **data, size_t *size)
+/* Map the file read-only over an anonymous reservation one page longer, so
+ * the byte after the end is a readable '\0' even when the size is a
+ * multiple of the page size (POSIX zero-fills the rest of the last page). */
+static int map_file(const char *path, int fd, size_t len, sylva__file *f)
 {
-    *data = NULL;
-    *size = 0;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t span = (len + page) / page * page;
+    if (span <= len) return sylva__fail(SYLVA_ERR_NO_MEMORY, "%s: file too large", path);
+    void *base = mmap(NULL, span, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED)
+        return sylva__fail(SYLVA_ERR_NO_MEMORY, "%s: cannot map %zu bytes: %s", path, len, strerror(errno));
+    int flags = MAP_PRIVATE | MAP_FIXED;
+#ifdef MAP_POPULATE
+    flags |= MAP_POPULATE;
+#endif
+    if (len > 0 && mmap(base, len, PROT_READ, flags, fd, 0) == MAP_FAILED) {
+        int st = sylva__fail(SYLVA_ERR_IO, "%s: cannot map: %s", path, strerror(errno));
+        munmap(base, span);
+        return st;
+    }
+    f->data = base;
+    f->size = len;
+    f->mapped = span;
+    return SYLVA_OK;
+}
+
+int sylva__load_file(const char *path, sylva__file *f)
+{
+    f->data = NULL;
+    f->size = f->mapped = 0;
     if (!path) return sylva__fail(SYLVA_ERR_ARGUMENT, "file name is NULL");
     int fd = open(path, O_RDONLY);
     if (fd < 0) return sylva__fail(SYLVA_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
@@ -72,36 +100,23 @@ int sylva__load_file(const char *path, char **data, size_t *size)
     }
     unsigned char magic[2] = {0, 0};
     ssize_t m = pread(fd, magic, 2, 0);
+    int r;
     if (m == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
         close(fd);
-        return load_gzip(path, data, size);
+        r = load_gzip(path, &f->data, &f->size);
+        return r;
     }
-    size_t len = (size_t)st.st_size;
-    char *buf = malloc(len + 1);
-    if (!buf) {
-        close(fd);
-        return sylva__fail(SYLVA_ERR_NO_MEMORY, "%s: out of memory reading %zu bytes", path, len);
-    }
-    size_t done = 0;
-    while (done < len) {
-        size_t want = len - done;
-        if (want > (1u << 30)) want = 1u << 30;
-        ssize_t got = read(fd, buf + done, want);
-        if (got < 0 && errno == EINTR) continue;
-        if (got < 0) {
-            int st2 = sylva__fail(SYLVA_ERR_IO, "%s: read error: %s", path, strerror(errno));
-            free(buf);
-            close(fd);
-            return st2;
-        }
-        if (got == 0) break; /* file shrank under us: parse what we have */
-        done += (size_t)got;
-    }
+    r = map_file(path, fd, (size_t)st.st_size, f);
     close(fd);
-    buf[done] = '\0';
-    *data = buf;
-    *size = done;
-    return SYLVA_OK;
+    return r;
+}
+
+void sylva__unload_file(sylva__file *f)
+{
+    if (f->mapped) munmap(f->data, f->mapped);
+    else free(f->data);
+    f->data = NULL;
+    f->size = f->mapped = 0;
 }
 
 int sylva__io_threads(void)

@@ -13,9 +13,16 @@
 
 /* ------------------------------------------------------------ io/file_load.c */
 
-/* Read the whole file (gzip detected by its magic bytes) into a malloc'd
- * buffer with a '\0' after the last byte. */
-int sylva__load_file(const char *path, char **data, size_t *size);
+/* The whole file in memory with a '\0' after the last byte: a plain file is
+ * mapped (mmap, read-only), a gzip file (detected by its magic bytes) is
+ * inflated into a malloc'd buffer. Release with sylva__unload_file. */
+typedef struct sylva__file {
+    char *data;
+    size_t size;
+    size_t mapped; /* bytes mapped, 0 when data was malloc'd */
+} sylva__file;
+int sylva__load_file(const char *path, sylva__file *f);
+void sylva__unload_file(sylva__file *f);
 
 /* ------------------------------------------------------------ io/mm_parse.c */
 
@@ -27,7 +34,20 @@ static inline int sylva__is_delim(char c)
 
 /* Parse a decimal integer at p (optional sign). Returns the end of the token,
  * or NULL when the token is not an integer or does not fit in int64_t. */
-const char *sylva__parse_int64(const char *p, int64_t *out);
+const char *sylva__parse_int64_slow(const char *p, int64_t *out);
+static inline const char *sylva__parse_int64(const char *p, int64_t *out)
+{
+    /* Up to 18 digits cannot overflow: no check inside the loop. */
+    const char *s = p;
+    uint64_t v = 0;
+    while ((unsigned)(*p - '0') <= 9 && p - s < 18) {
+        v = v * 10 + (uint64_t)(*p - '0');
+        p++;
+    }
+    if (p == s || !sylva__is_delim(*p)) return sylva__parse_int64_slow(s, out);
+    *out = (int64_t)v;
+    return p;
+}
 /* Parse a floating point number at p exactly as strtod would (a fast path for
  * plain decimals, strtod otherwise). Returns the end of the token, or NULL
  * when the token is not a number. *erange is set when strtod reports ERANGE

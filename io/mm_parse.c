@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *sylva__parse_int64(const char *p, int64_t *out)
+const char *sylva__parse_int64_slow(const char *p, int64_t *out)
 {
     int neg = 0;
     if (*p == '-') {

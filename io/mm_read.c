@@ -204,17 +204,18 @@ int sylva_read_matrix_market(const char *path, sylva_matrix **A)
     if (!A) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_read_matrix_market: A is NULL");
     *A = NULL;
     if (!path) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_read_matrix_market: path is NULL");
-    char *buf;
-    size_t size;
-    int st = sylva__load_file(path, &buf, &size);
+    sylva__file file;
+    int st = sylva__load_file(path, &file);
     if (st != SYLVA_OK) return st;
+    const char *buf = file.data;
+    size_t size = file.size;
     sylva__mm_header h;
     st = sylva__mm_read_header(path, buf, size, 0, &h);
     if (st == SYLVA_OK && h.nrows != h.ncols)
         st = sylva__fail(SYLVA_ERR_NOT_SQUARE, "%s:%lld: matrix is %lld x %lld, not square", path,
                          (long long)h.size_line, (long long)h.nrows, (long long)h.ncols);
     if (st != SYLVA_OK) {
-        free(buf);
+        sylva__unload_file(&file);
         return st;
     }
     const char *data_end = buf + size;
@@ -258,6 +259,6 @@ int sylva_read_matrix_market(const char *path, sylva_matrix **A)
         st = sylva__csc_from_triplets(h.nrows, parts, used, &o, A);
     }
     for (int t = 0; t < used; t++) chunk_free(&ch[t]);
-    free(buf);
+    sylva__unload_file(&file);
     return st;
 }
