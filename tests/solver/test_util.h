@@ -1,0 +1,72 @@
+/* test_util.h — helpers shared by the solver tests: load a matrix from a
+ * spec ("lap2d5:NX", "lap2d9:NX", "lap3d7:NX", "lap3d27:NX", "elast3d:NX",
+ * cubes/squares of side NX, or a Matrix Market path), fresh random vectors
+ * (seed printed), and the backward-error check ‖b−Ax‖∞/(‖A‖∞‖x‖∞+‖b‖∞) ≤ c·n·ε
+ * that fails on NaN. Header-only: each test is one small program. */
+#ifndef SYLVA_TEST_UTIL_H
+#define SYLVA_TEST_UTIL_H
+
+#include <float.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sylva.h"
+#include "sylva_gen.h"
+
+#define BERR_C 4.0 /* c in c·n·ε */
+
+static int test_failures;
+
+#define CHECK(cond, ...)                                                                         \
+    do {                                                                                         \
+        if (!(cond)) {                                                                           \
+            test_failures++;                                                                     \
+            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);             \
+            fprintf(stderr, __VA_ARGS__);                                                        \
+            fprintf(stderr, "\n");                                                               \
+        }                                                                                        \
+    } while (0)
+
+static inline unsigned test_seed(void)
+{
+    const char *s = getenv("SYLVA_TEST_SEED");
+    unsigned seed = s ? (unsigned)strtoul(s, NULL, 10) : (unsigned)time(NULL) ^ (unsigned)clock();
+    printf("seed %u (set SYLVA_TEST_SEED to replay)\n", seed);
+    srand(seed);
+    return seed;
+}
+
+static inline double test_rand(void) { return 2.0 * rand() / (double)RAND_MAX - 1.0; }
+
+static inline int test_load(const char *spec, sylva_matrix **A)
+{
+    static const struct { const char *name; int dim, points; } lap[] = {
+        {"lap2d5", 2, 5}, {"lap2d9", 2, 9}, {"lap3d7", 3, 7}, {"lap3d27", 3, 27}};
+    const char *colon = strchr(spec, ':');
+    if (colon) {
+        long long nx = atoll(colon + 1);
+        size_t len = (size_t)(colon - spec);
+        for (size_t i = 0; i < sizeof lap / sizeof lap[0]; i++)
+            if (strlen(lap[i].name) == len && !strncmp(spec, lap[i].name, len))
+                return sylva_gen_laplacian(lap[i].dim, lap[i].points, nx, nx, nx, A);
+        if (len == 7 && !strncmp(spec, "elast3d", 7)) return sylva_gen_elasticity3d(nx, nx, nx, A);
+    }
+    return sylva_read_matrix_market(spec, A);
+}
+
+/* Backward error of X (n × nrhs) for B, every column; returns the worst. */
+static inline double test_check_solution(const sylva_matrix *A, const double *X, const double *B,
+                                         int64_t nrhs, const char *what)
+{
+    double worst = 0, tol = BERR_C * (double)(A->n > 1 ? A->n : 1) * DBL_EPSILON;
+    for (int64_t c = 0; c < nrhs; c++) {
+        double e = sylva_backward_error(A, X + c * A->n, B + c * A->n);
+        CHECK(e <= tol, "%s: rhs %lld backward error %.3e > %.3e", what, (long long)c, e, tol);
+        if (!(e <= worst)) worst = e;
+    }
+    return worst;
+}
+
+#endif
