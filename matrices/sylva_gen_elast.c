@@ -77,7 +77,7 @@ static void node_blocks(double blk[27][3][3])
                 for (int b = 0; b < 3; b++) blk[d][a][b] += K[3 * ip + a][3 * iq + b];
         }
         for (int a = 0; a < 3; a++)
-            for (int b = 0; b < 3; b++) blk[d][a][b] = round(36.0 * blk[d][a][b]);
+            for (int b = 0; b < 3; b++) blk[d][a][b] = round(36.0 * blk[d][a][b]) + 0.0; /* no -0 */
     }
 }
 

@@ -1,0 +1,362 @@
+/* test_io_read.c — the Matrix Market reader against its corpus:
+ * matrices/bad (status, line and message from EXPECTED.tsv, serial and
+ * threaded), matrices/edge (hand-written expectations), matrices/real (same
+ * arrays as CHOLMOD's cholmod_l_read_sparse, and as sylva_matrix_from_cholmod
+ * of it), and random files (random spellings, blanks, duplicates, mirrored
+ * entries) checked bit for bit against a strtod reference.
+ *   test-io-read SOURCE_DIR [TMP_DIR] */
+#define _DEFAULT_SOURCE
+#include <cholmod.h>
+#include <dirent.h>
+#include <unistd.h>
+
+#include "sylva_cholmod.h"
+#include "test_util.h"
+
+static char src[4096], tmpdir[4096];
+
+static void set_threads(int t)
+{
+    char v[16];
+    snprintf(v, sizeof v, "%d", t);
+    setenv("SYLVA_IO_THREADS", v, 1);
+}
+
+/* ---------------------------------------------------------------- bad */
+
+static int listed(char names[][128], int k, const char *name)
+{
+    for (int i = 0; i < k; i++)
+        if (strcmp(names[i], name) == 0) return 1;
+    return 0;
+}
+
+static void test_bad(void)
+{
+    char path[8192], line[1024];
+    snprintf(path, sizeof path, "%s/matrices/bad/EXPECTED.tsv", src);
+    FILE *f = fopen(path, "r");
+    CHECK(f != NULL, "cannot open %s", path);
+    if (!f) return;
+    static char names[256][128];
+    int k = 0;
+    while (fgets(line, sizeof line, f) && k < 256) {
+        if (line[0] == '#' || line[0] == '\n') continue;
+        line[strcspn(line, "\r\n")] = '\0';
+        char *file = strtok(line, "\t"), *status = strtok(NULL, "\t"), *lno = strtok(NULL, "\t"),
+             *sub = strtok(NULL, "");
+        CHECK(file && status && lno && sub, "bad EXPECTED.tsv line");
+        if (!file || !status || !lno || !sub) continue;
+        snprintf(names[k++], 128, "%s", file);
+        snprintf(path, sizeof path, "%s/matrices/bad/%s", src, file);
+        char prefix[8300], first[1024] = "";
+        if (atoi(lno) > 0) snprintf(prefix, sizeof prefix, "%s:%s: ", path, lno);
+        else snprintf(prefix, sizeof prefix, "%s: ", path);
+        for (int threads = 1; threads <= 3; threads += 2) {
+            set_threads(threads);
+            sylva_matrix *A = (sylva_matrix *)&A; /* must be reset to NULL */
+            int st = sylva_read_matrix_market(path, &A);
+            const char *msg = sylva_last_error();
+            CHECK(st < 0 && strcmp(sylva_status_name(st), status) == 0,
+                  "%s (threads %d): status %s, expected %s (%s)", file, threads, sylva_status_name(st),
+                  status, msg);
+            CHECK(A == NULL, "%s: A not NULL on error", file);
+            CHECK(strncmp(msg, prefix, strlen(prefix)) == 0, "%s: message '%s' does not start with '%s'",
+                  file, msg, prefix);
+            CHECK(strstr(msg, sub) != NULL, "%s: message '%s' lacks '%s'", file, msg, sub);
+            if (threads == 1) snprintf(first, sizeof first, "%s", msg);
+            else CHECK(strcmp(first, msg) == 0, "%s: threaded message differs: '%s' vs '%s'", file, msg, first);
+            if (st == SYLVA_OK) sylva_matrix_free(A);
+        }
+    }
+    fclose(f);
+    CHECK(k >= 20, "only %d bad files listed", k);
+    /* Every file of bad/ is in EXPECTED.tsv. */
+    snprintf(path, sizeof path, "%s/matrices/bad", src);
+    DIR *d = opendir(path);
+    CHECK(d != NULL, "cannot list %s", path);
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+        if (strstr(e->d_name, ".mtx")) CHECK(listed(names, k, e->d_name), "%s not in EXPECTED.tsv", e->d_name);
+    if (d) closedir(d);
+    set_threads(1);
+}
+
+/* ---------------------------------------------------------------- edge */
+
+typedef struct {
+    int64_t i, j;
+    const char *v; /* as written in the file: compared with strtod's bits */
+} expect_entry;
+
+typedef struct {
+    const char *file;
+    int64_t n, nnz;
+    int pattern;
+    expect_entry e[10];
+} expect_file;
+
+static const expect_file edge[] = {
+    {"one_by_one.mtx", 1, 1, 0, {{0, 0, "5"}}},
+    {"zero_by_zero.mtx", 0, 0, 0, {{-1, 0, 0}}},
+    {"no_entries.mtx", 3, 0, 0, {{-1, 0, 0}}},
+    {"diagonal.mtx", 5, 5, 0, {{0, 0, "1"}, {2, 2, "3"}, {4, 4, "5"}, {1, 0, "0"}}},
+    {"crlf_tabs_comments.mtx", 3, 4, 0, {{0, 0, "2.5"}, {1, 0, "-1"}, {1, 1, "2.5"}, {2, 2, "4"}, {2, 1, "0"}}},
+    {"duplicates.mtx", 3, 4, 0, {{0, 0, "1"}, {1, 0, "6"}, {1, 1, "5"}, {2, 2, "2"}}},
+    {"upper_symmetric.mtx", 3, 5, 0, {{0, 0, "4"}, {1, 0, "-1"}, {1, 1, "4"}, {2, 1, "-1"}, {2, 2, "4"}}},
+    {"integer.mtx", 3, 4, 0, {{0, 0, "7"}, {1, 0, "-3"}, {1, 1, "9"}, {2, 2, "11"}}},
+    {"big_values.mtx", 3, 5, 0,
+     {{0, 0, "1e308"}, {1, 0, "-1.7976931348623157e308"}, {1, 1, "4.9406564584124654e-324"},
+      {2, 1, "1e-320"}, {2, 2, "2.2250738585072014e-308"}}},
+    {"numbers.mtx", 4, 8, 0,
+     {{0, 0, "+1.5E+02"}, {1, 0, ".5"}, {1, 1, "5."}, {2, 0, "-0"}, {2, 2, "0.1000000000000000055511151231257827"},
+      {3, 0, "123456789012345678"}, {3, 2, "-7.2057594037927933e16"}, {3, 3, "1234.5678e-3"}}},
+    {"general_symmetric.mtx", 3, 6, 0,
+     {{0, 0, "4"}, {1, 0, "-1"}, {2, 0, "0"}, {1, 1, "4"}, {2, 1, "-1"}, {2, 2, "4"}}},
+    {"pattern_general.mtx", 3, 4, 1, {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {2, 2, 0}}},
+    {"not_spd.mtx", 3, 4, 0, {{0, 0, "1"}, {1, 0, "2"}, {1, 1, "1"}, {2, 2, "1"}}},
+};
+
+static void test_edge(void)
+{
+    char path[8192];
+    for (size_t f = 0; f < sizeof edge / sizeof edge[0]; f++) {
+        const expect_file *x = &edge[f];
+        snprintf(path, sizeof path, "%s/matrices/edge/%s", src, x->file);
+        sylva_matrix *A = NULL;
+        int st = sylva_read_matrix_market(path, &A);
+        CHECK(st == SYLVA_OK, "%s: %s", x->file, sylva_last_error());
+        if (st != SYLVA_OK) continue;
+        CHECK(A->n == x->n && A->nnz == x->nnz, "%s: n %lld nnz %lld, expected %lld %lld", x->file,
+              (long long)A->n, (long long)A->nnz, (long long)x->n, (long long)x->nnz);
+        CHECK(csc_is_valid(A), "%s: CSC contract broken", x->file);
+        CHECK((A->values == NULL) == x->pattern, "%s: pattern mismatch", x->file);
+        for (int k = 0; k < 10 && x->e[k].i >= 0 && (x->e[k].v || x->pattern); k++) {
+            int found;
+            double v = entry(A, x->e[k].i, x->e[k].j, &found);
+            if (x->pattern) {
+                CHECK(found, "%s: (%lld,%lld) missing", x->file, (long long)x->e[k].i, (long long)x->e[k].j);
+                continue;
+            }
+            double want = strtod(x->e[k].v, NULL);
+            CHECK(memcmp(&v, &want, sizeof v) == 0, "%s: A(%lld,%lld) = %.17g, expected %s", x->file,
+                  (long long)x->e[k].i, (long long)x->e[k].j, v, x->e[k].v);
+        }
+        if (x->n == 0) CHECK(A->colptr && A->colptr[0] == 0, "0x0: colptr");
+        sylva_matrix_free(A);
+    }
+    /* gzip: the same matrix as the plain file. */
+    sylva_matrix *A = NULL, *B = NULL;
+    snprintf(path, sizeof path, "%s/matrices/edge/bcsstk01.mtx.gz", src);
+    int st = sylva_read_matrix_market(path, &A);
+    CHECK(st == SYLVA_OK, "gz: %s", sylva_last_error());
+    snprintf(path, sizeof path, "%s/matrices/real/bcsstk01.mtx", src);
+    st = sylva_read_matrix_market(path, &B);
+    CHECK(st == SYLVA_OK && A && B && same_matrix(A, B), "gz and plain bcsstk01 differ");
+    sylva_matrix_free(A);
+    sylva_matrix_free(B);
+    /* Files that are not there, or not files. */
+    st = sylva_read_matrix_market("/nonexistent/x.mtx", &A);
+    CHECK(st == SYLVA_ERR_IO && A == NULL && strstr(sylva_last_error(), "/nonexistent/x.mtx"), "missing file: %s",
+          sylva_last_error());
+    st = sylva_read_matrix_market(src, &A);
+    CHECK(st == SYLVA_ERR_IO && A == NULL, "directory: %s", sylva_last_error());
+    CHECK(sylva_read_matrix_market(NULL, &A) == SYLVA_ERR_ARGUMENT, "NULL path");
+    CHECK(sylva_read_matrix_market(path, NULL) == SYLVA_ERR_ARGUMENT, "NULL A");
+}
+
+/* ---------------------------------------------------------------- real */
+
+static void test_real(void)
+{
+    char path[8192];
+    snprintf(path, sizeof path, "%s/matrices/real", src);
+    DIR *d = opendir(path);
+    CHECK(d != NULL, "cannot list %s", path);
+    if (!d) return;
+    cholmod_common cm;
+    cholmod_l_start(&cm);
+    int count = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strstr(e->d_name, ".mtx")) continue;
+        snprintf(path, sizeof path, "%s/matrices/real/%s", src, e->d_name);
+        count++;
+        sylva_matrix *A = NULL, *A3 = NULL, *C = NULL;
+        set_threads(1);
+        int st = sylva_read_matrix_market(path, &A);
+        CHECK(st == SYLVA_OK, "%s: %s", e->d_name, sylva_last_error());
+        set_threads(3);
+        st = sylva_read_matrix_market(path, &A3);
+        set_threads(1);
+        CHECK(st == SYLVA_OK && A && A3 && same_matrix(A, A3), "%s: threaded read differs", e->d_name);
+        if (!A) continue;
+        CHECK(csc_is_valid(A), "%s: CSC contract broken", e->d_name);
+        FILE *f = fopen(path, "r");
+        cholmod_sparse *S = f ? cholmod_l_read_sparse(f, &cm) : NULL;
+        if (f) fclose(f);
+        CHECK(S != NULL, "%s: CHOLMOD cannot read it", e->d_name);
+        if (S) {
+            /* CHOLMOD's own lower triangle, sorted: an independent reference. */
+            cholmod_sparse *L = cholmod_l_copy(S, -1, S->xtype == CHOLMOD_PATTERN ? 0 : 1, &cm);
+            cholmod_l_sort(L, &cm);
+            const SuiteSparse_long *Lp = L->p, *Li = L->i;
+            const double *Lx = L->xtype == CHOLMOD_REAL ? L->x : NULL;
+            int same = (int64_t)L->ncol == A->n && (int64_t)Lp[L->ncol] == A->nnz;
+            for (int64_t j = 0; same && j <= A->n; j++) same = (int64_t)Lp[j] == A->colptr[j];
+            for (int64_t p = 0; same && p < A->nnz; p++) {
+                same = (int64_t)Li[p] == A->rowind[p];
+                if (same && A->values && Lx) same = memcmp(&Lx[p], &A->values[p], sizeof(double)) == 0;
+            }
+            CHECK(same, "%s: differs from cholmod_l_read_sparse", e->d_name);
+            /* CHOLMOD reads a pattern file as real ones: compare structure. */
+            st = sylva_matrix_from_cholmod(S, &C);
+            CHECK(st == SYLVA_OK && C, "%s: from_cholmod: %s", e->d_name, sylva_last_error());
+            if (C && !A->values) {
+                free(C->values);
+                C->values = NULL;
+            }
+            CHECK(C && same_matrix(A, C), "%s: from_cholmod differs", e->d_name);
+            cholmod_l_free_sparse(&L, &cm);
+            cholmod_l_free_sparse(&S, &cm);
+        }
+        sylva_matrix_free(A);
+        sylva_matrix_free(A3);
+        sylva_matrix_free(C);
+    }
+    closedir(d);
+    cholmod_l_finish(&cm);
+    CHECK(count >= 10, "only %d real matrices", count);
+}
+
+/* ---------------------------------------------------------------- random */
+
+static int format_value(char *s, double v, int style)
+{
+    switch (style) {
+    case 0: return sprintf(s, "%.17g", v);
+    case 1: return sprintf(s, "%g", v);
+    case 2: return sprintf(s, "%.3E", v);
+    case 3: return sprintf(s, "%.0f", v * 1000.0);
+    case 4: return sprintf(s, "%+.8f", v);
+    default: return sprintf(s, "%.20e", v);
+    }
+}
+
+/* One random file: symmetric or general-but-symmetric, random blanks,
+ * comments, CRLF, duplicates, upper entries; the expected dense matrix is
+ * accumulated in file order from strtod of the written text. */
+static void random_file(int trial)
+{
+    int64_t n = rnd_int(1, 40);
+    int general = (int)rnd_int(0, 1), pattern = rnd_int(0, 5) == 0;
+    int64_t m = rnd_int(0, 3 * n);
+    size_t cap = (size_t)(m * 4 + 8) * 160 + 4096;
+    char *text = malloc(cap), *s = text;
+    double *D = calloc((size_t)(n * n), sizeof *D);
+    char *P = calloc((size_t)(n * n), 1);
+    int64_t *ei = malloc((size_t)(2 * m + 2) * sizeof *ei), *ej = malloc((size_t)(2 * m + 2) * sizeof *ej);
+    char (*ev)[64] = malloc((size_t)(2 * m + 2) * sizeof *ev);
+    int64_t k = 0;
+    for (int64_t t = 0; t < m; t++) {
+        int64_t i = rnd_int(0, n - 1), j = rnd_int(0, n - 1);
+        char v[64];
+        format_value(v, (rnd_unit() - 0.5) * pow(10.0, (double)rnd_int(-5, 5)), (int)rnd_int(0, 5));
+        ei[k] = i, ej[k] = j, strcpy(ev[k], v), k++;
+        if (general && i != j) ei[k] = j, ej[k] = i, strcpy(ev[k], v), k++;
+    }
+    s += sprintf(s, "%%%%MatrixMarket matrix coordinate %s %s\n%% trial %d\n", pattern ? "pattern" : "real",
+                 general ? "general" : "symmetric", trial);
+    s += sprintf(s, "%lld %lld %lld\n", (long long)n, (long long)n, (long long)k);
+    const char *blanks[] = {" ", "\t", "  ", " \t "};
+    for (int64_t t = 0; t < k; t++) {
+        if (rnd_int(0, 9) == 0) s += sprintf(s, rnd_int(0, 1) ? "%% comment\n" : "\n");
+        const char *b = blanks[rnd_int(0, 3)];
+        s += sprintf(s, "%s%lld%s%lld", rnd_int(0, 3) ? "" : b, (long long)(ei[t] + 1), b, (long long)(ej[t] + 1));
+        if (!pattern) s += sprintf(s, "%s%s", b, ev[t]);
+        s += sprintf(s, "%s%s", rnd_int(0, 4) ? "" : b, rnd_int(0, 3) ? "\n" : "\r\n");
+        int64_t r = ei[t] > ej[t] ? ei[t] : ej[t], c = ei[t] > ej[t] ? ej[t] : ei[t];
+        if (general && ei[t] < ej[t]) continue; /* the twin of a lower entry */
+        /* First value assigned, later ones added: the reader's order (and
+         * -0 stays -0, as it does in the reader). */
+        double val = pattern ? 0.0 : strtod(ev[t], NULL);
+        D[r + c * n] = P[r + c * n] ? D[r + c * n] + val : val;
+        P[r + c * n] = 1;
+    }
+    *s = '\0';
+    char path[8192];
+    snprintf(path, sizeof path, "%s/random_%d.mtx", tmpdir, trial);
+    write_text(path, text);
+    for (int threads = 1; threads <= 4; threads += 3) {
+        set_threads(threads);
+        sylva_matrix *A = NULL;
+        int st = sylva_read_matrix_market(path, &A);
+        CHECK(st == SYLVA_OK, "random %d: %s", trial, sylva_last_error());
+        if (st != SYLVA_OK) continue;
+        CHECK(csc_is_valid(A) && A->n == n, "random %d: contract", trial);
+        CHECK((A->values == NULL) == pattern, "random %d: pattern", trial);
+        int64_t expect_nnz = 0, bad = 0;
+        for (int64_t c = 0; c < n; c++)
+            for (int64_t r = c; r < n; r++) {
+                expect_nnz += P[r + c * n];
+                int found;
+                double v = entry(A, r, c, &found);
+                if (found != P[r + c * n] || (!pattern && memcmp(&v, &D[r + c * n], sizeof v) != 0)) {
+                    if (!bad) fprintf(stderr, "A(%lld,%lld) = %.17g, expected %.17g (found %d)\n", (long long)r, (long long)c, v, D[r + c * n], found);
+                    bad++;
+                }
+            }
+        CHECK(A->nnz == expect_nnz && bad == 0, "random %d (threads %d): %lld wrong entries, nnz %lld vs %lld",
+              trial, threads, (long long)bad, (long long)A->nnz, (long long)expect_nnz);
+        sylva_matrix_free(A);
+    }
+    set_threads(1);
+    unlink(path);
+    free(text);
+    free(D);
+    free(P);
+    free(ei);
+    free(ej);
+    free(ev);
+}
+
+/* A general file with one twin changed must name that pair. */
+static void random_unsymmetric(int trial)
+{
+    int64_t n = rnd_int(2, 30), i = rnd_int(1, n - 1), j = rnd_int(0, i - 1);
+    char path[8192], *text = malloc((size_t)(n * 2 + 8) * 64), *s = text;
+    s += sprintf(s, "%%%%MatrixMarket matrix coordinate real general\n%lld %lld %lld\n", (long long)n,
+                 (long long)n, (long long)(n + 2));
+    for (int64_t d = 0; d < n; d++) s += sprintf(s, "%lld %lld 4\n", (long long)(d + 1), (long long)(d + 1));
+    double a = (double)rnd_int(1, 9), b = a + (double)rnd_int(1, 9);
+    s += sprintf(s, "%lld %lld %g\n%lld %lld %g\n", (long long)(i + 1), (long long)(j + 1), a, (long long)(j + 1),
+                 (long long)(i + 1), b);
+    snprintf(path, sizeof path, "%s/unsym_%d.mtx", tmpdir, trial);
+    write_text(path, text);
+    sylva_matrix *A = NULL;
+    int st = sylva_read_matrix_market(path, &A);
+    char want[256];
+    snprintf(want, sizeof want, "not symmetric: A(%lld,%lld) = %g but A(%lld,%lld) = %g", (long long)(i + 1),
+             (long long)(j + 1), a, (long long)(j + 1), (long long)(i + 1), b);
+    CHECK(st == SYLVA_ERR_NOT_SYMMETRIC && A == NULL && strstr(sylva_last_error(), want),
+          "unsymmetric %d: '%s' lacks '%s'", trial, sylva_last_error(), want);
+    unlink(path);
+    free(text);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test-io-read SOURCE_DIR [TMP_DIR]\n");
+        return 2;
+    }
+    snprintf(src, sizeof src, "%s", argv[1]);
+    snprintf(tmpdir, sizeof tmpdir, "%s", argc > 2 ? argv[2] : "/tmp");
+    test_seed();
+    test_bad();
+    test_edge();
+    test_real();
+    for (int t = 0; t < 200; t++) random_file(t);
+    for (int t = 0; t < 50; t++) random_unsymmetric(t);
+    return test_exit("test-io-read");
+}
