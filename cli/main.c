@@ -83,6 +83,12 @@ int main(int argc, char **argv)
             a.opts.verbose = 1;
             continue;
         }
+        static const char *const valued[] = {"--rhs", "-o", "--output", "--json", "--policy",
+                                             "--scheduler", "--ordering", "--threads", "--repeat",
+                                             "--small-rows", "--batch-flops"};
+        int known = 0;
+        for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++) known |= !strcmp(o, valued[k]);
+        if (!known) return usage_error("unknown option '%s'", o);
         if (!v) return usage_error("option %s needs a value", o);
         i++;
         if (!strcmp(o, "--rhs")) a.rhs = v;
@@ -110,8 +116,7 @@ int main(int argc, char **argv)
             char *end;
             a.opts.batch_flops = strtod(v, &end);
             if (*end || a.opts.batch_flops < 0) return usage_error("--batch-flops needs a number, not '%s'", v);
-        } else
-            return usage_error("unknown option '%s'", o);
+        }
     }
     if (!a.file) return usage_error("%s: missing FILE", a.command);
     int known = 0;
