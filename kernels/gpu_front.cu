@@ -1,0 +1,151 @@
+/* gpu_front.cu — the vbatched entry points of gpu_front.h: argument checks
+ * on host copies of the sizes (checked entries), and the dispatch of a batch
+ * over the size classes (no-check entries): tiny fronts to the register
+ * kernel, small ones to the fused shared-memory kernel, the rest to the
+ * left-looking panel path; each launch serves its class and lets the other
+ * fronts exit. The crossovers come from the tuning table. */
+#include "gpu_common.cuh"
+#include "gpu_gemm.cuh"
+
+static const sylva__kernel_tuning *tuning_or_default(const sylva__kernel_tuning *t,
+                                                     sylva__kernel_tuning *buf)
+{
+    if (t && sylva__kernel_tuning_check(t) == 0) return t;
+    sylva__kernel_tuning_defaults(buf);
+    return buf;
+}
+
+extern "C" int sylva__gpu_front_factor_vbatched_max_nocheck(const sylva__front_batch *b,
+                                                            int max_m, int max_k,
+                                                            const sylva__kernel_tuning *tune,
+                                                            cudaStream_t s)
+{
+    sylva__kernel_tuning buf;
+    const sylva__kernel_tuning *t = tuning_or_default(tune, &buf);
+    if (b->count <= 0 || max_m <= 0 || max_k <= 0) return SYLVA_OK;
+    int rc = SYLVA_OK;
+    const int tiny = t->tiny_max_m < max_m ? t->tiny_max_m : max_m;
+    if (tiny > 0) rc = sylva__launch_tiny(b, 0, tiny, s);
+    int fused_hi = t->fused_max_m < max_m ? t->fused_max_m : max_m;
+    if (rc == SYLVA_OK && fused_hi > tiny)
+        rc = sylva__launch_fused(b, tiny, fused_hi, t->fused_threads, t->fused_panel, s);
+    const int lo = fused_hi > tiny ? fused_hi : tiny;
+    if (rc == SYLVA_OK && max_m > lo) rc = sylva__launch_blocked(b, lo, max_m, max_k, t->panel_nb, s);
+    return rc;
+}
+
+extern "C" int sylva__gpu_front_factor_vbatched(const sylva__front_batch *b, const int *h_m,
+                                                const int *h_k, const int *h_ldp,
+                                                const int *h_ldc,
+                                                const sylva__kernel_tuning *tune, cudaStream_t s)
+{
+    if (!b || b->count < 0 || (b->count > 0 && (!h_m || !h_k || !h_ldp || !h_ldc)))
+        return SYLVA_ERR_ARGUMENT;
+    int max_m = 0, max_k = 0;
+    for (int i = 0; i < b->count; i++) {
+        const int m = h_m[i], k = h_k[i];
+        if (m < 0 || k < 0 || k > m || h_ldp[i] < (m > 1 ? m : 1) ||
+            (m > k && h_ldc[i] < m - k))
+            return SYLVA_ERR_ARGUMENT;
+        if (m > max_m) max_m = m;
+        if (k > max_k) max_k = k;
+    }
+    return sylva__gpu_front_factor_vbatched_max_nocheck(b, max_m, max_k, tune, s);
+}
+
+/* POTRF is the front factorization with m = k (C never touched). */
+extern "C" int sylva__gpu_potrf_vbatched_max_nocheck(int count, const int *n, double *const *A,
+                                                     const int *lda, int *info, int max_n,
+                                                     const sylva__kernel_tuning *tune,
+                                                     cudaStream_t s)
+{
+    sylva__front_batch b = {count, n, n, A, lda, A, lda, info};
+    return sylva__gpu_front_factor_vbatched_max_nocheck(&b, max_n, max_n, tune, s);
+}
+
+extern "C" int sylva__gpu_potrf_vbatched(int count, const int *n, double *const *A,
+                                         const int *lda, int *info, const int *h_n,
+                                         const int *h_lda, const sylva__kernel_tuning *tune,
+                                         cudaStream_t s)
+{
+    if (count < 0 || (count > 0 && (!h_n || !h_lda))) return SYLVA_ERR_ARGUMENT;
+    int max_n = 0;
+    for (int i = 0; i < count; i++) {
+        if (h_n[i] < 0 || h_lda[i] < (h_n[i] > 1 ? h_n[i] : 1)) return SYLVA_ERR_ARGUMENT;
+        if (h_n[i] > max_n) max_n = h_n[i];
+    }
+    return sylva__gpu_potrf_vbatched_max_nocheck(count, n, A, lda, info, max_n, tune, s);
+}
+
+extern "C" int sylva__gpu_trsm_vbatched_max_nocheck(int count, const int *m, const int *n,
+                                                    double *const *L, const int *ldl,
+                                                    double *const *B, const int *ldb, int max_m,
+                                                    int max_n, const sylva__kernel_tuning *tune,
+                                                    cudaStream_t s)
+{
+    sylva__kernel_tuning buf;
+    const sylva__kernel_tuning *t = tuning_or_default(tune, &buf);
+    return sylva__launch_trsm(count, m, n, L, ldl, B, ldb, max_m, max_n, t->panel_nb, s);
+}
+
+extern "C" int sylva__gpu_trsm_vbatched(int count, const int *m, const int *n, double *const *L,
+                                        const int *ldl, double *const *B, const int *ldb,
+                                        const int *h_m, const int *h_n, const int *h_ldl,
+                                        const int *h_ldb, const sylva__kernel_tuning *tune,
+                                        cudaStream_t s)
+{
+    if (count < 0 || (count > 0 && (!h_m || !h_n || !h_ldl || !h_ldb))) return SYLVA_ERR_ARGUMENT;
+    int max_m = 0, max_n = 0;
+    for (int i = 0; i < count; i++) {
+        if (h_m[i] < 0 || h_n[i] < 0 || h_ldl[i] < (h_n[i] > 1 ? h_n[i] : 1) ||
+            h_ldb[i] < (h_m[i] > 1 ? h_m[i] : 1))
+            return SYLVA_ERR_ARGUMENT;
+        if (h_m[i] > max_m) max_m = h_m[i];
+        if (h_n[i] > max_n) max_n = h_n[i];
+    }
+    return sylva__gpu_trsm_vbatched_max_nocheck(count, m, n, L, ldl, B, ldb, max_m, max_n, tune,
+                                                s);
+}
+
+extern "C" int sylva__gpu_syrk_vbatched_max_nocheck(int count, const int *n, const int *k,
+                                                    double alpha, double *const *A,
+                                                    const int *lda, double beta,
+                                                    double *const *C, const int *ldc, int max_n,
+                                                    int max_k, cudaStream_t s)
+{
+    (void)max_k;
+    sylva__gemm_args g = {count, n, n, k, A, lda, A, lda, C, ldc, 0};
+    return sylva__launch_gemm_generic(&g, alpha, beta, 1, max_n, max_n, s);
+}
+
+extern "C" int sylva__gpu_syrk_vbatched(int count, const int *n, const int *k, double alpha,
+                                        double *const *A, const int *lda, double beta,
+                                        double *const *C, const int *ldc, const int *h_n,
+                                        const int *h_k, const int *h_lda, const int *h_ldc,
+                                        cudaStream_t s)
+{
+    if (count < 0 || (count > 0 && (!h_n || !h_k || !h_lda || !h_ldc))) return SYLVA_ERR_ARGUMENT;
+    int max_n = 0, max_k = 0;
+    for (int i = 0; i < count; i++) {
+        if (h_n[i] < 0 || h_k[i] < 0 || h_lda[i] < (h_n[i] > 1 ? h_n[i] : 1) ||
+            h_ldc[i] < (h_n[i] > 1 ? h_n[i] : 1))
+            return SYLVA_ERR_ARGUMENT;
+        if (h_n[i] > max_n) max_n = h_n[i];
+        if (h_k[i] > max_k) max_k = h_k[i];
+    }
+    return sylva__gpu_syrk_vbatched_max_nocheck(count, n, k, alpha, A, lda, beta, C, ldc, max_n,
+                                                max_k, s);
+}
+
+extern "C" int sylva__gpu_gemm_nt_vbatched_max_nocheck(int count, const int *m, const int *n,
+                                                       const int *k, double alpha,
+                                                       double *const *A, const int *lda,
+                                                       double *const *B, const int *ldb,
+                                                       double beta, double *const *C,
+                                                       const int *ldc, int lower, int max_m,
+                                                       int max_n, int max_k, cudaStream_t s)
+{
+    (void)max_k;
+    sylva__gemm_args g = {count, m, n, k, A, lda, B, ldb, C, ldc, 0};
+    return sylva__launch_gemm_generic(&g, alpha, beta, lower, max_m, max_n, s);
+}

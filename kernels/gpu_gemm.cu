@@ -1,0 +1,158 @@
+/* gpu_gemm.cu — the vbatched GEMM C ← alpha·A·Bᵀ + beta·C under the medium
+ * path: 64 × 64 tiles of C per block, k-steps of 16 staged in shared memory,
+ * 4 × 4 register tile per thread (256 threads). With `lower`, tiles wholly
+ * above the diagonal exit and entries above it are neither read nor written
+ * (the SYRK of a front, and the update of a diagonal block). The operands of
+ * each front are derived inside the kernel from the batch arrays and a step
+ * index (MAGMA's offset variants), so no per-step pointer arrays are built:
+ *   generic      plain arrays (SYRK / GEMM entries);
+ *   front panel  P[j:m, j:j+jb] −= P[j:m, 0:j]·P[j:j+jb, 0:j]ᵀ (left-looking);
+ *   front syrk   C −= P[k:m, :]·P[k:m, :]ᵀ;
+ *   trsm panel   B[:, j:j+jb] −= B[:, 0:j]·L[j:j+jb, 0:j]ᵀ.
+ * grid.x = batch entry, grid.y = tile of C (over the launch's maxima). */
+#include "gpu_common.cuh"
+#include "gpu_gemm.cuh"
+
+#define GT 64
+#define GK 16
+
+__device__ static void gemm_nt_tile(int M, int N, int K, double alpha, const double *A, int lda,
+                                    const double *B, int ldb, double beta, double *C, int ldc,
+                                    int lower, int tile)
+{
+    const int tilesM = SYLVA_DIV_UP(M, GT);
+    if (M <= 0 || N <= 0 || tile >= tilesM * SYLVA_DIV_UP(N, GT)) return;
+    const int r0 = (tile % tilesM) * GT, c0 = (tile / tilesM) * GT;
+    if (lower && r0 + GT - 1 < c0) return;
+    __shared__ double As[GK][GT], Bs[GK][GT];
+    const int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;
+    double acc[4][4];
+#pragma unroll
+    for (int i = 0; i < 4; i++)
+#pragma unroll
+        for (int j = 0; j < 4; j++) acc[i][j] = 0.0;
+    for (int k0 = 0; k0 < K; k0 += GK) {
+#pragma unroll
+        for (int q = 0; q < 4; q++) {
+            const int r = tid % GT, kk = tid / GT + 4 * q;
+            const bool kin = k0 + kk < K;
+            As[kk][r] = kin && r0 + r < M ? A[(r0 + r) + (size_t)(k0 + kk) * lda] : 0.0;
+            Bs[kk][r] = kin && c0 + r < N ? B[(c0 + r) + (size_t)(k0 + kk) * ldb] : 0.0;
+        }
+        __syncthreads();
+#pragma unroll
+        for (int kk = 0; kk < GK; kk++) {
+            double a[4], bb[4];
+#pragma unroll
+            for (int i = 0; i < 4; i++) {
+                a[i] = As[kk][tx + 16 * i];
+                bb[i] = Bs[kk][ty + 16 * i];
+            }
+#pragma unroll
+            for (int i = 0; i < 4; i++)
+#pragma unroll
+                for (int j = 0; j < 4; j++) acc[i][j] += a[i] * bb[j];
+        }
+        __syncthreads();
+    }
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+        const int c = c0 + ty + 16 * j;
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            const int r = r0 + tx + 16 * i;
+            if (r < M && c < N && (!lower || r >= c)) {
+                double *p = C + r + (size_t)c * ldc;
+                *p = beta == 0.0 ? alpha * acc[i][j] : alpha * acc[i][j] + beta * *p;
+            }
+        }
+    }
+}
+
+__global__ void __launch_bounds__(256)
+    gemm_generic_kernel(sylva__gemm_args g, double alpha, double beta, int lower)
+{
+    const int e = blockIdx.x;
+    for (int t = blockIdx.y; t < g.tiles; t += gridDim.y)
+        gemm_nt_tile(g.m[e], g.n[e], g.k[e], alpha, g.A[e], g.lda[e], g.B[e], g.ldb[e], beta,
+                     g.C[e], g.ldc[e], lower, t);
+}
+
+__global__ void __launch_bounds__(256)
+    gemm_front_panel_kernel(sylva__front_batch b, int lo, int j, int nb)
+{
+    const int f = blockIdx.x;
+    const int m = b.m[f], k = b.k[f];
+    if (m <= lo || j >= k || b.info[f] != 0) return;
+    const int jb = k - j < nb ? k - j : nb, ld = b.ldp[f];
+    double *P = b.P[f];
+    const int tiles = SYLVA_DIV_UP(m - j, GT) * SYLVA_DIV_UP(jb, GT);
+    for (int t = blockIdx.y; t < tiles; t += gridDim.y)
+        gemm_nt_tile(m - j, jb, j, -1.0, P + j, ld, P + j, ld, 1.0, P + j + (size_t)j * ld, ld, 1,
+                     t);
+}
+
+__global__ void __launch_bounds__(256) gemm_front_syrk_kernel(sylva__front_batch b, int lo)
+{
+    const int f = blockIdx.x;
+    const int m = b.m[f], k = b.k[f];
+    if (m <= lo || k <= 0 || m == k || b.info[f] != 0) return;
+    const int ld = b.ldp[f];
+    const double *L21 = b.P[f] + k;
+    const int tiles = SYLVA_DIV_UP(m - k, GT) * SYLVA_DIV_UP(m - k, GT);
+    for (int t = blockIdx.y; t < tiles; t += gridDim.y)
+        gemm_nt_tile(m - k, m - k, k, -1.0, L21, ld, L21, ld, 1.0, b.C[f], b.ldc[f], 1, t);
+}
+
+__global__ void __launch_bounds__(256)
+    gemm_trsm_panel_kernel(sylva__gemm_args g, int j, int nb)
+{
+    /* g.m: rows of B, g.n: order of L, g.A: L, g.B: B. */
+    const int e = blockIdx.x;
+    const int n = g.n[e];
+    if (j >= n) return;
+    const int jb = n - j < nb ? n - j : nb, ldb = g.ldb[e], ldl = g.lda[e];
+    double *B = g.B[e];
+    const int tiles = SYLVA_DIV_UP(g.m[e], GT) * SYLVA_DIV_UP(jb, GT);
+    for (int t = blockIdx.y; t < tiles; t += gridDim.y)
+        gemm_nt_tile(g.m[e], jb, j, -1.0, B, ldb, g.A[e] + j, ldl, 1.0, B + (size_t)j * ldb, ldb, 0,
+                     t);
+}
+
+/* Tiles beyond grid.y's limit are looped over inside the block. */
+static unsigned grid_y(int tiles) { return tiles < 1 ? 1u : tiles > 65535 ? 65535u : (unsigned)tiles; }
+
+int sylva__launch_gemm_generic(const sylva__gemm_args *g, double alpha, double beta, int lower,
+                               int max_m, int max_n, cudaStream_t s)
+{
+    if (g->count == 0 || max_m <= 0 || max_n <= 0) return SYLVA_OK;
+    sylva__gemm_args a = *g;
+    a.tiles = SYLVA_DIV_UP(max_m, GT) * SYLVA_DIV_UP(max_n, GT);
+    dim3 grid(g->count, grid_y(a.tiles));
+    gemm_generic_kernel<<<grid, 256, 0, s>>>(a, alpha, beta, lower);
+    return sylva__launch_status();
+}
+
+int sylva__launch_gemm_front_panel(const sylva__front_batch *b, int lo, int max_m, int j, int nb,
+                                   cudaStream_t s)
+{
+    dim3 grid(b->count, grid_y(SYLVA_DIV_UP(max_m - j, GT) * SYLVA_DIV_UP(nb, GT)));
+    gemm_front_panel_kernel<<<grid, 256, 0, s>>>(*b, lo, j, nb);
+    return sylva__launch_status();
+}
+
+int sylva__launch_gemm_front_syrk(const sylva__front_batch *b, int lo, int max_m, cudaStream_t s)
+{
+    const int t = SYLVA_DIV_UP(max_m, GT);
+    dim3 grid(b->count, grid_y(t * t));
+    gemm_front_syrk_kernel<<<grid, 256, 0, s>>>(*b, lo);
+    return sylva__launch_status();
+}
+
+int sylva__launch_gemm_trsm_panel(const sylva__gemm_args *g, int max_m, int j, int nb,
+                                  cudaStream_t s)
+{
+    dim3 grid(g->count, grid_y(SYLVA_DIV_UP(max_m, GT) * SYLVA_DIV_UP(nb, GT)));
+    gemm_trsm_panel_kernel<<<grid, 256, 0, s>>>(*g, j, nb);
+    return sylva__launch_status();
+}

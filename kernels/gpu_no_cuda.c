@@ -1,0 +1,109 @@
+/* gpu_no_cuda.c — the GPU entry points of gpu_front.h in a build without
+ * CUDA: each answers SYLVA_ERR_UNSUPPORTED, so callers need no #ifdef. */
+#include "gpu_front.h"
+#include "sylva.h"
+
+int sylva__gpu_front_factor_vbatched(const sylva__front_batch *b, const int *h_m, const int *h_k,
+                                     const int *h_ldp, const int *h_ldc,
+                                     const sylva__kernel_tuning *tune, struct CUstream_st *s)
+{
+    (void)b, (void)h_m, (void)h_k, (void)h_ldp, (void)h_ldc, (void)tune, (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+int sylva__gpu_front_factor_vbatched_max_nocheck(const sylva__front_batch *b, int max_m,
+                                                 int max_k, const sylva__kernel_tuning *tune,
+                                                 struct CUstream_st *s)
+{
+    (void)b, (void)max_m, (void)max_k, (void)tune, (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+int sylva__gpu_potrf_vbatched(int count, const int *n, double *const *A, const int *lda, int *info,
+                              const int *h_n, const int *h_lda, const sylva__kernel_tuning *tune,
+                              struct CUstream_st *s)
+{
+    (void)count, (void)n, (void)A, (void)lda, (void)info, (void)h_n, (void)h_lda, (void)tune,
+        (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+int sylva__gpu_potrf_vbatched_max_nocheck(int count, const int *n, double *const *A,
+                                          const int *lda, int *info, int max_n,
+                                          const sylva__kernel_tuning *tune, struct CUstream_st *s)
+{
+    (void)count, (void)n, (void)A, (void)lda, (void)info, (void)max_n, (void)tune, (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+int sylva__gpu_trsm_vbatched(int count, const int *m, const int *n, double *const *L,
+                             const int *ldl, double *const *B, const int *ldb, const int *h_m,
+                             const int *h_n, const int *h_ldl, const int *h_ldb,
+                             const sylva__kernel_tuning *tune, struct CUstream_st *s)
+{
+    (void)count, (void)m, (void)n, (void)L, (void)ldl, (void)B, (void)ldb, (void)h_m, (void)h_n,
+        (void)h_ldl, (void)h_ldb, (void)tune, (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+int sylva__gpu_trsm_vbatched_max_nocheck(int count, const int *m, const int *n,
+                                         double *const *L, const int *ldl, double *const *B,
+                                         const int *ldb, int max_m, int max_n,
+                                         const sylva__kernel_tuning *tune, struct CUstream_st *s)
+{
+    (void)count, (void)m, (void)n, (void)L, (void)ldl, (void)B, (void)ldb, (void)max_m,
+        (void)max_n, (void)tune, (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+int sylva__gpu_syrk_vbatched(int count, const int *n, const int *k, double alpha,
+                             double *const *A, const int *lda, double beta, double *const *C,
+                             const int *ldc, const int *h_n, const int *h_k, const int *h_lda,
+                             const int *h_ldc, struct CUstream_st *s)
+{
+    (void)count, (void)n, (void)k, (void)alpha, (void)A, (void)lda, (void)beta, (void)C,
+        (void)ldc, (void)h_n, (void)h_k, (void)h_lda, (void)h_ldc, (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+int sylva__gpu_syrk_vbatched_max_nocheck(int count, const int *n, const int *k, double alpha,
+                                         double *const *A, const int *lda, double beta,
+                                         double *const *C, const int *ldc, int max_n, int max_k,
+                                         struct CUstream_st *s)
+{
+    (void)count, (void)n, (void)k, (void)alpha, (void)A, (void)lda, (void)beta, (void)C,
+        (void)ldc, (void)max_n, (void)max_k, (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+int sylva__gpu_gemm_nt_vbatched_max_nocheck(int count, const int *m, const int *n, const int *k,
+                                            double alpha, double *const *A, const int *lda,
+                                            double *const *B, const int *ldb, double beta,
+                                            double *const *C, const int *ldc, int lower,
+                                            int max_m, int max_n, int max_k,
+                                            struct CUstream_st *s)
+{
+    (void)count, (void)m, (void)n, (void)k, (void)alpha, (void)A, (void)lda, (void)B, (void)ldb,
+        (void)beta, (void)C, (void)ldc, (void)lower, (void)max_m, (void)max_n, (void)max_k,
+        (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+int sylva__gpu_scatter_add_vbatched_max_nocheck(const sylva__scatter_batch *b, int64_t max_n,
+                                                struct CUstream_st *s)
+{
+    (void)b, (void)max_n, (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+int sylva__gpu_extend_add_vbatched_max_nocheck(const sylva__extend_add_batch *b, int max_mc,
+                                               struct CUstream_st *s)
+{
+    (void)b, (void)max_mc, (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+int64_t sylva__gpu_native_workspace_bytes(struct cusolverDnContext *solver, int k, double *P,
+                                          int ldp)
+{
+    (void)solver, (void)k, (void)P, (void)ldp;
+    return -1;
+}
+int sylva__gpu_front_factor_native(struct cusolverDnContext *solver, struct cublasContext *blas,
+                                   int m, int k, double *P, int ldp, double *C, int ldc,
+                                   void *work, int64_t work_bytes, int *info,
+                                   const sylva__kernel_tuning *tune, struct CUstream_st *s)
+{
+    (void)solver, (void)blas, (void)m, (void)k, (void)P, (void)ldp, (void)C, (void)ldc,
+        (void)work, (void)work_bytes, (void)info, (void)tune, (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}

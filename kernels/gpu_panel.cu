@@ -1,0 +1,143 @@
+/* gpu_panel.cu — the medium path (fronts too big for one block's shared
+ * memory): left-looking blocked POTF2 over the whole pivot block P (m × k),
+ * which yields L11 and L21 together, then SYRK of the CB as a lower-only
+ * GEMM. Per panel of nb columns: (1) update it with all columns left of it
+ * (vbatched GEMM, gpu_gemm.cu); (2) this file's panel kernel factors its
+ * nb × nb diagonal block in shared memory and solves the rows below with it,
+ * one thread per row, the row held in registers. Every block of a front
+ * factors the diagonal block itself (cheap: nb ≤ 32) and none writes it
+ * there, since other blocks may still be reading it; (3) a one-block-per-
+ * front launch of the same kernel writes the factored block and the info
+ * (nothing later reads that block before then). Lazy scheduling: the
+ * number of steps follows the launch's largest k, and fronts already done
+ * (k ≤ j), failed (info ≠ 0) or outside the size filter exit at once.
+ * The same panel kernel with a given (already factored) diagonal block is
+ * the vbatched TRSM B ← B·L⁻ᵀ. */
+#include "gpu_common.cuh"
+#include "gpu_gemm.cuh"
+
+#define PANEL_ROWS 128
+
+/* D: diagonal block (jb × jb, ldd); R: nrows × jb to solve (ldr). With
+ * `factor`, D is factored first, and with `write` (a launch that solves no
+ * rows) stored back, its failure in *info (`col0` numbers its columns). */
+template <int NB>
+__device__ static void panel_solve(double *D, int ldd, int jb, bool factor, bool write, double *R,
+                                   int ldr, int nrows, int col0, int *info)
+{
+    __shared__ double sL[NB][NB + 1];
+    const int tid = threadIdx.x;
+    for (int idx = tid; idx < jb * jb; idx += PANEL_ROWS) {
+        const int r = idx % jb, c = idx / jb;
+        if (r >= c) sL[r][c] = D[r + (size_t)c * ldd];
+    }
+    __syncthreads();
+    if (factor) {
+        for (int c = 0; c < jb; c++) {
+            double d = sL[c][c];
+            if (!(d > 0.0)) {
+                if (write && tid == 0) *info = col0 + c + 1;
+                return; /* uniform: all threads read the same value */
+            }
+            d = sqrt(d);
+            __syncthreads();
+            for (int r = c + tid; r < jb; r += PANEL_ROWS) sL[r][c] = r == c ? d : sL[r][c] / d;
+            __syncthreads();
+            const int w = jb - c - 1;
+            for (int idx = tid; idx < w * w; idx += PANEL_ROWS) {
+                const int r = c + 1 + idx % w, cc = c + 1 + idx / w;
+                if (r >= cc) sL[r][cc] -= sL[r][c] * sL[cc][c];
+            }
+            __syncthreads();
+        }
+        if (write)
+            for (int idx = tid; idx < jb * jb; idx += PANEL_ROWS) {
+                const int r = idx % jb, c = idx / jb;
+                if (r >= c) D[r + (size_t)c * ldd] = sL[r][c];
+            }
+    }
+    const int i = blockIdx.y * PANEL_ROWS + tid;
+    if (i >= nrows) return;
+    double x[NB];
+#pragma unroll
+    for (int c = 0; c < NB; c++)
+        if (c < jb) x[c] = R[i + (size_t)c * ldr];
+#pragma unroll
+    for (int c = 0; c < NB; c++) {
+        if (c < jb) {
+            double sum = x[c];
+#pragma unroll
+            for (int t = 0; t < c; t++) sum -= x[t] * sL[c][t];
+            x[c] = sum / sL[c][c];
+        }
+    }
+#pragma unroll
+    for (int c = 0; c < NB; c++)
+        if (c < jb) R[i + (size_t)c * ldr] = x[c];
+}
+
+template <int NB>
+__global__ void __launch_bounds__(PANEL_ROWS)
+    panel_front_kernel(sylva__front_batch b, int lo, int j, bool write)
+{
+    const int f = blockIdx.x;
+    const int m = b.m[f], k = b.k[f];
+    if (m <= lo || j >= k || b.info[f] != 0) return;
+    const int jb = k - j < NB ? k - j : NB, ld = b.ldp[f];
+    double *P = b.P[f];
+    panel_solve<NB>(P + j + (size_t)j * ld, ld, jb, true, write, P + j + jb + (size_t)j * ld, ld,
+                    write ? 0 : m - j - jb, j, &b.info[f]);
+}
+
+template <int NB>
+__global__ void __launch_bounds__(PANEL_ROWS) panel_trsm_kernel(sylva__gemm_args g, int j)
+{
+    const int e = blockIdx.x;
+    const int n = g.n[e];
+    if (j >= n) return;
+    const int jb = n - j < NB ? n - j : NB, ldl = g.lda[e], ldb = g.ldb[e];
+    panel_solve<NB>(g.A[e] + j + (size_t)j * ldl, ldl, jb, false, false, g.B[e] + (size_t)j * ldb,
+                    ldb, g.m[e], j, nullptr);
+}
+
+int sylva__launch_blocked(const sylva__front_batch *b, int lo, int max_m, int max_k, int nb,
+                          cudaStream_t s)
+{
+    if (max_m <= lo || max_k <= 0) return SYLVA_OK;
+    int rc = SYLVA_OK;
+    for (int j = 0; j < max_k && rc == SYLVA_OK; j += nb) {
+        if (j > 0) rc = sylva__launch_gemm_front_panel(b, lo, max_m, j, nb, s);
+        if (rc != SYLVA_OK) break;
+        dim3 grid(b->count, SYLVA_DIV_UP(max_m - j, PANEL_ROWS)), one(b->count);
+        if (nb == 16) {
+            panel_front_kernel<16><<<grid, PANEL_ROWS, 0, s>>>(*b, lo, j, false);
+            panel_front_kernel<16><<<one, PANEL_ROWS, 0, s>>>(*b, lo, j, true);
+        } else {
+            panel_front_kernel<32><<<grid, PANEL_ROWS, 0, s>>>(*b, lo, j, false);
+            panel_front_kernel<32><<<one, PANEL_ROWS, 0, s>>>(*b, lo, j, true);
+        }
+        rc = sylva__launch_status();
+    }
+    if (rc == SYLVA_OK) rc = sylva__launch_gemm_front_syrk(b, lo, max_m, s);
+    return rc;
+}
+
+int sylva__launch_trsm(int count, const int *m, const int *n, double *const *L, const int *ldl,
+                       double *const *B, const int *ldb, int max_m, int max_n, int nb,
+                       cudaStream_t s)
+{
+    if (count == 0 || max_m <= 0 || max_n <= 0) return SYLVA_OK;
+    sylva__gemm_args g = {count, m, n, nullptr, L, ldl, B, ldb, nullptr, nullptr, 0};
+    int rc = SYLVA_OK;
+    for (int j = 0; j < max_n && rc == SYLVA_OK; j += nb) {
+        if (j > 0) rc = sylva__launch_gemm_trsm_panel(&g, max_m, j, nb, s);
+        if (rc != SYLVA_OK) break;
+        dim3 grid(count, SYLVA_DIV_UP(max_m, PANEL_ROWS));
+        if (nb == 16)
+            panel_trsm_kernel<16><<<grid, PANEL_ROWS, 0, s>>>(g, j);
+        else
+            panel_trsm_kernel<32><<<grid, PANEL_ROWS, 0, s>>>(g, j);
+        rc = sylva__launch_status();
+    }
+    return rc;
+}

@@ -1,0 +1,97 @@
+/* gpu_tiny.cu — partial factorization of tiny fronts (m ≤ 32) entirely in
+ * registers: a group of G lanes (G = 4, 8, 16, 32) per front, lane i holds
+ * row i of the lower triangle; column j is published in shared memory and
+ * read back by broadcast (shuffles measured 255 registers and spills at
+ * G = 32; this form 159 and none). POTRF, TRSM and SYRK are one loop here (right-looking over the
+ * k pivot columns, updating every later column, CB included). One launch
+ * per G; several fronts per warp when G < 32, so 4 × 4 fronts still fill the
+ * memory pipe. Fronts outside (lo, hi], empty, or with info set exit. */
+#include "gpu_common.cuh"
+
+#define TINY_THREADS 128
+
+template <int G>
+__global__ void __launch_bounds__(TINY_THREADS)
+    tiny_front_kernel(sylva__front_batch b, int lo, int hi)
+{
+    const int lane = threadIdx.x % G; /* the row this thread holds */
+    const int f = blockIdx.x * (TINY_THREADS / G) + threadIdx.x / G;
+    if (f >= b.count) return; /* whole groups leave together */
+    const int m = b.m[f], k = b.k[f];
+    if (m <= lo || m > hi || k <= 0 || b.info[f] != 0) return;
+    const unsigned mask =
+        G == 32 ? 0xffffffffu : (((1u << G) - 1u) << ((threadIdx.x % 32) / G * G));
+    double *P = b.P[f];
+    const int ldp = b.ldp[f];
+    double *C = m > k ? b.C[f] : nullptr;
+    const int ldc = m > k ? b.ldc[f] : 0;
+
+    __shared__ double column[TINY_THREADS];
+    double *col = column + threadIdx.x / G * G; /* this group's column j */
+    double a[G];
+#pragma unroll
+    for (int c = 0; c < G; c++) {
+        a[c] = 0.0;
+        if (c <= lane && lane < m)
+            a[c] = c < k ? P[lane + (size_t)c * ldp] : C[(lane - k) + (size_t)(c - k) * ldc];
+    }
+    int info = 0;
+#pragma unroll
+    for (int j = 0; j < G; j++) {
+        if (j < k && info == 0) {
+            double d = __shfl_sync(mask, a[j], j, G);
+            if (!(d > 0.0)) info = j + 1; /* the group agrees: d came from one lane */
+            d = sqrt(d);
+            const double l = lane == j ? d : a[j] / d; /* L(lane, j) */
+            a[j] = l;
+            col[lane] = l;
+            __syncwarp(mask);
+#pragma unroll
+            for (int c = j + 1; c < G; c++)
+                if (lane >= c) a[c] -= l * col[c]; /* L(c, j): a broadcast read */
+            __syncwarp(mask);
+        }
+    }
+    if (info) {
+        if (lane == 0) b.info[f] = info;
+        return;
+    }
+#pragma unroll
+    for (int c = 0; c < G; c++) {
+        if (c <= lane && lane < m) {
+            if (c < k)
+                P[lane + (size_t)c * ldp] = a[c];
+            else
+                C[(lane - k) + (size_t)(c - k) * ldc] = a[c];
+        }
+    }
+}
+
+template <int G>
+static int launch_g(const sylva__front_batch *b, int lo, int hi, cudaStream_t s)
+{
+    const int per_block = TINY_THREADS / G;
+    const int blocks = SYLVA_DIV_UP(b->count, per_block);
+    tiny_front_kernel<G><<<blocks, TINY_THREADS, 0, s>>>(*b, lo, hi);
+    return sylva__launch_status();
+}
+
+int sylva__launch_tiny(const sylva__front_batch *b, int lo, int hi, cudaStream_t s)
+{
+    /* Each G serves the sizes above the previous G; the caller's (lo, hi]
+     * clips them. */
+    static const int gs[4] = {4, 8, 16, 32};
+    int prev = 0, rc = SYLVA_OK;
+    for (int i = 0; i < 4 && rc == SYLVA_OK; i++) {
+        int l = prev > lo ? prev : lo, h = gs[i] < hi ? gs[i] : hi;
+        prev = gs[i];
+        if (h <= l) continue;
+        switch (gs[i]) {
+        case 4: rc = launch_g<4>(b, l, h, s); break;
+        case 8: rc = launch_g<8>(b, l, h, s); break;
+        case 16: rc = launch_g<16>(b, l, h, s); break;
+        default: rc = launch_g<32>(b, l, h, s); break;
+        }
+    }
+    return rc;
+}

@@ -1,0 +1,99 @@
+/* kernel_tuning.c — defaults, loader and writer of the GPU kernel tuning
+ * table (contract in kernel_tuning.h). */
+#include "kernel_tuning.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
+{
+    t->tiny_max_m = 32;
+    t->fused_max_m = 128;
+    t->fused_threads = 256;
+    t->fused_panel = 8;
+    t->panel_nb = 32;
+    t->native_syrk_nb = 1024;
+    t->native_min_m = 2048;
+}
+
+#define SYLVA_TUNING_KEYS(X)                                                                  \
+    X(tiny_max_m) X(fused_max_m) X(fused_threads) X(fused_panel) X(panel_nb)                 \
+    X(native_syrk_nb) X(native_min_m)
+
+int sylva__kernel_tuning_check(const sylva__kernel_tuning *t)
+{
+    if (t->tiny_max_m < 0 || t->tiny_max_m > 32) return -1;
+    if (t->fused_max_m < 0 || t->fused_max_m > 160) return -1;
+    if (t->fused_threads != 64 && t->fused_threads != 256) return -1;
+    if (t->fused_panel != 8 && t->fused_panel != 16) return -1;
+    if (t->panel_nb != 16 && t->panel_nb != 32) return -1;
+    if (t->native_syrk_nb < 0) return -1;
+    if (t->native_min_m < 0) return -1;
+    return 0;
+}
+
+int sylva__kernel_tuning_load(const char *path, sylva__kernel_tuning *t, char *msg, size_t msgsz)
+{
+    sylva__kernel_tuning_defaults(t);
+    FILE *f = fopen(path, "r");
+    if (!f) return errno == ENOENT ? 1 : -1;
+    sylva__kernel_tuning r = *t;
+    char line[256];
+    int lineno = 0, bad = 0;
+    while (!bad && fgets(line, sizeof line, f)) {
+        lineno++;
+        char *hash = strchr(line, '#');
+        if (hash) *hash = '\0';
+        char key[64];
+        long v;
+        int n = sscanf(line, "%63s %ld", key, &v);
+        if (n <= 0) continue; /* blank or comment */
+        if (n != 2 || v < 0 || v > 1000000) {
+            bad = 1;
+            break;
+        }
+#define X(name)                                                                               \
+    if (strcmp(key, #name) == 0) {                                                            \
+        r.name = (int)v;                                                                      \
+        continue;                                                                             \
+    }
+        SYLVA_TUNING_KEYS(X)
+#undef X
+        bad = 1;
+    }
+    fclose(f);
+    if (!bad && sylva__kernel_tuning_check(&r) != 0) bad = 1, lineno = 0;
+    if (bad) {
+        if (msg) snprintf(msg, msgsz, "%s:%d: bad tuning entry", path, lineno);
+        return -1;
+    }
+    *t = r;
+    return 0;
+}
+
+int sylva__kernel_tuning_save(const char *path, const sylva__kernel_tuning *t, const char *gpu_name)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    fprintf(f, "# sylva GPU kernel tuning table for %s (written by the tuner)\n",
+            gpu_name ? gpu_name : "unknown GPU");
+#define X(name) fprintf(f, "%s %d\n", #name, t->name);
+    SYLVA_TUNING_KEYS(X)
+#undef X
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+void sylva__kernel_tuning_path(const char *gpu_name, char *buf, size_t bufsz)
+{
+    const char *dir = getenv("SYLVA_TUNING_DIR");
+    if (!dir || !*dir) dir = "share/sylva/tuning";
+    char name[128];
+    size_t i = 0;
+    for (; gpu_name && gpu_name[i] && i + 1 < sizeof name; i++)
+        name[i] = isalnum((unsigned char)gpu_name[i]) ? gpu_name[i] : '_';
+    name[i] = '\0';
+    snprintf(buf, bufsz, "%s/%s.txt", dir, i ? name : "default");
+}

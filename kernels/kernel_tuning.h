@@ -1,0 +1,43 @@
+/* kernel_tuning.h — run-time tuning parameters of the GPU kernels (block
+ * sizes, crossovers), with built-in defaults measured on an H100 and an
+ * optional per-GPU-model table written by scripts/tune-kernels.sh.
+ * Plain C, no CUDA: the CPU build reads and writes the same tables.
+ * Table format: text, one `key value` per line, `#` starts a comment; unknown
+ * keys are an error (a stale table should be noticed, not half-read).
+ */
+#ifndef SYLVA_KERNELS_KERNEL_TUNING_H
+#define SYLVA_KERNELS_KERNEL_TUNING_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sylva__kernel_tuning {
+    int tiny_max_m;     /* m ≤ this (≤ 32): register kernel, a lane group per front */
+    int fused_max_m;    /* m ≤ this (≤ 160): one thread block per front, shared memory */
+    int fused_threads;  /* 64 or 256 threads per block of the fused kernel */
+    int fused_panel;    /* 8 or 16: panel width inside the fused kernel */
+    int panel_nb;       /* 16 or 32: left-looking panel width above fused_max_m */
+    int native_syrk_nb; /* 0: cublasDsyrk; else DGEMM column tiles of this width */
+    int native_min_m;   /* advice to batching: fronts this large go native */
+} sylva__kernel_tuning;
+
+void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t);
+/* Defaults, then the keys found in `path`. Returns 0 when read, 1 when the
+ * file does not exist (defaults kept), −1 on a malformed line or bad value
+ * (defaults kept; msg, when not NULL, says which line). */
+int sylva__kernel_tuning_load(const char *path, sylva__kernel_tuning *t, char *msg, size_t msgsz);
+int sylva__kernel_tuning_save(const char *path, const sylva__kernel_tuning *t, const char *gpu_name);
+/* The table's path for a GPU model: $SYLVA_TUNING_DIR (default
+ * "share/sylva/tuning") / model name with non-alphanumerics as '_' . ".txt". */
+void sylva__kernel_tuning_path(const char *gpu_name, char *buf, size_t bufsz);
+/* 0 when every field is in range. */
+int sylva__kernel_tuning_check(const sylva__kernel_tuning *t);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

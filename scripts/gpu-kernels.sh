@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# gpu-kernels.sh — everything the GPU kernels need run on a GPU machine, in
+# one call: the GPU tests, the same tests (reduced sizes) under
+# compute-sanitizer memcheck and racecheck, the tuning sweep, and the
+# benchmark with the table just tuned. Logs and JSON go to $OUT (default
+# ./gpu-kernels-out); a compact summary is printed last.
+#   usage: scripts/gpu-kernels.sh BUNDLE_DIR [test] [sanitize] [tune] [bench]
+# BUNDLE_DIR is an unpacked gpu-bundle of build/tests/gpu/* and
+# build/bench/kernels/bench-kernels (see docs/kernels.md). No phase named: all.
+set -uo pipefail
+B=$(cd "$1" && pwd); shift
+phases=${*:-test sanitize tune bench}
+OUT=${OUT:-$PWD/gpu-kernels-out}
+mkdir -p "$OUT"
+export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-16}
+CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+summary="$OUT/summary.txt"
+: > "$summary"
+note() { echo "$*" | tee -a "$summary"; }
+
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw \
+  --format=csv > "$OUT/gpu.txt" 2>&1 || true
+note "gpu: $(tail -1 "$OUT/gpu.txt")"
+
+for p in $phases; do
+  case $p in
+  test)
+    for t in test_kernel_tuning test_gpu_assembly test_gpu_front test_gpu_native; do
+      s=$(date +%s)
+      "$B/bin/$t" > "$OUT/$t.log" 2>&1; rc=$?
+      cat "$OUT/$t.log" >> "$OUT/tests.log"; rm -f "$OUT/$t.log"
+      note "test $t: rc=$rc ($(( $(date +%s) - s )) s)"
+    done
+    grep -E "FAIL|seed" "$OUT/tests.log" | head -20 ;;
+  sanitize)
+    for tool in memcheck racecheck; do
+      for t in test_gpu_assembly test_gpu_front test_gpu_native; do
+        [ $tool = racecheck ] && [ $t = test_gpu_native ] && continue  # cuBLAS only; no shared memory of ours
+        s=$(date +%s)
+        timeout 240 "$CS" --tool $tool --error-exitcode 9 --print-limit 20 \
+          "$B/bin/$t" --quick >> "$OUT/sanitize.log" 2>&1; rc=$?
+        note "$tool $t --quick: rc=$rc ($(( $(date +%s) - s )) s)"
+      done
+    done
+    grep -E "ERROR SUMMARY|Invalid|hazard" "$OUT/sanitize.log" | sort | uniq -c | head -20 ;;
+  tune)
+    s=$(date +%s)
+    "$B/bin/bench-kernels" --tune "$OUT/tuning.txt" > "$OUT/tune.log" 2>&1; rc=$?
+    note "tune: rc=$rc ($(( $(date +%s) - s )) s): $(grep '^tuned' "$OUT/tune.log")" ;;
+  bench)
+    tab=()
+    [ -f "$OUT/tuning.txt" ] && tab=(--table "$OUT/tuning.txt")
+    s=$(date +%s)
+    "$B/bin/bench-kernels" "${tab[@]}" --json "$OUT/bench.json" > "$OUT/bench.log" 2>&1; rc=$?
+    note "bench: rc=$rc ($(( $(date +%s) - s )) s)" ;;
+  esac
+done
+echo "==== summary"
+cat "$summary"
+[ -f "$OUT/tune.log" ] && grep -E "^  " "$OUT/tune.log"
+[ -f "$OUT/bench.log" ] && sed -n '/^row/,$p' "$OUT/bench.log" && grep -E "^measured|warning" "$OUT/bench.log" | head -5
+exit 0

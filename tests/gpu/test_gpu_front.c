@@ -1,0 +1,232 @@
+/* test_gpu_front.c — the vbatched partial factorization (and its POTRF,
+ * TRSM, SYRK, GEMM parts) against the CPU twins of front_batch_cpu.h, on
+ * fresh random SPD fronts each run with every non-written position poisoned.
+ * Batches mix all shape classes: (1,1), (2,1), (5,3), k = m, k = 1 with m
+ * large, both sides of every crossover (tiny G = 4/8/16/32, fused buckets,
+ * medium), empty entries, k = 0, and one non-SPD front per batch. Each
+ * tuning variant (threads, panel widths, crossovers) runs the same checks.
+ * Usage: test_gpu_front [--quick]   (quick: small sizes, for the sanitizers)
+ * Exit: 0 pass, 1 fail, 77 no GPU. */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "front_batch_cpu.h"
+#include "sylva.h"
+#include "gpu_test_util.h"
+
+static int quick, failures;
+
+static void check(int ok, const char *what, int i, int m, int k, double err)
+{
+    if (!ok) {
+        failures++;
+        if (failures < 30)
+            printf("FAIL %s: front %d (m=%d, k=%d) error %.3g\n", what, i, m, k, err);
+    }
+}
+
+/* One batch through the GPU and the CPU twin; returns the largest backward
+ * error relative to m·ε. */
+static double run_factor_batch(int count, const int *m, const int *k, const int *whole,
+                               const int *bad, const sylva__kernel_tuning *t, const char *name)
+{
+    frontset s;
+    fs_make(&s, count, m, k, whole, bad);
+    fs_upload(&s);
+    sylva__front_batch b = fs_batch(&s);
+    int rc = sylva__gpu_front_factor_vbatched(&b, s.m, s.k, s.ldp, s.ldc, t, 0);
+    check(rc == 0, "front_factor_vbatched returned", -1, 0, 0, rc);
+    CK(cudaGetLastError());
+    fs_download(&s);
+    /* CPU twin on a copy. */
+    double *cpu = malloc(s.len * sizeof(double));
+    memcpy(cpu, s.orig, s.len * sizeof(double));
+    double **P = malloc((count + 1) * sizeof(double *)), **C = malloc((count + 1) * sizeof(double *));
+    int *info = calloc(count + 1, sizeof(int));
+    fs_host_ptrs(&s, cpu, P, C);
+    sylva__front_factor_batch_cpu(count, s.m, s.k, P, s.ldp, C, s.ldc, info);
+    double worst = 0;
+    for (int i = 0; i < count; i++) {
+        check(s.info[i] == info[i], "info differs from CPU twin", i, m[i], k[i], s.info[i]);
+        if (bad && bad[i] && bad[i] <= k[i]) check(s.info[i] == bad[i], "info", i, m[i], k[i], s.info[i]);
+        if (info[i] != 0) continue;
+        double e = fs_backward_error(&s, i, s.res), eps_m = (m[i] > 0 ? m[i] : 1) * DBL_EPSILON;
+        check(e <= 10 * eps_m, "backward error", i, m[i], k[i], e);
+        double d = fs_diff(&s, i, s.res, cpu);
+        check(d <= 1000 * eps_m, "difference to CPU twin", i, m[i], k[i], d);
+        if (e / eps_m > worst) worst = e / eps_m;
+    }
+    printf("  %-34s %5d fronts  max backward error %.2f m·eps\n", name, count, worst);
+    free(cpu), free(P), free(C), free(info);
+    fs_free(&s);
+    return worst;
+}
+
+/* A batch of every shape class plus random sizes up to max_m. */
+static void test_factor(const sylva__kernel_tuning *t, const char *name, int max_m)
+{
+    static const int fixed[][2] = {{1, 1}, {2, 1}, {5, 3}, {0, 0}, {3, 0}, {4, 4}, {5, 5},
+                                   {8, 8}, {9, 4}, {16, 16}, {17, 9}, {32, 32}, {33, 33},
+                                   {33, 1}, {64, 64}, {65, 20}, {96, 96}, {97, 50}, {128, 128},
+                                   {129, 64}, {160, 160}, {161, 80}, {200, 1}, {256, 256},
+                                   {300, 47}, {512, 512}, {513, 100}, {777, 1}, {1024, 300}};
+    int nf = (int)(sizeof fixed / sizeof fixed[0]);
+    int count = nf + (quick ? 30 : 200);
+    int *m = calloc(count, sizeof(int)), *k = calloc(count, sizeof(int));
+    int *whole = calloc(count, sizeof(int)), *bad = calloc(count, sizeof(int));
+    int n = 0;
+    for (int i = 0; i < nf; i++)
+        if (fixed[i][0] <= max_m) m[n] = fixed[i][0], k[n] = fixed[i][1], whole[n] = i % 2, n++;
+    while (n < count) {
+        int mm = gt_randint(1, gt_randint(0, 3) ? (max_m < 200 ? max_m : 200) : max_m);
+        m[n] = mm, k[n] = gt_randint(1, mm), whole[n] = gt_randint(0, 1), n++;
+    }
+    /* One non-SPD front in each size class present. */
+    int marks[4] = {0, 0, 0, 0};
+    for (int i = 0; i < n; i++) {
+        int cls = m[i] <= 32 ? 0 : m[i] <= 160 ? 1 : 2;
+        if (!marks[cls] && k[i] >= 2) marks[cls] = 1, bad[i] = gt_randint(1, k[i]);
+    }
+    run_factor_batch(n, m, k, whole, bad, t, name);
+    free(m), free(k), free(whole), free(bad);
+}
+
+/* POTRF, TRSM, SYRK and GEMM entries against their CPU twins. */
+static void test_parts(const sylva__kernel_tuning *t)
+{
+    int count = quick ? 12 : 60, maxn = quick ? 100 : 400;
+    int *n = malloc(count * sizeof(int)), *r = malloc(count * sizeof(int));
+    for (int i = 0; i < count; i++) n[i] = gt_randint(0, maxn), r[i] = gt_randint(0, maxn);
+    n[0] = 1, r[0] = 1, n[1] = 0, r[1] = 5;
+    /* POTRF = fronts with k = m. */
+    int *whole = calloc(count, sizeof(int));
+    for (int i = 0; i < count; i++) whole[i] = 1;
+    {
+        frontset s;
+        fs_make(&s, count, n, n, whole, NULL);
+        fs_upload(&s);
+        int rc = sylva__gpu_potrf_vbatched(count, s.dm, s.dP, s.dldp, s.dinfo, s.m, s.ldp, t, 0);
+        check(rc == 0, "potrf returned", -1, 0, 0, rc);
+        fs_download(&s);
+        for (int i = 0; i < count; i++) {
+            double e = fs_backward_error(&s, i, s.res);
+            check(s.info[i] == 0 && e <= 10 * (n[i] + 1) * DBL_EPSILON, "potrf backward error",
+                  i, n[i], n[i], e);
+        }
+        /* Bad arguments are refused before any launch. */
+        int badn[1] = {-1}, badld[1] = {1};
+        check(sylva__gpu_potrf_vbatched(1, s.dm, s.dP, s.dldp, s.dinfo, badn, badld, t, 0) ==
+                  SYLVA_ERR_ARGUMENT,
+              "potrf accepts n < 0", 0, -1, 0, 0);
+        /* TRSM: B (r × n) ← B·L⁻ᵀ with the L just made; GEMM/SYRK on B. */
+        double **hL = malloc(count * sizeof(double *)), **hB = malloc(count * sizeof(double *));
+        double **dBp = malloc(count * sizeof(double *)), **hC = malloc(count * sizeof(double *));
+        double **dCp = malloc(count * sizeof(double *));
+        int *ldb = malloc(count * sizeof(int)), *ldc = malloc(count * sizeof(int));
+        double **dB, **dC, **dL;
+        int *dn, *dr, *dldb, *dldc;
+        for (int i = 0; i < count; i++) {
+            ldb[i] = (r[i] > 1 ? r[i] : 1) + gt_randint(0, 2);
+            ldc[i] = (r[i] > 1 ? r[i] : 1);
+            size_t nb = (size_t)ldb[i] * (n[i] > 0 ? n[i] : 1), nc = (size_t)ldc[i] * (r[i] > 0 ? r[i] : 1);
+            hB[i] = malloc(nb * sizeof(double)), hC[i] = malloc(nc * sizeof(double));
+            for (size_t q = 0; q < nb; q++) hB[i][q] = gt_rand();
+            for (size_t q = 0; q < nc; q++) hC[i][q] = gt_rand();
+            CK(cudaMalloc((void **)&dBp[i], nb * sizeof(double)));
+            CK(cudaMalloc((void **)&dCp[i], nc * sizeof(double)));
+            CK(cudaMemcpy(dBp[i], hB[i], nb * sizeof(double), cudaMemcpyHostToDevice));
+            CK(cudaMemcpy(dCp[i], hC[i], nc * sizeof(double), cudaMemcpyHostToDevice));
+            hL[i] = s.res + s.offP[i];
+        }
+        size_t pb = count * sizeof(double *), ib = count * sizeof(int);
+        CK(cudaMalloc((void **)&dB, pb));
+        CK(cudaMalloc((void **)&dC, pb));
+        CK(cudaMalloc((void **)&dL, pb));
+        CK(cudaMalloc((void **)&dn, ib));
+        CK(cudaMalloc((void **)&dr, ib));
+        CK(cudaMalloc((void **)&dldb, ib));
+        CK(cudaMalloc((void **)&dldc, ib));
+        CK(cudaMemcpy(dB, dBp, pb, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(dC, dCp, pb, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(dn, n, ib, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(dr, r, ib, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(dldb, ldb, ib, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(dldc, ldc, ib, cudaMemcpyHostToDevice));
+        /* L = the factored fronts on the device (s.dP). */
+        rc = sylva__gpu_trsm_vbatched(count, dr, dn, s.dP, s.dldp, dB, dldb, r, n, s.ldp, ldb, t, 0);
+        check(rc == 0, "trsm returned", -1, 0, 0, rc);
+        sylva__trsm_batch_cpu(count, r, n, hL, s.ldp, hB, ldb);
+        /* SYRK: C ← −B·Bᵀ + C (lower), then GEMM full: C ← 0.5·B·Bᵀ + 2·C. */
+        rc = sylva__gpu_syrk_vbatched(count, dr, dn, -1.0, dB, dldb, 1.0, dC, dldc, r, n, ldb, ldc, 0);
+        check(rc == 0, "syrk returned", -1, 0, 0, rc);
+        sylva__syrk_batch_cpu(count, r, n, -1.0, hB, ldb, 1.0, hC, ldc);
+        int maxr = 0, maxn2 = 0;
+        for (int i = 0; i < count; i++) maxr = r[i] > maxr ? r[i] : maxr, maxn2 = n[i] > maxn2 ? n[i] : maxn2;
+        rc = sylva__gpu_gemm_nt_vbatched_max_nocheck(count, dr, dr, dn, 0.5, dB, dldb, dB, dldb, 2.0,
+                                                     dC, dldc, 0, maxr, maxr, maxn2, 0);
+        check(rc == 0, "gemm returned", -1, 0, 0, rc);
+        sylva__gemm_nt_batch_cpu(count, r, r, n, 0.5, hB, ldb, hB, ldb, 2.0, hC, ldc, 0);
+        CK(cudaDeviceSynchronize());
+        for (int i = 0; i < count; i++) {
+            size_t nb = (size_t)ldb[i] * (n[i] > 0 ? n[i] : 1), nc = (size_t)ldc[i] * (r[i] > 0 ? r[i] : 1);
+            double *gB = malloc(nb * sizeof(double)), *gC = malloc(nc * sizeof(double));
+            CK(cudaMemcpy(gB, dBp[i], nb * sizeof(double), cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(gC, dCp[i], nc * sizeof(double), cudaMemcpyDeviceToHost));
+            double num = 0, den = 0;
+            for (int c = 0; c < n[i]; c++)
+                for (int q = 0; q < r[i]; q++) {
+                    double a = gB[q + (size_t)c * ldb[i]], b = hB[i][q + (size_t)c * ldb[i]];
+                    num += (a - b) * (a - b), den += b * b;
+                }
+            double e = den > 0 ? sqrt(num / den) : sqrt(num);
+            check(e == e && e <= 1000 * (n[i] + 1) * DBL_EPSILON, "trsm vs CPU twin", i, r[i], n[i], e);
+            num = den = 0;
+            for (int c = 0; c < r[i]; c++)
+                for (int q = 0; q < r[i]; q++) {
+                    double a = gC[q + (size_t)c * ldc[i]], b = hC[i][q + (size_t)c * ldc[i]];
+                    num += (a - b) * (a - b), den += b * b;
+                }
+            e = den > 0 ? sqrt(num / den) : sqrt(num);
+            check(e == e && e <= 100 * (n[i] + 1) * DBL_EPSILON, "syrk+gemm vs CPU twin", i, r[i], n[i], e);
+            free(gB), free(gC), free(hB[i]), free(hC[i]);
+            cudaFree(dBp[i]), cudaFree(dCp[i]);
+        }
+        printf("  potrf/trsm/syrk/gemm vbatched      %5d entries checked\n", count);
+        cudaFree(dB), cudaFree(dC), cudaFree(dL), cudaFree(dn), cudaFree(dr), cudaFree(dldb), cudaFree(dldc);
+        free(hL), free(hB), free(dBp), free(hC), free(dCp), free(ldb), free(ldc);
+        fs_free(&s);
+    }
+    free(n), free(r), free(whole);
+}
+
+int main(int argc, char **argv)
+{
+    quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+    gt_require_gpu();
+    gt_seed();
+    int max_m = quick ? 200 : 1100;
+    sylva__kernel_tuning t;
+    sylva__kernel_tuning_defaults(&t);
+    test_factor(&t, "defaults", max_m);
+    /* Every kernel variant, and the crossovers moved. */
+    struct { int tiny, fused, threads, panel, nb; const char *name; } v[] = {
+        {32, 160, 64, 16, 16, "fused 64 thr, panel 16, nb 16"},
+        {32, 160, 256, 16, 32, "fused 256 thr, panel 16"},
+        {16, 64, 64, 8, 32, "tiny ≤ 16, fused ≤ 64"},
+        {0, 0, 256, 8, 16, "all medium path, nb 16"},
+        {0, 0, 256, 8, 32, "all medium path, nb 32"},
+        {0, 160, 256, 8, 32, "no tiny: fused from m = 1"},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        sylva__kernel_tuning u = t;
+        u.tiny_max_m = v[i].tiny, u.fused_max_m = v[i].fused, u.fused_threads = v[i].threads;
+        u.fused_panel = v[i].panel, u.panel_nb = v[i].nb;
+        test_factor(&u, v[i].name, quick ? 200 : 600);
+    }
+    test_parts(&t);
+    printf("%s: %d failures\n", failures ? "FAIL" : "PASS", failures);
+    return failures ? 1 : 0;
+}

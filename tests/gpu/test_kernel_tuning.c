@@ -1,0 +1,41 @@
+/* test_kernel_tuning.c — the tuning table loader (no GPU needed): defaults
+ * when the file is missing, values read back after a save, a malformed or
+ * out-of-range table refused with defaults kept. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel_tuning.h"
+
+int main(void)
+{
+    int fail = 0;
+    sylva__kernel_tuning d, t, u;
+    char msg[256], path[] = "/tmp/sylva_tuning_testXXXXXX";
+    sylva__kernel_tuning_defaults(&d);
+    fail |= sylva__kernel_tuning_check(&d) != 0;
+    fail |= sylva__kernel_tuning_load("/nonexistent/x.txt", &t, msg, sizeof msg) != 1;
+    fail |= memcmp(&t, &d, sizeof t) != 0;
+    int fd = mkstemp(path);
+    if (fd < 0) return 1;
+    u = d;
+    u.fused_max_m = 96, u.panel_nb = 16, u.native_syrk_nb = 0;
+    fail |= sylva__kernel_tuning_save(path, &u, "NVIDIA H100 80GB HBM3") != 0;
+    fail |= sylva__kernel_tuning_load(path, &t, msg, sizeof msg) != 0;
+    fail |= memcmp(&t, &u, sizeof t) != 0;
+    FILE *f = fopen(path, "w");
+    fprintf(f, "# comment\nfused_max_m 999\n");
+    fclose(f);
+    fail |= sylva__kernel_tuning_load(path, &t, msg, sizeof msg) != -1;
+    fail |= memcmp(&t, &d, sizeof t) != 0;
+    f = fopen(path, "w");
+    fprintf(f, "no_such_key 3\n");
+    fclose(f);
+    fail |= sylva__kernel_tuning_load(path, &t, msg, sizeof msg) != -1;
+    remove(path);
+    char p2[512];
+    sylva__kernel_tuning_path("NVIDIA H100 80GB HBM3", p2, sizeof p2);
+    fail |= strstr(p2, "NVIDIA_H100_80GB_HBM3.txt") == NULL;
+    printf("%s\n", fail ? "FAIL" : "PASS");
+    return fail;
+}
