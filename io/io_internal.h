@@ -79,6 +79,7 @@ typedef struct sylva__build_opts {
     sylva__tri_mode mode;
     int pattern;          /* no values: result has values == NULL */
     int check_values;     /* reject NaN/Inf (SYLVA_ERR_BAD_VALUE) */
+    int trusted;          /* indices known in range, values known finite */
     int index_base;       /* 1 to print Matrix Market indices, 0 for arrays */
     const char *who;      /* message prefix: the file name or the function */
     int nthreads;         /* for the parallel column sort; <= 1: serial */

@@ -253,6 +253,7 @@ int sylva_read_matrix_market(const char *path, sylva_matrix **A)
         sylva__build_opts o = {.mode = h.symmetric ? SYLVA__TRI_MIRROR : SYLVA__TRI_FULL,
                                .pattern = h.field == SYLVA__MM_PATTERN,
                                .check_values = 0,
+                               .trusted = 1, /* parse_chunk checked both */
                                .index_base = 1,
                                .who = path,
                                .nthreads = nt};
