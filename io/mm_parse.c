@@ -1,12 +1,14 @@
 /* mm_parse.c — number parsing for the readers. Integers: hand-written with
- * overflow checks. Doubles: Clinger's exact fast path (at most 19 significant
- * digits, mantissa <= 2^53, |decimal exponent| <= 22: one correctly rounded
- * multiply or divide gives the same bits as strtod), strtod for everything
- * else (long mantissas, large exponents, hex, nan, inf). Never fails loudly:
- * a bad token returns NULL and the caller writes the message. */
+ * overflow checks. Doubles: Clinger's exact fast path (mantissa <= 2^53,
+ * |decimal exponent| <= 22: one correctly rounded multiply or divide gives
+ * the same bits as strtod), on x86-64 a long double path for 16-19 digit
+ * mantissas (%.17g output), strtod for everything else (20+ digits, large
+ * exponents, hex, nan, inf). Never fails loudly: a bad token returns NULL
+ * and the caller writes the message. */
 #include "io_internal.h"
 
 #include <errno.h>
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +37,17 @@ const char *sylva__parse_int64_slow(const char *p, int64_t *out)
 static const double pow10_exact[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                        1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* x86's 80-bit long double: 64-bit significand stored first, little-endian. */
+#if defined(__x86_64__) && LDBL_MANT_DIG == 64
+#define SYLVA_X87_LONG_DOUBLE 1
+static const long double pow10_exact_ld[28] = {
+    1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,  1e7L,  1e8L,  1e9L,
+    1e10L, 1e11L, 1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L,
+    1e20L, 1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L};
+#else
+#define SYLVA_X87_LONG_DOUBLE 0
+#endif
 
 static const char *parse_double_slow(const char *s, double *out, int *erange)
 {
@@ -112,11 +125,30 @@ const char *sylva__parse_double(const char *s, double *out, int *erange)
         *out = neg ? -0.0 : 0.0;
         return p;
     }
-    if (m > (UINT64_C(1) << 53) || e10 < -22 || e10 > 22) return parse_double_slow(s, out, erange);
-    double d = (double)m;
-    d = e10 < 0 ? d / pow10_exact[-e10] : d * pow10_exact[e10];
-    *out = neg ? -d : d;
-    return p;
+    if (m <= (UINT64_C(1) << 53) && e10 >= -22 && e10 <= 22) {
+        double d = (double)m;
+        d = e10 < 0 ? d / pow10_exact[-e10] : d * pow10_exact[e10];
+        *out = neg ? -d : d;
+        return p;
+    }
+#if SYLVA_X87_LONG_DOUBLE
+    /* 16 to 19 digits (what %.17g writes): m and 10^|e| (e <= 27) are exact
+     * in the 64-bit significand, so one long double operation rounds once;
+     * rounding that to double is then right unless the long double landed
+     * exactly on a halfway point between two doubles (its 11 low bits are
+     * 10000000000): those rare cases go to strtod. */
+    if (e10 >= -27 && e10 <= 27) {
+        long double y = e10 < 0 ? (long double)m / pow10_exact_ld[-e10] : (long double)m * pow10_exact_ld[e10];
+        uint64_t sig;
+        memcpy(&sig, &y, sizeof sig);
+        if ((sig & 0x7FF) != 0x400) {
+            double d = (double)y;
+            *out = neg ? -d : d;
+            return p;
+        }
+    }
+#endif
+    return parse_double_slow(s, out, erange);
 }
 
 const char *sylva__token(const char *p, char *buf, size_t cap)

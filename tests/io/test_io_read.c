@@ -344,6 +344,72 @@ static void random_unsymmetric(int trial)
     free(text);
 }
 
+/* Values written in many spellings must read back with strtod's exact bits
+ * (each of the parser's paths: short mantissas, 16-19 digits, 20+ digits,
+ * large exponents, denormals, and integers that sit exactly halfway between
+ * two doubles, where a careless double rounding goes wrong). */
+static void test_numbers(void)
+{
+    const int count = 20000;
+    char path[8192], (*txt)[64] = malloc((size_t)count * sizeof *txt);
+    for (int k = 0; k < count; k++) {
+        double v = (rnd_unit() - 0.5) * pow(10.0, (double)rnd_int(-30, 30));
+        uint64_t bits = rnd();
+        int style = (int)rnd_int(0, 9);
+        switch (style) {
+        case 0: sprintf(txt[k], "%.17g", v); break;
+        case 1: sprintf(txt[k], "%.16e", v); break;
+        case 2: sprintf(txt[k], "%.18g", v); break;
+        case 3: sprintf(txt[k], "%.19g", v); break;
+        case 4: sprintf(txt[k], "%.20g", v); break;
+        case 5: sprintf(txt[k], "%.15g", v); break;
+        case 6: /* halfway between two doubles: 2^53..2^63 plus an odd half ulp */ {
+            int sh = (int)rnd_int(0, 10);
+            uint64_t base = (UINT64_C(1) << (53 + sh)) + ((rnd() >> 20) << (sh + 1));
+            sprintf(txt[k], "%llu", (unsigned long long)(base + (UINT64_C(1) << sh)));
+            break;
+        }
+        case 7: /* any bit pattern that is a finite double */
+            memcpy(&v, &bits, sizeof v);
+            if (!isfinite(v)) v = 1.5;
+            sprintf(txt[k], "%.17g", v);
+            break;
+        case 8: sprintf(txt[k], "%lld.%llde%d", (long long)rnd_int(0, 999999), (long long)rnd_int(0, 999999999),
+                        (int)rnd_int(-25, 25));
+            break;
+        default: sprintf(txt[k], "%.*f", (int)rnd_int(0, 19), v); break;
+        }
+    }
+    /* Found by search: a long double product of these lands exactly on a
+     * double halfway point after rounding, so converting it to double
+     * would round the wrong way (strtod gets them right). */
+    static const char *double_rounding[] = {"7707225444908962376e-21", "4695350429109344864e-8",
+                                            "4238955884666118305e-12", "3982930982829885025e-17",
+                                            "155666308309068745e-10",  "1536105316788470534e18",
+                                            "497161047855035820e-7",   "7091212377509711053e3"};
+    for (int k = 0; k < 8; k++) strcpy(txt[k * 997], double_rounding[k]);
+    size_t cap = (size_t)count * 96 + 256;
+    char *text = malloc(cap), *s = text;
+    s += sprintf(s, "%%%%MatrixMarket matrix coordinate real general\n%d %d %d\n", count, count, count);
+    for (int k = 0; k < count; k++) s += sprintf(s, "%d %d %s\n", k + 1, k + 1, txt[k]);
+    snprintf(path, sizeof path, "%s/numbers.mtx", tmpdir);
+    write_text(path, text);
+    sylva_matrix *A = NULL;
+    int st = sylva_read_matrix_market(path, &A);
+    CHECK(st == SYLVA_OK && A && A->nnz == count, "numbers: %s", sylva_last_error());
+    int bad = 0;
+    for (int k = 0; A && k < count; k++) {
+        double want = strtod(txt[k], NULL);
+        if (memcmp(&want, &A->values[k], sizeof want) != 0 && bad++ < 5)
+            fprintf(stderr, "numbers: '%s' read as %.17g, strtod gives %.17g\n", txt[k], A->values[k], want);
+    }
+    CHECK(bad == 0, "numbers: %d values differ from strtod", bad);
+    sylva_matrix_free(A);
+    unlink(path);
+    free(text);
+    free(txt);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -356,6 +422,7 @@ int main(int argc, char **argv)
     test_bad();
     test_edge();
     test_real();
+    test_numbers();
     for (int t = 0; t < 200; t++) random_file(t);
     for (int t = 0; t < 50; t++) random_unsymmetric(t);
     return test_exit("test-io-read");
