@@ -220,9 +220,10 @@ int sylva_read_matrix_market(const char *path, sylva_matrix **A)
     }
     const char *data_end = buf + size;
     size_t bytes = (size_t)(data_end - h.data);
+    /* Threads pay off from about a megabyte; SYLVA_IO_THREADS forces them
+     * (tests use it to run the parallel path and its fallback on tiny files). */
     int nt = sylva__io_threads();
     if (!getenv("SYLVA_IO_THREADS") && bytes < ((size_t)1 << 20)) nt = 1;
-    if ((size_t)nt > bytes / 64 + 1) nt = (int)(bytes / 64 + 1);
     mm_chunk ch[16];
     memset(ch, 0, sizeof ch);
     int used = nt;
