@@ -1,14 +1,13 @@
 /* mm_parse.c — number parsing for the readers. Integers: hand-written with
  * overflow checks. Doubles: Clinger's exact fast path (mantissa <= 2^53,
  * |decimal exponent| <= 22: one correctly rounded multiply or divide gives
- * the same bits as strtod), on x86-64 a long double path for 16-19 digit
+ * the same bits as strtod), an exact 128-bit integer path for 16-19 digit
  * mantissas (%.17g output), strtod for everything else (20+ digits, large
  * exponents, hex, nan, inf). Never fails loudly: a bad token returns NULL
  * and the caller writes the message. */
 #include "io_internal.h"
 
 #include <errno.h>
-#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,15 +37,27 @@ static const double pow10_exact[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6, 
                                        1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
-/* x86's 80-bit long double: 64-bit significand stored first, little-endian. */
-#if defined(__x86_64__) && LDBL_MANT_DIG == 64
-#define SYLVA_X87_LONG_DOUBLE 1
-static const long double pow10_exact_ld[28] = {
-    1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,  1e7L,  1e8L,  1e9L,
-    1e10L, 1e11L, 1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L,
-    1e20L, 1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L};
+#if defined(__SIZEOF_INT128__)
+#define SYLVA_HAVE_INT128 1
+typedef unsigned __int128 u128;
+static const uint64_t pow10_u64[20] = {
+    UINT64_C(1), UINT64_C(10), UINT64_C(100), UINT64_C(1000), UINT64_C(10000), UINT64_C(100000),
+    UINT64_C(1000000), UINT64_C(10000000), UINT64_C(100000000), UINT64_C(1000000000),
+    UINT64_C(10000000000), UINT64_C(100000000000), UINT64_C(1000000000000),
+    UINT64_C(10000000000000), UINT64_C(100000000000000), UINT64_C(1000000000000000),
+    UINT64_C(10000000000000000), UINT64_C(100000000000000000), UINT64_C(1000000000000000000),
+    UINT64_C(10000000000000000000)};
+
+/* 2^-k as a double, 0 < k < 1022. */
+static inline double pow2_neg(int k)
+{
+    uint64_t bits = (uint64_t)(1023 - k) << 52;
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return d;
+}
 #else
-#define SYLVA_X87_LONG_DOUBLE 0
+#define SYLVA_HAVE_INT128 0
 #endif
 
 static const char *parse_double_slow(const char *s, double *out, int *erange)
@@ -131,21 +142,28 @@ const char *sylva__parse_double(const char *s, double *out, int *erange)
         *out = neg ? -d : d;
         return p;
     }
-#if SYLVA_X87_LONG_DOUBLE
-    /* 16 to 19 digits (what %.17g writes): m and 10^|e| (e <= 27) are exact
-     * in the 64-bit significand, so one long double operation rounds once;
-     * rounding that to double is then right unless the long double landed
-     * exactly on a halfway point between two doubles (its 11 low bits are
-     * 10000000000): those rare cases go to strtod. */
-    if (e10 >= -27 && e10 <= 27) {
-        long double y = e10 < 0 ? (long double)m / pow10_exact_ld[-e10] : (long double)m * pow10_exact_ld[e10];
-        uint64_t sig;
-        memcpy(&sig, &y, sizeof sig);
-        if ((sig & 0x7FF) != 0x400) {
-            double d = (double)y;
-            *out = neg ? -d : d;
-            return p;
-        }
+#if SYLVA_HAVE_INT128
+    /* 16 to 19 digits (what %.17g writes), exactly, in 128-bit integers:
+     * m·10^e (e <= 19) is an exact integer that the compiler's conversion
+     * rounds once. m/10^k (k <= 19): q = m·2^s / 10^k with s chosen so that
+     * 2^61 < q < 2^63 (a 128-by-64 division with a 64-bit quotient), then
+     * (2q + sticky remainder bit) has 63+ bits and its one rounding to
+     * double is strtod's, and the scaling by 2^-(s+1) is exact. No long
+     * double, so it is also right under valgrind. */
+    if (e10 >= 0 && e10 <= 19) {
+        double d = (double)((u128)m * pow10_u64[e10]);
+        *out = neg ? -d : d;
+        return p;
+    }
+    if (e10 < 0 && e10 >= -19) {
+        uint64_t den = pow10_u64[-e10];
+        int bm = 64 - __builtin_clzll(m), bd = 64 - __builtin_clzll(den);
+        int sh = 62 - bm + bd;
+        u128 num = (u128)m << sh;
+        uint64_t q = (uint64_t)(num / den), r = (uint64_t)(num - (u128)q * den);
+        double d = (double)((q << 1) | (r != 0)) * pow2_neg(sh + 1);
+        *out = neg ? -d : d;
+        return p;
     }
 #endif
     return parse_double_slow(s, out, erange);
