@@ -20,7 +20,7 @@ static inline int sylva__launch_status(void)
 
 /* gpu_tiny.cu: fronts with lo < m ≤ hi ≤ 32, a lane group per front. */
 int sylva__launch_tiny(const sylva__front_batch *b, int lo, int hi, cudaStream_t s);
-/* gpu_fused.cu: fronts with lo < m ≤ hi ≤ 160, a block per front. */
+/* gpu_fused.cu: fronts with lo < m ≤ hi ≤ 192, a block per front. */
 int sylva__launch_fused(const sylva__front_batch *b, int lo, int hi, int threads, int panel,
                         cudaStream_t s);
 /* gpu_panel.cu: fronts with m > lo by left-looking panels + lower GEMM. */

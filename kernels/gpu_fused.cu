@@ -1,20 +1,25 @@
-/* gpu_fused.cu — partial factorization of a small front (m ≤ 160) by one
+/* gpu_fused.cu — partial factorization of a small front (m ≤ 192) by one
  * thread block in shared memory, one launch for POTRF + TRSM + SYRK. The
- * lower triangle of the whole m × m front is loaded once, factored
- * right-looking by panels of PB columns (a column at a time inside the
- * panel), and each panel's trailing update (CB included) is a register-tiled
- * rank-PB product: every thread owns TR × TR entries of a DIM·TR square tile,
- * so shared memory is read (2·TR·PB) times per TR²·PB multiply-adds instead
- * of once per multiply-add. Written back once. Shared memory is m²·8 bytes,
- * sized by the largest m of the launch, so the dispatcher launches per
- * 32-row bucket. Fronts outside (lo, hi], empty, or with info set exit. */
+ * lower triangle of the whole m × m front is loaded once into packed
+ * column-major storage (m(m+1)/2 doubles: 66 KB at m = 128, so three blocks
+ * share an SM), factored right-looking by panels of PB columns — inside a
+ * panel one warp goes a column at a time with only __syncwarp — and each
+ * panel's trailing update (CB included) is a register-tiled rank-PB product
+ * by all threads: every thread owns TR × TR entries of a DIM·TR square tile,
+ * so shared memory is read 2·TR·PB times per TR²·PB multiply-adds. Written
+ * back once. Shared memory is sized by the largest m of the launch, so the
+ * dispatcher launches per 32-row bucket. Fronts outside (lo, hi], empty, or with info set exit. */
 #include "gpu_common.cuh"
+
+/* Packed lower storage: column c holds rows c..m−1; (r, c) is at pk(c) + r. */
+__device__ __forceinline__ int pk(int c, int m) { return c * (2 * m - c - 1) / 2; }
 
 template <int DIM, int TR, int PB>
 __global__ void __launch_bounds__(DIM *DIM)
     fused_front_kernel(sylva__front_batch b, int lo, int hi)
 {
     extern __shared__ double sA[];
+    __shared__ int s_info;
     constexpr int NT = DIM * DIM, S = DIM * TR, NW = NT / 32;
     const int f = blockIdx.x;
     const int m = b.m[f], k = b.k[f];
@@ -24,35 +29,42 @@ __global__ void __launch_bounds__(DIM *DIM)
     const int ldp = b.ldp[f];
     double *C = m > k ? b.C[f] : nullptr;
     const int ldc = m > k ? b.ldc[f] : 0;
-    const int lds = m;
 
-    for (int c = warp; c < m; c += NW)
-        for (int r = (c & ~31) + lane; r < m; r += 32)
-            if (r >= c)
-                sA[r + c * lds] = c < k ? P[r + (size_t)c * ldp] : C[(r - k) + (size_t)(c - k) * ldc];
+    for (int c = warp; c < m; c += NW) {
+        const int o = pk(c, m);
+        for (int r = c + lane; r < m; r += 32)
+            sA[o + r] = c < k ? P[r + (size_t)c * ldp] : C[(r - k) + (size_t)(c - k) * ldc];
+    }
+    if (tid == 0) s_info = 0;
     __syncthreads();
 
-    int info = 0;
-    for (int j0 = 0; j0 < k && !info; j0 += PB) {
+    for (int j0 = 0; j0 < k; j0 += PB) {
         const int t0 = j0 + PB < k ? j0 + PB : k; /* first column after the panel */
-        for (int jj = j0; jj < t0; jj++) {
-            double d = sA[jj + jj * lds];
-            if (!(d > 0.0)) { /* every thread read the same value: uniform */
-                info = jj + 1;
-                break;
+        if (warp == 0) {
+            /* The panel, one column at a time, by one warp: only __syncwarp
+             * between steps, and a reciprocal instead of a division per row. */
+            for (int jj = j0; jj < t0; jj++) {
+                const int oj = pk(jj, m);
+                double d = sA[oj + jj];
+                if (!(d > 0.0)) { /* same value in every lane: uniform */
+                    if (lane == 0) s_info = jj + 1;
+                    break;
+                }
+                const double inv = rsqrt(d);
+                d *= inv; /* sqrt(d) */
+                __syncwarp();
+                for (int r = jj + lane; r < m; r += 32) sA[oj + r] = r == jj ? d : sA[oj + r] * inv;
+                __syncwarp();
+                for (int c = jj + 1; c < t0; c++) {
+                    const double lc = sA[oj + c];
+                    const int oc = pk(c, m);
+                    for (int r = c + lane; r < m; r += 32) sA[oc + r] -= sA[oj + r] * lc;
+                }
+                __syncwarp();
             }
-            d = sqrt(d);
-            __syncthreads(); /* all have read the diagonal before it changes */
-            for (int r = jj + tid; r < m; r += NT)
-                sA[r + jj * lds] = r == jj ? d : sA[r + jj * lds] / d;
-            __syncthreads();
-            for (int c = jj + 1 + warp; c < t0; c += NW) {
-                const double lc = sA[c + jj * lds];
-                for (int r = c + lane; r < m; r += 32) sA[r + c * lds] -= sA[r + jj * lds] * lc;
-            }
-            __syncthreads();
         }
-        if (info) break;
+        __syncthreads();
+        if (s_info) break;
         /* Trailing update of columns ≥ t0 (lower): reads only the panel's
          * columns, writes only later ones — no barrier between tiles. */
         const int n2 = m - t0;
@@ -72,11 +84,12 @@ __global__ void __launch_bounds__(DIM *DIM)
 #pragma unroll
                     for (int j = 0; j < TR; j++) acc[i][j] = 0.0;
                 for (int t = j0; t < t0; t++) {
+                    const int ot = pk(t, m);
                     double av[TR], bv[TR];
 #pragma unroll
                     for (int i = 0; i < TR; i++) {
-                        av[i] = rr[i] < m ? sA[rr[i] + t * lds] : 0.0;
-                        bv[i] = cc[i] < m ? sA[cc[i] + t * lds] : 0.0;
+                        av[i] = rr[i] < m ? sA[ot + rr[i]] : 0.0;
+                        bv[i] = cc[i] < m ? sA[ot + cc[i]] : 0.0;
                     }
 #pragma unroll
                     for (int i = 0; i < TR; i++)
@@ -84,33 +97,36 @@ __global__ void __launch_bounds__(DIM *DIM)
                         for (int j = 0; j < TR; j++) acc[i][j] += av[i] * bv[j];
                 }
 #pragma unroll
-                for (int i = 0; i < TR; i++)
+                for (int j = 0; j < TR; j++) {
+                    if (cc[j] >= m) continue;
+                    const int oc = pk(cc[j], m);
 #pragma unroll
-                    for (int j = 0; j < TR; j++)
-                        if (rr[i] < m && cc[j] < m && rr[i] >= cc[j])
-                            sA[rr[i] + cc[j] * lds] -= acc[i][j];
+                    for (int i = 0; i < TR; i++)
+                        if (rr[i] < m && rr[i] >= cc[j]) sA[oc + rr[i]] -= acc[i][j];
+                }
             }
         }
         __syncthreads();
     }
-    if (info) {
-        if (tid == 0) b.info[f] = info;
+    if (s_info) {
+        if (tid == 0) b.info[f] = s_info;
         return;
     }
-    for (int c = warp; c < m; c += NW)
-        for (int r = (c & ~31) + lane; r < m; r += 32)
-            if (r >= c) {
-                if (c < k)
-                    P[r + (size_t)c * ldp] = sA[r + c * lds];
-                else
-                    C[(r - k) + (size_t)(c - k) * ldc] = sA[r + c * lds];
-            }
+    for (int c = warp; c < m; c += NW) {
+        const int o = pk(c, m);
+        for (int r = c + lane; r < m; r += 32) {
+            if (c < k)
+                P[r + (size_t)c * ldp] = sA[o + r];
+            else
+                C[(r - k) + (size_t)(c - k) * ldc] = sA[o + r];
+        }
+    }
 }
 
 template <int DIM, int PB>
 static int launch_v(const sylva__front_batch *b, int lo, int hi, cudaStream_t s)
 {
-    const size_t smem = (size_t)hi * hi * sizeof(double);
+    const size_t smem = (size_t)hi * (hi + 1) / 2 * sizeof(double); /* packed lower */
     auto kern = fused_front_kernel<DIM, 4, PB>;
     if (smem > 48 * 1024 &&
         cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) !=
@@ -123,7 +139,7 @@ static int launch_v(const sylva__front_batch *b, int lo, int hi, cudaStream_t s)
 int sylva__launch_fused(const sylva__front_batch *b, int lo, int hi, int threads, int panel,
                         cudaStream_t s)
 {
-    if (hi > 160) return SYLVA_ERR_ARGUMENT;
+    if (hi > 192) return SYLVA_ERR_ARGUMENT;
     int rc = SYLVA_OK;
     /* 32-row buckets: a block of small fronts does not reserve the shared
      * memory of the largest. */

@@ -1,6 +1,8 @@
 /* gpu_gemm.cu — the vbatched GEMM C ← alpha·A·Bᵀ + beta·C under the medium
- * path: 64 × 64 tiles of C per block, k-steps of 16 staged in shared memory,
- * 4 × 4 register tile per thread (256 threads). With `lower`, tiles wholly
+ * path: 64 × BN tiles of C per block, k-steps of 16 staged in shared memory,
+ * 4 × BN/16 register tile per thread (256 threads); BN = 64 for SYRK and
+ * GEMM entries, 32 for the panel updates (a panel is ≤ 32 wide, so a 64-wide
+ * tile would compute half zeros). With `lower`, tiles wholly
  * above the diagonal exit and entries above it are neither read nor written
  * (the SYRK of a front, and the update of a diagonal block). The operands of
  * each front are derived inside the kernel from the batch arrays and a step
@@ -16,47 +18,51 @@
 #define GT 64
 #define GK 16
 
+template <int BN>
 __device__ static void gemm_nt_tile(int M, int N, int K, double alpha, const double *A, int lda,
                                     const double *B, int ldb, double beta, double *C, int ldc,
                                     int lower, int tile)
 {
+    constexpr int TN = BN / 16; /* columns per thread */
     const int tilesM = SYLVA_DIV_UP(M, GT);
-    if (M <= 0 || N <= 0 || tile >= tilesM * SYLVA_DIV_UP(N, GT)) return;
-    const int r0 = (tile % tilesM) * GT, c0 = (tile / tilesM) * GT;
+    if (M <= 0 || N <= 0 || tile >= tilesM * SYLVA_DIV_UP(N, BN)) return;
+    const int r0 = (tile % tilesM) * GT, c0 = (tile / tilesM) * BN;
     if (lower && r0 + GT - 1 < c0) return;
-    __shared__ double As[GK][GT], Bs[GK][GT];
+    __shared__ double As[GK][GT], Bs[GK][BN];
     const int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;
-    double acc[4][4];
+    double acc[4][TN];
 #pragma unroll
     for (int i = 0; i < 4; i++)
 #pragma unroll
-        for (int j = 0; j < 4; j++) acc[i][j] = 0.0;
+        for (int j = 0; j < TN; j++) acc[i][j] = 0.0;
     for (int k0 = 0; k0 < K; k0 += GK) {
 #pragma unroll
         for (int q = 0; q < 4; q++) {
             const int r = tid % GT, kk = tid / GT + 4 * q;
-            const bool kin = k0 + kk < K;
-            As[kk][r] = kin && r0 + r < M ? A[(r0 + r) + (size_t)(k0 + kk) * lda] : 0.0;
-            Bs[kk][r] = kin && c0 + r < N ? B[(c0 + r) + (size_t)(k0 + kk) * ldb] : 0.0;
+            As[kk][r] = k0 + kk < K && r0 + r < M ? A[(r0 + r) + (size_t)(k0 + kk) * lda] : 0.0;
+        }
+#pragma unroll
+        for (int q = 0; q < TN; q++) {
+            const int r = tid % BN, kk = tid / BN + (256 / BN) * q;
+            Bs[kk][r] = k0 + kk < K && c0 + r < N ? B[(c0 + r) + (size_t)(k0 + kk) * ldb] : 0.0;
         }
         __syncthreads();
 #pragma unroll
         for (int kk = 0; kk < GK; kk++) {
-            double a[4], bb[4];
+            double a[4], bb[TN];
 #pragma unroll
-            for (int i = 0; i < 4; i++) {
-                a[i] = As[kk][tx + 16 * i];
-                bb[i] = Bs[kk][ty + 16 * i];
-            }
+            for (int i = 0; i < 4; i++) a[i] = As[kk][tx + 16 * i];
+#pragma unroll
+            for (int j = 0; j < TN; j++) bb[j] = Bs[kk][ty + 16 * j];
 #pragma unroll
             for (int i = 0; i < 4; i++)
 #pragma unroll
-                for (int j = 0; j < 4; j++) acc[i][j] += a[i] * bb[j];
+                for (int j = 0; j < TN; j++) acc[i][j] += a[i] * bb[j];
         }
         __syncthreads();
     }
 #pragma unroll
-    for (int j = 0; j < 4; j++) {
+    for (int j = 0; j < TN; j++) {
         const int c = c0 + ty + 16 * j;
 #pragma unroll
         for (int i = 0; i < 4; i++) {
@@ -74,7 +80,7 @@ __global__ void __launch_bounds__(256)
 {
     const int e = blockIdx.x;
     for (int t = blockIdx.y; t < g.tiles; t += gridDim.y)
-        gemm_nt_tile(g.m[e], g.n[e], g.k[e], alpha, g.A[e], g.lda[e], g.B[e], g.ldb[e], beta,
+        gemm_nt_tile<64>(g.m[e], g.n[e], g.k[e], alpha, g.A[e], g.lda[e], g.B[e], g.ldb[e], beta,
                      g.C[e], g.ldc[e], lower, t);
 }
 
@@ -86,9 +92,9 @@ __global__ void __launch_bounds__(256)
     if (m <= lo || j >= k || b.info[f] != 0) return;
     const int jb = k - j < nb ? k - j : nb, ld = b.ldp[f];
     double *P = b.P[f];
-    const int tiles = SYLVA_DIV_UP(m - j, GT) * SYLVA_DIV_UP(jb, GT);
+    const int tiles = SYLVA_DIV_UP(m - j, GT) * SYLVA_DIV_UP(jb, 32);
     for (int t = blockIdx.y; t < tiles; t += gridDim.y)
-        gemm_nt_tile(m - j, jb, j, -1.0, P + j, ld, P + j, ld, 1.0, P + j + (size_t)j * ld, ld, 1,
+        gemm_nt_tile<32>(m - j, jb, j, -1.0, P + j, ld, P + j, ld, 1.0, P + j + (size_t)j * ld, ld, 1,
                      t);
 }
 
@@ -101,7 +107,7 @@ __global__ void __launch_bounds__(256) gemm_front_syrk_kernel(sylva__front_batch
     const double *L21 = b.P[f] + k;
     const int tiles = SYLVA_DIV_UP(m - k, GT) * SYLVA_DIV_UP(m - k, GT);
     for (int t = blockIdx.y; t < tiles; t += gridDim.y)
-        gemm_nt_tile(m - k, m - k, k, -1.0, L21, ld, L21, ld, 1.0, b.C[f], b.ldc[f], 1, t);
+        gemm_nt_tile<64>(m - k, m - k, k, -1.0, L21, ld, L21, ld, 1.0, b.C[f], b.ldc[f], 1, t);
 }
 
 __global__ void __launch_bounds__(256)
@@ -113,9 +119,9 @@ __global__ void __launch_bounds__(256)
     if (j >= n) return;
     const int jb = n - j < nb ? n - j : nb, ldb = g.ldb[e], ldl = g.lda[e];
     double *B = g.B[e];
-    const int tiles = SYLVA_DIV_UP(g.m[e], GT) * SYLVA_DIV_UP(jb, GT);
+    const int tiles = SYLVA_DIV_UP(g.m[e], GT) * SYLVA_DIV_UP(jb, 32);
     for (int t = blockIdx.y; t < tiles; t += gridDim.y)
-        gemm_nt_tile(g.m[e], jb, j, -1.0, B, ldb, g.A[e] + j, ldl, 1.0, B + (size_t)j * ldb, ldb, 0,
+        gemm_nt_tile<32>(g.m[e], jb, j, -1.0, B, ldb, g.A[e] + j, ldl, 1.0, B + (size_t)j * ldb, ldb, 0,
                      t);
 }
 
@@ -136,7 +142,7 @@ int sylva__launch_gemm_generic(const sylva__gemm_args *g, double alpha, double b
 int sylva__launch_gemm_front_panel(const sylva__front_batch *b, int lo, int max_m, int j, int nb,
                                    cudaStream_t s)
 {
-    dim3 grid(b->count, grid_y(SYLVA_DIV_UP(max_m - j, GT) * SYLVA_DIV_UP(nb, GT)));
+    dim3 grid(b->count, grid_y(SYLVA_DIV_UP(max_m - j, GT) * SYLVA_DIV_UP(nb, 32)));
     gemm_front_panel_kernel<<<grid, 256, 0, s>>>(*b, lo, j, nb);
     return sylva__launch_status();
 }
@@ -152,7 +158,7 @@ int sylva__launch_gemm_front_syrk(const sylva__front_batch *b, int lo, int max_m
 int sylva__launch_gemm_trsm_panel(const sylva__gemm_args *g, int max_m, int j, int nb,
                                   cudaStream_t s)
 {
-    dim3 grid(g->count, grid_y(SYLVA_DIV_UP(max_m, GT) * SYLVA_DIV_UP(nb, GT)));
+    dim3 grid(g->count, grid_y(SYLVA_DIV_UP(max_m, GT) * SYLVA_DIV_UP(nb, 32)));
     gemm_trsm_panel_kernel<<<grid, 256, 0, s>>>(*g, j, nb);
     return sylva__launch_status();
 }

@@ -25,7 +25,7 @@ template <int NB>
 __device__ static void panel_solve(double *D, int ldd, int jb, bool factor, bool write, double *R,
                                    int ldr, int nrows, int col0, int *info)
 {
-    __shared__ double sL[NB][NB + 1];
+    __shared__ double sL[NB][NB + 1], sInv[NB];
     const int tid = threadIdx.x;
     for (int idx = tid; idx < jb * jb; idx += PANEL_ROWS) {
         const int r = idx % jb, c = idx / jb;
@@ -39,9 +39,9 @@ __device__ static void panel_solve(double *D, int ldd, int jb, bool factor, bool
                 if (write && tid == 0) *info = col0 + c + 1;
                 return; /* uniform: all threads read the same value */
             }
-            d = sqrt(d);
+            const double inv = rsqrt(d);
             __syncthreads();
-            for (int r = c + tid; r < jb; r += PANEL_ROWS) sL[r][c] = r == c ? d : sL[r][c] / d;
+            for (int r = c + tid; r < jb; r += PANEL_ROWS) sL[r][c] = r == c ? d * inv : sL[r][c] * inv;
             __syncthreads();
             const int w = jb - c - 1;
             for (int idx = tid; idx < w * w; idx += PANEL_ROWS) {
@@ -56,6 +56,9 @@ __device__ static void panel_solve(double *D, int ldd, int jb, bool factor, bool
                 if (r >= c) D[r + (size_t)c * ldd] = sL[r][c];
             }
     }
+    /* Reciprocals of the diagonal: the row solve multiplies. */
+    for (int c = tid; c < jb; c += PANEL_ROWS) sInv[c] = 1.0 / sL[c][c];
+    __syncthreads();
     const int i = blockIdx.y * PANEL_ROWS + tid;
     if (i >= nrows) return;
     double x[NB];
@@ -68,7 +71,7 @@ __device__ static void panel_solve(double *D, int ldd, int jb, bool factor, bool
             double sum = x[c];
 #pragma unroll
             for (int t = 0; t < c; t++) sum -= x[t] * sL[c][t];
-            x[c] = sum / sL[c][c];
+            x[c] = sum * sInv[c];
         }
     }
 #pragma unroll

@@ -41,8 +41,8 @@ __global__ void __launch_bounds__(TINY_THREADS)
         if (j < k && info == 0) {
             double d = __shfl_sync(mask, a[j], j, G);
             if (!(d > 0.0)) info = j + 1; /* the group agrees: d came from one lane */
-            d = sqrt(d);
-            const double l = lane == j ? d : a[j] / d; /* L(lane, j) */
+            const double inv = rsqrt(d); /* one rsqrt for sqrt and division */
+            const double l = lane == j ? d * inv : a[j] * inv; /* L(lane, j) */
             a[j] = l;
             col[lane] = l;
             __syncwarp(mask);

@@ -15,22 +15,24 @@ void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
     t->fused_threads = 256;
     t->fused_panel = 8;
     t->panel_nb = 32;
-    t->native_syrk_nb = 1024;
+    t->native_syrk_nb = 2048;
+    t->native_panel_nb = 0;
     t->native_min_m = 2048;
 }
 
 #define SYLVA_TUNING_KEYS(X)                                                                  \
     X(tiny_max_m) X(fused_max_m) X(fused_threads) X(fused_panel) X(panel_nb)                 \
-    X(native_syrk_nb) X(native_min_m)
+    X(native_syrk_nb) X(native_panel_nb) X(native_min_m)
 
 int sylva__kernel_tuning_check(const sylva__kernel_tuning *t)
 {
     if (t->tiny_max_m < 0 || t->tiny_max_m > 32) return -1;
-    if (t->fused_max_m < 0 || t->fused_max_m > 160) return -1;
+    if (t->fused_max_m < 0 || t->fused_max_m > 192) return -1;
     if (t->fused_threads != 64 && t->fused_threads != 256) return -1;
     if (t->fused_panel != 8 && t->fused_panel != 16) return -1;
     if (t->panel_nb != 16 && t->panel_nb != 32) return -1;
     if (t->native_syrk_nb < 0) return -1;
+    if (t->native_panel_nb < 0) return -1;
     if (t->native_min_m < 0) return -1;
     return 0;
 }

@@ -16,11 +16,12 @@ extern "C" {
 
 typedef struct sylva__kernel_tuning {
     int tiny_max_m;     /* m ≤ this (≤ 32): register kernel, a lane group per front */
-    int fused_max_m;    /* m ≤ this (≤ 160): one thread block per front, shared memory */
+    int fused_max_m;    /* m ≤ this (≤ 192): one thread block per front, shared memory */
     int fused_threads;  /* 64 or 256 threads per block of the fused kernel */
     int fused_panel;    /* 8 or 16: panel width inside the fused kernel */
     int panel_nb;       /* 16 or 32: left-looking panel width above fused_max_m */
     int native_syrk_nb; /* 0: cublasDsyrk; else DGEMM column tiles of this width */
+    int native_panel_nb; /* 0: one POTRF + one TRSM; else right-looking panels of this width */
     int native_min_m;   /* advice to batching: fronts this large go native */
 } sylva__kernel_tuning;
 

@@ -28,7 +28,7 @@ for p in $phases; do
   test)
     for t in test_kernel_tuning test_gpu_assembly test_gpu_front test_gpu_native; do
       s=$(date +%s)
-      "$B/bin/$t" > "$OUT/$t.log" 2>&1; rc=$?
+      timeout 150 "$B/bin/$t" > "$OUT/$t.log" 2>&1; rc=$?
       cat "$OUT/$t.log" >> "$OUT/tests.log"; rm -f "$OUT/$t.log"
       note "test $t: rc=$rc ($(( $(date +%s) - s )) s)"
     done
@@ -38,7 +38,7 @@ for p in $phases; do
       for t in test_gpu_assembly test_gpu_front test_gpu_native; do
         [ $tool = racecheck ] && [ $t = test_gpu_native ] && continue  # cuBLAS only; no shared memory of ours
         s=$(date +%s)
-        timeout 240 "$CS" --tool $tool --error-exitcode 9 --print-limit 20 \
+        timeout 150 "$CS" --tool $tool --error-exitcode 9 --print-limit 20 \
           "$B/bin/$t" --quick >> "$OUT/sanitize.log" 2>&1; rc=$?
         note "$tool $t --quick: rc=$rc ($(( $(date +%s) - s )) s)"
       done
@@ -46,13 +46,13 @@ for p in $phases; do
     grep -E "ERROR SUMMARY|Invalid|hazard" "$OUT/sanitize.log" | sort | uniq -c | head -20 ;;
   tune)
     s=$(date +%s)
-    "$B/bin/bench-kernels" --tune "$OUT/tuning.txt" > "$OUT/tune.log" 2>&1; rc=$?
+    timeout 180 "$B/bin/bench-kernels" --tune "$OUT/tuning.txt" > "$OUT/tune.log" 2>&1; rc=$?
     note "tune: rc=$rc ($(( $(date +%s) - s )) s): $(grep '^tuned' "$OUT/tune.log")" ;;
   bench)
     tab=()
     [ -f "$OUT/tuning.txt" ] && tab=(--table "$OUT/tuning.txt")
     s=$(date +%s)
-    "$B/bin/bench-kernels" "${tab[@]}" --json "$OUT/bench.json" > "$OUT/bench.log" 2>&1; rc=$?
+    timeout 240 "$B/bin/bench-kernels" "${tab[@]}" --json "$OUT/bench.json" > "$OUT/bench.log" 2>&1; rc=$?
     note "bench: rc=$rc ($(( $(date +%s) - s )) s)" ;;
   esac
 done

@@ -289,7 +289,7 @@ static void native_restore(void *p)
 static void run_native(void *p)
 {
     native_arg *a = p;
-    if (sylva__gpu_front_factor_native(solver, blas, a->s.m[0], a->s.k[0], a->s.dP ? a->s.dpool + a->s.offP[0] : NULL,
+    if (sylva__gpu_front_factor_native(solver, blas, a->s.m[0], a->s.k[0], a->s.dpool + a->s.offP[0],
                                        a->s.ldp[0], a->s.dpool + a->s.offC[0], a->s.ldc[0], a->work,
                                        a->wb, a->s.dinfo, &a->tune, st) != 0) {
         fprintf(stderr, "native failed\n");
@@ -326,10 +326,10 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
     int bi = 0;
     for (int c = 0; c < 4; c++) {
         sylva__kernel_tuning u = *t;
-        u.fused_threads = cfg[c][0], u.fused_panel = cfg[c][1], u.fused_max_m = 160;
+        u.fused_threads = cfg[c][0], u.fused_panel = cfg[c][1], u.fused_max_m = 192;
         double sum = 0;
-        for (int n = 48; n <= 160; n += 16) sum += fixed_run(n, 4000, &u, NULL);
-        printf("  fused threads %3d panel %2d: mean %.0f GFLOP/s over n = 48..160\n", cfg[c][0], cfg[c][1], sum / 8);
+        for (int n = 48; n <= 192; n += 24) sum += fixed_run(n, 4000, &u, NULL);
+        printf("  fused threads %3d panel %2d: mean %.0f GFLOP/s over n = 48..192\n", cfg[c][0], cfg[c][1], sum / 7);
         if (sum > best) best = sum, bi = c;
     }
     t->fused_threads = cfg[bi][0], t->fused_panel = cfg[bi][1];
@@ -346,9 +346,9 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
     }
     /* crossover fused → medium: the largest n where fused still wins */
     int cross = 32;
-    for (int n = 48; n <= 160; n += 16) {
+    for (int n = 48; n <= 192; n += 16) {
         sylva__kernel_tuning f = *t, b = *t;
-        f.fused_max_m = 160, b.fused_max_m = 0;
+        f.fused_max_m = 192, b.fused_max_m = 0;
         double gf_ = fixed_run(n, 4000, &f, NULL), gb = fixed_run(n, 4000, &b, NULL);
         printf("  n = %3d: fused %.0f, medium %.0f GFLOP/s\n", n, gf_, gb);
         if (gf_ >= gb) cross = n;
@@ -364,7 +364,7 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
         if (ga >= gb) tiny = n;
     }
     t->tiny_max_m = tiny;
-    /* native CB update form */
+    /* native: CB update form, then the panel width of L11/L21 */
     static const int nbs[4] = {0, 512, 1024, 2048};
     best = 0;
     for (int i = 0; i < 4; i++) {
@@ -374,9 +374,20 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
         printf("  native (8192, 2048) syrk_nb %4d: %.0f GFLOP/s\n", nbs[i], g);
         if (g > best) best = g, t->native_syrk_nb = nbs[i];
     }
+    static const int pnbs[4] = {0, 256, 512, 1024};
+    best = 0;
+    for (int i = 0; i < 4; i++) {
+        sylva__kernel_tuning u = *t;
+        u.native_panel_nb = pnbs[i];
+        double g = native_run(8192, 2048, &u, 3) + native_run(16384, 4096, &u, 3) / 2;
+        printf("  native (8192, 2048) + (16384, 4096)/2 panel_nb %4d: %.0f GFLOP/s\n", pnbs[i], g);
+        if (g > best) best = g, t->native_panel_nb = pnbs[i];
+    }
     free(m), free(k);
-    printf("tuned: tiny_max_m %d fused_max_m %d fused_threads %d fused_panel %d panel_nb %d native_syrk_nb %d\n",
-           t->tiny_max_m, t->fused_max_m, t->fused_threads, t->fused_panel, t->panel_nb, t->native_syrk_nb);
+    printf("tuned: tiny_max_m %d fused_max_m %d fused_threads %d fused_panel %d panel_nb %d "
+           "native_syrk_nb %d native_panel_nb %d\n",
+           t->tiny_max_m, t->fused_max_m, t->fused_threads, t->fused_panel, t->panel_nb,
+           t->native_syrk_nb, t->native_panel_nb);
 }
 
 int main(int argc, char **argv)
@@ -454,12 +465,17 @@ int main(int argc, char **argv)
         int N = Ns[i];
         vbatched_shapes(count, N, m, k);
         double ref, ours = vbatched_run(count, m, k, &t, &ref);
-        /* fixed-size front of equal mean flops: m0 = mean m, k0 to match */
-        double fl = 0, mm = 0;
-        for (int q = 0; q < count; q++) fl += gt_front_flops(m[q], k[q]), mm += m[q];
-        fl /= count, mm /= count;
-        int m0 = (int)(mm + 0.5), k0 = 1;
-        while (k0 < m0 && gt_front_flops(m0, k0) < fl) k0++;
+        /* fixed-size front of equal mean flops and the batch's mean k/m:
+         * the smallest m0 whose (m0, ρ·m0) front does the mean flops */
+        double fl = 0, rho = 0;
+        for (int q = 0; q < count; q++) fl += gt_front_flops(m[q], k[q]), rho += (double)k[q] / m[q];
+        fl /= count, rho /= count;
+        int m0 = 1, k0 = 1;
+        for (;; m0++) {
+            k0 = (int)(rho * m0 + 0.5);
+            if (k0 < 1) k0 = 1;
+            if (gt_front_flops(m0, k0) >= fl) break;
+        }
         int *fm = malloc(count * sizeof(int)), *fk = malloc(count * sizeof(int));
         for (int q = 0; q < count; q++) fm[q] = m0, fk[q] = k0;
         double fixed_eq = vbatched_run(count, fm, fk, &t, NULL);

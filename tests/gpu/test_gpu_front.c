@@ -71,7 +71,7 @@ static void test_factor(const sylva__kernel_tuning *t, const char *name, int max
     static const int fixed[][2] = {{1, 1}, {2, 1}, {5, 3}, {0, 0}, {3, 0}, {4, 4}, {5, 5},
                                    {8, 8}, {9, 4}, {16, 16}, {17, 9}, {32, 32}, {33, 33},
                                    {33, 1}, {64, 64}, {65, 20}, {96, 96}, {97, 50}, {128, 128},
-                                   {129, 64}, {160, 160}, {161, 80}, {200, 1}, {256, 256},
+                                   {129, 64}, {160, 160}, {161, 80}, {192, 192}, {193, 96}, {200, 1}, {256, 256},
                                    {300, 47}, {512, 512}, {513, 100}, {777, 1}, {1024, 300}};
     int nf = (int)(sizeof fixed / sizeof fixed[0]);
     int count = nf + (quick ? 30 : 200);
@@ -87,7 +87,7 @@ static void test_factor(const sylva__kernel_tuning *t, const char *name, int max
     /* One non-SPD front in each size class present. */
     int marks[4] = {0, 0, 0, 0};
     for (int i = 0; i < n; i++) {
-        int cls = m[i] <= 32 ? 0 : m[i] <= 160 ? 1 : 2;
+        int cls = m[i] <= 32 ? 0 : m[i] <= 192 ? 1 : 2;
         if (!marks[cls] && k[i] >= 2) marks[cls] = 1, bad[i] = gt_randint(1, k[i]);
     }
     run_factor_batch(n, m, k, whole, bad, t, name);
@@ -213,12 +213,13 @@ int main(int argc, char **argv)
     test_factor(&t, "defaults", max_m);
     /* Every kernel variant, and the crossovers moved. */
     struct { int tiny, fused, threads, panel, nb; const char *name; } v[] = {
-        {32, 160, 64, 16, 16, "fused 64 thr, panel 16, nb 16"},
-        {32, 160, 256, 16, 32, "fused 256 thr, panel 16"},
+        {32, 192, 64, 16, 16, "fused 64 thr, panel 16, nb 16"},
+        {32, 192, 256, 16, 32, "fused 256 thr, panel 16"},
+        {32, 192, 64, 8, 32, "fused 64 thr, panel 8"},
         {16, 64, 64, 8, 32, "tiny ≤ 16, fused ≤ 64"},
         {0, 0, 256, 8, 16, "all medium path, nb 16"},
         {0, 0, 256, 8, 32, "all medium path, nb 32"},
-        {0, 160, 256, 8, 32, "no tiny: fused from m = 1"},
+        {0, 192, 256, 8, 32, "no tiny: fused from m = 1"},
     };
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         sylva__kernel_tuning u = t;

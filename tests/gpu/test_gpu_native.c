@@ -1,7 +1,8 @@
 /* test_gpu_native.c — the native (GPU-only) partial factorization of one big
  * front against the CPU twin and the backward error, for whole fronts up to
  * m = 16384, both CB-update forms (cublasDsyrk, DGEMM column tiles), k = m,
- * k = 1, and a non-SPD front (its info on the device).
+ * k = 1, one POTRF or right-looking panels, and non-SPD fronts (info on the
+ * device, a failure in a later panel numbered in the front's columns).
  * Usage: test_gpu_native [--quick]. Exit: 0 pass, 1 fail, 77 no GPU. */
 #include <cublas_v2.h>
 #include <cusolverDn.h>
@@ -19,13 +20,16 @@ int main(int argc, char **argv)
     int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
     gt_require_gpu();
     gt_seed();
-    static const int sizes[][4] = {/* m, k, syrk nb, bad column */
-                                   {1, 1, 0, 0},         {2, 1, 0, 0},       {5, 3, 512, 0},
-                                   {700, 700, 0, 0},     {900, 1, 256, 0},   {1500, 400, 0, 0},
-                                   {1500, 400, 256, 0},  {2000, 600, 512, 77}, {4096, 1024, 1024, 0},
-                                   {8192, 2048, 1024, 0}, {16384, 4096, 0, 0}, {16384, 4096, 2048, 0}};
+    static const int sizes[][5] = {/* m, k, syrk nb, bad column, panel nb */
+                                   {1, 1, 0, 0, 0},           {2, 1, 0, 0, 0},
+                                   {5, 3, 512, 0, 2},         {700, 700, 0, 0, 256},
+                                   {900, 1, 256, 0, 0},       {1500, 400, 0, 0, 0},
+                                   {1500, 400, 256, 0, 128},  {2000, 600, 512, 300, 256},
+                                   {2000, 600, 0, 77, 0},     {4096, 1024, 1024, 0, 512},
+                                   {8192, 2048, 1024, 0, 512}, {16384, 4096, 0, 0, 0},
+                                   {16384, 4096, 2048, 0, 1024}};
     int n = (int)(sizeof sizes / sizeof sizes[0]), failures = 0;
-    if (quick) n = 7;
+    if (quick) n = 9;
     cusolverDnHandle_t solver;
     cublasHandle_t blas;
     if (cusolverDnCreate(&solver) != CUSOLVER_STATUS_SUCCESS || cublasCreate(&blas) != CUBLAS_STATUS_SUCCESS) {
@@ -41,6 +45,7 @@ int main(int argc, char **argv)
         sylva__kernel_tuning tune;
         sylva__kernel_tuning_defaults(&tune);
         tune.native_syrk_nb = sizes[t][2];
+        tune.native_panel_nb = sizes[t][4];
         double *P = s.dpool + s.offP[0], *C = s.dpool + s.offC[0];
         int64_t wb = sylva__gpu_native_workspace_bytes(solver, k, P, s.ldp[0]);
         void *work = NULL;
@@ -60,9 +65,9 @@ int main(int argc, char **argv)
             d = fs_diff(&s, 0, s.res, cpu);
             ok = e <= 10 * eps_m && d <= 1000 * eps_m;
         }
-        printf("  native m=%5d k=%5d syrk_nb=%4d %s: info %d (cpu %d) backward %.2f m·eps, diff %.2g  %s\n",
-               m, k, sizes[t][2], whole ? "whole" : "split", s.info[0], info, e / eps_m, d,
-               ok ? "ok" : "FAIL");
+        printf("  native m=%5d k=%5d syrk_nb=%4d panel_nb=%4d %s: info %d (cpu %d) backward %.2f m·eps, diff %.2g  %s\n",
+               m, k, sizes[t][2], sizes[t][4], whole ? "whole" : "split", s.info[0], info,
+               e < 0 ? -1.0 : e / eps_m, d, ok ? "ok" : "FAIL");
         failures += !ok;
         free(cpu);
         fs_free(&s);
