@@ -60,7 +60,7 @@ int sylva_matrix_from_cholmod(const cholmod_sparse *S, sylva_matrix **A)
             if (val) val[k] = Sx[p];
         }
     }
-    sylva__triplets t = {row, col, val, total};
+    sylva__triplets t = {row, col, val, total, 0};
     sylva__build_opts o = {.mode = S->stype > 0   ? SYLVA__TRI_KEEP_UPPER
                                    : S->stype < 0 ? SYLVA__TRI_KEEP_LOWER
                                                   : SYLVA__TRI_FULL,

@@ -159,17 +159,29 @@ static void *build_worker(void *arg)
         for (int t = b->tid; t < b->nparts; t += b->nthreads) {
             const sylva__triplets *P = &b->parts[t];
             int64_t *c_t = b->cnt[t];
-            for (int64_t k = 0; k < P->count; k++) {
-                int64_t r = 0, c = 0;
-                if (place(o->mode, P->row[k], P->col[k], &r, &c) != b->part) continue;
-                if (b->phase == 1) {
-                    c_t[c]++;
-                } else {
-                    int64_t q = c_t[c]++;
-                    b->out->rowind[q] = r;
-                    if (!o->pattern) b->out->values[q] = P->val[k];
-                }
-            }
+            /* One loop per index width and phase, so the inner loop has no
+             * branch but place()'s. */
+#define SYLVA_COUNT_OR_SCATTER(T)                                                  \
+    do {                                                                          \
+        const T *R = P->row, *C = P->col;                                         \
+        if (b->phase == 1) {                                                      \
+            for (int64_t k = 0; k < P->count; k++) {                              \
+                int64_t r = 0, c = 0;                                             \
+                if (place(o->mode, R[k], C[k], &r, &c) == b->part) c_t[c]++;      \
+            }                                                                     \
+        } else {                                                                  \
+            for (int64_t k = 0; k < P->count; k++) {                              \
+                int64_t r = 0, c = 0;                                             \
+                if (place(o->mode, R[k], C[k], &r, &c) != b->part) continue;      \
+                int64_t q = c_t[c]++;                                             \
+                b->out->rowind[q] = r;                                            \
+                if (!o->pattern) b->out->values[q] = P->val[k];                   \
+            }                                                                     \
+        }                                                                         \
+    } while (0)
+            if (P->idx32) SYLVA_COUNT_OR_SCATTER(int32_t);
+            else SYLVA_COUNT_OR_SCATTER(int64_t);
+#undef SYLVA_COUNT_OR_SCATTER
         }
         return NULL;
     }
@@ -282,7 +294,8 @@ static int first_checks(int64_t n, const sylva__triplets *parts, int nparts,
     for (int t = 0; t < nparts; t++) {
         const sylva__triplets *P = &parts[t];
         for (int64_t k = 0; k < P->count; k++) {
-            int64_t i = P->row[k], j = P->col[k];
+            int64_t i = P->idx32 ? ((const int32_t *)P->row)[k] : ((const int64_t *)P->row)[k];
+            int64_t j = P->idx32 ? ((const int32_t *)P->col)[k] : ((const int64_t *)P->col)[k];
             if (i < 0 || i >= n || j < 0 || j >= n)
                 return sylva__fail(SYLVA_ERR_ARGUMENT,
                                    "%s: column %lld: row %lld is out of range %lld..%lld", o->who,

@@ -59,12 +59,15 @@ const char *sylva__token(const char *p, char *buf, size_t cap);
 
 /* ------------------------------------------------------------ io/csc_build.c */
 
-/* One batch of (row, col, value) entries, 0-based. val may be NULL. */
+/* One batch of (row, col, value) entries, 0-based. val may be NULL. The
+ * indices are int64_t, or int32_t when idx32 is set (the reader uses 32-bit
+ * indices when n < 2^31: a third less memory to fill and scatter). */
 typedef struct sylva__triplets {
-    const int64_t *row;
-    const int64_t *col;
+    const void *row;
+    const void *col;
     const double *val;
     int64_t count;
+    int idx32;
 } sylva__triplets;
 
 typedef enum {

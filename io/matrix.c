@@ -48,7 +48,7 @@ int sylva_matrix_from_csc(int64_t n, const int64_t *colptr, const int64_t *rowin
     if (!col) return SYLVA_ERR_NO_MEMORY;
     for (int64_t j = 0; j < n; j++)
         for (int64_t p = colptr[j]; p < colptr[j + 1]; p++) col[p] = j;
-    sylva__triplets t = {rowind, col, values, nz};
+    sylva__triplets t = {rowind, col, values, nz, 0};
     sylva__build_opts o = {.mode = lower_only ? SYLVA__TRI_LOWER : SYLVA__TRI_FULL,
                            .pattern = values == NULL,
                            .check_values = 1,

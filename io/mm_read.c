@@ -19,9 +19,10 @@ typedef struct {
     int64_t line0;           /* line number of `begin` */
     int report;              /* serial pass: write messages */
     int64_t limit;           /* most entries accepted (serial pass) */
-    int64_t *row, *col;
+    void *row, *col; /* int32_t when idx32, else int64_t */
     double *val;
     int64_t count, cap;
+    int idx32;
     int64_t end_line;
     int status;
 } mm_chunk;
@@ -29,9 +30,10 @@ typedef struct {
 static int chunk_grow(mm_chunk *c)
 {
     int64_t ncap = c->cap < 1024 ? 1024 : c->cap + c->cap / 2;
-    int64_t *r = realloc(c->row, (size_t)ncap * sizeof *r);
+    size_t es = c->idx32 ? sizeof(int32_t) : sizeof(int64_t);
+    void *r = realloc(c->row, (size_t)ncap * es);
     if (r) c->row = r;
-    int64_t *q = r ? realloc(c->col, (size_t)ncap * sizeof *q) : NULL;
+    void *q = r ? realloc(c->col, (size_t)ncap * es) : NULL;
     if (q) c->col = q;
     double *v = c->val;
     if (q && c->h->field != SYLVA__MM_PATTERN) {
@@ -136,8 +138,13 @@ static int parse_chunk(mm_chunk *c)
                        (long long)line, (long long)j, (long long)n);
         if (c->count == c->cap && chunk_grow(c) != SYLVA_OK)
             CHUNK_FAIL(SYLVA_ERR_NO_MEMORY, "%s:%lld: out of memory", path, (long long)line);
-        c->row[c->count] = i - 1;
-        c->col[c->count] = j - 1;
+        if (c->idx32) {
+            ((int32_t *)c->row)[c->count] = (int32_t)(i - 1);
+            ((int32_t *)c->col)[c->count] = (int32_t)(j - 1);
+        } else {
+            ((int64_t *)c->row)[c->count] = i - 1;
+            ((int64_t *)c->col)[c->count] = j - 1;
+        }
         if (!pattern) c->val[c->count] = v;
         c->count++;
         if (p < end) p++; /* the '\n' */
@@ -145,6 +152,13 @@ static int parse_chunk(mm_chunk *c)
     }
     c->end_line = line;
     return SYLVA_OK;
+}
+
+/* 32-bit indices while they fit; SYLVA_IO_INDEX64 (any value) forces the
+ * 64-bit path so that tests reach it without a 2^31-row matrix. */
+static int use_idx32(const sylva__mm_header *h)
+{
+    return h->nrows <= INT32_MAX && !getenv("SYLVA_IO_INDEX64");
 }
 
 static void *parse_worker(void *arg)
@@ -173,15 +187,16 @@ static int parse_parallel(mm_chunk *ch, int nt, const sylva__mm_header *h, const
         if (e < b) e = b;
         while (e < data_end && e > h->data && e[-1] != '\n') e++;
         ch[t] = (mm_chunk){.h = h, .path = path, .begin = b, .end = e, .line0 = 0,
-                           .report = 0, .limit = INT64_MAX};
+                           .report = 0, .limit = INT64_MAX, .idx32 = use_idx32(h)};
         b = e;
     }
     pthread_t tid[16];
     int started[16] = {0};
     for (int t = 0; t < nt; t++) {
         int64_t g = chunk_guess(h, (size_t)(ch[t].end - ch[t].begin), total);
-        ch[t].row = malloc((size_t)g * sizeof(int64_t));
-        ch[t].col = malloc((size_t)g * sizeof(int64_t));
+        size_t es = ch[t].idx32 ? sizeof(int32_t) : sizeof(int64_t);
+        ch[t].row = malloc((size_t)g * es);
+        ch[t].col = malloc((size_t)g * es);
         ch[t].val = h->field == SYLVA__MM_PATTERN ? NULL : malloc((size_t)g * sizeof(double));
         if (ch[t].row && ch[t].col && (ch[t].val || h->field == SYLVA__MM_PATTERN)) ch[t].cap = g;
         if (t > 0) started[t] = pthread_create(&tid[t], NULL, parse_worker, &ch[t]) == 0;
@@ -234,10 +249,12 @@ int sylva_read_matrix_market(const char *path, sylva_matrix **A)
         for (int t = 0; t < nt; t++) chunk_free(&ch[t]);
         used = 1;
         ch[0] = (mm_chunk){.h = &h, .path = path, .begin = h.data, .end = data_end,
-                           .line0 = h.data_line, .report = 1, .limit = h.nnz};
+                           .line0 = h.data_line, .report = 1, .limit = h.nnz,
+                           .idx32 = use_idx32(&h)};
         ch[0].cap = chunk_guess(&h, bytes, bytes);
-        ch[0].row = malloc((size_t)ch[0].cap * sizeof(int64_t));
-        ch[0].col = malloc((size_t)ch[0].cap * sizeof(int64_t));
+        size_t es = ch[0].idx32 ? sizeof(int32_t) : sizeof(int64_t);
+        ch[0].row = malloc((size_t)ch[0].cap * es);
+        ch[0].col = malloc((size_t)ch[0].cap * es);
         ch[0].val = h.field == SYLVA__MM_PATTERN ? NULL : malloc((size_t)ch[0].cap * sizeof(double));
         if (!ch[0].row || !ch[0].col || (!ch[0].val && h.field != SYLVA__MM_PATTERN)) ch[0].cap = 0;
         st = parse_chunk(&ch[0]);
@@ -250,7 +267,7 @@ int sylva_read_matrix_market(const char *path, sylva_matrix **A)
     if (st == SYLVA_OK) {
         sylva__triplets parts[16];
         for (int t = 0; t < used; t++)
-            parts[t] = (sylva__triplets){ch[t].row, ch[t].col, ch[t].val, ch[t].count};
+            parts[t] = (sylva__triplets){ch[t].row, ch[t].col, ch[t].val, ch[t].count, ch[t].idx32};
         sylva__build_opts o = {.mode = h.symmetric ? SYLVA__TRI_MIRROR : SYLVA__TRI_FULL,
                                .pattern = h.field == SYLVA__MM_PATTERN,
                                .check_values = 0,

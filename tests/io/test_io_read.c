@@ -187,9 +187,12 @@ static void test_real(void)
         int st = sylva_read_matrix_market(path, &A);
         CHECK(st == SYLVA_OK, "%s: %s", e->d_name, sylva_last_error());
         set_threads(3);
+        setenv("SYLVA_IO_INDEX64", "1", 1);
         st = sylva_read_matrix_market(path, &A3);
+        unsetenv("SYLVA_IO_INDEX64");
         set_threads(1);
-        CHECK(st == SYLVA_OK && A && A3 && same_matrix(A, A3), "%s: threaded read differs", e->d_name);
+        CHECK(st == SYLVA_OK && A && A3 && same_matrix(A, A3), "%s: threaded 64-bit-index read differs",
+              e->d_name);
         if (!A) continue;
         CHECK(csc_is_valid(A), "%s: CSC contract broken", e->d_name);
         FILE *f = fopen(path, "r");
@@ -289,6 +292,10 @@ static void random_file(int trial)
     write_text(path, text);
     for (int threads = 1; threads <= 4; threads += 3) {
         set_threads(threads);
+        /* Both index widths of the reader's entry arrays (32-bit is the
+         * default below 2^31 rows). */
+        if (rnd_int(0, 1)) setenv("SYLVA_IO_INDEX64", "1", 1);
+        else unsetenv("SYLVA_IO_INDEX64");
         sylva_matrix *A = NULL;
         int st = sylva_read_matrix_market(path, &A);
         CHECK(st == SYLVA_OK, "random %d: %s", trial, sylva_last_error());
@@ -311,6 +318,7 @@ static void random_file(int trial)
         sylva_matrix_free(A);
     }
     set_threads(1);
+    unsetenv("SYLVA_IO_INDEX64");
     unlink(path);
     free(text);
     free(D);
