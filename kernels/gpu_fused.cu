@@ -15,7 +15,7 @@
 __device__ __forceinline__ int pk(int c, int m) { return c * (2 * m - c - 1) / 2; }
 
 template <int DIM, int TR, int PB>
-__global__ void __launch_bounds__(DIM *DIM)
+__global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 8) /* 3 blocks of m ≤ 128 per SM */
     fused_front_kernel(sylva__front_batch b, int lo, int hi)
 {
     extern __shared__ double sA[];
@@ -30,10 +30,34 @@ __global__ void __launch_bounds__(DIM *DIM)
     double *C = m > k ? b.C[f] : nullptr;
     const int ldc = m > k ? b.ldc[f] : 0;
 
-    for (int c = warp; c < m; c += NW) {
-        const int o = pk(c, m);
-        for (int r = c + lane; r < m; r += 32)
-            sA[o + r] = c < k ? P[r + (size_t)c * ldp] : C[(r - k) + (size_t)(c - k) * ldc];
+    /* Load: CB columns × QR rows per lane into registers first, then store.
+     * (Through generic pointers a load after a shared store may alias it, so
+     * a plain load/store loop runs one global latency per element.) */
+    constexpr int CB = 2, QR = 6; /* QR·32 ≥ 192 rows */
+    for (int c0 = warp; c0 < m; c0 += NW * CB) {
+        double v[CB][QR];
+#pragma unroll
+        for (int w = 0; w < CB; w++) {
+            const int c = c0 + NW * w;
+#pragma unroll
+            for (int q = 0; q < QR; q++) {
+                const int r = c + lane + 32 * q;
+                v[w][q] = 0.0;
+                if (c < m && r < m)
+                    v[w][q] = c < k ? P[r + (size_t)c * ldp] : C[(r - k) + (size_t)(c - k) * ldc];
+            }
+        }
+#pragma unroll
+        for (int w = 0; w < CB; w++) {
+            const int c = c0 + NW * w;
+            if (c >= m) break;
+            const int o = pk(c, m);
+#pragma unroll
+            for (int q = 0; q < QR; q++) {
+                const int r = c + lane + 32 * q;
+                if (r < m) sA[o + r] = v[w][q];
+            }
+        }
     }
     if (tid == 0) s_info = 0;
     __syncthreads();

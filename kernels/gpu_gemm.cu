@@ -35,18 +35,29 @@ __device__ static void gemm_nt_tile(int M, int N, int K, double alpha, const dou
     for (int i = 0; i < 4; i++)
 #pragma unroll
         for (int j = 0; j < TN; j++) acc[i][j] = 0.0;
-    for (int k0 = 0; k0 < K; k0 += GK) {
+    /* Next k-step's operands are fetched into registers while this one is
+     * multiplied (and all loads are in flight before the shared stores). */
+    double ra[4], rb[TN];
+    auto fetch = [&](int k0) {
 #pragma unroll
         for (int q = 0; q < 4; q++) {
             const int r = tid % GT, kk = tid / GT + 4 * q;
-            As[kk][r] = k0 + kk < K && r0 + r < M ? A[(r0 + r) + (size_t)(k0 + kk) * lda] : 0.0;
+            ra[q] = k0 + kk < K && r0 + r < M ? A[(r0 + r) + (size_t)(k0 + kk) * lda] : 0.0;
         }
 #pragma unroll
         for (int q = 0; q < TN; q++) {
             const int r = tid % BN, kk = tid / BN + (256 / BN) * q;
-            Bs[kk][r] = k0 + kk < K && c0 + r < N ? B[(c0 + r) + (size_t)(k0 + kk) * ldb] : 0.0;
+            rb[q] = k0 + kk < K && c0 + r < N ? B[(c0 + r) + (size_t)(k0 + kk) * ldb] : 0.0;
         }
+    };
+    if (K > 0) fetch(0);
+    for (int k0 = 0; k0 < K; k0 += GK) {
+#pragma unroll
+        for (int q = 0; q < 4; q++) As[tid / GT + 4 * q][tid % GT] = ra[q];
+#pragma unroll
+        for (int q = 0; q < TN; q++) Bs[tid / BN + (256 / BN) * q][tid % BN] = rb[q];
         __syncthreads();
+        if (k0 + GK < K) fetch(k0 + GK);
 #pragma unroll
         for (int kk = 0; kk < GK; kk++) {
             double a[4], bb[TN];

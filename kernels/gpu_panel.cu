@@ -27,9 +27,19 @@ __device__ static void panel_solve(double *D, int ldd, int jb, bool factor, bool
 {
     __shared__ double sL[NB][NB + 1], sInv[NB];
     const int tid = threadIdx.x;
-    for (int idx = tid; idx < jb * jb; idx += PANEL_ROWS) {
-        const int r = idx % jb, c = idx / jb;
-        if (r >= c) sL[r][c] = D[r + (size_t)c * ldd];
+    { /* all loads in flight before the shared stores (they could alias) */
+        constexpr int U = NB * NB / PANEL_ROWS;
+        double v[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            const int idx = tid + u * PANEL_ROWS, r = idx % NB, c = idx / NB;
+            v[u] = r < jb && c < jb && r >= c ? D[r + (size_t)c * ldd] : 0.0;
+        }
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            const int idx = tid + u * PANEL_ROWS, r = idx % NB, c = idx / NB;
+            if (r < jb && c < jb && r >= c) sL[r][c] = v[u];
+        }
     }
     __syncthreads();
     if (factor) {
