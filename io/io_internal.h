@@ -52,7 +52,33 @@ static inline const char *sylva__parse_int64(const char *p, int64_t *out)
  * plain decimals, strtod otherwise). Returns the end of the token, or NULL
  * when the token is not a number. *erange is set when strtod reports ERANGE
  * (overflow to ±inf, or underflow). The text must be NUL-terminated. */
-const char *sylva__parse_double(const char *p, double *out, int *erange);
+const char *sylva__parse_double_full(const char *p, double *out, int *erange);
+/* Inline first step: [-]digits[.digits] with at most 15 digits and no
+ * exponent (the bulk of most files) is m / 10^k, exact (Clinger); anything
+ * else goes to sylva__parse_double_full. */
+static inline const char *sylva__parse_double(const char *s, double *out, int *erange)
+{
+    static const double p10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    const char *p = s;
+    int neg = *p == '-';
+    p += neg;
+    const char *d0 = p;
+    uint64_t m = 0;
+    while ((unsigned)(*p - '0') <= 9) m = m * 10 + (uint64_t)(*p++ - '0');
+    int nd = (int)(p - d0), frac = 0;
+    if (*p == '.') {
+        const char *f0 = ++p;
+        while ((unsigned)(*p - '0') <= 9 && nd + (int)(p - f0) < 16) m = m * 10 + (uint64_t)(*p++ - '0');
+        frac = (int)(p - f0);
+        nd += frac;
+    }
+    if (nd == 0 || nd > 15 || !sylva__is_delim(*p)) return sylva__parse_double_full(s, out, erange);
+    double d = (double)m / p10[frac];
+    *erange = 0;
+    *out = neg ? -d : d;
+    return p;
+}
 /* The token at p (up to the next delimiter, at most 40 characters) copied
  * into buf for error messages. */
 const char *sylva__token(const char *p, char *buf, size_t cap);

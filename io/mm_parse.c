@@ -71,7 +71,7 @@ static const char *parse_double_slow(const char *s, double *out, int *erange)
     return end;
 }
 
-const char *sylva__parse_double(const char *s, double *out, int *erange)
+const char *sylva__parse_double_full(const char *s, double *out, int *erange)
 {
     const char *p = s;
     *erange = 0;
