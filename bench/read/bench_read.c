@@ -5,7 +5,8 @@
  * Without FILE a lap3d27 N³ file (N = 80: ~115 MB) is generated into a
  * temporary directory and removed afterwards. Prints a table; with --json
  * writes {"file","bytes","sylva_seconds","cholmod_seconds","ratio"}
- * (ratio = cholmod / sylva). Exit 1 when a reader fails. */
+ * (ratio = cholmod / sylva, wall-clock medians) plus CPU seconds (all
+ * threads), the CPU count and the load average. Exit 1 when a reader fails. */
 #define _POSIX_C_SOURCE 200809L
 #include <cholmod.h>
 #include <stdio.h>
@@ -22,6 +23,13 @@ static double now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static double cpu_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
@@ -70,13 +78,14 @@ int main(int argc, char **argv)
     struct stat sb;
     if (stat(file, &sb) != 0 || warm(file) != 0) { perror(file); return 1; }
 
-    double ts[3], tc[3];
+    double ts[3], tc[3], cs[3], cc[3];
     int64_t n = 0, nnz = 0;
     for (int r = 0; r < 3; r++) {
         sylva_matrix *A = NULL;
-        double t0 = now();
+        double t0 = now(), c0 = cpu_now();
         int st = sylva_read_matrix_market(file, &A);
         ts[r] = now() - t0;
+        cs[r] = cpu_now() - c0;
         if (st != SYLVA_OK) { fprintf(stderr, "sylva: %s\n", sylva_last_error()); return 1; }
         n = A->n;
         nnz = A->nnz;
@@ -88,9 +97,10 @@ int main(int argc, char **argv)
     for (int r = 0; r < 3; r++) {
         FILE *f = fopen(file, "r");
         if (!f) { perror(file); return 1; }
-        double t0 = now();
+        double t0 = now(), c0 = cpu_now();
         cholmod_sparse *S = cholmod_l_read_sparse(f, &cm);
         tc[r] = now() - t0;
+        cc[r] = cpu_now() - c0;
         fclose(f);
         if (!S) { fprintf(stderr, "cholmod_l_read_sparse failed (status %d)\n", cm.status); return 1; }
         cnnz = cholmod_l_nnz(S, &cm);
@@ -105,12 +115,25 @@ int main(int argc, char **argv)
            ts[2], s, (double)sb.st_size / 1e6 / s);
     printf("%-28s %10.3f %10.3f %10.3f  %.3f (%.0f MB/s)\n", "cholmod_l_read_sparse", tc[0], tc[1],
            tc[2], c, (double)sb.st_size / 1e6 / c);
-    printf("ratio    %.2fx (cholmod / sylva)\n", c / s);
+    printf("ratio    %.2fx (cholmod / sylva, wall)\n", c / s);
+    printf("cpu      sylva %.3f s (all threads), cholmod %.3f s: %.2fx (medians)\n", median3(cs), median3(cc),
+           median3(cc) / median3(cs));
+    double load[1] = {0};
+    FILE *la = fopen("/proc/loadavg", "r");
+    if (la) {
+        if (fscanf(la, "%lf", &load[0]) != 1) load[0] = 0;
+        fclose(la);
+    }
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    printf("machine  %ld CPUs, load average %.2f (other work slows the threaded reader most)\n", ncpu, load[0]);
     if (json) {
         FILE *f = fopen(json, "w");
         if (!f) { perror(json); return 1; }
-        fprintf(f, "{\"file\": \"%s\", \"bytes\": %lld, \"sylva_seconds\": %.6f, \"cholmod_seconds\": %.6f, \"ratio\": %.3f}\n",
-                file, (long long)sb.st_size, s, c, c / s);
+        fprintf(f,
+                "{\"file\": \"%s\", \"bytes\": %lld, \"sylva_seconds\": %.6f, \"cholmod_seconds\": %.6f, "
+                "\"ratio\": %.3f, \"sylva_cpu_seconds\": %.6f, \"cholmod_cpu_seconds\": %.6f, "
+                "\"cpus\": %ld, \"load_average\": %.2f}\n",
+                file, (long long)sb.st_size, s, c, c / s, median3(cs), median3(cc), ncpu, load[0]);
         fclose(f);
     }
     if (gen_path[0]) {
