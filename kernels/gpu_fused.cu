@@ -2,14 +2,16 @@
  * thread block in shared memory, one launch for POTRF + TRSM + SYRK. The
  * lower triangle of the whole m × m front is loaded once into packed
  * column-major storage (m(m+1)/2 doubles: 66 KB at m = 128, so three blocks
- * share an SM), factored right-looking by panels of PB columns — inside a
- * panel one warp goes a column at a time with only __syncwarp — and each
+ * share an SM), factored right-looking by panels of PB columns: warp 0
+ * factors the panel's diagonal block in registers (gpu_warp_potrf.cuh), all
+ * threads solve the rows below it (a row each, in registers), and each
  * panel's trailing update (CB included) is a register-tiled rank-PB product
  * by all threads: every thread owns TR × TR entries of a DIM·TR square tile,
  * so shared memory is read 2·TR·PB times per TR²·PB multiply-adds. Written
  * back once. Shared memory is sized by the largest m of the launch, so the
  * dispatcher launches per 32-row bucket. Fronts outside (lo, hi], empty, or with info set exit. */
 #include "gpu_common.cuh"
+#include "gpu_warp_potrf.cuh"
 
 /* Packed lower storage: column c holds rows c..m−1; (r, c) is at pk(c) + r. */
 __device__ __forceinline__ int pk(int c, int m) { return c * (2 * m - c - 1) / 2; }
@@ -20,6 +22,7 @@ __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 8) /* 3 blocks of m 
 {
     extern __shared__ double sA[];
     __shared__ int s_info;
+    __shared__ double sD[PB * (PB + 1)], sInv[PB], sCol[32];
     constexpr int NT = DIM * DIM, S = DIM * TR, NW = NT / 32;
     const int f = blockIdx.x;
     const int m = b.m[f], k = b.k[f];
@@ -64,31 +67,45 @@ __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 8) /* 3 blocks of m 
 
     for (int j0 = 0; j0 < k; j0 += PB) {
         const int t0 = j0 + PB < k ? j0 + PB : k; /* first column after the panel */
+        const int jb = t0 - j0;
+        /* (1) the panel's diagonal block by warp 0 in registers; */
         if (warp == 0) {
-            /* The panel, one column at a time, by one warp: only __syncwarp
-             * between steps, and a reciprocal instead of a division per row. */
-            for (int jj = j0; jj < t0; jj++) {
-                const int oj = pk(jj, m);
-                double d = sA[oj + jj];
-                if (!(d > 0.0)) { /* same value in every lane: uniform */
-                    if (lane == 0) s_info = jj + 1;
-                    break;
-                }
-                const double inv = rsqrt(d);
-                d *= inv; /* sqrt(d) */
-                __syncwarp();
-                for (int r = jj + lane; r < m; r += 32) sA[oj + r] = r == jj ? d : sA[oj + r] * inv;
-                __syncwarp();
-                for (int c = jj + 1; c < t0; c++) {
-                    const double lc = sA[oj + c];
-                    const int oc = pk(c, m);
-                    for (int r = c + lane; r < m; r += 32) sA[oc + r] -= sA[oj + r] * lc;
-                }
-                __syncwarp();
-            }
+            const int bad = warp_potrf<PB>(
+                [&](int r, int c) { return sA[pk(j0 + c, m) + j0 + r]; }, jb, sD, sInv, sCol);
+            if (bad && lane == 0) s_info = j0 + bad;
         }
         __syncthreads();
         if (s_info) break;
+        /* (2) every other row of the panel solved against it, a row per
+         * thread in registers (loads, then FMAs, then stores); the block's
+         * own rows are written back from sD. */
+        for (int r = j0 + tid; r < m; r += NT) {
+            double x[PB];
+            if (r < t0) {
+#pragma unroll
+                for (int c = 0; c < PB; c++)
+                    if (c <= r - j0 && c < jb) sA[pk(j0 + c, m) + r] = sD[(r - j0) * (PB + 1) + c];
+                continue;
+            }
+#pragma unroll
+            for (int c = 0; c < PB; c++) x[c] = c < jb ? sA[pk(j0 + c, m) + r] : 0.0;
+            /* An opaque zero: without it the compiler hoists all PB(PB+1)/2
+             * loads of sD out of the row loop into registers, and spills. */
+            int z;
+            asm volatile("mov.u32 %0, 0;" : "=r"(z));
+            const double *Lb = sD + z;
+#pragma unroll
+            for (int c = 0; c < PB; c++) {
+                double sum = x[c];
+#pragma unroll
+                for (int t = 0; t < c; t++) sum -= x[t] * Lb[c * (PB + 1) + t];
+                x[c] = sum * sInv[c];
+            }
+#pragma unroll
+            for (int c = 0; c < PB; c++)
+                if (c < jb) sA[pk(j0 + c, m) + r] = x[c];
+        }
+        __syncthreads();
         /* Trailing update of columns ≥ t0 (lower): reads only the panel's
          * columns, writes only later ones — no barrier between tiles. */
         const int n2 = m - t0;
@@ -107,6 +124,7 @@ __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 8) /* 3 blocks of m 
                 for (int i = 0; i < TR; i++)
 #pragma unroll
                     for (int j = 0; j < TR; j++) acc[i][j] = 0.0;
+#pragma unroll 2 /* fully unrolled, the loads of all PB steps were hoisted: spills */
                 for (int t = j0; t < t0; t++) {
                     const int ot = pk(t, m);
                     double av[TR], bv[TR];

@@ -3,7 +3,7 @@
  * which yields L11 and L21 together, then SYRK of the CB as a lower-only
  * GEMM. Per panel of nb columns: (1) update it with all columns left of it
  * (vbatched GEMM, gpu_gemm.cu); (2) this file's panel kernel factors its
- * nb × nb diagonal block in shared memory and solves the rows below with it,
+ * nb × nb diagonal block (one warp, in registers) and solves the rows below with it,
  * one thread per row, the row held in registers. Every block of a front
  * factors the diagonal block itself (cheap: nb ≤ 32) and none writes it
  * there, since other blocks may still be reading it; (3) a one-block-per-
@@ -15,6 +15,7 @@
  * the vbatched TRSM B ← B·L⁻ᵀ. */
 #include "gpu_common.cuh"
 #include "gpu_gemm.cuh"
+#include "gpu_warp_potrf.cuh"
 
 #define PANEL_ROWS 128
 
@@ -25,7 +26,8 @@ template <int NB>
 __device__ static void panel_solve(double *D, int ldd, int jb, bool factor, bool write, double *R,
                                    int ldr, int nrows, int col0, int *info)
 {
-    __shared__ double sL[NB][NB + 1], sInv[NB];
+    __shared__ double sL[NB][NB + 1], sF[NB * (NB + 1)], sInv[NB], sCol[32];
+    __shared__ int s_bad;
     const int tid = threadIdx.x;
     { /* all loads in flight before the shared stores (they could alias) */
         constexpr int U = NB * NB / PANEL_ROWS;
@@ -43,32 +45,30 @@ __device__ static void panel_solve(double *D, int ldd, int jb, bool factor, bool
     }
     __syncthreads();
     if (factor) {
-        for (int c = 0; c < jb; c++) {
-            double d = sL[c][c];
-            if (!(d > 0.0)) {
-                if (write && tid == 0) *info = col0 + c + 1;
-                return; /* uniform: all threads read the same value */
-            }
-            const double inv = rsqrt(d);
-            __syncthreads();
-            for (int r = c + tid; r < jb; r += PANEL_ROWS) sL[r][c] = r == c ? d * inv : sL[r][c] * inv;
-            __syncthreads();
-            const int w = jb - c - 1;
-            for (int idx = tid; idx < w * w; idx += PANEL_ROWS) {
-                const int r = c + 1 + idx % w, cc = c + 1 + idx / w;
-                if (r >= cc) sL[r][cc] -= sL[r][c] * sL[cc][c];
-            }
-            __syncthreads();
+        /* Warp 0 factors the block in registers (gpu_warp_potrf.cuh). */
+        if (tid < 32) {
+            const int bad = warp_potrf<NB>([&](int r, int c) { return sL[r][c]; }, jb, sF, sInv,
+                                           sCol);
+            if (tid == 0) s_bad = bad;
+        }
+        __syncthreads();
+        if (s_bad) {
+            if (write && tid == 0) *info = col0 + s_bad;
+            return;
         }
         if (write)
             for (int idx = tid; idx < jb * jb; idx += PANEL_ROWS) {
                 const int r = idx % jb, c = idx / jb;
-                if (r >= c) D[r + (size_t)c * ldd] = sL[r][c];
+                if (r >= c) D[r + (size_t)c * ldd] = sF[r * (NB + 1) + c];
             }
+    } else {
+        for (int c = tid; c < jb; c += PANEL_ROWS) sInv[c] = 1.0 / sL[c][c];
+        for (int idx = tid; idx < jb * jb; idx += PANEL_ROWS) {
+            const int r = idx % jb, c = idx / jb;
+            if (r >= c) sF[r * (NB + 1) + c] = sL[r][c];
+        }
+        __syncthreads();
     }
-    /* Reciprocals of the diagonal: the row solve multiplies. */
-    for (int c = tid; c < jb; c += PANEL_ROWS) sInv[c] = 1.0 / sL[c][c];
-    __syncthreads();
     const int i = blockIdx.y * PANEL_ROWS + tid;
     if (i >= nrows) return;
     double x[NB];
@@ -80,7 +80,7 @@ __device__ static void panel_solve(double *D, int ldd, int jb, bool factor, bool
         if (c < jb) {
             double sum = x[c];
 #pragma unroll
-            for (int t = 0; t < c; t++) sum -= x[t] * sL[c][t];
+            for (int t = 0; t < c; t++) sum -= x[t] * sF[c * (NB + 1) + t];
             x[c] = sum * sInv[c];
         }
     }
