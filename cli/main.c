@@ -9,7 +9,7 @@
 static const char usage[] =
     "usage: sylva factor FILE [--rhs FILE] [-o FILE] [--ordering metis|amd|natural]\n"
     "                    [--policy NAME] [--threads N] [--json FILE] [--repeat N]\n"
-    "                    [--small-rows N] [--batch-flops F] [--scheduler NAME] [-v]\n"
+    "                    [--small-rows N] [--tile-rows N] [--batch-flops F] [--scheduler NAME] [-v]\n"
     "       sylva analyze FILE [--ordering ...] [--policy NAME] [--json FILE]\n"
     "       sylva --help | --version\n"
     "\n"
@@ -26,6 +26,7 @@ static const char usage[] =
     "  --json FILE       write a JSON summary\n"
     "  --repeat N        factor N times (refactorization after the first), report the best\n"
     "  --small-rows N    fronts with more rows are factored alone (default 256)\n"
+    "  --tile-rows N     tile size of those large fronts' tile tasks (0: one task)\n"
     "  --batch-flops F   flops per batch task (default: automatic)\n"
     "\n"
     "exit codes: 0 ok, 1 bad input, 2 usage, 3 not positive definite, 4 runtime failure\n";
@@ -85,7 +86,7 @@ int main(int argc, char **argv)
         }
         static const char *const valued[] = {"--rhs", "-o", "--output", "--json", "--policy",
                                              "--scheduler", "--ordering", "--threads", "--repeat",
-                                             "--small-rows", "--batch-flops"};
+                                             "--small-rows", "--batch-flops", "--tile-rows"};
         int known = 0;
         for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++) known |= !strcmp(o, valued[k]);
         if (!known) return usage_error("unknown option '%s'", o);
@@ -112,6 +113,9 @@ int main(int argc, char **argv)
         } else if (!strcmp(o, "--small-rows")) {
             if (parse_count(v, 1, &n)) return usage_error("--small-rows needs a positive integer, not '%s'", v);
             a.opts.small_front_rows = n;
+        } else if (!strcmp(o, "--tile-rows")) {
+            if (parse_count(v, 0, &n)) return usage_error("--tile-rows needs an integer >= 0, not '%s'", v);
+            a.opts.tile_rows = n;
         } else if (!strcmp(o, "--batch-flops")) {
             char *end;
             a.opts.batch_flops = strtod(v, &end);

@@ -114,8 +114,10 @@ typedef struct sylva_options {
     double zrelax[3];
     /* Batching policy by name: "none", "level", "sized", "subtree". */
     const char *policy;
-    /* Fronts with at most this many rows are "small" and batched. */
+    /* Fronts with at most this many rows are "small" and batched; larger
+     * ones are factored alone, as tiles of tile_rows (0: not tiled). */
     int64_t small_front_rows;
+    int64_t tile_rows;
     /* Target flops per batch task (level/sized/subtree grouping). */
     double batch_flops;
     /* StarPU workers (set at sylva_init): -1 = StarPU's default. */

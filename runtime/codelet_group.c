@@ -1,6 +1,7 @@
 /* codelet_group.c — the group task: for each front of a group, children
  * first, assemble A's entries and the children's CBs into the front, then
- * partially factor it (POTRF, TRSM, SYRK). CPU twin here; buffers and
+ * partially factor it (POTRF, TRSM, SYRK) — or only assemble it, for a
+ * tiled large front whose tile tasks factor it. CPU twin here; buffers and
  * arguments as in runtime.h. A front whose pivot fails records LAPACK's info
  * in front_info; fronts above a failed one are skipped (−1), so a failure
  * stops the useful work but never faults.
@@ -16,7 +17,7 @@ static double *child_cb(void *buffers[], const sylva__group_args *a, double *scr
     const sylva__plan *pl = a->plan;
     if (pl->cb_internal[c]) return scratch + pl->cb_off[c];
     int first_child_buf = 2 + a->has_cb;
-    double *pool = (double *)STARPU_VECTOR_GET_PTR(buffers[first_child_buf + pl->cb_slot[c]]);
+    double *pool = sylva__buf_ptr(buffers[first_child_buf + pl->cb_slot[c]]);
     return pool + pl->cb_off[c];
 }
 
@@ -25,9 +26,9 @@ void sylva__group_cpu(void *buffers[], void *cl_arg)
     const sylva__group_args *a = cl_arg;
     const sylva__plan *pl = a->plan;
     const sylva__tree *t = pl->tree;
-    const double *Av = (const double *)STARPU_VECTOR_GET_PTR(buffers[0]);
-    double *Lpool = (double *)STARPU_VECTOR_GET_PTR(buffers[1]);
-    double *cbpool = a->has_cb ? (double *)STARPU_VECTOR_GET_PTR(buffers[2]) : NULL;
+    const double *Av = sylva__buf_ptr(buffers[0]);
+    double *Lpool = sylva__buf_ptr(buffers[1]);
+    double *cbpool = a->has_cb ? sylva__buf_ptr(buffers[2]) : NULL;
     int64_t g = a->group, first = pl->front_list[pl->group_ptr[g]];
     int64_t lbase = pl->l_off[first];
     double *scratch = NULL;
@@ -64,7 +65,7 @@ void sylva__group_cpu(void *buffers[], void *cl_arg)
             sylva__extend_add_cpu(mc, child_cb(buffers, a, scratch, ch), mc,
                                   t->relmap + cf->row_off + cf->k, fr->k, P, fr->m, C, r);
         }
-        a->front_info[f] = sylva__front_factor_cpu(fr->m, fr->k, P, fr->m, C, r);
+        if (a->factor) a->front_info[f] = sylva__front_factor_cpu(fr->m, fr->k, P, fr->m, C, r);
     }
     free(scratch);
 }

@@ -25,10 +25,13 @@ int sylva__factor_submit(struct sylva_factor *F, const double *A_values, int64_t
                                 sizeof(double));
     starpu_data_handle_t *Lh = calloc((size_t)ng, sizeof *Lh);
     starpu_data_handle_t *CBh = calloc((size_t)ng, sizeof *CBh);
-    int64_t *left = malloc((size_t)ng * sizeof *left);
+    int64_t *left = calloc((size_t)ng, sizeof *left);
     sylva__group_args *args = calloc((size_t)ng, sizeof *args);
+    sylva__tiled **tiled = calloc((size_t)ng, sizeof *tiled);
+    double **cbmem = calloc((size_t)ng, sizeof *cbmem);
+    int64_t nb = F->an->opts.tile_rows;
     struct starpu_data_descr *descr = malloc(((size_t)t->nfronts + 3) * sizeof *descr);
-    if (!Lh || !CBh || !left || !args || !descr) {
+    if (!Lh || !CBh || !left || !args || !tiled || !cbmem || !descr) {
         status = sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory submitting the factorization");
         goto wait;
     }
@@ -36,22 +39,43 @@ int sylva__factor_submit(struct sylva_factor *F, const double *A_values, int64_t
         int64_t first = pl->front_list[pl->group_ptr[g]];
         int64_t last = pl->front_list[pl->group_ptr[g + 1] - 1];
         int64_t lo = pl->l_off[first], hi = pl->l_off[last] + t->fronts[last].m * t->fronts[last].k;
-        starpu_vector_data_register(&Lh[g], STARPU_MAIN_RAM, (uintptr_t)(F->store.values + lo),
-                                    (uint32_t)(hi - lo), sizeof(double));
-        if (pl->cb_size[g] > 0)
-            starpu_vector_data_register(&CBh[g], -1, 0, (uint32_t)pl->cb_size[g], sizeof(double));
+        if (pl->large[g] && nb > 0) {
+            /* A tiled front: P and C as matrices, so they can be split. */
+            const sylva__front *f = &t->fronts[first];
+            uint32_t m = (uint32_t)f->m, k = (uint32_t)f->k, r = m - k;
+            starpu_matrix_data_register(&Lh[g], STARPU_MAIN_RAM, (uintptr_t)(F->store.values + lo), m, m,
+                                        k, sizeof(double));
+            /* Its CB gets host memory: StarPU's tiles are views into a
+             * handle only where the handle has memory when the plan is made
+             * (a home-less handle has none yet). Freed after the wait. */
+            if (r > 0) {
+                cbmem[g] = malloc((size_t)r * r * sizeof(double));
+                if (!cbmem[g]) {
+                    status = sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory for a CB of %u rows", r);
+                    goto wait;
+                }
+                starpu_matrix_data_register(&CBh[g], STARPU_MAIN_RAM, (uintptr_t)cbmem[g], r, r, r,
+                                            sizeof(double));
+            }
+        } else {
+            starpu_vector_data_register(&Lh[g], STARPU_MAIN_RAM, (uintptr_t)(F->store.values + lo),
+                                        (uint32_t)(hi - lo), sizeof(double));
+            if (pl->cb_size[g] > 0)
+                starpu_vector_data_register(&CBh[g], -1, 0, (uint32_t)pl->cb_size[g], sizeof(double));
+        }
         left[g] = pl->readers[g];
     }
     for (int64_t g = 0; g < ng; g++) {
-        int nb = 0;
-        descr[nb++] = (struct starpu_data_descr){Ah, STARPU_R};
-        descr[nb++] = (struct starpu_data_descr){Lh[g], STARPU_W};
-        args[g] = (sylva__group_args){pl, g, pl->cb_size[g] > 0, F->front_info};
-        if (args[g].has_cb) descr[nb++] = (struct starpu_data_descr){CBh[g], STARPU_W};
+        int nbuf = 0;
+        descr[nbuf++] = (struct starpu_data_descr){Ah, STARPU_R};
+        descr[nbuf++] = (struct starpu_data_descr){Lh[g], STARPU_W};
+        int tile_it = pl->large[g] && nb > 0; /* nb: tile rows */
+        args[g] = (sylva__group_args){pl, g, pl->cb_size[g] > 0, !tile_it, F->front_info};
+        if (args[g].has_cb) descr[nbuf++] = (struct starpu_data_descr){CBh[g], STARPU_W};
         for (int64_t d = pl->dep_ptr[g]; d < pl->dep_ptr[g + 1]; d++)
-            descr[nb++] = (struct starpu_data_descr){CBh[pl->dep_list[d]], STARPU_R};
+            descr[nbuf++] = (struct starpu_data_descr){CBh[pl->dep_list[d]], STARPU_R};
         int rc = starpu_task_insert(&sylva__group_codelet, STARPU_CL_ARGS_NFREE, &args[g],
-                                    sizeof args[g], STARPU_DATA_MODE_ARRAY, descr, nb,
+                                    sizeof args[g], STARPU_DATA_MODE_ARRAY, descr, nbuf,
                                     STARPU_FLOPS, pl->group_flops[g],
                                     STARPU_NAME, pl->large[g] ? "front" : "batch", 0);
         if (rc != 0) {
@@ -60,12 +84,20 @@ int sylva__factor_submit(struct sylva_factor *F, const double *A_values, int64_t
             break;
         }
         (*ntasks)++;
+        if (tile_it) {
+            const sylva__front *f = &t->fronts[pl->front_list[pl->group_ptr[g]]];
+            tiled[g] = sylva__tiled_submit(Lh[g], CBh[g], f->m, f->k, nb,
+                                           F->front_info + pl->front_list[pl->group_ptr[g]], &status);
+            if (status) break;
+        }
         for (int64_t d = pl->dep_ptr[g]; d < pl->dep_ptr[g + 1]; d++)
             if (--left[pl->dep_list[d]] == 0) starpu_data_unregister_submit(CBh[pl->dep_list[d]]);
         if (pl->cb_size[g] > 0 && pl->readers[g] == 0) starpu_data_unregister_submit(CBh[g]);
     }
 wait:
     starpu_task_wait_for_all();
+    if (tiled)
+        for (int64_t g = 0; g < ng; g++) sylva__tiled_free(tiled[g]);
     if (Lh)
         for (int64_t g = 0; g < ng; g++)
             if (Lh[g]) starpu_data_unregister(Lh[g]);
@@ -77,6 +109,10 @@ wait:
     free(CBh);
     free(left);
     free(args);
+    free(tiled);
+    if (cbmem)
+        for (int64_t g = 0; g < ng; g++) free(cbmem[g]);
+    free(cbmem);
     free(descr);
     return status;
 }

@@ -27,6 +27,7 @@ void sylva_default_options(sylva_options *o)
     o->zrelax[2] = 0.05;
     o->policy = "subtree";
     o->small_front_rows = 256;
+    o->tile_rows = 256;
     o->batch_flops = 0; /* automatic: see sylva_analyze */
     o->ncpus = -1;
     o->ncuda = -1;

@@ -36,8 +36,33 @@ typedef struct sylva__group_args {
     const sylva__plan *plan;
     int64_t group;
     int has_cb;      /* buffer 2 is the group's own CB pool */
+    int factor;      /* 0: assemble only (a tiled front's tile tasks factor it) */
     int *front_info;
 } sylva__group_args;
+
+/* Pointer of a vector or matrix buffer (pools are vectors, tiled fronts'
+ * P and C are matrices). */
+static inline double *sylva__buf_ptr(void *buffer)
+{
+    const struct starpu_vector_interface *v = buffer;
+    if (v->id == STARPU_VECTOR_INTERFACE_ID) return (double *)v->ptr;
+    return (double *)STARPU_MATRIX_GET_PTR(buffer);
+}
+
+/* Tiled large fronts (front_tiles.c, codelet_tiles.c). */
+typedef struct sylva__tile_args {
+    int *front_info; /* the front's status slot */
+    int64_t col0;    /* first front column of the tile */
+} sylva__tile_args;
+extern struct starpu_codelet sylva__tile_potrf_codelet, sylva__tile_trsm_codelet,
+    sylva__tile_syrk_codelet, sylva__tile_gemm_codelet;
+typedef struct sylva__tiled sylva__tiled;
+/* Partition P (m × k) and C ((m−k)²) into nb tiles, submit the tiled
+ * factorization and the gathering; free with sylva__tiled_free after the
+ * tasks have ended. On failure *status is set and what was split is gathered. */
+sylva__tiled *sylva__tiled_submit(starpu_data_handle_t P, starpu_data_handle_t C, int64_t m,
+                                  int64_t k, int64_t nb, int *front_info, int *status);
+void sylva__tiled_free(sylva__tiled *T);
 
 /* The group codelet: buffers A values (R), L pool (W), [own CB pool (W)],
  * child groups' CB pools (R) in the group's dep order. */

@@ -1,6 +1,6 @@
 /* test_factor.c — factor + solve one matrix under one policy and ordering
- * (argv: SPEC POLICY ORDERING [SMALL_FRONT_ROWS], the last forcing
- * more fronts into the large/native class), checking backward error on: one random RHS,
+ * (argv: SPEC POLICY ORDERING [SMALL_FRONT_ROWS [TILE_ROWS]], the last two
+ * forcing more fronts into the large class and choosing their tiling), checking backward error on: one random RHS,
  * 7 random RHS at once, b = A·x for a known x, and a refactorization with new
  * values on the same pattern (A + I, a different matrix) — whose log det must
  * also differ from the first one's as LAPACK says for small n. */
@@ -40,8 +40,8 @@ static void solve_and_check(const sylva_matrix *A, sylva_factor_t *F, int64_t nr
 
 int main(int argc, char **argv)
 {
-    if (argc != 4 && argc != 5) {
-        fprintf(stderr, "usage: test_factor SPEC POLICY ORDERING [SMALL_FRONT_ROWS]\n");
+    if (argc < 4 || argc > 6) {
+        fprintf(stderr, "usage: test_factor SPEC POLICY ORDERING [SMALL_FRONT_ROWS [TILE_ROWS]]\n");
         return 2;
     }
     test_seed();
@@ -56,7 +56,8 @@ int main(int argc, char **argv)
     o.policy = argv[2];
     o.ordering = sylva_ordering_from_name(argv[3]);
     o.ncpus = 2;
-    if (argc == 5) o.small_front_rows = atoll(argv[4]);
+    if (argc >= 5) o.small_front_rows = atoll(argv[4]);
+    if (argc >= 6) o.tile_rows = atoll(argv[5]);
     CHECK(sylva_init(&o) == SYLVA_OK, "init: %s", sylva_last_error());
     sylva_analysis_t *an = NULL;
     sylva_analysis_info ai;
