@@ -17,6 +17,7 @@ typedef struct cli_args {
     const char *output;
     const char *json;
     const char *ordering;
+    const char *batches; /* --batches FILE: per-batch JSON */
     sylva_options opts;
     int threads;
     int repeat; /* factorizations timed (refactorize after the first) */
@@ -29,6 +30,8 @@ int cli_fail(int status);
 
 int cli_cmd_factor(const cli_args *a);
 int cli_cmd_analyze(const cli_args *a);
+/* Write the plan's batches as a JSON array (policy studies). */
+int cli_write_batches(const char *path, const sylva_analysis_t *an);
 
 /* Minimal JSON writer: one flat object, with one nested "seconds" object. */
 typedef struct cli_json {

@@ -49,7 +49,10 @@ int cli_cmd_analyze(const cli_args *a)
         printf("  front rows histogram:");
         for (int b = 0; b < 16; b++)
             if (ai.front_hist[b]) printf(" [%d,%d): %lld", 1 << b, 2 << b, (long long)ai.front_hist[b]);
-        printf("\n  analyze %.3f s\n", ai.seconds);
+        printf("\n  batches: %.1f fronts each on average, size spread %.2f, padding waste %.1f%%\n",
+               ai.fronts_per_batch, ai.size_spread, 100 * ai.padding_waste);
+        printf("  analyze %.3f s\n", ai.seconds);
+        if (a->batches && cli_write_batches(a->batches, an)) code = EXIT_RUNTIME;
     }
     if (a->json) {
         cli_json j;
@@ -65,6 +68,10 @@ int cli_cmd_analyze(const cli_args *a)
             cli_json_int(&j, "batches", ai.batches);
             cli_json_str(&j, "policy", a->opts.policy);
             cli_json_str(&j, "ordering", a->ordering);
+            cli_json_num(&j, "fronts_per_batch", ai.fronts_per_batch);
+            cli_json_num(&j, "size_spread", ai.size_spread);
+            cli_json_num(&j, "padding_waste", ai.padding_waste);
+            cli_json_num(&j, "peak_cb_bytes", ai.peak_cb_bytes);
             cli_json_num(&j, "seconds", ai.seconds);
             cli_json_close(&j);
         }
@@ -73,4 +80,26 @@ int cli_cmd_analyze(const cli_args *a)
     sylva_matrix_free(A);
     sylva_finalize();
     return code;
+}
+
+int cli_write_batches(const char *path, const sylva_analysis_t *an)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "sylva: cannot write %s\n", path);
+        return -1;
+    }
+    fputs("[\n", f);
+    int64_t nb = sylva_analysis_batch_count(an);
+    for (int64_t i = 0; i < nb; i++) {
+        sylva_batch_info b;
+        sylva_analysis_batch(an, i, &b);
+        fprintf(f,
+                "  {\"batch\": %lld, \"fronts\": %lld, \"min_rows\": %lld, \"max_rows\": %lld, "
+                "\"child_batches\": %lld, \"flops\": %.6g, \"large\": %s}%s\n",
+                (long long)i, (long long)b.fronts, (long long)b.min_rows, (long long)b.max_rows,
+                (long long)b.child_batches, b.flops, b.large ? "true" : "false", i + 1 < nb ? "," : "");
+    }
+    fputs("]\n", f);
+    return fclose(f) ? -1 : 0;
 }

@@ -122,6 +122,10 @@ int cli_cmd_factor(const cli_args *a)
     if ((status = sylva_init(&a->opts))) goto out;
     if ((status = sylva_analyze(A, &a->opts, &an, &r.ai))) goto out;
     r.t_analyze = r.ai.seconds;
+    if (a->batches && cli_write_batches(a->batches, an)) {
+        status = SYLVA_ERR_IO;
+        goto out;
+    }
     for (int rep = 0; rep < a->repeat; rep++) {
         sylva_factor_info fi;
         status = rep == 0 ? sylva_factorize(an, A, &F, &fi) : sylva_refactorize(F, A, &fi);

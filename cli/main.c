@@ -10,7 +10,7 @@ static const char usage[] =
     "usage: sylva factor FILE [--rhs FILE] [-o FILE] [--ordering metis|amd|natural]\n"
     "                    [--policy NAME] [--threads N] [--json FILE] [--repeat N]\n"
     "                    [--small-rows N] [--tile-rows N] [--batch-flops F] [--scheduler NAME] [-v]\n"
-    "       sylva analyze FILE [--ordering ...] [--policy NAME] [--json FILE]\n"
+    "       sylva analyze FILE [--ordering ...] [--policy NAME] [--json FILE] [--batches FILE]\n"
     "       sylva --help | --version\n"
     "\n"
     "factor: read a Matrix Market SPD matrix, analyze, factor (Cholesky, multifrontal,\n"
@@ -24,6 +24,7 @@ static const char usage[] =
     "  --policy NAME     batching policy: subtree (default), level, sized, none\n"
     "  --threads N       StarPU CPU workers (default: all cores)\n"
     "  --json FILE       write a JSON summary\n"
+    "  --batches FILE    write the batching plan, one JSON row per batch\n"
     "  --repeat N        factor N times (refactorization after the first), report the best\n"
     "  --small-rows N    fronts with more rows are factored alone (default 256)\n"
     "  --tile-rows N     tile size of those large fronts' tile tasks (0: one task)\n"
@@ -86,7 +87,7 @@ int main(int argc, char **argv)
         }
         static const char *const valued[] = {"--rhs", "-o", "--output", "--json", "--policy",
                                              "--scheduler", "--ordering", "--threads", "--repeat",
-                                             "--small-rows", "--batch-flops", "--tile-rows"};
+                                             "--small-rows", "--batch-flops", "--tile-rows", "--batches"};
         int known = 0;
         for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++) known |= !strcmp(o, valued[k]);
         if (!known) return usage_error("unknown option '%s'", o);
@@ -95,6 +96,7 @@ int main(int argc, char **argv)
         if (!strcmp(o, "--rhs")) a.rhs = v;
         else if (!strcmp(o, "-o") || !strcmp(o, "--output")) a.output = v;
         else if (!strcmp(o, "--json")) a.json = v;
+        else if (!strcmp(o, "--batches")) a.batches = v;
         else if (!strcmp(o, "--policy")) a.opts.policy = v;
         else if (!strcmp(o, "--scheduler")) a.opts.scheduler = v;
         else if (!strcmp(o, "--ordering")) {

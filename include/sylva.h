@@ -156,6 +156,9 @@ typedef struct sylva_analysis_info {
     int64_t large_fronts;
     double factor_bytes;    /* memory of L */
     double peak_cb_bytes;   /* contribution blocks alive at once (sequential) */
+    double fronts_per_batch;/* mean */
+    double size_spread;     /* mean over batches of max rows / min rows */
+    double padding_waste;   /* 1 − Σ flops / Σ_batches (fronts × largest front flops) */
     double seconds;
     char reserved[128];
 } sylva_analysis_info;
@@ -165,6 +168,18 @@ typedef struct sylva_analysis_info {
 int sylva_analyze(const sylva_matrix *A, const sylva_options *opts,
                   sylva_analysis_t **an, sylva_analysis_info *info);
 void sylva_analysis_free(sylva_analysis_t *an);
+/* One batch (group) of the plan, for policy studies. */
+typedef struct sylva_batch_info {
+    int64_t fronts;
+    int64_t min_rows, max_rows;
+    int64_t child_batches; /* batches whose contribution blocks it reads */
+    double flops;
+    int large;             /* a large front alone (tiled) */
+    char reserved[60];
+} sylva_batch_info;
+int64_t sylva_analysis_batch_count(const sylva_analysis_t *an);
+int sylva_analysis_batch(const sylva_analysis_t *an, int64_t i, sylva_batch_info *out);
+
 /* The fill-reducing permutation (new → old), length n; owned by `an`. */
 const int64_t *sylva_analysis_perm(const sylva_analysis_t *an);
 

@@ -4,6 +4,7 @@
  * failure returns a status with a message; nothing here exits.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -93,6 +94,9 @@ int sylva_analyze(const sylva_matrix *A, const sylva_options *opts, sylva_analys
         info->large_fronts = an->stats.large_fronts;
         info->factor_bytes = 8.0 * (double)an->plan->l_off[t->nfronts];
         info->peak_cb_bytes = 8.0 * an->stats.peak_cb_doubles;
+        info->fronts_per_batch = an->stats.fronts_per_group_mean;
+        info->size_spread = an->stats.size_spread_mean;
+        info->padding_waste = an->stats.padding_waste;
         info->seconds = now() - t0;
     }
     *out = an;
@@ -112,6 +116,27 @@ void sylva_analysis_free(sylva_analysis_t *an)
 }
 
 const int64_t *sylva_analysis_perm(const sylva_analysis_t *an) { return an ? an->tree->perm : NULL; }
+
+int64_t sylva_analysis_batch_count(const sylva_analysis_t *an) { return an ? an->plan->ngroups : 0; }
+
+int sylva_analysis_batch(const sylva_analysis_t *an, int64_t i, sylva_batch_info *out)
+{
+    if (!an || !out || i < 0 || i >= an->plan->ngroups)
+        return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_analysis_batch: no batch %lld", (long long)i);
+    const sylva__plan *pl = an->plan;
+    memset(out, 0, sizeof *out);
+    out->fronts = pl->group_ptr[i + 1] - pl->group_ptr[i];
+    out->min_rows = INT64_MAX;
+    for (int64_t q = pl->group_ptr[i]; q < pl->group_ptr[i + 1]; q++) {
+        int64_t m = an->tree->fronts[pl->front_list[q]].m;
+        if (m < out->min_rows) out->min_rows = m;
+        if (m > out->max_rows) out->max_rows = m;
+    }
+    out->child_batches = pl->dep_ptr[i + 1] - pl->dep_ptr[i];
+    out->flops = pl->group_flops[i];
+    out->large = pl->large[i];
+    return SYLVA_OK;
+}
 
 /* Run the numeric phase into F (allocated) and fill info. */
 static int run_factor(struct sylva_factor *F, const sylva_matrix *A, sylva_factor_info *info)

@@ -60,6 +60,12 @@ for k in status n nnz_A nnz_L flops fronts tasks policy ordering seconds read an
   grep -q "\"$k\"" "$tmp/ok.json" || { fails=$((fails + 1)); echo "FAIL: JSON lacks $k"; }
 done
 grep -q '"status": "ok"' "$tmp/ok.json" || { fails=$((fails + 1)); echo "FAIL: JSON status ok"; }
+# Policy study output: one JSON row per batch, as many as the plan has.
+for pol in none level sized subtree; do
+  expect 0 "policy $pol" -- analyze "$dir/real/wathenSmall.mtx" --policy $pol --batches "$tmp/b.json" --json "$tmp/a.json"
+  rows=$(grep -c '"batch":' "$tmp/b.json"); want=$(sed -n 's/.*"batches": \([0-9]*\).*/\1/p' "$tmp/a.json")
+  [ "$rows" = "$want" ] && [ "$rows" -gt 0 ] || { fails=$((fails + 1)); echo "FAIL: $pol: $rows batch rows, plan says $want"; }
+done
 # The written solution reads back as the right-hand side's shape.
 expect 0 "backward error" -- factor "$dir/real/bcsstk14.mtx" --rhs "$tmp/x.mtx"
 
