@@ -8,10 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifndef SYLVA_KERNELS_TUNING_DIR /* set by kernels/CMakeLists.txt */
+#define SYLVA_KERNELS_TUNING_DIR "share/sylva/tuning"
+#endif
+
 void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
 {
+    /* Measured on an H100 80GB HBM3 (kernels/tuning/, docs/perf-log.md). */
     t->tiny_max_m = 32;
-    t->fused_max_m = 128;
+    t->fused_max_m = 144;
     t->fused_threads = 256;
     t->fused_panel = 8;
     t->panel_nb = 32;
@@ -91,7 +96,7 @@ int sylva__kernel_tuning_save(const char *path, const sylva__kernel_tuning *t, c
 void sylva__kernel_tuning_path(const char *gpu_name, char *buf, size_t bufsz)
 {
     const char *dir = getenv("SYLVA_TUNING_DIR");
-    if (!dir || !*dir) dir = "share/sylva/tuning";
+    if (!dir || !*dir) dir = SYLVA_KERNELS_TUNING_DIR;
     char name[128];
     size_t i = 0;
     for (; gpu_name && gpu_name[i] && i + 1 < sizeof name; i++)

@@ -31,8 +31,10 @@ void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t);
  * (defaults kept; msg, when not NULL, says which line). */
 int sylva__kernel_tuning_load(const char *path, sylva__kernel_tuning *t, char *msg, size_t msgsz);
 int sylva__kernel_tuning_save(const char *path, const sylva__kernel_tuning *t, const char *gpu_name);
-/* The table's path for a GPU model: $SYLVA_TUNING_DIR (default
- * "share/sylva/tuning") / model name with non-alphanumerics as '_' . ".txt". */
+/* The table's path for a GPU model: $SYLVA_TUNING_DIR (default: the
+ * source tree's kernels/tuning, set at build time) / model name with
+ * non-alphanumerics as '_' . ".txt" (cudaDeviceProp.name). The library
+ * calls sylva__kernel_tuning_load() on it once at start. */
 void sylva__kernel_tuning_path(const char *gpu_name, char *buf, size_t bufsz);
 /* 0 when every field is in range. */
 int sylva__kernel_tuning_check(const sylva__kernel_tuning *t);
