@@ -1,11 +1,13 @@
 /* gpu_tiny.cu — partial factorization of tiny fronts (m ≤ 32) entirely in
  * registers: a group of G lanes (G = 4, 8, 16, 32) per front, lane i holds
- * row i of the lower triangle; column j is published in shared memory and
- * read back by broadcast (shuffles measured 255 registers and spills at
- * G = 32; this form 159 and none). POTRF, TRSM and SYRK are one loop here (right-looking over the
- * k pivot columns, updating every later column, CB included). One launch
- * per G; several fronts per warp when G < 32, so 4 × 4 fronts still fill the
- * memory pipe. Fronts outside (lo, hi], empty, or with info set exit. */
+ * row i of the lower triangle. POTRF, TRSM and SYRK are one loop here
+ * (right-looking over the k pivot columns, updating every later column, CB
+ * included); column j is published in shared memory and read back by
+ * broadcast under __syncwarp (shuffles took 255 registers and spilled at
+ * G = 32; this form takes 128), and one rsqrt per column replaces a sqrt and
+ * a division. One launch per G; several fronts per warp when G < 32, so
+ * 4 × 4 fronts still fill the memory pipe. Fronts outside (lo, hi], empty,
+ * or with info set exit. */
 #include "gpu_common.cuh"
 
 #define TINY_THREADS 128

@@ -126,7 +126,7 @@ static void test_parts(const sylva__kernel_tuning *t)
         double **dBp = malloc(count * sizeof(double *)), **hC = malloc(count * sizeof(double *));
         double **dCp = malloc(count * sizeof(double *));
         int *ldb = malloc(count * sizeof(int)), *ldc = malloc(count * sizeof(int));
-        double **dB, **dC, **dL;
+        double **dB, **dC;
         int *dn, *dr, *dldb, *dldc;
         for (int i = 0; i < count; i++) {
             ldb[i] = (r[i] > 1 ? r[i] : 1) + gt_randint(0, 2);
@@ -144,7 +144,6 @@ static void test_parts(const sylva__kernel_tuning *t)
         size_t pb = count * sizeof(double *), ib = count * sizeof(int);
         CK(cudaMalloc((void **)&dB, pb));
         CK(cudaMalloc((void **)&dC, pb));
-        CK(cudaMalloc((void **)&dL, pb));
         CK(cudaMalloc((void **)&dn, ib));
         CK(cudaMalloc((void **)&dr, ib));
         CK(cudaMalloc((void **)&dldb, ib));
@@ -195,7 +194,7 @@ static void test_parts(const sylva__kernel_tuning *t)
             cudaFree(dBp[i]), cudaFree(dCp[i]);
         }
         printf("  potrf/trsm/syrk/gemm vbatched      %5d entries checked\n", count);
-        cudaFree(dB), cudaFree(dC), cudaFree(dL), cudaFree(dn), cudaFree(dr), cudaFree(dldb), cudaFree(dldc);
+        cudaFree(dB), cudaFree(dC), cudaFree(dn), cudaFree(dr), cudaFree(dldb), cudaFree(dldc);
         free(hL), free(hB), free(dBp), free(hC), free(dCp), free(ldb), free(ldc);
         fs_free(&s);
     }
