@@ -20,6 +20,7 @@ int sylva__factor_submit(struct sylva_factor *F, const double *A_values, int64_t
     int status = SYLVA_OK;
     *ntasks = 0;
     if (ng == 0) return SYLVA_OK;
+    starpu_resume(); /* workers are paused between factorizations (init.c) */
     starpu_data_handle_t Ah;
     starpu_vector_data_register(&Ah, STARPU_MAIN_RAM, (uintptr_t)A_values, (uint32_t)(nnz ? nnz : 1),
                                 sizeof(double));
@@ -96,6 +97,7 @@ int sylva__factor_submit(struct sylva_factor *F, const double *A_values, int64_t
     }
 wait:
     starpu_task_wait_for_all();
+    starpu_pause();
     if (tiled)
         for (int64_t g = 0; g < ng; g++) sylva__tiled_free(tiled[g]);
     if (Lh)

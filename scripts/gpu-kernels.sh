@@ -14,6 +14,8 @@ OUT=${OUT:-$PWD/gpu-kernels-out}
 mkdir -p "$OUT"
 export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-16}
+# The shipped tuning tables, as CTest points at them (installed: share/sylva/tuning).
+export SYLVA_TUNING_DIR=${SYLVA_TUNING_DIR:-$(cd "$(dirname "$0")/.." && pwd)/kernels/tuning}
 CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 summary="$OUT/summary.txt"
 : > "$summary"
