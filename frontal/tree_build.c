@@ -6,6 +6,8 @@
  * Owns everything in sylva__tree; fails with a status and message.
  */
 #include <cholmod.h>
+
+#include "sylva_cholmod.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,17 +30,8 @@ static int run_cholmod_analysis(const sylva_matrix *A, const int64_t *perm,
     }
     /* A view of the lower CSC pattern: nothing is copied. */
     cholmod_sparse S;
-    memset(&S, 0, sizeof S);
-    S.nrow = S.ncol = (size_t)A->n;
-    S.nzmax = (size_t)A->nnz;
-    S.p = A->colptr;
-    S.i = A->rowind;
-    S.stype = -1;
-    S.itype = CHOLMOD_LONG;
+    sylva_matrix_cholmod_view(A, &S);
     S.xtype = CHOLMOD_PATTERN;
-    S.dtype = CHOLMOD_DOUBLE;
-    S.sorted = 1;
-    S.packed = 1;
     cholmod_factor *L = cholmod_l_analyze_p(&S, (SuiteSparse_long *)perm, NULL, 0, &cc);
     int status = SYLVA_OK;
     if (!L || cc.status < CHOLMOD_OK || !L->is_super) {

@@ -5,6 +5,7 @@
  * Packed or unpacked, sorted or not. Fails with SYLVA_ERR_ARGUMENT,
  * _UNSUPPORTED (complex, single, int indices), _NOT_SQUARE, _NOT_SYMMETRIC,
  * _BAD_VALUE, _NO_MEMORY. */
+#include <string.h>
 #include "sylva_cholmod.h"
 
 #include "io_internal.h"
@@ -74,4 +75,20 @@ int sylva_matrix_from_cholmod(const cholmod_sparse *S, sylva_matrix **A)
     free(col);
     free(val);
     return st;
+}
+
+void sylva_matrix_cholmod_view(const sylva_matrix *A, cholmod_sparse *S)
+{
+    memset(S, 0, sizeof *S);
+    S->nrow = S->ncol = (size_t)A->n;
+    S->nzmax = (size_t)A->nnz;
+    S->p = A->colptr;
+    S->i = A->rowind;
+    S->x = A->values;
+    S->stype = -1;
+    S->itype = CHOLMOD_LONG;
+    S->xtype = A->values ? CHOLMOD_REAL : CHOLMOD_PATTERN;
+    S->dtype = CHOLMOD_DOUBLE;
+    S->sorted = 1;
+    S->packed = 1;
 }

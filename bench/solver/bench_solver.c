@@ -8,6 +8,8 @@
  * SPEC: lap2d5:N, lap3d7:N, lap3d27:N, elast3d:N (N per side) or a .mtx path.
  */
 #include <cholmod.h>
+
+#include "sylva_cholmod.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,17 +59,8 @@ static double cholmod_run(const sylva_matrix *A, const int64_t *perm, int thread
     cc.nmethods = 1;
     cc.method[0].ordering = CHOLMOD_GIVEN;
     cc.supernodal = CHOLMOD_SUPERNODAL;
-    cholmod_sparse S = {0};
-    S.nrow = S.ncol = (size_t)A->n;
-    S.nzmax = (size_t)A->nnz;
-    S.p = A->colptr;
-    S.i = A->rowind;
-    S.x = A->values;
-    S.stype = -1;
-    S.itype = CHOLMOD_LONG;
-    S.xtype = CHOLMOD_REAL;
-    S.dtype = CHOLMOD_DOUBLE;
-    S.sorted = S.packed = 1;
+    cholmod_sparse S;
+    sylva_matrix_cholmod_view(A, &S);
     double t0 = now();
     cholmod_factor *L = cholmod_l_analyze_p(&S, (SuiteSparse_long *)perm, NULL, 0, &cc);
     r->c_an = now() - t0;

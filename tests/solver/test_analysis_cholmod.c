@@ -6,6 +6,8 @@
  * CHOLMOD is given sylva's final permutation (an etree postorder of it is
  * the same tree, so the counts are invariant). */
 #include <cholmod.h>
+
+#include "sylva_cholmod.h"
 #include <math.h>
 
 #include "test_util.h"
@@ -36,16 +38,9 @@ static void compare(const sylva_matrix *A, const char *spec, const char *orderin
         cc.nrelax[i] = (size_t)o.nrelax[i];
         cc.zrelax[i] = o.zrelax[i];
     }
-    cholmod_sparse S = {0};
-    S.nrow = S.ncol = (size_t)A->n;
-    S.nzmax = (size_t)A->nnz;
-    S.p = A->colptr;
-    S.i = A->rowind;
-    S.stype = -1;
-    S.itype = CHOLMOD_LONG;
+    cholmod_sparse S;
+    sylva_matrix_cholmod_view(A, &S);
     S.xtype = CHOLMOD_PATTERN;
-    S.dtype = CHOLMOD_DOUBLE;
-    S.sorted = S.packed = 1;
     cholmod_factor *L = cholmod_l_analyze_p(&S, (SuiteSparse_long *)sylva_analysis_perm(an), NULL, 0, &cc);
     CHECK(L != NULL, "CHOLMOD analyze failed");
     if (L) {
