@@ -59,6 +59,15 @@ typedef struct sylva__policy {
     sylva__policy_fn fn;
 } sylva__policy;
 
+/* Shared by the policies: append groups for the fronts with take[f] set,
+ * level by level (sorted by rows within a level when by_size), starting at
+ * order[pos] and group ng; returns the new group count (−1: no memory). */
+int64_t sylva__group_by_level(const sylva__tree *t, const sylva__policy_params *p,
+                              const char *take, int by_size, int64_t *order, int64_t *start,
+                              int64_t pos, int64_t ng);
+int64_t sylva__policy_subtree(const sylva__tree *t, const sylva__policy_params *p, int64_t *order,
+                              int64_t *start);
+
 /* The registered policies ({NULL} terminated) and lookup by name. */
 extern const sylva__policy sylva__policies[];
 const sylva__policy *sylva__policy_find(const char *name);

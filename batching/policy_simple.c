@@ -26,19 +26,18 @@ static int64_t policy_none(const sylva__tree *t, const sylva__policy_params *p, 
     return t->nfronts;
 }
 
-static const sylva__tree *sort_tree; /* qsort has no context argument in C11 */
+/* Sort key: (rows, front); sorting pairs keeps qsort free of shared state,
+ * so analyses may run concurrently. */
+typedef struct rows_front {
+    int64_t m, f;
+} rows_front;
 
 static int by_rows(const void *a, const void *b)
 {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    int64_t mx = sort_tree->fronts[x].m, my = sort_tree->fronts[y].m;
-    if (mx != my) return (mx > my) - (mx < my);
-    return (x > y) - (x < y);
+    const rows_front *x = a, *y = b;
+    if (x->m != y->m) return (x->m > y->m) - (x->m < y->m);
+    return (x->f > y->f) - (x->f < y->f);
 }
-
-int64_t sylva__group_by_level(const sylva__tree *t, const sylva__policy_params *p,
-                              const char *take, int by_size, int64_t *order, int64_t *start,
-                              int64_t pos, int64_t ng);
 
 /* Append groups for the fronts with take[f] set, level by level, starting at
  * order[pos] and group ng; returns the new group count (−1: no memory). */
@@ -49,9 +48,11 @@ int64_t sylva__group_by_level(const sylva__tree *t, const sylva__policy_params *
     int64_t ns = t->nfronts, H = t->height;
     int64_t *cnt = sylva__calloc((size_t)H + 2, sizeof *cnt);
     int64_t *bucket = sylva__malloc((size_t)ns + 1, sizeof *bucket);
-    if (!cnt || !bucket) {
+    rows_front *keys = by_size ? sylva__malloc((size_t)ns + 1, sizeof *keys) : NULL;
+    if (!cnt || !bucket || (by_size && !keys)) {
         free(cnt);
         free(bucket);
+        free(keys);
         return -1;
     }
     for (int64_t f = 0; f < ns; f++)
@@ -63,8 +64,9 @@ int64_t sylva__group_by_level(const sylva__tree *t, const sylva__policy_params *
     for (int64_t h = 0; h < H; h++) {
         int64_t lo = h ? cnt[h - 1] : 0, hi = cnt[h];
         if (by_size) {
-            sort_tree = t;
-            qsort(bucket + lo, (size_t)(hi - lo), sizeof *bucket, by_rows);
+            for (int64_t q = lo; q < hi; q++) keys[q - lo] = (rows_front){t->fronts[bucket[q]].m, bucket[q]};
+            qsort(keys, (size_t)(hi - lo), sizeof *keys, by_rows);
+            for (int64_t q = lo; q < hi; q++) bucket[q] = keys[q - lo].f;
         }
         double flops = 0;
         int64_t first_m = 0, open = 0;
@@ -91,6 +93,7 @@ int64_t sylva__group_by_level(const sylva__tree *t, const sylva__policy_params *
     start[ng] = pos;
     free(cnt);
     free(bucket);
+    free(keys);
     return ng;
 }
 
@@ -116,9 +119,6 @@ static int64_t policy_sized(const sylva__tree *t, const sylva__policy_params *p,
 {
     return level_common(t, p, 1, order, start);
 }
-
-int64_t sylva__policy_subtree(const sylva__tree *t, const sylva__policy_params *p, int64_t *order,
-                              int64_t *start);
 
 const sylva__policy sylva__policies[] = {
     {"none", "one task per front (the unbatched reference)", policy_none},

@@ -9,10 +9,6 @@
 #include "batching.h"
 #include "error.h"
 
-int64_t sylva__group_by_level(const sylva__tree *t, const sylva__policy_params *p,
-                              const char *take, int by_size, int64_t *order, int64_t *start,
-                              int64_t pos, int64_t ng);
-
 int64_t sylva__policy_subtree(const sylva__tree *t, const sylva__policy_params *p, int64_t *order,
                               int64_t *start)
 {

@@ -9,6 +9,8 @@
 
 #include "cli.h"
 
+#define SYLVA_CLI_MAX_BERR 1e-12
+
 static double now(void)
 {
     struct timespec ts;
@@ -21,6 +23,7 @@ typedef struct report {
     sylva_analysis_info ai;
     sylva_factor_info fi;
     double t_read, t_analyze, t_factor, t_solve, berr, logdet;
+    int inaccurate; /* solved, but the backward error exceeds SYLVA_CLI_MAX_BERR */
     int64_t nrhs;
 } report;
 
@@ -31,8 +34,9 @@ static void write_json(const cli_args *a, const report *r)
         fprintf(stderr, "sylva: cannot write %s\n", a->json);
         return;
     }
-    cli_json_str(&j, "status", sylva_status_name(r->status));
+    cli_json_str(&j, "status", r->inaccurate ? "inaccurate" : sylva_status_name(r->status));
     if (r->status) cli_json_str(&j, "message", sylva_last_error());
+    if (r->inaccurate) cli_json_str(&j, "message", "backward error exceeds 1e-12");
     cli_json_str(&j, "file", a->file);
     cli_json_int(&j, "n", r->ai.n);
     cli_json_int(&j, "nnz_A", r->ai.nnz_A);
@@ -63,6 +67,12 @@ static int finish(const cli_args *a, report *r, int status)
 {
     r->status = status;
     int code = status ? cli_fail(status) : EXIT_OK;
+    if (!status && !(r->berr <= SYLVA_CLI_MAX_BERR)) {
+        /* A solve that is not accurate is a failure, not a success. */
+        fprintf(stderr, "sylva: backward error %.3e exceeds %.0e\n", r->berr, SYLVA_CLI_MAX_BERR);
+        r->inaccurate = 1;
+        code = EXIT_RUNTIME;
+    }
     if (a->json) write_json(a, r);
     return code;
 }
@@ -169,10 +179,5 @@ out:;
     sylva_analysis_free(an);
     sylva_matrix_free(A);
     sylva_finalize();
-    if (!status && !(r.berr <= 1e-12)) {
-        /* A solve that is not accurate is an error, not a success. */
-        fprintf(stderr, "sylva: backward error %.3e exceeds 1e-12\n", r.berr);
-        return EXIT_RUNTIME;
-    }
     return code;
 }

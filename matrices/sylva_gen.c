@@ -3,6 +3,7 @@
  * pass (rows come out sorted: stencil offsets are visited in increasing
  * index order). Fails with SYLVA_ERR_ARGUMENT (bad dim/points/sizes, n
  * overflow) or SYLVA_ERR_NO_MEMORY. Also the nnz formulas. */
+#include <string.h>
 #include "gen_internal.h"
 
 #include <stdlib.h>
@@ -120,4 +121,22 @@ sylva_matrix *sylva__gen_matrix(int64_t n, int64_t nnz)
         return NULL;
     }
     return M;
+}
+
+int sylva_gen_from_spec(const char *spec, sylva_matrix **A)
+{
+    static const struct {
+        const char *name;
+        int dim, points;
+    } lap[] = {{"lap2d5", 2, 5}, {"lap2d9", 2, 9}, {"lap3d7", 3, 7}, {"lap3d27", 3, 27}};
+    const char *colon = strchr(spec, ':');
+    if (colon) {
+        long long nx = atoll(colon + 1);
+        size_t len = (size_t)(colon - spec);
+        for (size_t i = 0; i < sizeof lap / sizeof lap[0]; i++)
+            if (strlen(lap[i].name) == len && !strncmp(spec, lap[i].name, len))
+                return sylva_gen_laplacian(lap[i].dim, lap[i].points, nx, nx, nx, A);
+        if (len == 7 && !strncmp(spec, "elast3d", 7)) return sylva_gen_elasticity3d(nx, nx, nx, A);
+    }
+    return sylva_read_matrix_market(spec, A);
 }

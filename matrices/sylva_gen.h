@@ -33,6 +33,11 @@ int sylva_gen_laplacian(int dim, int points, int64_t nx, int64_t ny, int64_t nz,
  * 6 N + 9 P, N nodes, P neighbour pairs of the 27-point stencil. */
 int sylva_gen_elasticity3d(int64_t nx, int64_t ny, int64_t nz, sylva_matrix **A);
 
+/* A matrix from a spec: "lap2d5:N", "lap2d9:N", "lap3d7:N", "lap3d27:N",
+ * "elast3d:N" (N per side: a square or a cube), or else a Matrix Market
+ * path read with sylva_read_matrix_market. For tests and benchmarks. */
+int sylva_gen_from_spec(const char *spec, sylva_matrix **A);
+
 /* Write A as Matrix Market 'coordinate real symmetric' (or 'pattern' when
  * A->values is NULL), lower triangle, 1-based, column by column. Integral
  * values are printed as integers, others with %.17g (exact round trip). */

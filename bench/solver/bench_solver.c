@@ -27,21 +27,6 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int load(const char *spec, sylva_matrix **A)
-{
-    static const struct { const char *name; int dim, points; } lap[] = {
-        {"lap2d5", 2, 5}, {"lap2d9", 2, 9}, {"lap3d7", 3, 7}, {"lap3d27", 3, 27}};
-    const char *colon = strchr(spec, ':');
-    if (colon) {
-        long long n = atoll(colon + 1);
-        for (size_t i = 0; i < 4; i++)
-            if (!strncmp(spec, lap[i].name, (size_t)(colon - spec)) && strlen(lap[i].name) == (size_t)(colon - spec))
-                return sylva_gen_laplacian(lap[i].dim, lap[i].points, n, n, n, A);
-        if (!strncmp(spec, "elast3d:", 8)) return sylva_gen_elasticity3d(n, n, n, A);
-    }
-    return sylva_read_matrix_market(spec, A);
-}
-
 typedef struct row {
     const char *spec;
     int64_t n, nnz_L;
@@ -149,7 +134,7 @@ int main(int argc, char **argv)
             memset(r, 0, sizeof *r);
             r->spec = argv[i];
             sylva_matrix *A = NULL;
-            if (load(argv[i], &A)) {
+            if (sylva_gen_from_spec(argv[i], &A)) {
                 fprintf(stderr, "bench-solver: %s: %s\n", argv[i], sylva_last_error());
                 return 1;
             }

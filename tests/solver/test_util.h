@@ -40,21 +40,7 @@ static inline unsigned test_seed(void)
 
 static inline double test_rand(void) { return 2.0 * rand() / (double)RAND_MAX - 1.0; }
 
-static inline int test_load(const char *spec, sylva_matrix **A)
-{
-    static const struct { const char *name; int dim, points; } lap[] = {
-        {"lap2d5", 2, 5}, {"lap2d9", 2, 9}, {"lap3d7", 3, 7}, {"lap3d27", 3, 27}};
-    const char *colon = strchr(spec, ':');
-    if (colon) {
-        long long nx = atoll(colon + 1);
-        size_t len = (size_t)(colon - spec);
-        for (size_t i = 0; i < sizeof lap / sizeof lap[0]; i++)
-            if (strlen(lap[i].name) == len && !strncmp(spec, lap[i].name, len))
-                return sylva_gen_laplacian(lap[i].dim, lap[i].points, nx, nx, nx, A);
-        if (len == 7 && !strncmp(spec, "elast3d", 7)) return sylva_gen_elasticity3d(nx, nx, nx, A);
-    }
-    return sylva_read_matrix_market(spec, A);
-}
+static inline int test_load(const char *spec, sylva_matrix **A) { return sylva_gen_from_spec(spec, A); }
 
 /* Backward error of X (n × nrhs) for B, every column; returns the worst. */
 static inline double test_check_solution(const sylva_matrix *A, const double *X, const double *B,
