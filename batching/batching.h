@@ -4,7 +4,8 @@
  * such that every front's children are in its own group or an earlier one.
  * One group becomes one StarPU task (one vbatched kernel sequence on a GPU).
  * Fronts with more than `small_front_rows` rows are "large": always alone in
- * their group (native mode). sylva__plan_finish() then lays out memory and
+ * their group (native mode). sylva__plan_build() checks the policy's result
+ * against that contract (sylva__plan_check) and then lays out memory and
  * dependencies the same way for every policy:
  *   - L pool: the factor columns of a group's fronts, contiguous, in one
  *     allocation for the whole factor (l_off[f] is global);
@@ -35,8 +36,8 @@ typedef struct sylva__plan {
     int64_t *cb_off;      /* nfronts: offset in CB pool or scratch */
     char *cb_internal;    /* nfronts */
     int64_t *cb_slot;     /* nfronts: dep index of the front's group in its parent's group */
-    int64_t *cb_size;     /* ngroups: doubles in the CB pool */
-    int64_t *scratch_size;/* ngroups: doubles of internal CBs */
+    int64_t *cb_size;     /* ngroups: scalars in the CB pool */
+    int64_t *scratch_size;/* ngroups: scalars of internal CBs */
     char *large;          /* ngroups: 1 for a native (large-front) group */
     double *group_flops;  /* ngroups */
 } sylva__plan;
@@ -59,23 +60,48 @@ typedef struct sylva__policy {
     sylva__policy_fn fn;
 } sylva__policy;
 
-/* Shared by the policies: append groups for the fronts with take[f] set,
- * level by level (sorted by rows within a level when by_size), starting at
- * order[pos] and group ng; returns the new group count (−1: no memory). */
+/* Shared by the policies (level_groups.c): append groups for the fronts
+ * with take[f] set, level by level (sorted by rows within a level when
+ * by_size), starting at order[pos] and group ng; returns the new group count
+ * (−1: no memory). */
 int64_t sylva__group_by_level(const sylva__tree *t, const sylva__policy_params *p,
                               const char *take, int by_size, int64_t *order, int64_t *start,
                               int64_t pos, int64_t ng);
+
+/* The policies, one file each (policy_NAME.c). */
+int64_t sylva__policy_none(const sylva__tree *t, const sylva__policy_params *p, int64_t *order,
+                           int64_t *start);
+int64_t sylva__policy_level(const sylva__tree *t, const sylva__policy_params *p, int64_t *order,
+                            int64_t *start);
+int64_t sylva__policy_sized(const sylva__tree *t, const sylva__policy_params *p, int64_t *order,
+                            int64_t *start);
 int64_t sylva__policy_subtree(const sylva__tree *t, const sylva__policy_params *p, int64_t *order,
                               int64_t *start);
 
-/* The registered policies ({NULL} terminated) and lookup by name. */
-extern const sylva__policy sylva__policies[];
+/* The registry (policies.c): the i-th policy (NULL past the last), lookup
+ * by name (NULL: the default), and the default's name. */
+const sylva__policy *sylva__policy_at(int i);
 const sylva__policy *sylva__policy_find(const char *name);
+extern const char sylva__policy_default[];
 
-/* Run a policy and lay out the plan. Fails on unknown policy or memory. */
+/* Run a policy, check its grouping and lay out the plan. Fails on an
+ * unknown policy, a broken contract (SYLVA_ERR_RUNTIME naming the policy
+ * and the front) or memory. */
 int sylva__plan_build(const sylva__tree *t, const char *policy, const sylva__policy_params *p,
                       sylva__plan **plan);
 void sylva__plan_free(sylva__plan *plan);
+
+/* The plan contract, checked on every plan built: every front in exactly
+ * one group, children before parents (in an earlier group, or earlier in
+ * the same one), a large front alone in its group, dependency lists sorted
+ * and naming the groups that hold each external child's CB, CB slots and
+ * offsets inside their pool or scratch without overlap, L offsets tiling
+ * the factor. SYLVA_OK, or SYLVA_ERR_RUNTIME with the first violation. */
+int sylva__plan_check(const sylva__plan *plan, const sylva__policy_params *p);
+/* Its first part, on a policy's raw result (order, start, ngroups). */
+int sylva__plan_check_grouping(const sylva__tree *t, const char *policy, const int64_t *order,
+                               const int64_t *start, int64_t ngroups,
+                               const sylva__policy_params *p);
 
 /* Per-plan statistics for policy studies. */
 typedef struct sylva__plan_stats {
@@ -84,7 +110,7 @@ typedef struct sylva__plan_stats {
     int64_t fronts_per_group_max;
     double size_spread_mean;  /* mean over groups of max_m / min_m */
     double padding_waste;     /* 1 − Σ flops / Σ (group size × max front flops) */
-    double peak_cb_doubles;   /* CB pools alive at once, groups run in order */
+    double peak_cb_scalars;   /* CB pools alive at once, groups run in order */
 } sylva__plan_stats;
 void sylva__plan_stats_compute(const sylva__plan *plan, sylva__plan_stats *st);
 

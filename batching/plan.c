@@ -1,14 +1,15 @@
 /* plan.c — runs a policy and lays out the plan every policy shares: L pool
  * offsets, CB pools (external CBs) and scratch (internal CBs), the group
- * dependency lists and reader counts (contract in batching.h). Checks that
- * the policy's grouping respects the tree (children first) and fails with
- * SYLVA_ERR_RUNTIME naming the front if not.
+ * dependency lists and reader counts (contract in batching.h). The policy's
+ * grouping is checked before the layout relies on it, and the finished plan
+ * against the whole contract (plan_check.c); a violation fails with
+ * SYLVA_ERR_RUNTIME naming the policy and the front.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "batching.h"
-#include "error.h"
+#include "core.h"
 
 static int cmp_i64(const void *a, const void *b)
 {
@@ -16,20 +17,16 @@ static int cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static int64_t cb_doubles(const sylva__front *f) { return (f->m - f->k) * (f->m - f->k); }
+static int64_t cb_scalars(const sylva__front *f) { return (f->m - f->k) * (f->m - f->k); }
 
-/* Group membership, order check, L and CB layout. */
-static int layout(sylva__plan *pl, const sylva__policy_params *pp)
+/* Group membership, L and CB layout (the grouping is already checked). */
+static void layout(sylva__plan *pl, const sylva__policy_params *pp)
 {
     const sylva__tree *t = pl->tree;
     int64_t ns = t->nfronts, ng = pl->ngroups;
-    int64_t *pos = sylva__malloc((size_t)ns + 1, sizeof *pos);
-    if (!pos) return SYLVA_ERR_NO_MEMORY;
     for (int64_t g = 0; g < ng; g++)
-        for (int64_t q = pl->group_ptr[g]; q < pl->group_ptr[g + 1]; q++) {
+        for (int64_t q = pl->group_ptr[g]; q < pl->group_ptr[g + 1]; q++)
             pl->front_group[pl->front_list[q]] = g;
-            pos[pl->front_list[q]] = q;
-        }
     int64_t loff = 0;
     for (int64_t g = 0; g < ng; g++) {
         pl->cb_size[g] = pl->scratch_size[g] = 0;
@@ -38,15 +35,6 @@ static int layout(sylva__plan *pl, const sylva__policy_params *pp)
         for (int64_t q = pl->group_ptr[g]; q < pl->group_ptr[g + 1]; q++) {
             int64_t f = pl->front_list[q];
             const sylva__front *fr = &t->fronts[f];
-            for (int64_t c = t->child_ptr[f]; c < t->child_ptr[f + 1]; c++) {
-                int64_t ch = t->child_list[c];
-                if (pl->front_group[ch] > g || (pl->front_group[ch] == g && pos[ch] > q)) {
-                    free(pos);
-                    return sylva__fail(SYLVA_ERR_RUNTIME,
-                                       "policy %s scheduled front %lld before its child %lld",
-                                       pl->policy, (long long)f, (long long)ch);
-                }
-            }
             pl->l_off[f] = loff;
             loff += fr->m * fr->k;
             pl->group_flops[g] += fr->flops;
@@ -55,16 +43,14 @@ static int layout(sylva__plan *pl, const sylva__policy_params *pp)
             pl->cb_internal[f] = (char)internal;
             if (internal) {
                 pl->cb_off[f] = pl->scratch_size[g];
-                pl->scratch_size[g] += cb_doubles(fr);
+                pl->scratch_size[g] += cb_scalars(fr);
             } else {
                 pl->cb_off[f] = pl->cb_size[g];
-                pl->cb_size[g] += cb_doubles(fr);
+                pl->cb_size[g] += cb_scalars(fr);
             }
         }
     }
     pl->l_off[ns] = loff;
-    free(pos);
-    return SYLVA_OK;
 }
 
 /* Child groups each group reads (external CBs), reader counts, cb_slot. */
@@ -140,7 +126,10 @@ int sylva__plan_build(const sylva__tree *t, const char *policy, const sylva__pol
     if (!pl->dep_ptr || !pl->readers || !pl->cb_size || !pl->scratch_size || !pl->large ||
         !pl->group_flops)
         goto fail;
-    if ((status = layout(pl, pp)) || (status = dependencies(pl))) goto fail;
+    status = sylva__plan_check_grouping(t, pol->name, pl->front_list, pl->group_ptr, ng, pp);
+    if (status) goto fail;
+    layout(pl, pp);
+    if ((status = dependencies(pl)) || (status = sylva__plan_check(pl, pp))) goto fail;
     *out = pl;
     return SYLVA_OK;
 fail:

@@ -43,7 +43,7 @@ void sylva__plan_stats_compute(const sylva__plan *pl, sylva__plan_stats *st)
     for (int64_t g = 0; g < pl->ngroups; g++) left[g] = pl->readers[g];
     for (int64_t g = 0; g < pl->ngroups; g++) {
         alive += (double)pl->cb_size[g] + (double)pl->scratch_size[g];
-        if (alive > st->peak_cb_doubles) st->peak_cb_doubles = alive;
+        if (alive > st->peak_cb_scalars) st->peak_cb_scalars = alive;
         alive -= (double)pl->scratch_size[g];
         for (int64_t d = pl->dep_ptr[g]; d < pl->dep_ptr[g + 1]; d++)
             if (--left[pl->dep_list[d]] == 0) alive -= (double)pl->cb_size[pl->dep_list[d]];

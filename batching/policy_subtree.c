@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "batching.h"
-#include "error.h"
+#include "core.h"
 
 int64_t sylva__policy_subtree(const sylva__tree *t, const sylva__policy_params *p, int64_t *order,
                               int64_t *start)

@@ -1,30 +1,10 @@
 /* cmd_analyze.c — `sylva analyze`: ordering, fronts and the batching plan of
  * a matrix (values not needed: pattern files work), printed as a summary
- * with the front-size histogram; --json writes the same. Also the status →
- * exit code mapping shared by the subcommands. */
+ * with the front-size histogram; --json writes the same; --batches the plan's
+ * batches. */
 #include <string.h>
 
 #include "cli.h"
-
-int cli_exit_code(int status)
-{
-    switch (status) {
-    case SYLVA_OK: return EXIT_OK;
-    case SYLVA_ERR_NOT_SPD: return EXIT_NOT_SPD;
-    case SYLVA_ERR_NO_MEMORY:
-    case SYLVA_ERR_RUNTIME:
-    case SYLVA_ERR_NOT_INITIALIZED:
-    case SYLVA_ERR_ORDERING: return EXIT_RUNTIME;
-    default: return EXIT_INPUT;
-    }
-}
-
-int cli_fail(int status)
-{
-    const char *msg = sylva_last_error();
-    fprintf(stderr, "sylva: %s\n", msg && *msg ? msg : sylva_strerror(status));
-    return cli_exit_code(status);
-}
 
 int cli_cmd_analyze(const cli_args *a)
 {
@@ -47,7 +27,7 @@ int cli_cmd_analyze(const cli_args *a)
                a->opts.policy, (long long)ai.batches, (long long)ai.small_fronts,
                (long long)ai.large_fronts, ai.factor_bytes / 1e6, ai.peak_cb_bytes / 1e6);
         printf("  front rows histogram:");
-        for (int b = 0; b < 16; b++)
+        for (int b = 0; b < SYLVA_FRONT_HIST_BINS; b++)
             if (ai.front_hist[b]) printf(" [%d,%d): %lld", 1 << b, 2 << b, (long long)ai.front_hist[b]);
         printf("\n  batches: %.1f fronts each on average, size spread %.2f, padding waste %.1f%%\n",
                ai.fronts_per_batch, ai.size_spread, 100 * ai.padding_waste);

@@ -1,7 +1,15 @@
-# FindSylvaDeps.cmake — the libraries sylva links, gathered in one INTERFACE
-# target `sylva_deps` (StarPU, METIS, CHOLMOD and its SuiteSparse siblings,
-# OpenBLAS, zlib, and cuBLAS/cuSOLVER when CUDA is on). METIS and CHOLMOD ship
-# neither CMake nor pkg-config files on Debian 12, so they are found by hand.
+# FindSylvaDeps.cmake — one INTERFACE target per outside library, so that
+# each layer links exactly the ones it may use (docs/architecture.md):
+#   sylva_ext_starpu   StarPU               runtime/ only
+#   sylva_ext_cuda     cudart/cuBLAS/cuSOLVER kernels/ only (CUDA builds)
+#   sylva_ext_blas     OpenBLAS (CBLAS, LAPACK) kernels/, runtime/
+#   sylva_ext_cholmod  CHOLMOD and its SuiteSparse siblings, AMD
+#   sylva_ext_metis    METIS                frontal/
+#   sylva_ext_zlib     zlib                 io/
+# and sylva_deps, all of them, for the final libraries and the programs
+# that use CHOLMOD or BLAS themselves (benchmarks, tests).
+# METIS and CHOLMOD ship neither CMake nor pkg-config files on Debian 12, so
+# they are found by hand.
 find_path(METIS_INCLUDE_DIR metis.h REQUIRED)
 find_library(METIS_LIBRARY metis REQUIRED)
 find_path(CHOLMOD_INCLUDE_DIR cholmod.h PATH_SUFFIXES suitesparse REQUIRED)
@@ -10,11 +18,23 @@ foreach(lib cholmod amd camd colamd ccolamd suitesparseconfig)
   list(APPEND CHOLMOD_LIBRARIES ${SUITESPARSE_${lib}_LIBRARY})
 endforeach()
 
-add_library(sylva_deps INTERFACE)
-target_include_directories(sylva_deps INTERFACE ${METIS_INCLUDE_DIR} ${CHOLMOD_INCLUDE_DIR})
-target_link_libraries(sylva_deps INTERFACE PkgConfig::STARPU PkgConfig::OPENBLAS
-  ${CHOLMOD_LIBRARIES} ${METIS_LIBRARY} ZLIB::ZLIB Threads::Threads m)
+add_library(sylva_ext_starpu INTERFACE)
+target_link_libraries(sylva_ext_starpu INTERFACE PkgConfig::STARPU)
+add_library(sylva_ext_blas INTERFACE)
+target_link_libraries(sylva_ext_blas INTERFACE PkgConfig::OPENBLAS m)
+add_library(sylva_ext_cholmod INTERFACE)
+target_include_directories(sylva_ext_cholmod INTERFACE ${CHOLMOD_INCLUDE_DIR})
+target_link_libraries(sylva_ext_cholmod INTERFACE ${CHOLMOD_LIBRARIES})
+add_library(sylva_ext_metis INTERFACE)
+target_include_directories(sylva_ext_metis INTERFACE ${METIS_INCLUDE_DIR})
+target_link_libraries(sylva_ext_metis INTERFACE ${METIS_LIBRARY})
+add_library(sylva_ext_zlib INTERFACE)
+target_link_libraries(sylva_ext_zlib INTERFACE ZLIB::ZLIB)
+add_library(sylva_ext_cuda INTERFACE)
 if(SYLVA_ENABLE_CUDA)
-  target_link_libraries(sylva_deps INTERFACE CUDA::cudart CUDA::cublas CUDA::cusolver)
-  target_compile_definitions(sylva_deps INTERFACE SYLVA_HAVE_CUDA=1)
+  target_link_libraries(sylva_ext_cuda INTERFACE CUDA::cudart CUDA::cublas CUDA::cusolver)
 endif()
+
+add_library(sylva_deps INTERFACE)
+target_link_libraries(sylva_deps INTERFACE sylva_ext_starpu sylva_ext_blas sylva_ext_cholmod
+  sylva_ext_metis sylva_ext_zlib sylva_ext_cuda Threads::Threads m)

@@ -1,8 +1,9 @@
 /* frontal.h — the assembly tree and everything built once per sparsity
  * pattern: ordering, supernodal fronts (from CHOLMOD's supernodal analysis),
  * parent/children, levels, flops, and the index maps that assembly and
- * extend-add reuse on every (re)factorization; plus the sequential per-front
- * numeric steps and the solve.
+ * extend-add reuse on every (re)factorization. Symbolic only: the numeric
+ * steps on a front are in kernels/, the factorization and the solve that
+ * walk the tree in runtime/.
  *
  * Numbering: "global" rows/columns are in the permuted order (column j of
  * P·A·Pᵀ); perm[new] = old maps back to the user's numbering. Fronts are in
@@ -13,7 +14,7 @@
 
 #include <stdint.h>
 
-#include "sylva.h"
+#include "core.h"
 
 typedef struct sylva__front {
     int64_t first_col; /* first pivot column (global) */
@@ -62,18 +63,5 @@ void sylva__tree_free(sylva__tree *tree);
 /* Check that A has the pattern the tree was built for (same n, nnz and
  * structure); a cheap O(nnz) pass. */
 int sylva__tree_check_pattern(const sylva__tree *tree, const sylva_matrix *A);
-
-/* Factor storage: L columns of every front, front f at l_off[f], m × k
- * column-major with leading dimension m. */
-typedef struct sylva__factor_store {
-    const sylva__tree *tree;
-    double *values;
-    int64_t *l_off; /* nfronts + 1 */
-} sylva__factor_store;
-
-/* Forward/backward substitution with the stored L: X (n × nrhs, ld ldx) is
- * overwritten with A⁻¹ X, in the user's numbering. */
-int sylva__solve(const sylva__factor_store *L, int64_t nrhs, double *X, int64_t ldx);
-double sylva__logdet(const sylva__factor_store *L);
 
 #endif

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
+#include "core.h"
 #include "frontal.h"
 
 /* Adjacency of the full symmetric graph (both triangles, no diagonal). */

@@ -5,14 +5,11 @@
  * heights, flops, the extend-add relative maps and the A-assembly map.
  * Owns everything in sylva__tree; fails with a status and message.
  */
-#include <cholmod.h>
-
-#include "sylva_cholmod.h"
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
 #include "frontal.h"
+#include "io_cholmod.h"
 
 static int run_cholmod_analysis(const sylva_matrix *A, const int64_t *perm,
                                 const sylva_options *opts, sylva__tree *t)
@@ -30,7 +27,7 @@ static int run_cholmod_analysis(const sylva_matrix *A, const int64_t *perm,
     }
     /* A view of the lower CSC pattern: nothing is copied. */
     cholmod_sparse S;
-    sylva_matrix_cholmod_view(A, &S);
+    sylva__matrix_cholmod_view(A, &S);
     S.xtype = CHOLMOD_PATTERN;
     cholmod_factor *L = cholmod_l_analyze_p(&S, (SuiteSparse_long *)perm, NULL, 0, &cc);
     int status = SYLVA_OK;

@@ -8,7 +8,10 @@
  * warning. After a failure, sylva_last_error() holds a precise message for the
  * calling thread (file:line: reason for input files, the column for a matrix
  * that is not positive definite). The library never exits or aborts on bad
- * input. Indices are 0-based int64_t; values are double.
+ * input. Indices are 0-based int64_t; values are double (SYLVA_FLOAT64) or
+ * float (SYLVA_FLOAT32): a matrix says which in its dtype, a factorization
+ * runs in options.precision, and vectors passed with a matrix or a factor
+ * have its type.
  */
 #ifndef SYLVA_H
 #define SYLVA_H
@@ -57,6 +60,24 @@ const char *sylva_strerror(int status);
 /* The last error message of the calling thread ("" if none). */
 const char *sylva_last_error(void);
 const char *sylva_version(void);
+/* Seconds on a monotonic clock, for timing differences. */
+double sylva_wtime(void);
+
+/* Scalar types of values, factors and vectors. */
+typedef enum {
+    SYLVA_FLOAT64 = 0, /* double */
+    SYLVA_FLOAT32 = 1  /* float */
+} sylva_dtype;
+/* sizeof the scalar of a dtype (0 for an unknown one). */
+size_t sylva_dtype_size(sylva_dtype dtype);
+/* "float64", "float32"; sylva_dtype_from_name also takes "double", "single". */
+const char *sylva_dtype_name(sylva_dtype dtype);
+int sylva_dtype_from_name(const char *name);
+
+/* The backward error under which the command line calls a solution accurate
+ * (it exits 4 above it), for a solution computed in each precision. */
+#define SYLVA_ACCURATE_BACKWARD_ERROR_FLOAT64 1e-12
+#define SYLVA_ACCURATE_BACKWARD_ERROR_FLOAT32 1e-5
 
 /* ---------------------------------------------------------------- matrix */
 
@@ -68,7 +89,8 @@ typedef struct sylva_matrix {
     int64_t nnz;          /* stored entries = colptr[n] */
     int64_t *colptr;      /* n + 1 */
     int64_t *rowind;      /* nnz */
-    double *values;       /* nnz, or NULL for a pattern */
+    void *values;         /* nnz scalars of type dtype, or NULL for a pattern */
+    sylva_dtype dtype;    /* SYLVA_FLOAT64 unless made by sylva_matrix_convert */
     int owns_arrays;      /* 1 when sylva_matrix_free releases the arrays */
 } sylva_matrix;
 
@@ -87,8 +109,12 @@ int sylva_matrix_from_csc(int64_t n, const int64_t *colptr, const int64_t *rowin
 int sylva_matrix_wrap(int64_t n, int64_t *colptr, int64_t *rowind, double *values,
                       sylva_matrix **A);
 void sylva_matrix_free(sylva_matrix *A);
-/* y = A x for the full symmetric matrix A (stored lower). */
-void sylva_matrix_symv(const sylva_matrix *A, const double *x, double *y);
+/* A copy of A (arrays owned by the copy) with values of another type;
+ * a pattern stays a pattern. */
+int sylva_matrix_convert(const sylva_matrix *A, sylva_dtype dtype, sylva_matrix **out);
+/* y = A x for the full symmetric matrix A (stored lower); x and y have A's
+ * dtype (the sums are formed in double). */
+void sylva_matrix_symv(const sylva_matrix *A, const void *x, void *y);
 /* max_i sum_j |a_ij| of the full symmetric matrix. */
 double sylva_matrix_norm_inf(const sylva_matrix *A);
 
@@ -123,16 +149,21 @@ typedef struct sylva_options {
     /* StarPU workers (set at sylva_init): -1 = StarPU's default. */
     int ncpus;
     int ncuda;
-    const char *scheduler; /* StarPU scheduler name, NULL = "dmdas" */
+    const char *scheduler; /* StarPU scheduler name, NULL = "lws" */
     int verbose;
-    char reserved[128];
+    /* Precision of the factorization; a matrix of the other type is
+     * converted when it is factored. Right-hand sides have this type. */
+    sylva_dtype precision;
+    char reserved[124];
 } sylva_options;
 
 void sylva_default_options(sylva_options *opts);
 /* Parse an ordering name ("metis", "amd", "natural", "user"); -1 if unknown. */
 int sylva_ordering_from_name(const char *name);
-/* The i-th batching policy's name, NULL past the last one. */
+/* The i-th registered batching policy's name and one-line summary, NULL
+ * past the last one. */
 const char *sylva_policy_name(int i);
+const char *sylva_policy_summary(int i);
 
 /* Start and stop the runtime (StarPU). opts may be NULL (defaults). */
 int sylva_init(const sylva_options *opts);
@@ -142,6 +173,8 @@ int sylva_finalize(void);
 
 typedef struct sylva_analysis sylva_analysis_t;
 
+#define SYLVA_FRONT_HIST_BINS 16
+
 typedef struct sylva_analysis_info {
     int64_t n;
     int64_t nnz_A;          /* stored lower entries */
@@ -150,7 +183,8 @@ typedef struct sylva_analysis_info {
     int64_t fronts;
     int64_t tree_height;    /* fronts on the longest leaf→root path */
     int64_t max_front_rows;
-    int64_t front_hist[16]; /* fronts with rows in [2^i, 2^(i+1)) */
+    int64_t front_hist[SYLVA_FRONT_HIST_BINS]; /* fronts with rows in [2^i, 2^(i+1)); the
+                                                  last bin also holds larger ones */
     int64_t batches;        /* groups the policy made */
     int64_t small_fronts;
     int64_t large_fronts;
@@ -204,14 +238,18 @@ int sylva_factorize(const sylva_analysis_t *an, const sylva_matrix *A, sylva_fac
                     sylva_factor_info *info);
 /* Factor new values of the same pattern into F, reusing its memory. */
 int sylva_refactorize(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_info *info);
-/* Solve A X = B in place; B is n x nrhs, column-major, leading dim ldb. */
-int sylva_solve(const sylva_factor_t *F, int64_t nrhs, double *B, int64_t ldb);
+/* Solve A X = B in place; B is n x nrhs, column-major, leading dim ldb, of
+ * the factor's type (sylva_factor_dtype). */
+int sylva_solve(const sylva_factor_t *F, int64_t nrhs, void *B, int64_t ldb);
+/* The precision the factor was computed in. */
+sylva_dtype sylva_factor_dtype(const sylva_factor_t *F);
 /* log(det(A)) = 2 sum log(diag(L)). */
 int sylva_logdet(const sylva_factor_t *F, double *logdet);
 void sylva_factor_free(sylva_factor_t *F);
 
-/* Backward error ‖b − A x‖∞ / (‖A‖∞ ‖x‖∞ + ‖b‖∞) of one solution. */
-double sylva_backward_error(const sylva_matrix *A, const double *x, const double *b);
+/* Backward error ‖b − A x‖∞ / (‖A‖∞ ‖x‖∞ + ‖b‖∞) of one solution; x and b
+ * have A's dtype. */
+double sylva_backward_error(const sylva_matrix *A, const void *x, const void *b);
 
 #ifdef __cplusplus
 }

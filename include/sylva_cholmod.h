@@ -19,7 +19,7 @@ int sylva_matrix_from_cholmod(const cholmod_sparse *S, sylva_matrix **A);
 
 /* The other way: fill *S as a cholmod_sparse that views A's arrays (lower,
  * stype −1, SuiteSparse_long indices, sorted, packed; CHOLMOD_PATTERN when
- * A has no values). Nothing is copied: S is valid while A is, and must not
+ * A has no values or float32 values, which CHOLMOD 3 cannot hold). Nothing is copied: S is valid while A is, and must not
  * be freed with cholmod_l_free_sparse. */
 void sylva_matrix_cholmod_view(const sylva_matrix *A, cholmod_sparse *S);
 

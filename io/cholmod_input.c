@@ -5,14 +5,13 @@
  * Packed or unpacked, sorted or not. Fails with SYLVA_ERR_ARGUMENT,
  * _UNSUPPORTED (complex, single, int indices), _NOT_SQUARE, _NOT_SYMMETRIC,
  * _BAD_VALUE, _NO_MEMORY. */
+#include <stdlib.h>
 #include <string.h>
-#include "sylva_cholmod.h"
 
+#include "io_cholmod.h"
 #include "io_internal.h"
 
-#include <stdlib.h>
-
-int sylva_matrix_from_cholmod(const cholmod_sparse *S, sylva_matrix **A)
+int sylva__matrix_from_cholmod(const cholmod_sparse *S, sylva_matrix **A)
 {
     const char *who = "sylva_matrix_from_cholmod";
     if (!A) return sylva__fail(SYLVA_ERR_ARGUMENT, "%s: A is NULL", who);
@@ -77,17 +76,19 @@ int sylva_matrix_from_cholmod(const cholmod_sparse *S, sylva_matrix **A)
     return st;
 }
 
-void sylva_matrix_cholmod_view(const sylva_matrix *A, cholmod_sparse *S)
+void sylva__matrix_cholmod_view(const sylva_matrix *A, cholmod_sparse *S)
 {
     memset(S, 0, sizeof *S);
     S->nrow = S->ncol = (size_t)A->n;
     S->nzmax = (size_t)A->nnz;
     S->p = A->colptr;
     S->i = A->rowind;
-    S->x = A->values;
+    /* CHOLMOD 3 has no single precision: a float32 matrix is a pattern. */
+    int real = A->values && A->dtype == SYLVA_FLOAT64;
+    S->x = real ? A->values : NULL;
     S->stype = -1;
     S->itype = CHOLMOD_LONG;
-    S->xtype = A->values ? CHOLMOD_REAL : CHOLMOD_PATTERN;
+    S->xtype = real ? CHOLMOD_REAL : CHOLMOD_PATTERN;
     S->dtype = CHOLMOD_DOUBLE;
     S->sorted = 1;
     S->packed = 1;

@@ -203,8 +203,8 @@ static void *build_worker(void *arg)
 
 static void run_jobs(build_job *jobs, int nt, int phase)
 {
-    pthread_t tid[16];
-    int started[16] = {0};
+    pthread_t tid[SYLVA__IO_MAX_THREADS];
+    int started[SYLVA__IO_MAX_THREADS] = {0};
     for (int t = 0; t < nt; t++) jobs[t].phase = phase;
     for (int t = 1; t < nt; t++) started[t] = pthread_create(&tid[t], NULL, build_worker, &jobs[t]) == 0;
     build_worker(&jobs[0]);
@@ -219,7 +219,7 @@ static void run_jobs(build_job *jobs, int nt, int phase)
 static int build_part(int64_t n, const sylva__triplets *parts, int nparts,
                       const sylva__build_opts *o, int part, csc *out)
 {
-    int nt = o->nthreads < 1 ? 1 : o->nthreads > 16 ? 16 : o->nthreads;
+    int nt = o->nthreads < 1 ? 1 : o->nthreads > SYLVA__IO_MAX_THREADS ? SYLVA__IO_MAX_THREADS : o->nthreads;
     if (nt > nparts) nt = nparts > 0 ? nparts : 1;
     int st = SYLVA_ERR_NO_MEMORY;
     int64_t **cnt = sylva__calloc((size_t)(nparts > 0 ? nparts : 1), sizeof *cnt);
@@ -228,7 +228,7 @@ static int build_part(int64_t n, const sylva__triplets *parts, int nparts,
     if (!cnt || !out->colptr) goto done;
     for (int t = 0; t < nparts; t++)
         if (!(cnt[t] = sylva__calloc((size_t)n + 1, sizeof(int64_t)))) goto done;
-    build_job jobs[16];
+    build_job jobs[SYLVA__IO_MAX_THREADS];
     for (int t = 0; t < nt; t++)
         jobs[t] = (build_job){.n = n, .parts = parts, .nparts = nparts, .nthreads = nt, .tid = t,
                               .part = part, .o = o, .cnt = cnt, .out = out};

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int sylva_read_dense(const char *path, int64_t *n, int64_t *nrhs, double **X)
+int sylva__read_dense(const char *path, int64_t *n, int64_t *nrhs, double **X)
 {
     if (!n || !nrhs || !X) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_read_dense: NULL output");
     *X = NULL;
@@ -91,7 +91,7 @@ int sylva_read_dense(const char *path, int64_t *n, int64_t *nrhs, double **X)
     return SYLVA_OK;
 }
 
-int sylva_write_dense(const char *path, int64_t n, int64_t nrhs, const double *X, int64_t ldx)
+int sylva__write_dense(const char *path, int64_t n, int64_t nrhs, const double *X, int64_t ldx)
 {
     const char *who = "sylva_write_dense";
     if (!path) return sylva__fail(SYLVA_ERR_ARGUMENT, "%s: path is NULL", who);

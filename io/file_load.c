@@ -126,6 +126,6 @@ int sylva__io_threads(void)
     if (env && *env) t = strtol(env, NULL, 10);
     if (t <= 0) t = sysconf(_SC_NPROCESSORS_ONLN);
     if (t < 1) t = 1;
-    if (t > 16) t = 16;
+    if (t > SYLVA__IO_MAX_THREADS) t = SYLVA__IO_MAX_THREADS;
     return (int)t;
 }

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "io.h"
 
 /* ------------------------------------------------------------ io/file_load.c */
 
@@ -123,7 +123,7 @@ int sylva__csc_from_triplets(int64_t n, const sylva__triplets *parts, int nparts
 sylva_matrix *sylva__matrix_alloc(void);
 
 /* Number of worker threads for io/ (SYLVA_IO_THREADS, else the online CPUs,
- * at most 16). */
+ * at most SYLVA__IO_MAX_THREADS). */
 int sylva__io_threads(void);
 
 #endif

@@ -37,7 +37,7 @@ static int check_args(const char *who, int64_t n, const int64_t *colptr, const i
     return SYLVA_OK;
 }
 
-int sylva_matrix_from_csc(int64_t n, const int64_t *colptr, const int64_t *rowind,
+int sylva__matrix_from_csc(int64_t n, const int64_t *colptr, const int64_t *rowind,
                           const double *values, int lower_only, sylva_matrix **A)
 {
     const char *who = "sylva_matrix_from_csc";
@@ -60,7 +60,7 @@ int sylva_matrix_from_csc(int64_t n, const int64_t *colptr, const int64_t *rowin
     return st;
 }
 
-int sylva_matrix_wrap(int64_t n, int64_t *colptr, int64_t *rowind, double *values,
+int sylva__matrix_wrap(int64_t n, int64_t *colptr, int64_t *rowind, double *values,
                       sylva_matrix **A)
 {
     const char *who = "sylva_matrix_wrap";
@@ -102,7 +102,7 @@ int sylva_matrix_wrap(int64_t n, int64_t *colptr, int64_t *rowind, double *value
     return SYLVA_OK;
 }
 
-void sylva_matrix_free(sylva_matrix *A)
+void sylva__matrix_free(sylva_matrix *A)
 {
     if (!A) return;
     if (A->owns_arrays) {

@@ -1,86 +1,86 @@
-/* matrix_ops.c — arithmetic on a stored-lower symmetric sylva_matrix:
- * y = A x, ‖A‖∞, and the backward error ‖b − A x‖∞ / (‖A‖∞ ‖x‖∞ + ‖b‖∞).
- * These cannot fail loudly: a pattern-only matrix, a NULL argument or an
- * allocation failure gives NaN (so a test comparing against a tolerance
- * fails), and any NaN in A, x or b comes out as NaN. */
-#include "io_internal.h"
-
+/* matrix_ops.c — arithmetic on a stored-lower symmetric sylva_matrix of
+ * either scalar type: y = A x, ‖A‖∞, the backward error
+ * ‖b − A x‖∞ / (‖A‖∞ ‖x‖∞ + ‖b‖∞) (t_matrix_ops.c, per precision), and the
+ * conversion to another type. The arithmetic cannot fail loudly: a
+ * pattern-only matrix, a NULL argument or an allocation failure gives NaN
+ * (so a test comparing against a tolerance fails), and any NaN in A, x or b
+ * comes out as NaN. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
-void sylva_matrix_symv(const sylva_matrix *A, const double *x, double *y)
+#include "io_internal.h"
+
+#define SYLVA_DOUBLE
+#include "t_matrix_ops.c"
+#define SYLVA_SINGLE
+#include "t_matrix_ops.c"
+
+void sylva__matrix_symv(const sylva_matrix *A, const void *x, void *y)
 {
     if (!A || !y) return;
-    int64_t n = A->n;
     if (!A->values || !x) {
-        for (int64_t i = 0; i < n; i++) y[i] = NAN;
+        for (int64_t i = 0; i < A->n; i++) {
+            if (A->dtype == SYLVA_FLOAT32) ((float *)y)[i] = NAN;
+            else ((double *)y)[i] = NAN;
+        }
         return;
     }
-    for (int64_t i = 0; i < n; i++) y[i] = 0.0;
-    const int64_t *cp = A->colptr, *ri = A->rowind;
-    const double *v = A->values;
-    for (int64_t j = 0; j < n; j++) {
-        double xj = x[j], yj = 0.0;
-        for (int64_t p = cp[j]; p < cp[j + 1]; p++) {
-            int64_t i = ri[p];
-            y[i] += v[p] * xj;
-            if (i != j) yj += v[p] * x[i];
-        }
-        y[j] += yj;
-    }
+    if (A->dtype == SYLVA_FLOAT32) sylva__s_symv(A, x, y);
+    else sylva__d_symv(A, x, y);
 }
 
-double sylva_matrix_norm_inf(const sylva_matrix *A)
+double sylva__matrix_norm_inf(const sylva_matrix *A)
 {
     if (!A || !A->values) return NAN;
-    int64_t n = A->n;
-    double *r = calloc((size_t)(n > 0 ? n : 1), sizeof *r);
-    if (!r) return NAN;
-    for (int64_t j = 0; j < n; j++)
-        for (int64_t p = A->colptr[j]; p < A->colptr[j + 1]; p++) {
-            int64_t i = A->rowind[p];
-            double a = fabs(A->values[p]);
-            r[i] += a;
-            if (i != j) r[j] += a;
-        }
-    double m = 0.0;
-    for (int64_t i = 0; i < n; i++) {
-        if (isnan(r[i])) {
-            m = NAN;
-            break;
-        }
-        if (r[i] > m) m = r[i];
-    }
-    free(r);
-    return m;
+    return A->dtype == SYLVA_FLOAT32 ? sylva__s_norm_inf(A) : sylva__d_norm_inf(A);
 }
 
-/* max |v_i|, NaN if any v_i is NaN. */
-static double vec_norm_inf(const double *v, int64_t n)
-{
-    double m = 0.0;
-    for (int64_t i = 0; i < n; i++) {
-        double a = fabs(v[i]);
-        if (isnan(a)) return NAN;
-        if (a > m) m = a;
-    }
-    return m;
-}
-
-double sylva_backward_error(const sylva_matrix *A, const double *x, const double *b)
+double sylva__backward_error(const sylva_matrix *A, const void *x, const void *b)
 {
     if (!A || !x || !b || !A->values) return NAN;
-    int64_t n = A->n;
-    if (n == 0) return 0.0;
-    double *r = malloc((size_t)n * sizeof *r);
-    if (!r) return NAN;
-    sylva_matrix_symv(A, x, r);
-    for (int64_t i = 0; i < n; i++) r[i] = b[i] - r[i];
-    double rn = vec_norm_inf(r, n);
-    free(r);
-    double an = sylva_matrix_norm_inf(A), xn = vec_norm_inf(x, n), bn = vec_norm_inf(b, n);
-    if (isnan(rn) || isnan(an) || isnan(xn) || isnan(bn)) return NAN;
-    double den = an * xn + bn;
-    if (den == 0.0) return rn == 0.0 ? 0.0 : INFINITY;
-    return rn / den;
+    if (A->n == 0) return 0.0;
+    return A->dtype == SYLVA_FLOAT32 ? sylva__s_backward_error(A, x, b)
+                                     : sylva__d_backward_error(A, x, b);
+}
+
+void sylva__convert_values(int64_t count, sylva_dtype from, const void *src, sylva_dtype to,
+                           void *dst)
+{
+    if (from == to) {
+        memcpy(dst, src, (size_t)count * sylva__dtype_size(to));
+    } else if (to == SYLVA_FLOAT32) {
+        const double *s = src;
+        float *d = dst;
+        for (int64_t i = 0; i < count; i++) d[i] = (float)s[i];
+    } else {
+        const float *s = src;
+        double *d = dst;
+        for (int64_t i = 0; i < count; i++) d[i] = (double)s[i];
+    }
+}
+
+int sylva__matrix_convert(const sylva_matrix *A, sylva_dtype dtype, sylva_matrix **out)
+{
+    if (!A || !out) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_matrix_convert: NULL argument");
+    *out = NULL;
+    size_t es = sylva__dtype_size(dtype);
+    if (!es) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_matrix_convert: unknown dtype %d", (int)dtype);
+    sylva_matrix *M = sylva__matrix_alloc();
+    if (!M) return SYLVA_ERR_NO_MEMORY;
+    M->n = A->n;
+    M->nnz = A->nnz;
+    M->dtype = dtype;
+    M->colptr = sylva__malloc((size_t)A->n + 1, sizeof(int64_t));
+    M->rowind = sylva__malloc((size_t)A->nnz, sizeof(int64_t));
+    M->values = A->values ? sylva__malloc((size_t)A->nnz, es) : NULL;
+    if (!M->colptr || !M->rowind || (A->values && !M->values)) {
+        sylva__matrix_free(M);
+        return SYLVA_ERR_NO_MEMORY;
+    }
+    memcpy(M->colptr, A->colptr, ((size_t)A->n + 1) * sizeof(int64_t));
+    memcpy(M->rowind, A->rowind, (size_t)A->nnz * sizeof(int64_t));
+    if (A->values) sylva__convert_values(A->nnz, A->dtype, A->values, dtype, M->values);
+    *out = M;
+    return SYLVA_OK;
 }

@@ -190,8 +190,8 @@ static int parse_parallel(mm_chunk *ch, int nt, const sylva__mm_header *h, const
                            .report = 0, .limit = INT64_MAX, .idx32 = use_idx32(h)};
         b = e;
     }
-    pthread_t tid[16];
-    int started[16] = {0};
+    pthread_t tid[SYLVA__IO_MAX_THREADS];
+    int started[SYLVA__IO_MAX_THREADS] = {0};
     for (int t = 0; t < nt; t++) {
         int64_t g = chunk_guess(h, (size_t)(ch[t].end - ch[t].begin), total);
         size_t es = ch[t].idx32 ? sizeof(int32_t) : sizeof(int64_t);
@@ -214,7 +214,7 @@ static int parse_parallel(mm_chunk *ch, int nt, const sylva__mm_header *h, const
     return count == h->nnz ? SYLVA_OK : SYLVA_ERR_FORMAT;
 }
 
-int sylva_read_matrix_market(const char *path, sylva_matrix **A)
+int sylva__read_matrix_market(const char *path, sylva_matrix **A)
 {
     if (!A) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_read_matrix_market: A is NULL");
     *A = NULL;
@@ -239,7 +239,7 @@ int sylva_read_matrix_market(const char *path, sylva_matrix **A)
      * (tests use it to run the parallel path and its fallback on tiny files). */
     int nt = sylva__io_threads();
     if (!getenv("SYLVA_IO_THREADS") && bytes < ((size_t)1 << 20)) nt = 1;
-    mm_chunk ch[16];
+    mm_chunk ch[SYLVA__IO_MAX_THREADS];
     memset(ch, 0, sizeof ch);
     int used = nt;
     st = nt > 1 ? parse_parallel(ch, nt, &h, path, data_end) : SYLVA_ERR_FORMAT;
@@ -265,7 +265,7 @@ int sylva_read_matrix_market(const char *path, sylva_matrix **A)
                              (long long)h.nnz, (long long)h.size_line);
     }
     if (st == SYLVA_OK) {
-        sylva__triplets parts[16];
+        sylva__triplets parts[SYLVA__IO_MAX_THREADS];
         for (int t = 0; t < used; t++)
             parts[t] = (sylva__triplets){ch[t].row, ch[t].col, ch[t].val, ch[t].count, ch[t].idx32};
         sylva__build_opts o = {.mode = h.symmetric ? SYLVA__TRI_MIRROR : SYLVA__TRI_FULL,

@@ -2,7 +2,7 @@
 #ifndef SYLVA_GEN_INTERNAL_H
 #define SYLVA_GEN_INTERNAL_H
 
-#include "error.h"
+#include "core.h"
 #include "sylva_gen.h"
 
 typedef struct {

@@ -84,6 +84,7 @@ int sylva_gen_laplacian(int dim, int points, int64_t nx, int64_t ny, int64_t nz,
     sylva_matrix *M = sylva__gen_matrix(n, nnz);
     if (!M) return SYLVA_ERR_NO_MEMORY;
     double diag = (double)(2 * no); /* 4, 8, 6, 26: one per neighbour */
+    double *val = M->values;
     int64_t p = 0;
     for (int64_t z = 0; z < nz; z++)
         for (int64_t y = 0; y < ny; y++)
@@ -91,12 +92,12 @@ int sylva_gen_laplacian(int dim, int points, int64_t nx, int64_t ny, int64_t nz,
                 int64_t c = x + nx * (y + ny * z);
                 M->colptr[c] = p;
                 M->rowind[p] = c;
-                M->values[p++] = diag;
+                val[p++] = diag;
                 for (int k = 0; k < no; k++) {
                     int64_t qx = x + offs[k].dx, qy = y + offs[k].dy, qz = z + offs[k].dz;
                     if (qx < 0 || qx >= nx || qy < 0 || qy >= ny || qz >= nz) continue;
                     M->rowind[p] = qx + nx * (qy + ny * qz);
-                    M->values[p++] = -1.0;
+                    val[p++] = -1.0;
                 }
             }
     M->colptr[n] = p;

@@ -106,6 +106,7 @@ int sylva_gen_elasticity3d(int64_t nx, int64_t ny, int64_t nz, sylva_matrix **A)
     if (!M) return SYLVA_ERR_NO_MEMORY;
     double blk[27][3][3];
     node_blocks(blk);
+    double *val = M->values;
     int64_t p = 0;
     for (int64_t z = 0; z < nz; z++)
         for (int64_t y = 0; y < ny; y++)
@@ -116,7 +117,7 @@ int sylva_gen_elasticity3d(int64_t nx, int64_t ny, int64_t nz, sylva_matrix **A)
                     M->colptr[c] = p;
                     for (int a = b; a < 3; a++) { /* diagonal block, lower part */
                         M->rowind[p] = 3 * node + a;
-                        M->values[p++] = blk[13][a][b];
+                        val[p++] = blk[13][a][b];
                     }
                     for (int k = 0; k < no; k++) {
                         int64_t qx = x + offs[k].dx, qy = y + offs[k].dy, qz = z + offs[k].dz;
@@ -126,7 +127,7 @@ int sylva_gen_elasticity3d(int64_t nx, int64_t ny, int64_t nz, sylva_matrix **A)
                         int dneg = (1 - offs[k].dx) + 3 * (1 - offs[k].dy) + 9 * (1 - offs[k].dz);
                         for (int a = 0; a < 3; a++) {
                             M->rowind[p] = 3 * q + a;
-                            M->values[p++] = blk[dneg][a][b];
+                            val[p++] = blk[dneg][a][b];
                         }
                     }
                 }

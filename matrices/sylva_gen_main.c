@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "sylva_gen.h"
 
@@ -14,13 +13,6 @@ static int usage(void)
 {
     fprintf(stderr, "usage: sylva-gen lap2d5|lap2d9|lap3d7|lap3d27|elast3d NX [NY [NZ]] -o FILE.mtx\n");
     return 2;
-}
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 int main(int argc, char **argv)
@@ -45,7 +37,7 @@ int main(int argc, char **argv)
     if (!kind || !out || nd < 1) return usage();
     if (nd < 2) dims[1] = dims[0];
     if (nd < 3) dims[2] = dims[0];
-    double t0 = now();
+    double t0 = sylva_wtime();
     sylva_matrix *A = NULL;
     int st;
     if (strcmp(kind, "lap2d5") == 0) st = sylva_gen_laplacian(2, 5, dims[0], dims[1], 1, &A);
@@ -61,7 +53,7 @@ int main(int argc, char **argv)
         return 1;
     }
     fprintf(stderr, "sylva-gen: %s: n = %lld, nnz (lower) = %lld, %.2f s\n", out, (long long)A->n,
-            (long long)A->nnz, now() - t0);
+            (long long)A->nnz, sylva_wtime() - t0);
     sylva_matrix_free(A);
     return 0;
 }

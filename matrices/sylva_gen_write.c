@@ -58,7 +58,8 @@ int sylva_gen_write_mtx(const char *path, const sylva_matrix *A)
             s = put_int(s, j + 1);
             if (A->values) {
                 *s++ = ' ';
-                s = put_value(s, A->values[p]);
+                s = put_value(s, A->dtype == SYLVA_FLOAT32 ? (double)((const float *)A->values)[p]
+                                                           : ((const double *)A->values)[p]);
             }
             *s++ = '\n';
         }

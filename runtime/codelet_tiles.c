@@ -1,55 +1,42 @@
 /* codelet_tiles.c — the four dense tile codelets of a tiled (native) front:
  * POTRF, TRSM, SYRK and GEMM on tiles of a front's pivot block P and
- * contribution block C (matrix interfaces, column-major, lower). One concept
- * — the tile kernels of a right-looking Cholesky — so they share a file; CPU
- * twins here (OpenBLAS). A failing POTRF records its front column (LAPACK
- * info offset by the tile's first column) unless one is already recorded.
+ * contribution block C. One concept — the tile kernels of a right-looking
+ * Cholesky — so they share a file; the CPU twins are t_tiles_cpu.c,
+ * instantiated here per precision. Every task's cl_arg is a sylva__tile_args
+ * (the POTRF's also names the front's status slot).
  */
 #include "blas.h"
-#include "runtime.h"
+#include "runtime_internal.h"
+
+#define SYLVA_DOUBLE
+#include "t_tiles_cpu.c"
+#define SYLVA_SINGLE
+#include "t_tiles_cpu.c"
+
+static int single(const void *cl_arg)
+{
+    return ((const sylva__tile_args *)cl_arg)->precision == SYLVA_FLOAT32;
+}
 
 static void potrf_cpu(void *buffers[], void *cl_arg)
 {
-    const sylva__tile_args *a = cl_arg;
-    double *T = (double *)STARPU_MATRIX_GET_PTR(buffers[0]);
-    int n = (int)STARPU_MATRIX_GET_NX(buffers[0]), ld = (int)STARPU_MATRIX_GET_LD(buffers[0]), info = 0;
-    dpotrf_("L", &n, T, &ld, &info);
-    if (info && *a->front_info == 0) *a->front_info = (int)(a->col0 + info);
+    if (single(cl_arg)) sylva__s_tile_potrf_cpu(buffers, cl_arg);
+    else sylva__d_tile_potrf_cpu(buffers, cl_arg);
 }
-
-/* B := B · L⁻ᵀ (B below the diagonal tile L). */
 static void trsm_cpu(void *buffers[], void *cl_arg)
 {
-    (void)cl_arg;
-    const double *L = (const double *)STARPU_MATRIX_GET_PTR(buffers[0]);
-    double *B = (double *)STARPU_MATRIX_GET_PTR(buffers[1]);
-    cblas_dtrsm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit,
-                (int)STARPU_MATRIX_GET_NX(buffers[1]), (int)STARPU_MATRIX_GET_NY(buffers[1]), 1.0, L,
-                (int)STARPU_MATRIX_GET_LD(buffers[0]), B, (int)STARPU_MATRIX_GET_LD(buffers[1]));
+    if (single(cl_arg)) sylva__s_tile_trsm_cpu(buffers);
+    else sylva__d_tile_trsm_cpu(buffers);
 }
-
-/* C := C − A · Aᵀ (lower). */
 static void syrk_cpu(void *buffers[], void *cl_arg)
 {
-    (void)cl_arg;
-    const double *A = (const double *)STARPU_MATRIX_GET_PTR(buffers[0]);
-    double *C = (double *)STARPU_MATRIX_GET_PTR(buffers[1]);
-    cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, (int)STARPU_MATRIX_GET_NX(buffers[1]),
-                (int)STARPU_MATRIX_GET_NY(buffers[0]), -1.0, A, (int)STARPU_MATRIX_GET_LD(buffers[0]),
-                1.0, C, (int)STARPU_MATRIX_GET_LD(buffers[1]));
+    if (single(cl_arg)) sylva__s_tile_syrk_cpu(buffers);
+    else sylva__d_tile_syrk_cpu(buffers);
 }
-
-/* C := C − A · Bᵀ. */
 static void gemm_cpu(void *buffers[], void *cl_arg)
 {
-    (void)cl_arg;
-    const double *A = (const double *)STARPU_MATRIX_GET_PTR(buffers[0]);
-    const double *B = (const double *)STARPU_MATRIX_GET_PTR(buffers[1]);
-    double *C = (double *)STARPU_MATRIX_GET_PTR(buffers[2]);
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, (int)STARPU_MATRIX_GET_NX(buffers[2]),
-                (int)STARPU_MATRIX_GET_NY(buffers[2]), (int)STARPU_MATRIX_GET_NY(buffers[0]), -1.0, A,
-                (int)STARPU_MATRIX_GET_LD(buffers[0]), B, (int)STARPU_MATRIX_GET_LD(buffers[1]), 1.0, C,
-                (int)STARPU_MATRIX_GET_LD(buffers[2]));
+    if (single(cl_arg)) sylva__s_tile_gemm_cpu(buffers);
+    else sylva__d_tile_gemm_cpu(buffers);
 }
 
 /* History-based models keyed by tile shape (StarPU's default footprint). */

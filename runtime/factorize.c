@@ -2,19 +2,22 @@
  * each group's slice of the factor pool and a temporary CB pool per group
  * (home node −1), submits one task per group in plan order (StarPU infers
  * the DAG from the access modes), unregisters each CB pool after its last
- * reader is submitted, waits, and turns per-front status into the public
- * status (the failing column in the user's numbering).
+ * reader is submitted, and waits. A task StarPU refuses stops the
+ * submission (what was submitted still runs and is waited for); a front
+ * that is not positive definite does not: it only makes its ancestors skip,
+ * so the failing column reported is the same in every run.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
-#include "runtime.h"
+#include "runtime_internal.h"
 
-int sylva__factor_submit(struct sylva_factor *F, const double *A_values, int64_t nnz,
+int sylva__factor_submit(sylva__numeric *N, const void *A_values, int64_t nnz, int64_t tile_rows,
                          int64_t *ntasks)
 {
-    const sylva__plan *pl = F->an->plan;
+    const sylva__plan *pl = N->plan;
+    const size_t es = N->elem;
+    char *Lvalues = N->values;
     const sylva__tree *t = pl->tree;
     int64_t ng = pl->ngroups;
     int status = SYLVA_OK;
@@ -22,15 +25,15 @@ int sylva__factor_submit(struct sylva_factor *F, const double *A_values, int64_t
     if (ng == 0) return SYLVA_OK;
     starpu_resume(); /* workers are paused between factorizations (init.c) */
     starpu_data_handle_t Ah;
-    starpu_vector_data_register(&Ah, STARPU_MAIN_RAM, (uintptr_t)A_values, (uint32_t)(nnz ? nnz : 1),
-                                sizeof(double));
+    starpu_vector_data_register(&Ah, STARPU_MAIN_RAM, (uintptr_t)A_values,
+                                (uint32_t)(nnz ? nnz : 1), es);
     starpu_data_handle_t *Lh = calloc((size_t)ng, sizeof *Lh);
     starpu_data_handle_t *CBh = calloc((size_t)ng, sizeof *CBh);
     int64_t *left = calloc((size_t)ng, sizeof *left);
     sylva__group_args *args = calloc((size_t)ng, sizeof *args);
     sylva__tiled **tiled = calloc((size_t)ng, sizeof *tiled);
-    double **cbmem = calloc((size_t)ng, sizeof *cbmem);
-    int64_t nb = F->an->opts.tile_rows;
+    void **cbmem = calloc((size_t)ng, sizeof *cbmem);
+    int64_t nb = tile_rows;
     struct starpu_data_descr *descr = malloc(((size_t)t->nfronts + 3) * sizeof *descr);
     if (!Lh || !CBh || !left || !args || !tiled || !cbmem || !descr) {
         status = sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory submitting the factorization");
@@ -44,25 +47,25 @@ int sylva__factor_submit(struct sylva_factor *F, const double *A_values, int64_t
             /* A tiled front: P and C as matrices, so they can be split. */
             const sylva__front *f = &t->fronts[first];
             uint32_t m = (uint32_t)f->m, k = (uint32_t)f->k, r = m - k;
-            starpu_matrix_data_register(&Lh[g], STARPU_MAIN_RAM, (uintptr_t)(F->store.values + lo), m, m,
-                                        k, sizeof(double));
+            starpu_matrix_data_register(&Lh[g], STARPU_MAIN_RAM, (uintptr_t)(Lvalues + lo * es),
+                                        m, m, k, es);
             /* Its CB gets host memory: StarPU's tiles are views into a
              * handle only where the handle has memory when the plan is made
              * (a home-less handle has none yet). Freed after the wait. */
             if (r > 0) {
-                cbmem[g] = malloc((size_t)r * r * sizeof(double));
+                cbmem[g] = malloc((size_t)r * r * es);
                 if (!cbmem[g]) {
                     status = sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory for a CB of %u rows", r);
                     goto wait;
                 }
                 starpu_matrix_data_register(&CBh[g], STARPU_MAIN_RAM, (uintptr_t)cbmem[g], r, r, r,
-                                            sizeof(double));
+                                            es);
             }
         } else {
-            starpu_vector_data_register(&Lh[g], STARPU_MAIN_RAM, (uintptr_t)(F->store.values + lo),
-                                        (uint32_t)(hi - lo), sizeof(double));
+            starpu_vector_data_register(&Lh[g], STARPU_MAIN_RAM, (uintptr_t)(Lvalues + lo * es),
+                                        (uint32_t)(hi - lo), es);
             if (pl->cb_size[g] > 0)
-                starpu_vector_data_register(&CBh[g], -1, 0, (uint32_t)pl->cb_size[g], sizeof(double));
+                starpu_vector_data_register(&CBh[g], -1, 0, (uint32_t)pl->cb_size[g], es);
         }
         left[g] = pl->readers[g];
     }
@@ -71,24 +74,22 @@ int sylva__factor_submit(struct sylva_factor *F, const double *A_values, int64_t
         descr[nbuf++] = (struct starpu_data_descr){Ah, STARPU_R};
         descr[nbuf++] = (struct starpu_data_descr){Lh[g], STARPU_W};
         int tile_it = pl->large[g] && nb > 0; /* nb: tile rows */
-        args[g] = (sylva__group_args){pl, g, pl->cb_size[g] > 0, !tile_it, F->front_info};
+        args[g] = (sylva__group_args){pl, g, N->precision, pl->cb_size[g] > 0, !tile_it,
+                                      N->front_info};
         if (args[g].has_cb) descr[nbuf++] = (struct starpu_data_descr){CBh[g], STARPU_W};
         for (int64_t d = pl->dep_ptr[g]; d < pl->dep_ptr[g + 1]; d++)
             descr[nbuf++] = (struct starpu_data_descr){CBh[pl->dep_list[d]], STARPU_R};
-        int rc = starpu_task_insert(&sylva__group_codelet, STARPU_CL_ARGS_NFREE, &args[g],
-                                    sizeof args[g], STARPU_DATA_MODE_ARRAY, descr, nbuf,
-                                    STARPU_FLOPS, pl->group_flops[g],
-                                    STARPU_NAME, pl->large[g] ? "front" : "batch", 0);
-        if (rc != 0) {
-            status = sylva__fail(SYLVA_ERR_RUNTIME, "StarPU refused task %lld (code %d)",
-                                 (long long)g, rc);
-            break;
-        }
+        status = SYLVA_STARPU(starpu_task_insert(
+            &sylva__group_codelet, STARPU_CL_ARGS_NFREE, &args[g], sizeof args[g],
+            STARPU_DATA_MODE_ARRAY, descr, nbuf, STARPU_FLOPS, pl->group_flops[g], STARPU_NAME,
+            pl->large[g] ? "front" : "batch", 0));
+        if (status) break;
         (*ntasks)++;
         if (tile_it) {
             const sylva__front *f = &t->fronts[pl->front_list[pl->group_ptr[g]]];
-            tiled[g] = sylva__tiled_submit(Lh[g], CBh[g], f->m, f->k, nb,
-                                           F->front_info + pl->front_list[pl->group_ptr[g]], &status);
+            tiled[g] = sylva__tiled_submit(Lh[g], CBh[g], f->m, f->k, nb, N->precision,
+                                           N->front_info + pl->front_list[pl->group_ptr[g]],
+                                           &status);
             if (status) break;
         }
         for (int64_t d = pl->dep_ptr[g]; d < pl->dep_ptr[g + 1]; d++)
@@ -96,7 +97,8 @@ int sylva__factor_submit(struct sylva_factor *F, const double *A_values, int64_t
         if (pl->cb_size[g] > 0 && pl->readers[g] == 0) starpu_data_unregister_submit(CBh[g]);
     }
 wait:
-    starpu_task_wait_for_all();
+    if (!status) status = SYLVA_STARPU(starpu_task_wait_for_all());
+    else starpu_task_wait_for_all();
     starpu_pause();
     if (tiled)
         for (int64_t g = 0; g < ng; g++) sylva__tiled_free(tiled[g]);

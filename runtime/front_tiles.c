@@ -5,13 +5,13 @@
  * pivot/CB split, the right-looking tiled Cholesky is submitted on the
  * tiles (POTRF, TRSM, SYRK, GEMM; StarPU infers the DAG), and the tiles are
  * gathered back so the parent's extend-add reads C whole. Plans are cleaned
- * asynchronously at once; only the POTRF arguments live until
- * sylva__tiled_free (after the tasks ended).
+ * asynchronously at once; only the tile tasks' arguments live until
+ * sylva__tiled_free (after the tasks ended). Every StarPU call is checked;
+ * the first refusal stops the submission and is the returned status.
  */
 #include <stdlib.h>
 
-#include "error.h"
-#include "runtime.h"
+#include "runtime_internal.h"
 
 /* Split a matrix interface at bounds[0..nparts] along rows or columns. */
 typedef struct split_spec {
@@ -60,6 +60,7 @@ struct sylva__tiled {
     tiled_matrix P, C;
     int64_t nb, KB, RB;
     sylva__tile_args *potrf_args; /* KB */
+    sylva__tile_args update_args; /* TRSM, SYRK, GEMM: the precision only */
 };
 
 static int64_t *bounds_of(int64_t n0, int64_t n1, int64_t nb, int64_t *count)
@@ -76,6 +77,9 @@ static int64_t *bounds_of(int64_t n0, int64_t n1, int64_t nb, int64_t *count)
     return b;
 }
 
+/* StarPU 1.3's partition calls return nothing: they abort inside StarPU
+ * on misuse, which the plan's own checks (bounds within the matrix) rule
+ * out. */
 static int tile_split(tiled_matrix *t)
 {
     struct starpu_data_filter fr = {.filter_func = split_filter, .nchildren = (unsigned)t->nrows,
@@ -125,8 +129,45 @@ static starpu_data_handle_t tile(const sylva__tiled *T, int64_t i, int64_t l)
     return T->C.tiles[(i - T->KB) * T->C.ncols + (l - T->KB)];
 }
 
+/* Submit the right-looking tiled Cholesky on T's tiles; the first task
+ * StarPU refuses ends the submission (the status says which call). */
+static int submit_tile_tasks(sylva__tiled *T, int *front_info, sylva_dtype precision)
+{
+    int64_t NB = T->KB + T->RB;
+    T->update_args = (sylva__tile_args){NULL, 0, precision};
+    sylva__tile_args *u = &T->update_args;
+    size_t us = sizeof *u;
+    int st = SYLVA_OK;
+    for (int64_t j = 0; j < T->KB && !st; j++) {
+        T->potrf_args[j] = (sylva__tile_args){front_info, T->P.cols.bounds[j], precision};
+        int prio = (int)(2 * (NB - j));
+        st = SYLVA_STARPU(starpu_task_insert(
+            &sylva__tile_potrf_codelet, STARPU_CL_ARGS_NFREE, &T->potrf_args[j],
+            sizeof T->potrf_args[j], STARPU_RW, tile(T, j, j), STARPU_PRIORITY, prio + 2, 0));
+        for (int64_t i = j + 1; i < NB && !st; i++)
+            st = SYLVA_STARPU(starpu_task_insert(&sylva__tile_trsm_codelet, STARPU_CL_ARGS_NFREE, u,
+                                                 us, STARPU_R, tile(T, j, j), STARPU_RW,
+                                                 tile(T, i, j), STARPU_PRIORITY, prio + 1, 0));
+        for (int64_t i = j + 1; i < NB && !st; i++)
+            for (int64_t l = j + 1; l <= i && !st; l++) {
+                int p = l == j + 1 ? prio : 0;
+                if (i == l)
+                    st = SYLVA_STARPU(starpu_task_insert(
+                        &sylva__tile_syrk_codelet, STARPU_CL_ARGS_NFREE, u, us, STARPU_R,
+                        tile(T, i, j), STARPU_RW, tile(T, i, i), STARPU_PRIORITY, p, 0));
+                else
+                    st = SYLVA_STARPU(starpu_task_insert(
+                        &sylva__tile_gemm_codelet, STARPU_CL_ARGS_NFREE, u, us, STARPU_R,
+                        tile(T, i, j), STARPU_R, tile(T, l, j), STARPU_RW, tile(T, i, l),
+                        STARPU_PRIORITY, p, 0));
+            }
+    }
+    return st;
+}
+
 sylva__tiled *sylva__tiled_submit(starpu_data_handle_t P, starpu_data_handle_t C, int64_t m,
-                                  int64_t k, int64_t nb, int *front_info, int *status)
+                                  int64_t k, int64_t nb, sylva_dtype precision, int *front_info,
+                                  int *status)
 {
     *status = SYLVA_OK;
     sylva__tiled *T = calloc(1, sizeof *T);
@@ -147,27 +188,7 @@ sylva__tiled *sylva__tiled_submit(starpu_data_handle_t P, starpu_data_handle_t C
         T->C.cols = (split_spec){bounds_of(0, r, nb, &T->C.ncols), 1};
         if (!T->C.rows.bounds || !T->C.cols.bounds || tile_split(&T->C)) goto oom;
     }
-    int64_t NB = T->KB + T->RB;
-    for (int64_t j = 0; j < T->KB; j++) {
-        T->potrf_args[j] = (sylva__tile_args){front_info, T->P.cols.bounds[j]};
-        int prio = (int)(2 * (NB - j));
-        starpu_task_insert(&sylva__tile_potrf_codelet, STARPU_CL_ARGS_NFREE, &T->potrf_args[j],
-                           sizeof T->potrf_args[j], STARPU_RW, tile(T, j, j), STARPU_PRIORITY, prio + 2,
-                           0);
-        for (int64_t i = j + 1; i < NB; i++)
-            starpu_task_insert(&sylva__tile_trsm_codelet, STARPU_R, tile(T, j, j), STARPU_RW,
-                               tile(T, i, j), STARPU_PRIORITY, prio + 1, 0);
-        for (int64_t i = j + 1; i < NB; i++)
-            for (int64_t l = j + 1; l <= i; l++) {
-                if (i == l)
-                    starpu_task_insert(&sylva__tile_syrk_codelet, STARPU_R, tile(T, i, j), STARPU_RW,
-                                       tile(T, i, i), STARPU_PRIORITY, l == j + 1 ? prio : 0, 0);
-                else
-                    starpu_task_insert(&sylva__tile_gemm_codelet, STARPU_R, tile(T, i, j), STARPU_R,
-                                       tile(T, l, j), STARPU_RW, tile(T, i, l), STARPU_PRIORITY,
-                                       l == j + 1 ? prio : 0, 0);
-            }
-    }
+    *status = submit_tile_tasks(T, front_info, precision);
     tile_gather(&T->P);
     if (r > 0) tile_gather(&T->C);
     tile_free_bounds(&T->P);

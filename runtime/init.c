@@ -1,58 +1,26 @@
-/* init.c — sylva_init/sylva_finalize (start and stop StarPU with the
- * options' worker counts and scheduler), and sylva_default_options. CPU
- * workers run single-threaded BLAS: StarPU supplies the parallelism.
- * Fails with SYLVA_ERR_RUNTIME when StarPU cannot start.
+/* init.c — start and stop StarPU with the options' worker counts and
+ * scheduler, and the check every StarPU return code goes through. CPU
+ * workers run single-threaded BLAS: StarPU supplies the parallelism. Fails
+ * with SYLVA_ERR_RUNTIME when StarPU cannot start.
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "blas.h"
-#include "error.h"
-#include "runtime.h"
+#include "runtime_internal.h"
 
 static int ready;
 
-void sylva_default_options(sylva_options *o)
+int sylva__starpu_status(int rc, const char *call, const char *file, int line)
 {
-    memset(o, 0, sizeof *o);
-    o->ordering = SYLVA_ORDERING_METIS;
-    o->user_perm = NULL;
-    /* CHOLMOD's defaults for relaxed amalgamation. */
-    o->nrelax[0] = 4;
-    o->nrelax[1] = 16;
-    o->nrelax[2] = 48;
-    o->zrelax[0] = 0.8;
-    o->zrelax[1] = 0.1;
-    o->zrelax[2] = 0.05;
-    o->policy = "subtree";
-    o->small_front_rows = 256;
-    o->tile_rows = 256;
-    o->batch_flops = 0; /* automatic: see sylva_analyze */
-    o->ncpus = -1;
-    o->ncuda = -1;
-    o->scheduler = NULL;
-    o->verbose = 0;
+    if (rc == 0) return SYLVA_OK;
+    return sylva__fail(SYLVA_ERR_RUNTIME, "%s:%d: StarPU failed (code %d%s): %s", file, line, rc,
+                       rc == -ENODEV ? ", no worker can run the task" : "", call);
 }
 
-int sylva_ordering_from_name(const char *name)
-{
-    if (!name) return -1;
-    if (!strcmp(name, "metis")) return SYLVA_ORDERING_METIS;
-    if (!strcmp(name, "amd")) return SYLVA_ORDERING_AMD;
-    if (!strcmp(name, "natural")) return SYLVA_ORDERING_NATURAL;
-    if (!strcmp(name, "user")) return SYLVA_ORDERING_USER;
-    return -1;
-}
-
-int sylva_init(const sylva_options *opts)
+int sylva__runtime_start(const sylva_options *opts)
 {
     if (ready) return SYLVA_OK;
-    sylva_options def;
-    if (!opts) {
-        sylva_default_options(&def);
-        opts = &def;
-    }
     if (!opts->verbose) setenv("STARPU_SILENT", "1", 0);
     struct starpu_conf conf;
     starpu_conf_init(&conf);
@@ -72,20 +40,19 @@ int sylva_init(const sylva_options *opts)
     }
     openblas_set_num_threads(1);
     /* Idle workers poll for work and take cores from the main thread's own
-     * phases (analysis, solve: measured 2× slower with 2 workers on 2
-     * cores). They are paused outside factorization (sylva__factor_submit). */
+     * phases (analysis, solve; docs/perf-log.md). They are paused outside
+     * factorization (sylva__factor_submit resumes them). */
     starpu_pause();
     ready = 1;
     return SYLVA_OK;
 }
 
-int sylva_finalize(void)
+void sylva__runtime_stop(void)
 {
-    if (!ready) return SYLVA_OK;
+    if (!ready) return;
     starpu_resume();
     starpu_shutdown();
     ready = 0;
-    return SYLVA_OK;
 }
 
 int sylva__runtime_ready(void) { return ready; }

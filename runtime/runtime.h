@@ -1,81 +1,51 @@
-/* runtime.h — StarPU glue (the only layer that includes StarPU) and the
- * internal shape of the public handles.
- *
- * sylva_analysis holds the tree and the batching plan (built once per
- * pattern); sylva_factor holds the factor values laid out by the plan.
- * Factorization registers the factor pool of each group and a temporary CB
- * pool per group (home node −1: allocated where the task runs, never copied
- * home), submits one task per group in plan order with StarPU's sequential
- * task flow, and frees each CB pool once its last reader is submitted.
+/* runtime.h — what the runtime/ layer offers api/: starting and stopping the
+ * task runtime (StarPU), and the numeric phases on a planned tree — the
+ * factorization as tasks over data handles, the solve and the
+ * log-determinant. StarPU stays inside runtime/ (runtime_internal.h); nothing
+ * declared here names it. Every call returns a sylva_status with a message.
  */
 #ifndef SYLVA_RUNTIME_H
 #define SYLVA_RUNTIME_H
 
-#include <starpu.h>
+#include <stdint.h>
 
 #include "batching.h"
-#include "frontal.h"
+#include "core.h"
 
-struct sylva_analysis {
-    sylva__tree *tree;
-    sylva__plan *plan;
-    sylva__plan_stats stats;
-    sylva_options opts;
-    char policy[32];
-};
-
-struct sylva_factor {
-    const sylva_analysis_t *an;
-    sylva__factor_store store;
-    int *front_info; /* per front: 0 ok, > 0 LAPACK info, −1 skipped (a child failed) */
-    int ok;          /* 1 once a factorization succeeded */
-};
-
-/* Arguments of one group task (cl_arg, not copied: lives until the task ends). */
-typedef struct sylva__group_args {
-    const sylva__plan *plan;
-    int64_t group;
-    int has_cb;      /* buffer 2 is the group's own CB pool */
-    int factor;      /* 0: assemble only (a tiled front's tile tasks factor it) */
-    int *front_info;
-} sylva__group_args;
-
-/* Pointer of a vector or matrix buffer (pools are vectors, tiled fronts'
- * P and C are matrices). */
-static inline double *sylva__buf_ptr(void *buffer)
-{
-    const struct starpu_vector_interface *v = buffer;
-    if (v->id == STARPU_VECTOR_INTERFACE_ID) return (double *)v->ptr;
-    return (double *)STARPU_MATRIX_GET_PTR(buffer);
-}
-
-/* Tiled large fronts (front_tiles.c, codelet_tiles.c). */
-typedef struct sylva__tile_args {
-    int *front_info; /* the front's status slot */
-    int64_t col0;    /* first front column of the tile */
-} sylva__tile_args;
-extern struct starpu_codelet sylva__tile_potrf_codelet, sylva__tile_trsm_codelet,
-    sylva__tile_syrk_codelet, sylva__tile_gemm_codelet;
-typedef struct sylva__tiled sylva__tiled;
-/* Partition P (m × k) and C ((m−k)²) into nb tiles, submit the tiled
- * factorization and the gathering; free with sylva__tiled_free after the
- * tasks have ended. On failure *status is set and what was split is gathered. */
-sylva__tiled *sylva__tiled_submit(starpu_data_handle_t P, starpu_data_handle_t C, int64_t m,
-                                  int64_t k, int64_t nb, int *front_info, int *status);
-void sylva__tiled_free(sylva__tiled *T);
-
-/* The group codelet: buffers A values (R), L pool (W), [own CB pool (W)],
- * child groups' CB pools (R) in the group's dep order. */
-extern struct starpu_codelet sylva__group_codelet;
-/* Runs the fronts of one group on the CPU (the CPU twin). */
-void sylva__group_cpu(void *buffers[], void *cl_arg);
-
-/* Submit the whole plan for values `A_values` into `F`; waits for the end. */
-int sylva__factor_submit(struct sylva_factor *F, const double *A_values, int64_t nnz,
-                         int64_t *ntasks);
-
-/* 1 once sylva_init succeeded. */
+/* Start StarPU with the options' workers and scheduler (once; a second call
+ * while running is a no-op) / stop it. */
+int sylva__runtime_start(const sylva_options *opts);
+void sylva__runtime_stop(void);
 int sylva__runtime_ready(void);
+/* Workers StarPU runs (0 before start). */
 int sylva__runtime_workers(void);
+
+/* The numeric factor of one plan: L's values laid out by the plan (front f
+ * at plan->l_off[f], m × k column-major, ld m), in one precision. */
+typedef struct sylva__numeric sylva__numeric;
+
+int sylva__numeric_create(const sylva__plan *plan, sylva_dtype precision, sylva__numeric **out);
+void sylva__numeric_free(sylva__numeric *N);
+
+typedef struct sylva__factor_report {
+    int64_t tasks;         /* StarPU tasks submitted */
+    int64_t failed_column; /* SYLVA_ERR_NOT_SPD: user's numbering, 0-based; else −1 */
+} sylva__factor_report;
+
+/* Factor the values of A (A_values: nnz scalars of N's precision, the
+ * pattern the plan was built for) into N. tile_rows: tile size of large
+ * fronts on CPU workers (0: one task each). Fails with SYLVA_ERR_NOT_SPD
+ * (the smallest failing column in the user's numbering, the same in every
+ * run), SYLVA_ERR_NO_MEMORY or SYLVA_ERR_RUNTIME. */
+int sylva__numeric_factor(sylva__numeric *N, const void *A_values, int64_t nnz, int64_t tile_rows,
+                          sylva__factor_report *rep);
+/* 1 once a factorization into N succeeded. */
+int sylva__numeric_ok(const sylva__numeric *N);
+sylva_dtype sylva__numeric_dtype(const sylva__numeric *N);
+
+/* B (n × nrhs, ld ldb, N's precision, user's numbering) ← A⁻¹ B. */
+int sylva__numeric_solve(const sylva__numeric *N, int64_t nrhs, void *B, int64_t ldb);
+/* log det A = 2 Σ log diag L. */
+double sylva__numeric_logdet(const sylva__numeric *N);
 
 #endif

@@ -86,7 +86,7 @@ int main(int argc, char **argv)
                                dev_copy(values, nv * sizeof(double)),
                                dev_copy(dout, ns * sizeof(double *))};
     if (sylva__gpu_scatter_add_vbatched_max_nocheck(&sb, max_sn, 0) != 0) failures++;
-    sylva__scatter_add_batch_cpu(ns, sn, (const int64_t *const *)hsrc, (const int64_t *const *)hdst,
+    sylva__d_scatter_add_batch_cpu(ns, sn, (const int64_t *const *)hsrc, (const int64_t *const *)hdst,
                                  values, hout);
 
     /* ---- Extend-add: 0..4 children per parent, one launch. */
@@ -124,7 +124,7 @@ int main(int argc, char **argv)
                                   dev_copy(edC, nc * sizeof(double *)),
                                   dev_copy(ldc, nc * sizeof(int))};
     if (sylva__gpu_extend_add_vbatched_max_nocheck(&eb, max_mc, 0) != 0) failures++;
-    sylva__extend_add_batch_cpu(nc, mc, (const double *const *)hcb, ldcb,
+    sylva__d_extend_add_batch_cpu(nc, mc, (const double *const *)hcb, ldcb,
                                 (const int64_t *const *)hrel, kp, eP, ldp, eC, ldc);
     fs_download(&s);
     double worst = 0;

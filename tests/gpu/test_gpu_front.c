@@ -47,7 +47,7 @@ static double run_factor_batch(int count, const int *m, const int *k, const int 
     double **P = malloc((count + 1) * sizeof(double *)), **C = malloc((count + 1) * sizeof(double *));
     int *info = calloc(count + 1, sizeof(int));
     fs_host_ptrs(&s, cpu, P, C);
-    sylva__front_factor_batch_cpu(count, s.m, s.k, P, s.ldp, C, s.ldc, info);
+    sylva__d_front_factor_batch_cpu(count, s.m, s.k, P, s.ldp, C, s.ldc, info);
     double worst = 0;
     for (int i = 0; i < count; i++) {
         check(s.info[i] == info[i], "info differs from CPU twin", i, m[i], k[i], s.info[i]);
@@ -157,17 +157,17 @@ static void test_parts(const sylva__kernel_tuning *t)
         /* L = the factored fronts on the device (s.dP). */
         rc = sylva__gpu_trsm_vbatched(count, dr, dn, s.dP, s.dldp, dB, dldb, r, n, s.ldp, ldb, t, 0);
         check(rc == 0, "trsm returned", -1, 0, 0, rc);
-        sylva__trsm_batch_cpu(count, r, n, hL, s.ldp, hB, ldb);
+        sylva__d_trsm_batch_cpu(count, r, n, hL, s.ldp, hB, ldb);
         /* SYRK: C ← −B·Bᵀ + C (lower), then GEMM full: C ← 0.5·B·Bᵀ + 2·C. */
         rc = sylva__gpu_syrk_vbatched(count, dr, dn, -1.0, dB, dldb, 1.0, dC, dldc, r, n, ldb, ldc, 0);
         check(rc == 0, "syrk returned", -1, 0, 0, rc);
-        sylva__syrk_batch_cpu(count, r, n, -1.0, hB, ldb, 1.0, hC, ldc);
+        sylva__d_syrk_batch_cpu(count, r, n, -1.0, hB, ldb, 1.0, hC, ldc);
         int maxr = 0, maxn2 = 0;
         for (int i = 0; i < count; i++) maxr = r[i] > maxr ? r[i] : maxr, maxn2 = n[i] > maxn2 ? n[i] : maxn2;
         rc = sylva__gpu_gemm_nt_vbatched_max_nocheck(count, dr, dr, dn, 0.5, dB, dldb, dB, dldb, 2.0,
                                                      dC, dldc, 0, maxr, maxr, maxn2, 0);
         check(rc == 0, "gemm returned", -1, 0, 0, rc);
-        sylva__gemm_nt_batch_cpu(count, r, r, n, 0.5, hB, ldb, hB, ldb, 2.0, hC, ldc, 0);
+        sylva__d_gemm_nt_batch_cpu(count, r, r, n, 0.5, hB, ldb, hB, ldb, 2.0, hC, ldc, 0);
         CK(cudaDeviceSynchronize());
         for (int i = 0; i < count; i++) {
             size_t nb = (size_t)ldb[i] * (n[i] > 0 ? n[i] : 1), nc = (size_t)ldc[i] * (r[i] > 0 ? r[i] : 1);

@@ -56,7 +56,7 @@ int main(int argc, char **argv)
         cudaFree(work);
         double *cpu = malloc(s.len * sizeof(double));
         memcpy(cpu, s.orig, s.len * sizeof(double));
-        int info = sylva__front_factor_cpu(m, k, cpu + s.offP[0], s.ldp[0],
+        int info = sylva__d_front_factor_cpu(m, k, cpu + s.offP[0], s.ldp[0],
                                            m > k ? cpu + s.offC[0] : NULL, s.ldc[0]);
         double e = -1, d = -1, eps_m = m * DBL_EPSILON;
         int ok = rc == 0 && s.info[0] == info && (!bad || info == bad);

@@ -429,7 +429,7 @@ static void test_generators(void)
     sylva_matrix_free(A);
     /* A not-SPD control: dpotrf must catch a shifted Laplacian. */
     sylva_gen_laplacian(2, 5, 4, 4, 1, &A);
-    for (int64_t j = 0; j < A->n; j++) A->values[A->colptr[j]] -= 4.5;
+    for (int64_t j = 0; j < A->n; j++) ((double *)A->values)[A->colptr[j]] -= 4.5;
     int info;
     CHECK(!is_spd(A, &info) && info > 0, "dpotrf missed an indefinite matrix");
     sylva_matrix_free(A);

@@ -209,7 +209,7 @@ static void test_real(void)
             for (int64_t j = 0; same && j <= A->n; j++) same = (int64_t)Lp[j] == A->colptr[j];
             for (int64_t p = 0; same && p < A->nnz; p++) {
                 same = (int64_t)Li[p] == A->rowind[p];
-                if (same && A->values && Lx) same = memcmp(&Lx[p], &A->values[p], sizeof(double)) == 0;
+                if (same && A->values && Lx) same = memcmp(&Lx[p], &((double *)A->values)[p], sizeof(double)) == 0;
             }
             CHECK(same, "%s: differs from cholmod_l_read_sparse", e->d_name);
             /* CHOLMOD reads a pattern file as real ones: compare structure. */
@@ -408,8 +408,8 @@ static void test_numbers(void)
     int bad = 0;
     for (int k = 0; A && k < count; k++) {
         double want = strtod(txt[k], NULL);
-        if (memcmp(&want, &A->values[k], sizeof want) != 0 && bad++ < 5)
-            fprintf(stderr, "numbers: '%s' read as %.17g, strtod gives %.17g\n", txt[k], A->values[k], want);
+        if (memcmp(&want, &((double *)A->values)[k], sizeof want) != 0 && bad++ < 5)
+            fprintf(stderr, "numbers: '%s' read as %.17g, strtod gives %.17g\n", txt[k], ((double *)A->values)[k], want);
     }
     CHECK(bad == 0, "numbers: %d values differ from strtod", bad);
     sylva_matrix_free(A);

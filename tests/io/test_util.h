@@ -1,6 +1,5 @@
-/* test_util.h — tiny check macros and helpers shared by the io tests. A
- * failed CHECK prints file:line and the condition and counts a failure; the
- * program's exit status is the failure count (capped), so ctest fails. */
+/* test_util.h — helpers shared by the io tests (random data, dense copies,
+ * CSC contract checks); CHECK and test_exit come from tests/common/check.h. */
 #ifndef SYLVA_TEST_UTIL_H
 #define SYLVA_TEST_UTIL_H
 
@@ -11,27 +10,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "check.h"
 #include "sylva.h"
-
-static int test_failures = 0;
-static int test_checks = 0;
-
-#define CHECK(cond, ...)                                                    \
-    do {                                                                    \
-        test_checks++;                                                      \
-        if (!(cond)) {                                                      \
-            test_failures++;                                                \
-            fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                   \
-            fprintf(stderr, "\n");                                          \
-        }                                                                   \
-    } while (0)
-
-static int test_exit(const char *name)
-{
-    printf("%s: %d checks, %d failures\n", name, test_checks, test_failures);
-    return test_failures > 100 ? 100 : test_failures;
-}
 
 /* xorshift64*: reproducible random data; the seed is printed by each test. */
 static uint64_t test_rng = 88172645463325252ull;
@@ -62,7 +42,7 @@ static inline double *to_dense(const sylva_matrix *A)
     for (int64_t j = 0; j < n; j++)
         for (int64_t p = A->colptr[j]; p < A->colptr[j + 1]; p++) {
             int64_t i = A->rowind[p];
-            double v = A->values ? A->values[p] : 1.0;
+            double v = A->values ? ((double *)A->values)[p] : 1.0;
             D[i + j * n] = v;
             D[j + i * n] = v;
         }
@@ -107,7 +87,7 @@ static double entry(const sylva_matrix *A, int64_t i, int64_t j, int *found)
     for (int64_t p = A->colptr[j]; p < A->colptr[j + 1]; p++)
         if (A->rowind[p] == i) {
             *found = 1;
-            return A->values ? A->values[p] : 1.0;
+            return A->values ? ((double *)A->values)[p] : 1.0;
         }
     return 0.0;
 }

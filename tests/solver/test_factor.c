@@ -16,7 +16,7 @@ static double dense_logdet(const sylva_matrix *A)
     int n = (int)A->n, info = 0;
     double *D = calloc((size_t)n * (size_t)n, sizeof *D);
     for (int64_t j = 0; j < A->n; j++)
-        for (int64_t p = A->colptr[j]; p < A->colptr[j + 1]; p++) D[A->rowind[p] + j * n] = A->values[p];
+        for (int64_t p = A->colptr[j]; p < A->colptr[j + 1]; p++) D[A->rowind[p] + j * n] = ((double *)A->values)[p];
     dpotrf_("L", &n, D, &n, &info);
     double s = 0;
     for (int i = 0; i < n; i++) s += log(D[i + i * n]);
@@ -95,7 +95,7 @@ int main(int argc, char **argv)
     /* Refactorization: A + I on the same pattern (every diagonal is stored). */
     for (int64_t j = 0; j < n; j++)
         for (int64_t p = A->colptr[j]; p < A->colptr[j + 1]; p++)
-            if (A->rowind[p] == j) A->values[p] += 1.0;
+            if (A->rowind[p] == j) ((double *)A->values)[p] += 1.0;
     st = sylva_refactorize(F, A, &fi);
     CHECK(st == SYLVA_OK, "refactorize: %s", sylva_last_error());
     solve_and_check(A, F, 3, "refactorized A + I");

@@ -12,22 +12,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "check.h"
 #include "sylva.h"
 #include "sylva_gen.h"
 
 #define BERR_C 4.0 /* c in c·n·ε */
-
-static int test_failures;
-
-#define CHECK(cond, ...)                                                                         \
-    do {                                                                                         \
-        if (!(cond)) {                                                                           \
-            test_failures++;                                                                     \
-            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);             \
-            fprintf(stderr, __VA_ARGS__);                                                        \
-            fprintf(stderr, "\n");                                                               \
-        }                                                                                        \
-    } while (0)
 
 static inline unsigned test_seed(void)
 {

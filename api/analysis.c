@@ -1,0 +1,142 @@
+/* analysis.c — sylva_analyze and the analysis queries: argument checks,
+ * timing, the info struct, and the calls into frontal/ (ordering, tree) and
+ * batching/ (plan). Every failure returns a status with a message; nothing
+ * here exits.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+
+int sylva__api_check_matrix(const sylva_matrix *A)
+{
+    if (!A) return sylva__fail(SYLVA_ERR_ARGUMENT, "matrix is NULL");
+    if (A->n < 0 || !A->colptr || (A->n > 0 && A->nnz > 0 && !A->rowind) ||
+        A->colptr[A->n] != A->nnz)
+        return sylva__fail(SYLVA_ERR_ARGUMENT, "matrix arrays are inconsistent");
+    if (A->values && !sylva__dtype_size(A->dtype))
+        return sylva__fail(SYLVA_ERR_ARGUMENT, "matrix dtype %d is unknown", (int)A->dtype);
+    return SYLVA_OK;
+}
+
+/* Automatic batch size: enough groups per level for every worker to take a
+ * few, but no tiny batches. */
+static double auto_batch_flops(const sylva__tree *t, int64_t small_rows)
+{
+    double small = 0;
+    for (int64_t f = 0; f < t->nfronts; f++)
+        if (t->fronts[f].m <= small_rows) small += t->fronts[f].flops;
+    int w = sylva__runtime_workers();
+    double b = small / (SYLVA__AUTO_GROUPS_PER_WORKER * (w > 0 ? w : 1));
+    return b < SYLVA__AUTO_MIN_BATCH_FLOPS ? SYLVA__AUTO_MIN_BATCH_FLOPS : b;
+}
+
+static void fill_info(const sylva_analysis_t *an, const sylva_matrix *A, double seconds,
+                      sylva_analysis_info *info)
+{
+    const sylva__tree *t = an->tree;
+    size_t es = sylva__dtype_size(an->opts.precision);
+    memset(info, 0, sizeof *info);
+    info->n = t->n;
+    info->nnz_A = A->nnz;
+    info->nnz_L = t->nnz_L;
+    info->flops = t->flops;
+    info->fronts = t->nfronts;
+    info->tree_height = t->height;
+    info->max_front_rows = t->max_m;
+    for (int64_t f = 0; f < t->nfronts; f++) {
+        int b = 0;
+        while (b < SYLVA_FRONT_HIST_BINS - 1 && (t->fronts[f].m >> (b + 1)) > 0) b++;
+        info->front_hist[b]++;
+    }
+    info->batches = an->plan->ngroups;
+    info->small_fronts = an->stats.small_fronts;
+    info->large_fronts = an->stats.large_fronts;
+    info->factor_bytes = (double)es * (double)an->plan->l_off[t->nfronts];
+    info->peak_cb_bytes = (double)es * an->stats.peak_cb_scalars;
+    info->fronts_per_batch = an->stats.fronts_per_group_mean;
+    info->size_spread = an->stats.size_spread_mean;
+    info->padding_waste = an->stats.padding_waste;
+    info->seconds = seconds;
+}
+
+int sylva_analyze(const sylva_matrix *A, const sylva_options *opts, sylva_analysis_t **out,
+                  sylva_analysis_info *info)
+{
+    sylva__clear_error();
+    if (!out) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_analyze: output handle is NULL");
+    *out = NULL;
+    int status = sylva__api_check_matrix(A);
+    if (status) return status;
+    double t0 = sylva__now();
+    sylva_analysis_t *an = sylva__calloc(1, sizeof *an);
+    int64_t *perm = sylva__malloc((size_t)A->n + 1, sizeof *perm);
+    if (!an || !perm) {
+        free(an);
+        free(perm);
+        return SYLVA_ERR_NO_MEMORY;
+    }
+    if (opts) an->opts = *opts;
+    else sylva_default_options(&an->opts);
+    snprintf(an->policy, sizeof an->policy, "%s",
+             an->opts.policy ? an->opts.policy : sylva__policy_default);
+    an->opts.policy = an->policy;
+    an->opts.user_perm = NULL; /* not kept: the caller owns it */
+    if (!sylva__policy_find(an->policy)) {
+        status = sylva__fail(SYLVA_ERR_ARGUMENT, "unknown batching policy '%s'", an->policy);
+        goto fail;
+    }
+    if (!sylva__dtype_size(an->opts.precision)) {
+        status = sylva__fail(SYLVA_ERR_ARGUMENT, "unknown precision %d", (int)an->opts.precision);
+        goto fail;
+    }
+    sylva_options ord = an->opts;
+    ord.user_perm = opts ? opts->user_perm : NULL;
+    if ((status = sylva__order(A, &ord, perm))) goto fail;
+    if ((status = sylva__tree_build(A, perm, &an->opts, &an->tree))) goto fail;
+    sylva__policy_params pp = {an->opts.small_front_rows, an->opts.batch_flops};
+    if (pp.batch_flops <= 0) pp.batch_flops = auto_batch_flops(an->tree, pp.small_front_rows);
+    an->opts.batch_flops = pp.batch_flops;
+    if ((status = sylva__plan_build(an->tree, an->policy, &pp, &an->plan))) goto fail;
+    sylva__plan_stats_compute(an->plan, &an->stats);
+    free(perm);
+    if (info) fill_info(an, A, sylva__now() - t0, info);
+    *out = an;
+    return SYLVA_OK;
+fail:
+    free(perm);
+    sylva_analysis_free(an);
+    return status;
+}
+
+void sylva_analysis_free(sylva_analysis_t *an)
+{
+    if (!an) return;
+    sylva__plan_free(an->plan);
+    sylva__tree_free(an->tree);
+    free(an);
+}
+
+const int64_t *sylva_analysis_perm(const sylva_analysis_t *an) { return an ? an->tree->perm : NULL; }
+
+int64_t sylva_analysis_batch_count(const sylva_analysis_t *an) { return an ? an->plan->ngroups : 0; }
+
+int sylva_analysis_batch(const sylva_analysis_t *an, int64_t i, sylva_batch_info *out)
+{
+    if (!an || !out || i < 0 || i >= an->plan->ngroups)
+        return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_analysis_batch: no batch %lld", (long long)i);
+    const sylva__plan *pl = an->plan;
+    memset(out, 0, sizeof *out);
+    out->fronts = pl->group_ptr[i + 1] - pl->group_ptr[i];
+    out->min_rows = INT64_MAX;
+    for (int64_t q = pl->group_ptr[i]; q < pl->group_ptr[i + 1]; q++) {
+        int64_t m = an->tree->fronts[pl->front_list[q]].m;
+        if (m < out->min_rows) out->min_rows = m;
+        if (m > out->max_rows) out->max_rows = m;
+    }
+    out->child_batches = pl->dep_ptr[i + 1] - pl->dep_ptr[i];
+    out->flops = pl->group_flops[i];
+    out->large = pl->large[i];
+    return SYLVA_OK;
+}

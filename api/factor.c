@@ -1,0 +1,114 @@
+/* factor.c — sylva_factorize, sylva_refactorize, sylva_solve, sylva_logdet:
+ * argument checks, the pattern check, conversion of A's values to the
+ * factor's precision when they differ, timing and the info struct, over
+ * runtime/'s numeric factor. Every failure returns a status with a message.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "io.h"
+
+/* Factor A's values into F's numeric object and fill info. */
+static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_info *info)
+{
+    const sylva_analysis_t *an = F->an;
+    const sylva__tree *t = an->tree;
+    if (info) {
+        memset(info, 0, sizeof *info);
+        info->failed_column = -1;
+    }
+    if (!sylva__runtime_ready())
+        return sylva__fail(SYLVA_ERR_NOT_INITIALIZED, "sylva_init has not been called");
+    int status = sylva__api_check_matrix(A);
+    if (status) return status;
+    if (!A->values && A->nnz > 0)
+        return sylva__fail(SYLVA_ERR_PATTERN_ONLY,
+                           "matrix has no values (a pattern file): it can be analyzed, not factored");
+    if ((status = sylva__tree_check_pattern(t, A))) return status;
+    double t0 = sylva__now();
+    sylva_dtype prec = sylva__numeric_dtype(F->num);
+    const void *values = A->values;
+    void *converted = NULL;
+    if (A->dtype != prec && A->nnz > 0) {
+        converted = sylva__malloc((size_t)A->nnz, sylva__dtype_size(prec));
+        if (!converted) return SYLVA_ERR_NO_MEMORY;
+        sylva__convert_values(A->nnz, A->dtype, A->values, prec, converted);
+        values = converted;
+    }
+    sylva__factor_report rep;
+    status = sylva__numeric_factor(F->num, values, A->nnz, an->opts.tile_rows, &rep);
+    double secs = sylva__now() - t0;
+    free(converted);
+    if (info) {
+        info->flops = t->flops;
+        info->seconds = secs;
+        info->gflops = secs > 0 ? t->flops / secs * 1e-9 : 0;
+        info->tasks = rep.tasks;
+        info->batches = an->plan->ngroups;
+        info->failed_column = rep.failed_column;
+    }
+    return status;
+}
+
+int sylva_factorize(const sylva_analysis_t *an, const sylva_matrix *A, sylva_factor_t **out,
+                    sylva_factor_info *info)
+{
+    sylva__clear_error();
+    if (info) info->failed_column = -1;
+    if (!an || !out) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_factorize: NULL argument");
+    *out = NULL;
+    sylva_factor_t *F = sylva__calloc(1, sizeof *F);
+    if (!F) return SYLVA_ERR_NO_MEMORY;
+    F->an = an;
+    int status = sylva__numeric_create(an->plan, an->opts.precision, &F->num);
+    if (!status) status = run_factor(F, A, info);
+    if (status) {
+        sylva_factor_free(F);
+        return status;
+    }
+    *out = F;
+    return SYLVA_OK;
+}
+
+int sylva_refactorize(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_info *info)
+{
+    sylva__clear_error();
+    if (info) info->failed_column = -1;
+    if (!F) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_refactorize: factor is NULL");
+    return run_factor(F, A, info);
+}
+
+int sylva_solve(const sylva_factor_t *F, int64_t nrhs, void *B, int64_t ldb)
+{
+    sylva__clear_error();
+    if (!F || (!B && nrhs > 0)) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_solve: NULL argument");
+    int64_t n = F->an->tree->n;
+    if (nrhs < 0 || ldb < n || ldb < 1)
+        return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_solve: nrhs = %lld, ldb = %lld for n = %lld",
+                           (long long)nrhs, (long long)ldb, (long long)n);
+    if (!sylva__numeric_ok(F->num))
+        return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_solve: the factorization did not succeed");
+    return sylva__numeric_solve(F->num, nrhs, B, ldb);
+}
+
+sylva_dtype sylva_factor_dtype(const sylva_factor_t *F)
+{
+    return F ? sylva__numeric_dtype(F->num) : SYLVA_FLOAT64;
+}
+
+int sylva_logdet(const sylva_factor_t *F, double *logdet)
+{
+    if (!F || !logdet) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_logdet: NULL argument");
+    if (!sylva__numeric_ok(F->num))
+        return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_logdet: the factorization did not succeed");
+    *logdet = sylva__numeric_logdet(F->num);
+    return SYLVA_OK;
+}
+
+void sylva_factor_free(sylva_factor_t *F)
+{
+    if (!F) return;
+    sylva__numeric_free(F->num);
+    free(F);
+}

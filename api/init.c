@@ -1,0 +1,19 @@
+/* init.c — sylva_init and sylva_finalize: start and stop the runtime. */
+#include "runtime.h"
+
+int sylva_init(const sylva_options *opts)
+{
+    sylva__clear_error();
+    sylva_options def;
+    if (!opts) {
+        sylva_default_options(&def);
+        opts = &def;
+    }
+    return sylva__runtime_start(opts);
+}
+
+int sylva_finalize(void)
+{
+    sylva__runtime_stop();
+    return SYLVA_OK;
+}

@@ -1,0 +1,50 @@
+/* options.c — sylva_default_options and the name tables users choose from:
+ * orderings, and the batching policies of batching/'s registry. */
+#include <string.h>
+
+#include "batching.h"
+
+void sylva_default_options(sylva_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->ordering = SYLVA_ORDERING_METIS;
+    o->user_perm = NULL;
+    /* CHOLMOD's defaults for relaxed amalgamation. */
+    o->nrelax[0] = 4;
+    o->nrelax[1] = 16;
+    o->nrelax[2] = 48;
+    o->zrelax[0] = 0.8;
+    o->zrelax[1] = 0.1;
+    o->zrelax[2] = 0.05;
+    o->policy = sylva__policy_default;
+    o->small_front_rows = 256;
+    o->tile_rows = 256;
+    o->batch_flops = 0; /* automatic: see sylva_analyze */
+    o->ncpus = -1;
+    o->ncuda = -1;
+    o->scheduler = NULL;
+    o->verbose = 0;
+    o->precision = SYLVA_FLOAT64;
+}
+
+int sylva_ordering_from_name(const char *name)
+{
+    if (!name) return -1;
+    if (!strcmp(name, "metis")) return SYLVA_ORDERING_METIS;
+    if (!strcmp(name, "amd")) return SYLVA_ORDERING_AMD;
+    if (!strcmp(name, "natural")) return SYLVA_ORDERING_NATURAL;
+    if (!strcmp(name, "user")) return SYLVA_ORDERING_USER;
+    return -1;
+}
+
+const char *sylva_policy_name(int i)
+{
+    const sylva__policy *p = sylva__policy_at(i);
+    return p ? p->name : NULL;
+}
+
+const char *sylva_policy_summary(int i)
+{
+    const sylva__policy *p = sylva__policy_at(i);
+    return p ? p->summary : NULL;
+}

@@ -1,0 +1,78 @@
+/* core.h — the ground floor every layer of sylva may include, and which
+ * includes nothing of ours but the public header: error reporting (the
+ * per-thread last message), checked allocation, the monotonic timer, and the
+ * named constants more than one layer uses. Nothing here can fail loudly:
+ * sylva__fail() records a message and returns its status, the allocators
+ * return NULL after recording SYLVA_ERR_NO_MEMORY.
+ *
+ *   return sylva__fail(SYLVA_ERR_FORMAT, "%s:%lld: bad entry", path, line);
+ */
+#ifndef SYLVA_CORE_H
+#define SYLVA_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sylva.h"
+
+#if defined(__GNUC__)
+#define SYLVA_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define SYLVA_PRINTF(a, b)
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------ errors */
+
+/* Record a printf-style message for the calling thread (read back by
+ * sylva_last_error()) and return `status`. */
+int sylva__fail(int status, const char *fmt, ...) SYLVA_PRINTF(2, 3);
+void sylva__clear_error(void);
+const char *sylva__last_error(void);
+/* The status table of sylva.h: "not_spd", and a one-line description. */
+const char *sylva__status_name(int status);
+const char *sylva__strerror(int status);
+
+/* ------------------------------------------------------------ memory */
+
+/* malloc/calloc of count × size bytes (checked for overflow) that record
+ * SYLVA_ERR_NO_MEMORY on failure; a zero-byte request returns a valid
+ * pointer. The caller frees with free(). */
+void *sylva__malloc(size_t count, size_t size);
+void *sylva__calloc(size_t count, size_t size);
+
+/* Bytes of one scalar of a dtype (0 for an unknown dtype). */
+size_t sylva__dtype_size(sylva_dtype dtype);
+
+/* ------------------------------------------------------------ time */
+
+/* Seconds on the monotonic clock (differences only). */
+double sylva__now(void);
+
+/* ------------------------------------------------------------ constants */
+
+/* Threads a phase of io/ (parse, CSC build) uses at most. */
+#define SYLVA__IO_MAX_THREADS 16
+
+/* Automatic batch size (sylva_analyze, batch_flops = 0): enough groups per
+ * tree level for every worker to take this many ... */
+#define SYLVA__AUTO_GROUPS_PER_WORKER 4.0
+/* ... but no automatic batch under this many flops. */
+#define SYLVA__AUTO_MIN_BATCH_FLOPS 1e6
+
+/* Status of one front after a factorization (front_info arrays). Positive
+ * values are LAPACK's info: the failing pivot, 1-based within the front. */
+typedef enum sylva__front_status {
+    SYLVA__FRONT_OK = 0,
+    SYLVA__FRONT_SKIPPED = -1,  /* a descendant failed: not computed */
+    SYLVA__FRONT_NO_MEMORY = -2 /* the task could not get its workspace */
+} sylva__front_status;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,33 @@
+/* io.h — what the io/ layer offers the layers above it (api/, frontal/):
+ * reading Matrix Market files, building and checking lower CSC matrices
+ * from caller arrays, dense vectors in and out, and the arithmetic used to
+ * check solutions. The public entry points of sylva.h with the same names
+ * (without the double underscore) are thin wrappers in api/. Every function
+ * that can fail returns a sylva_status after recording the message
+ * ("FILE:LINE: reason" for files). */
+#ifndef SYLVA_IO_H
+#define SYLVA_IO_H
+
+#include <stdint.h>
+
+#include "core.h"
+
+int sylva__read_matrix_market(const char *path, sylva_matrix **A);
+int sylva__matrix_from_csc(int64_t n, const int64_t *colptr, const int64_t *rowind,
+                           const double *values, int lower_only, sylva_matrix **A);
+int sylva__matrix_wrap(int64_t n, int64_t *colptr, int64_t *rowind, double *values,
+                       sylva_matrix **A);
+void sylva__matrix_free(sylva_matrix *A);
+int sylva__matrix_convert(const sylva_matrix *A, sylva_dtype dtype, sylva_matrix **out);
+/* dst[i] = (to) src[i], i < count (a copy when the types agree). */
+void sylva__convert_values(int64_t count, sylva_dtype from, const void *src, sylva_dtype to,
+                           void *dst);
+
+void sylva__matrix_symv(const sylva_matrix *A, const void *x, void *y);
+double sylva__matrix_norm_inf(const sylva_matrix *A);
+double sylva__backward_error(const sylva_matrix *A, const void *x, const void *b);
+
+int sylva__read_dense(const char *path, int64_t *n, int64_t *nrhs, double **X);
+int sylva__write_dense(const char *path, int64_t n, int64_t nrhs, const double *X, int64_t ldx);
+
+#endif

@@ -1,0 +1,83 @@
+/* t_front_cpu.c — partial factorization, A-scatter, extend-add and solve
+ * steps of one front on the CPU with OpenBLAS, for one scalar type (a
+ * precision template, core/precision.h; contract in front_cpu.h). */
+#include "precision.h"
+
+int SYLVA_TNAME(front_factor_cpu)(int64_t m, int64_t k, Scalar *P, int64_t ldp, Scalar *C,
+                                  int64_t ldc)
+{
+    if (k <= 0) return 0;
+    int kk = (int)k, ld = (int)ldp, info = 0;
+    SYLVA_LAPACK(potrf)("L", &kk, P, &ld, &info);
+    if (info != 0) return info;
+    int64_t r = m - k;
+    if (r <= 0) return 0;
+    /* L21 = F21 · L11⁻ᴴ */
+    SYLVA_CBLAS(trsm)(CblasColMajor, CblasRight, CblasLower, SYLVA_CBLAS_CONJ_TRANS, CblasNonUnit,
+                      (int)r, kk, 1, P, ld, P + k, ld);
+    /* C −= L21 · L21ᴴ (lower) */
+    SYLVA_CBLAS(syrk)(CblasColMajor, CblasLower, CblasNoTrans, (int)r, kk, -1, P + k, ld, 1, C,
+                      (int)ldc);
+    return 0;
+}
+
+void SYLVA_TNAME(scatter_add_cpu)(int64_t count, const int64_t *src, const int64_t *dst,
+                                  const Scalar *values, Scalar *out)
+{
+    for (int64_t i = 0; i < count; i++) out[dst[i]] += values[src[i]];
+}
+
+void SYLVA_TNAME(extend_add_cpu)(int64_t mc, const Scalar *cb, int64_t ldcb, const int64_t *relmap,
+                                 int64_t kp, Scalar *P, int64_t ldp, Scalar *C, int64_t ldc)
+{
+    for (int64_t j = 0; j < mc; j++) {
+        const Scalar *col = cb + j * ldcb;
+        int64_t pj = relmap[j];
+        if (pj < kp) {
+            Scalar *dst = P + pj * ldp;
+            for (int64_t i = j; i < mc; i++) dst[relmap[i]] += col[i];
+        } else {
+            /* Rows of a column at or past kp are all ≥ kp too (relmap grows). */
+            Scalar *dst = C + (pj - kp) * ldc - kp;
+            for (int64_t i = j; i < mc; i++) dst[relmap[i]] += col[i];
+        }
+    }
+}
+
+void SYLVA_TNAME(front_solve_forward_cpu)(int64_t m, int64_t k, const Scalar *P, int64_t ldp,
+                                          int64_t nrhs, Scalar *X1, int64_t ldx, Scalar *T)
+{
+    int64_t r = m - k;
+    if (nrhs == 1) {
+        SYLVA_CBLAS(trsv)(CblasColMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)k, P,
+                          (int)ldp, X1, 1);
+        if (r > 0)
+            SYLVA_CBLAS(gemv)(CblasColMajor, CblasNoTrans, (int)r, (int)k, 1, P + k, (int)ldp, X1, 1,
+                              0, T, 1);
+        return;
+    }
+    SYLVA_CBLAS(trsm)(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, (int)k,
+                      (int)nrhs, 1, P, (int)ldp, X1, (int)ldx);
+    if (r > 0)
+        SYLVA_CBLAS(gemm)(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)r, (int)nrhs, (int)k, 1,
+                          P + k, (int)ldp, X1, (int)ldx, 0, T, (int)r);
+}
+
+void SYLVA_TNAME(front_solve_backward_cpu)(int64_t m, int64_t k, const Scalar *P, int64_t ldp,
+                                           int64_t nrhs, const Scalar *T, Scalar *X1, int64_t ldx)
+{
+    int64_t r = m - k;
+    if (nrhs == 1) {
+        if (r > 0)
+            SYLVA_CBLAS(gemv)(CblasColMajor, SYLVA_CBLAS_CONJ_TRANS, (int)r, (int)k, -1, P + k,
+                              (int)ldp, T, 1, 1, X1, 1);
+        SYLVA_CBLAS(trsv)(CblasColMajor, CblasLower, SYLVA_CBLAS_CONJ_TRANS, CblasNonUnit, (int)k, P,
+                          (int)ldp, X1, 1);
+        return;
+    }
+    if (r > 0)
+        SYLVA_CBLAS(gemm)(CblasColMajor, SYLVA_CBLAS_CONJ_TRANS, CblasNoTrans, (int)k, (int)nrhs,
+                          (int)r, -1, P + k, (int)ldp, T, (int)r, 1, X1, (int)ldx);
+    SYLVA_CBLAS(trsm)(CblasColMajor, CblasLeft, CblasLower, SYLVA_CBLAS_CONJ_TRANS, CblasNonUnit,
+                      (int)k, (int)nrhs, 1, P, (int)ldp, X1, (int)ldx);
+}

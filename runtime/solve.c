@@ -1,0 +1,12 @@
+/* solve.c — the sequential solve and the log-determinant of runtime.h,
+ * instantiated from t_solve.c for each precision. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "front_cpu.h"
+#include "runtime_internal.h"
+
+#define SYLVA_DOUBLE
+#include "t_solve.c"
+#define SYLVA_SINGLE
+#include "t_solve.c"
