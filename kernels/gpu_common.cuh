@@ -1,7 +1,13 @@
 /* gpu_common.cuh — what the CUDA sources of kernels/ share: the status codes,
  * the size filter every batched kernel applies (a launch serves the fronts
  * with lo < m ≤ hi, the others exit at once), and the internal launchers the
- * dispatcher (gpu_front.cu) strings together. Internal to kernels/. */
+ * dispatcher (gpu_front.cu) strings together. Internal to kernels/.
+ *
+ * Precision: every kernel and launcher is written once as a template on the
+ * scalar type T, over the template mirrors below of gpu_front.h's C batch
+ * structs (which C declares for double, the precision the entry points are
+ * instantiated for); scalar_ops<T> holds the few operations whose name
+ * depends on T. */
 #ifndef SYLVA_KERNELS_GPU_COMMON_CUH
 #define SYLVA_KERNELS_GPU_COMMON_CUH
 
@@ -12,22 +18,76 @@
 
 #define SYLVA_DIV_UP(a, b) (((a) + (b) - 1) / (b))
 
+namespace sylva {
+
+template <typename T> struct front_batch {
+    int count;
+    const int *m, *k;
+    T *const *P;
+    const int *ldp;
+    T *const *C;
+    const int *ldc;
+    int *info;
+};
+
+template <typename T> struct scatter_batch {
+    int count;
+    const int64_t *n;
+    const int64_t *const *src, *const *dst;
+    const T *values;
+    T *const *out;
+};
+
+template <typename T> struct extend_add_batch {
+    int count;
+    const int *mc;
+    const T *const *cb;
+    const int *ldcb;
+    const int64_t *const *relmap;
+    const int *kp;
+    T *const *P;
+    const int *ldp;
+    T *const *C;
+    const int *ldc;
+};
+
+/* The C structs of gpu_front.h (double) as their mirrors. */
+static inline front_batch<double> mirror(const sylva__front_batch &b)
+{
+    return {b.count, b.m, b.k, b.P, b.ldp, b.C, b.ldc, b.info};
+}
+static inline scatter_batch<double> mirror(const sylva__scatter_batch &b)
+{
+    return {b.count, b.n, b.src, b.dst, b.values, b.out};
+}
+static inline extend_add_batch<double> mirror(const sylva__extend_add_batch &b)
+{
+    return {b.count, b.mc, b.cb, b.ldcb, b.relmap, b.kp, b.P, b.ldp, b.C, b.ldc};
+}
+
+/* 1/√x in one instruction for each scalar type. */
+__device__ __forceinline__ double rsqrt_t(double x) { return rsqrt(x); }
+__device__ __forceinline__ float rsqrt_t(float x) { return rsqrtf(x); }
+
+/* gpu_tiny.cu: fronts with lo < m ≤ hi ≤ 32, a lane group per front. */
+template <typename T>
+int launch_tiny(const front_batch<T> &b, int lo, int hi, cudaStream_t s);
+/* gpu_fused.cu: fronts with lo < m ≤ hi ≤ 192, a block per front. */
+template <typename T>
+int launch_fused(const front_batch<T> &b, int lo, int hi, int threads, int panel, cudaStream_t s);
+/* gpu_panel.cu: fronts with m > lo by left-looking panels + lower GEMM. */
+template <typename T>
+int launch_blocked(const front_batch<T> &b, int lo, int max_m, int max_k, int nb, cudaStream_t s);
+template <typename T>
+int launch_trsm(int count, const int *m, const int *n, T *const *L, const int *ldl, T *const *B,
+                const int *ldb, int max_m, int max_n, int nb, cudaStream_t s);
+
+} // namespace sylva
+
 /* Status after a launch: a launch error becomes SYLVA_ERR_RUNTIME. */
 static inline int sylva__launch_status(void)
 {
     return cudaGetLastError() == cudaSuccess ? SYLVA_OK : SYLVA_ERR_RUNTIME;
 }
-
-/* gpu_tiny.cu: fronts with lo < m ≤ hi ≤ 32, a lane group per front. */
-int sylva__launch_tiny(const sylva__front_batch *b, int lo, int hi, cudaStream_t s);
-/* gpu_fused.cu: fronts with lo < m ≤ hi ≤ 192, a block per front. */
-int sylva__launch_fused(const sylva__front_batch *b, int lo, int hi, int threads, int panel,
-                        cudaStream_t s);
-/* gpu_panel.cu: fronts with m > lo by left-looking panels + lower GEMM. */
-int sylva__launch_blocked(const sylva__front_batch *b, int lo, int max_m, int max_k, int nb,
-                          cudaStream_t s);
-int sylva__launch_trsm(int count, const int *m, const int *n, double *const *L, const int *ldl,
-                       double *const *B, const int *ldb, int max_m, int max_n, int nb,
-                       cudaStream_t s);
 
 #endif

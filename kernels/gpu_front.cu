@@ -3,7 +3,9 @@
  * over the size classes (no-check entries): tiny fronts to the register
  * kernel, small ones to the fused shared-memory kernel, the rest to the
  * left-looking panel path; each launch serves its class and lets the other
- * fronts exit. The crossovers come from the tuning table. */
+ * fronts exit. The crossovers come from the tuning table. The dispatch is a
+ * template on the scalar type; the C entry points instantiate it for
+ * double. */
 #include "gpu_common.cuh"
 #include "gpu_gemm.cuh"
 
@@ -15,23 +17,30 @@ static const sylva__kernel_tuning *tuning_or_default(const sylva__kernel_tuning 
     return buf;
 }
 
+template <typename T>
+static int factor_vbatched(const sylva::front_batch<T> &b, int max_m, int max_k,
+                           const sylva__kernel_tuning *tune, cudaStream_t s)
+{
+    sylva__kernel_tuning buf;
+    const sylva__kernel_tuning *t = tuning_or_default(tune, &buf);
+    if (b.count <= 0 || max_m <= 0 || max_k <= 0) return SYLVA_OK;
+    int rc = SYLVA_OK;
+    const int tiny = t->tiny_max_m < max_m ? t->tiny_max_m : max_m;
+    if (tiny > 0) rc = sylva::launch_tiny(b, 0, tiny, s);
+    int fused_hi = t->fused_max_m < max_m ? t->fused_max_m : max_m;
+    if (rc == SYLVA_OK && fused_hi > tiny)
+        rc = sylva::launch_fused(b, tiny, fused_hi, t->fused_threads, t->fused_panel, s);
+    const int lo = fused_hi > tiny ? fused_hi : tiny;
+    if (rc == SYLVA_OK && max_m > lo) rc = sylva::launch_blocked(b, lo, max_m, max_k, t->panel_nb, s);
+    return rc;
+}
+
 extern "C" int sylva__gpu_front_factor_vbatched_max_nocheck(const sylva__front_batch *b,
                                                             int max_m, int max_k,
                                                             const sylva__kernel_tuning *tune,
                                                             cudaStream_t s)
 {
-    sylva__kernel_tuning buf;
-    const sylva__kernel_tuning *t = tuning_or_default(tune, &buf);
-    if (b->count <= 0 || max_m <= 0 || max_k <= 0) return SYLVA_OK;
-    int rc = SYLVA_OK;
-    const int tiny = t->tiny_max_m < max_m ? t->tiny_max_m : max_m;
-    if (tiny > 0) rc = sylva__launch_tiny(b, 0, tiny, s);
-    int fused_hi = t->fused_max_m < max_m ? t->fused_max_m : max_m;
-    if (rc == SYLVA_OK && fused_hi > tiny)
-        rc = sylva__launch_fused(b, tiny, fused_hi, t->fused_threads, t->fused_panel, s);
-    const int lo = fused_hi > tiny ? fused_hi : tiny;
-    if (rc == SYLVA_OK && max_m > lo) rc = sylva__launch_blocked(b, lo, max_m, max_k, t->panel_nb, s);
-    return rc;
+    return factor_vbatched(sylva::mirror(*b), max_m, max_k, tune, s);
 }
 
 extern "C" int sylva__gpu_front_factor_vbatched(const sylva__front_batch *b, const int *h_m,
@@ -85,7 +94,7 @@ extern "C" int sylva__gpu_trsm_vbatched_max_nocheck(int count, const int *m, con
 {
     sylva__kernel_tuning buf;
     const sylva__kernel_tuning *t = tuning_or_default(tune, &buf);
-    return sylva__launch_trsm(count, m, n, L, ldl, B, ldb, max_m, max_n, t->panel_nb, s);
+    return sylva::launch_trsm(count, m, n, L, ldl, B, ldb, max_m, max_n, t->panel_nb, s);
 }
 
 extern "C" int sylva__gpu_trsm_vbatched(int count, const int *m, const int *n, double *const *L,
@@ -114,8 +123,8 @@ extern "C" int sylva__gpu_syrk_vbatched_max_nocheck(int count, const int *n, con
                                                     int max_k, cudaStream_t s)
 {
     (void)max_k;
-    sylva__gemm_args g = {count, n, n, k, A, lda, A, lda, C, ldc, 0};
-    return sylva__launch_gemm_generic(&g, alpha, beta, 1, max_n, max_n, s);
+    sylva::gemm_args<double> g = {count, n, n, k, A, lda, A, lda, C, ldc, 0};
+    return sylva::launch_gemm_generic(g, alpha, beta, 1, max_n, max_n, s);
 }
 
 extern "C" int sylva__gpu_syrk_vbatched(int count, const int *n, const int *k, double alpha,
@@ -146,6 +155,6 @@ extern "C" int sylva__gpu_gemm_nt_vbatched_max_nocheck(int count, const int *m, 
                                                        int max_n, int max_k, cudaStream_t s)
 {
     (void)max_k;
-    sylva__gemm_args g = {count, m, n, k, A, lda, B, ldb, C, ldc, 0};
-    return sylva__launch_gemm_generic(&g, alpha, beta, lower, max_m, max_n, s);
+    sylva::gemm_args<double> g = {count, m, n, k, A, lda, B, ldb, C, ldc, 0};
+    return sylva::launch_gemm_generic(g, alpha, beta, lower, max_m, max_n, s);
 }

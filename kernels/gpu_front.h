@@ -4,7 +4,7 @@
  * front. Semantics are those of front_cpu.h (two-pointer front P, C; lower
  * triangles only), computed on device arrays.
  *
- * Rules for every call (MAGMA layering, STYLE.md): sizes, leading dims and
+ * Rules for every call (MAGMA's vbatched layering): sizes, leading dims and
  * pointers live in DEVICE arrays; `*_max_nocheck` entries take host-known
  * maxima and trust them; checked entries take host copies of the sizes,
  * validate them and derive the maxima. No allocation, no handle creation, no
@@ -14,7 +14,9 @@
  * fronts are unaffected). Fronts whose info is already non-zero on entry are
  * skipped (early termination). Return: 0, SYLVA_ERR_ARGUMENT, SYLVA_ERR_RUNTIME
  * (launch failed), SYLVA_ERR_UNSUPPORTED (built without CUDA).
- * Plain C: the CUDA handle types are named by their struct tags only.
+ * Plain C: the CUDA handle types are named by their struct tags only. The
+ * kernels are templates on the scalar type (gpu_common.cuh); these entry
+ * points are their double instantiation.
  */
 #ifndef SYLVA_KERNELS_GPU_FRONT_H
 #define SYLVA_KERNELS_GPU_FRONT_H

@@ -1,7 +1,7 @@
 /* gpu_fused.cu — partial factorization of a small front (m ≤ 192) by one
  * thread block in shared memory, one launch for POTRF + TRSM + SYRK. The
  * lower triangle of the whole m × m front is loaded once into packed
- * column-major storage (m(m+1)/2 doubles: 66 KB at m = 128, so three blocks
+ * column-major storage (m(m+1)/2 scalars: 66 KB of doubles at m = 128, so three blocks
  * share an SM), factored right-looking by panels of PB columns: warp 0
  * factors the panel's diagonal block in registers (gpu_warp_potrf.cuh), all
  * threads solve the rows below it (a row each, in registers), and each
@@ -9,28 +9,33 @@
  * by all threads: every thread owns TR × TR entries of a DIM·TR square tile,
  * so shared memory is read 2·TR·PB times per TR²·PB multiply-adds. Written
  * back once. Shared memory is sized by the largest m of the launch, so the
- * dispatcher launches per 32-row bucket. Fronts outside (lo, hi], empty, or with info set exit. */
+ * dispatcher launches per 32-row bucket. Fronts outside (lo, hi], empty, or
+ * with info set exit. Written once for any scalar type T. */
 #include "gpu_common.cuh"
 #include "gpu_warp_potrf.cuh"
+
+namespace sylva {
 
 /* Packed lower storage: column c holds rows c..m−1; (r, c) is at pk(c) + r. */
 __device__ __forceinline__ int pk(int c, int m) { return c * (2 * m - c - 1) / 2; }
 
-template <int DIM, int TR, int PB>
+template <typename T, int DIM, int TR, int PB>
 __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 8) /* 3 blocks of m ≤ 128 per SM */
-    fused_front_kernel(sylva__front_batch b, int lo, int hi)
+    fused_front_kernel(front_batch<T> b, int lo, int hi)
 {
-    extern __shared__ double sA[];
+    /* Dynamic shared memory is untyped: one declaration serves every T. */
+    extern __shared__ __align__(16) unsigned char smem[];
+    T *sA = reinterpret_cast<T *>(smem);
     __shared__ int s_info;
-    __shared__ double sD[PB * (PB + 1)], sInv[PB], sCol[32];
+    __shared__ T sD[PB * (PB + 1)], sInv[PB], sCol[32];
     constexpr int NT = DIM * DIM, S = DIM * TR, NW = NT / 32;
     const int f = blockIdx.x;
     const int m = b.m[f], k = b.k[f];
     if (m <= lo || m > hi || k <= 0 || b.info[f] != 0) return;
     const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
-    double *P = b.P[f];
+    T *P = b.P[f];
     const int ldp = b.ldp[f];
-    double *C = m > k ? b.C[f] : nullptr;
+    T *C = m > k ? b.C[f] : nullptr;
     const int ldc = m > k ? b.ldc[f] : 0;
 
     /* Load: CB columns × QR rows per lane into registers first, then store.
@@ -38,14 +43,14 @@ __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 8) /* 3 blocks of m 
      * a plain load/store loop runs one global latency per element.) */
     constexpr int CB = 2, QR = 6; /* QR·32 ≥ 192 rows */
     for (int c0 = warp; c0 < m; c0 += NW * CB) {
-        double v[CB][QR];
+        T v[CB][QR];
 #pragma unroll
         for (int w = 0; w < CB; w++) {
             const int c = c0 + NW * w;
 #pragma unroll
             for (int q = 0; q < QR; q++) {
                 const int r = c + lane + 32 * q;
-                v[w][q] = 0.0;
+                v[w][q] = T(0);
                 if (c < m && r < m)
                     v[w][q] = c < k ? P[r + (size_t)c * ldp] : C[(r - k) + (size_t)(c - k) * ldc];
             }
@@ -80,7 +85,7 @@ __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 8) /* 3 blocks of m 
          * thread in registers (loads, then FMAs, then stores); the block's
          * own rows are written back from sD. */
         for (int r = j0 + tid; r < m; r += NT) {
-            double x[PB];
+            T x[PB];
             if (r < t0) {
 #pragma unroll
                 for (int c = 0; c < PB; c++)
@@ -88,15 +93,15 @@ __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 8) /* 3 blocks of m 
                 continue;
             }
 #pragma unroll
-            for (int c = 0; c < PB; c++) x[c] = c < jb ? sA[pk(j0 + c, m) + r] : 0.0;
+            for (int c = 0; c < PB; c++) x[c] = c < jb ? sA[pk(j0 + c, m) + r] : T(0);
             /* An opaque zero: without it the compiler hoists all PB(PB+1)/2
              * loads of sD out of the row loop into registers, and spills. */
             int z;
             asm volatile("mov.u32 %0, 0;" : "=r"(z));
-            const double *Lb = sD + z;
+            const T *Lb = sD + z;
 #pragma unroll
             for (int c = 0; c < PB; c++) {
-                double sum = x[c];
+                T sum = x[c];
 #pragma unroll
                 for (int t = 0; t < c; t++) sum -= x[t] * Lb[c * (PB + 1) + t];
                 x[c] = sum * sInv[c];
@@ -119,19 +124,19 @@ __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 8) /* 3 blocks of m 
                     rr[i] = t0 + ti * S + tx + DIM * i;
                     cc[i] = t0 + tj * S + ty + DIM * i;
                 }
-                double acc[TR][TR];
+                T acc[TR][TR];
 #pragma unroll
                 for (int i = 0; i < TR; i++)
 #pragma unroll
-                    for (int j = 0; j < TR; j++) acc[i][j] = 0.0;
+                    for (int j = 0; j < TR; j++) acc[i][j] = T(0);
 #pragma unroll 2 /* fully unrolled, the loads of all PB steps were hoisted: spills */
                 for (int t = j0; t < t0; t++) {
                     const int ot = pk(t, m);
-                    double av[TR], bv[TR];
+                    T av[TR], bv[TR];
 #pragma unroll
                     for (int i = 0; i < TR; i++) {
-                        av[i] = rr[i] < m ? sA[ot + rr[i]] : 0.0;
-                        bv[i] = cc[i] < m ? sA[ot + cc[i]] : 0.0;
+                        av[i] = rr[i] < m ? sA[ot + rr[i]] : T(0);
+                        bv[i] = cc[i] < m ? sA[ot + cc[i]] : T(0);
                     }
 #pragma unroll
                     for (int i = 0; i < TR; i++)
@@ -165,21 +170,21 @@ __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 8) /* 3 blocks of m 
     }
 }
 
-template <int DIM, int PB>
-static int launch_v(const sylva__front_batch *b, int lo, int hi, cudaStream_t s)
+template <typename T, int DIM, int PB>
+static int launch_v(const front_batch<T> &b, int lo, int hi, cudaStream_t s)
 {
-    const size_t smem = (size_t)hi * (hi + 1) / 2 * sizeof(double); /* packed lower */
-    auto kern = fused_front_kernel<DIM, 4, PB>;
+    const size_t smem = (size_t)hi * (hi + 1) / 2 * sizeof(T); /* packed lower */
+    auto kern = fused_front_kernel<T, DIM, 4, PB>;
     if (smem > 48 * 1024 &&
         cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) !=
             cudaSuccess)
         return SYLVA_ERR_RUNTIME;
-    kern<<<b->count, DIM * DIM, smem, s>>>(*b, lo, hi);
+    kern<<<b.count, DIM * DIM, smem, s>>>(b, lo, hi);
     return sylva__launch_status();
 }
 
-int sylva__launch_fused(const sylva__front_batch *b, int lo, int hi, int threads, int panel,
-                        cudaStream_t s)
+template <typename T>
+int launch_fused(const front_batch<T> &b, int lo, int hi, int threads, int panel, cudaStream_t s)
 {
     if (hi > 192) return SYLVA_ERR_ARGUMENT;
     int rc = SYLVA_OK;
@@ -189,10 +194,14 @@ int sylva__launch_fused(const sylva__front_batch *b, int lo, int hi, int threads
         int h = (l / 32 + 1) * 32;
         if (h > hi) h = hi;
         if (threads == 64)
-            rc = panel == 16 ? launch_v<8, 16>(b, l, h, s) : launch_v<8, 8>(b, l, h, s);
+            rc = panel == 16 ? launch_v<T, 8, 16>(b, l, h, s) : launch_v<T, 8, 8>(b, l, h, s);
         else
-            rc = panel == 16 ? launch_v<16, 16>(b, l, h, s) : launch_v<16, 8>(b, l, h, s);
+            rc = panel == 16 ? launch_v<T, 16, 16>(b, l, h, s) : launch_v<T, 16, 8>(b, l, h, s);
         l = h;
     }
     return rc;
 }
+
+template int launch_fused<double>(const front_batch<double> &, int, int, int, int, cudaStream_t);
+
+} // namespace sylva

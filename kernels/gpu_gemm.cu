@@ -11,43 +11,45 @@
  *   front panel  P[j:m, j:j+jb] −= P[j:m, 0:j]·P[j:j+jb, 0:j]ᵀ (left-looking);
  *   front syrk   C −= P[k:m, :]·P[k:m, :]ᵀ;
  *   trsm panel   B[:, j:j+jb] −= B[:, 0:j]·L[j:j+jb, 0:j]ᵀ.
- * grid.x = batch entry, grid.y = tile of C (over the launch's maxima). */
+ * grid.x = batch entry, grid.y = tile of C (over the launch's maxima).
+ * Written once for any scalar type T. */
 #include "gpu_common.cuh"
 #include "gpu_gemm.cuh"
+
+namespace sylva {
 
 #define GT 64
 #define GK 16
 
-template <int BN>
-__device__ static void gemm_nt_tile(int M, int N, int K, double alpha, const double *A, int lda,
-                                    const double *B, int ldb, double beta, double *C, int ldc,
-                                    int lower, int tile)
+template <int BN, typename T>
+__device__ static void gemm_nt_tile(int M, int N, int K, T alpha, const T *A, int lda, const T *B,
+                                    int ldb, T beta, T *C, int ldc, int lower, int tile)
 {
     constexpr int TN = BN / 16; /* columns per thread */
     const int tilesM = SYLVA_DIV_UP(M, GT);
     if (M <= 0 || N <= 0 || tile >= tilesM * SYLVA_DIV_UP(N, BN)) return;
     const int r0 = (tile % tilesM) * GT, c0 = (tile / tilesM) * BN;
     if (lower && r0 + GT - 1 < c0) return;
-    __shared__ double As[GK][GT], Bs[GK][BN];
+    __shared__ T As[GK][GT], Bs[GK][BN];
     const int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;
-    double acc[4][TN];
+    T acc[4][TN];
 #pragma unroll
     for (int i = 0; i < 4; i++)
 #pragma unroll
-        for (int j = 0; j < TN; j++) acc[i][j] = 0.0;
+        for (int j = 0; j < TN; j++) acc[i][j] = T(0);
     /* Next k-step's operands are fetched into registers while this one is
      * multiplied (and all loads are in flight before the shared stores). */
-    double ra[4], rb[TN];
+    T ra[4], rb[TN];
     auto fetch = [&](int k0) {
 #pragma unroll
         for (int q = 0; q < 4; q++) {
             const int r = tid % GT, kk = tid / GT + 4 * q;
-            ra[q] = k0 + kk < K && r0 + r < M ? A[(r0 + r) + (size_t)(k0 + kk) * lda] : 0.0;
+            ra[q] = k0 + kk < K && r0 + r < M ? A[(r0 + r) + (size_t)(k0 + kk) * lda] : T(0);
         }
 #pragma unroll
         for (int q = 0; q < TN; q++) {
             const int r = tid % BN, kk = tid / BN + (256 / BN) * q;
-            rb[q] = k0 + kk < K && c0 + r < N ? B[(c0 + r) + (size_t)(k0 + kk) * ldb] : 0.0;
+            rb[q] = k0 + kk < K && c0 + r < N ? B[(c0 + r) + (size_t)(k0 + kk) * ldb] : T(0);
         }
     };
     if (K > 0) fetch(0);
@@ -60,7 +62,7 @@ __device__ static void gemm_nt_tile(int M, int N, int K, double alpha, const dou
         if (k0 + GK < K) fetch(k0 + GK);
 #pragma unroll
         for (int kk = 0; kk < GK; kk++) {
-            double a[4], bb[TN];
+            T a[4], bb[TN];
 #pragma unroll
             for (int i = 0; i < 4; i++) a[i] = As[kk][tx + 16 * i];
 #pragma unroll
@@ -79,15 +81,15 @@ __device__ static void gemm_nt_tile(int M, int N, int K, double alpha, const dou
         for (int i = 0; i < 4; i++) {
             const int r = r0 + tx + 16 * i;
             if (r < M && c < N && (!lower || r >= c)) {
-                double *p = C + r + (size_t)c * ldc;
-                *p = beta == 0.0 ? alpha * acc[i][j] : alpha * acc[i][j] + beta * *p;
+                T *p = C + r + (size_t)c * ldc;
+                *p = beta == T(0) ? alpha * acc[i][j] : alpha * acc[i][j] + beta * *p;
             }
         }
     }
 }
 
-__global__ void __launch_bounds__(256)
-    gemm_generic_kernel(sylva__gemm_args g, double alpha, double beta, int lower)
+template <typename T>
+__global__ void __launch_bounds__(256) gemm_generic_kernel(gemm_args<T> g, T alpha, T beta, int lower)
 {
     const int e = blockIdx.x;
     for (int t = blockIdx.y; t < g.tiles; t += gridDim.y)
@@ -95,81 +97,94 @@ __global__ void __launch_bounds__(256)
                      g.C[e], g.ldc[e], lower, t);
 }
 
-__global__ void __launch_bounds__(256)
-    gemm_front_panel_kernel(sylva__front_batch b, int lo, int j, int nb)
+template <typename T>
+__global__ void __launch_bounds__(256) gemm_front_panel_kernel(front_batch<T> b, int lo, int j, int nb)
 {
     const int f = blockIdx.x;
     const int m = b.m[f], k = b.k[f];
     if (m <= lo || j >= k || b.info[f] != 0) return;
     const int jb = k - j < nb ? k - j : nb, ld = b.ldp[f];
-    double *P = b.P[f];
+    T *P = b.P[f];
     const int tiles = SYLVA_DIV_UP(m - j, GT) * SYLVA_DIV_UP(jb, 32);
     for (int t = blockIdx.y; t < tiles; t += gridDim.y)
-        gemm_nt_tile<32>(m - j, jb, j, -1.0, P + j, ld, P + j, ld, 1.0, P + j + (size_t)j * ld, ld, 1,
-                     t);
+        gemm_nt_tile<32>(m - j, jb, j, T(-1), P + j, ld, P + j, ld, T(1), P + j + (size_t)j * ld, ld,
+                         1, t);
 }
 
-__global__ void __launch_bounds__(256) gemm_front_syrk_kernel(sylva__front_batch b, int lo)
+template <typename T>
+__global__ void __launch_bounds__(256) gemm_front_syrk_kernel(front_batch<T> b, int lo)
 {
     const int f = blockIdx.x;
     const int m = b.m[f], k = b.k[f];
     if (m <= lo || k <= 0 || m == k || b.info[f] != 0) return;
     const int ld = b.ldp[f];
-    const double *L21 = b.P[f] + k;
+    const T *L21 = b.P[f] + k;
     const int tiles = SYLVA_DIV_UP(m - k, GT) * SYLVA_DIV_UP(m - k, GT);
     for (int t = blockIdx.y; t < tiles; t += gridDim.y)
-        gemm_nt_tile<64>(m - k, m - k, k, -1.0, L21, ld, L21, ld, 1.0, b.C[f], b.ldc[f], 1, t);
+        gemm_nt_tile<64>(m - k, m - k, k, T(-1), L21, ld, L21, ld, T(1), b.C[f], b.ldc[f], 1, t);
 }
 
-__global__ void __launch_bounds__(256)
-    gemm_trsm_panel_kernel(sylva__gemm_args g, int j, int nb)
+template <typename T>
+__global__ void __launch_bounds__(256) gemm_trsm_panel_kernel(gemm_args<T> g, int j, int nb)
 {
     /* g.m: rows of B, g.n: order of L, g.A: L, g.B: B. */
     const int e = blockIdx.x;
     const int n = g.n[e];
     if (j >= n) return;
     const int jb = n - j < nb ? n - j : nb, ldb = g.ldb[e], ldl = g.lda[e];
-    double *B = g.B[e];
+    T *B = g.B[e];
     const int tiles = SYLVA_DIV_UP(g.m[e], GT) * SYLVA_DIV_UP(jb, 32);
     for (int t = blockIdx.y; t < tiles; t += gridDim.y)
-        gemm_nt_tile<32>(g.m[e], jb, j, -1.0, B, ldb, g.A[e] + j, ldl, 1.0, B + (size_t)j * ldb, ldb, 0,
-                     t);
+        gemm_nt_tile<32>(g.m[e], jb, j, T(-1), B, ldb, g.A[e] + j, ldl, T(1), B + (size_t)j * ldb,
+                         ldb, 0, t);
 }
 
 /* Tiles beyond grid.y's limit are looped over inside the block. */
 static unsigned grid_y(int tiles) { return tiles < 1 ? 1u : tiles > 65535 ? 65535u : (unsigned)tiles; }
 
-int sylva__launch_gemm_generic(const sylva__gemm_args *g, double alpha, double beta, int lower,
-                               int max_m, int max_n, cudaStream_t s)
+template <typename T>
+int launch_gemm_generic(const gemm_args<T> &g, T alpha, T beta, int lower, int max_m, int max_n,
+                        cudaStream_t s)
 {
-    if (g->count == 0 || max_m <= 0 || max_n <= 0) return SYLVA_OK;
-    sylva__gemm_args a = *g;
+    if (g.count == 0 || max_m <= 0 || max_n <= 0) return SYLVA_OK;
+    gemm_args<T> a = g;
     a.tiles = SYLVA_DIV_UP(max_m, GT) * SYLVA_DIV_UP(max_n, GT);
-    dim3 grid(g->count, grid_y(a.tiles));
-    gemm_generic_kernel<<<grid, 256, 0, s>>>(a, alpha, beta, lower);
+    dim3 grid(g.count, grid_y(a.tiles));
+    gemm_generic_kernel<T><<<grid, 256, 0, s>>>(a, alpha, beta, lower);
     return sylva__launch_status();
 }
 
-int sylva__launch_gemm_front_panel(const sylva__front_batch *b, int lo, int max_m, int j, int nb,
-                                   cudaStream_t s)
+template <typename T>
+int launch_gemm_front_panel(const front_batch<T> &b, int lo, int max_m, int j, int nb,
+                            cudaStream_t s)
 {
-    dim3 grid(b->count, grid_y(SYLVA_DIV_UP(max_m - j, GT) * SYLVA_DIV_UP(nb, 32)));
-    gemm_front_panel_kernel<<<grid, 256, 0, s>>>(*b, lo, j, nb);
+    dim3 grid(b.count, grid_y(SYLVA_DIV_UP(max_m - j, GT) * SYLVA_DIV_UP(nb, 32)));
+    gemm_front_panel_kernel<T><<<grid, 256, 0, s>>>(b, lo, j, nb);
     return sylva__launch_status();
 }
 
-int sylva__launch_gemm_front_syrk(const sylva__front_batch *b, int lo, int max_m, cudaStream_t s)
+template <typename T>
+int launch_gemm_front_syrk(const front_batch<T> &b, int lo, int max_m, cudaStream_t s)
 {
     const int t = SYLVA_DIV_UP(max_m, GT);
-    dim3 grid(b->count, grid_y(t * t));
-    gemm_front_syrk_kernel<<<grid, 256, 0, s>>>(*b, lo);
+    dim3 grid(b.count, grid_y(t * t));
+    gemm_front_syrk_kernel<T><<<grid, 256, 0, s>>>(b, lo);
     return sylva__launch_status();
 }
 
-int sylva__launch_gemm_trsm_panel(const sylva__gemm_args *g, int max_m, int j, int nb,
-                                  cudaStream_t s)
+template <typename T>
+int launch_gemm_trsm_panel(const gemm_args<T> &g, int max_m, int j, int nb, cudaStream_t s)
 {
-    dim3 grid(g->count, grid_y(SYLVA_DIV_UP(max_m, GT) * SYLVA_DIV_UP(nb, 32)));
-    gemm_trsm_panel_kernel<<<grid, 256, 0, s>>>(*g, j, nb);
+    dim3 grid(g.count, grid_y(SYLVA_DIV_UP(max_m, GT) * SYLVA_DIV_UP(nb, 32)));
+    gemm_trsm_panel_kernel<T><<<grid, 256, 0, s>>>(g, j, nb);
     return sylva__launch_status();
 }
+
+template int launch_gemm_generic<double>(const gemm_args<double> &, double, double, int, int, int,
+                                         cudaStream_t);
+template int launch_gemm_front_panel<double>(const front_batch<double> &, int, int, int, int,
+                                             cudaStream_t);
+template int launch_gemm_front_syrk<double>(const front_batch<double> &, int, int, cudaStream_t);
+template int launch_gemm_trsm_panel<double>(const gemm_args<double> &, int, int, int, cudaStream_t);
+
+} // namespace sylva

@@ -1,17 +1,20 @@
 /* gpu_native.cu — partial factorization of one large front entirely on the
- * GPU (native mode): cusolverDnDpotrf on F11 and cublasDtrsm for L21 (or,
+ * GPU (native mode): cuSOLVER POTRF on F11 and cuBLAS TRSM for L21 (or,
  * with tune->native_panel_nb > 0, right-looking panels whose updates are
- * DGEMM), and the CB
- * update either by cublasDsyrk or, when tune->native_syrk_nb > 0, as column
- * tiles of width nb: a DSYRK on each nb × nb diagonal block and one DGEMM for
- * everything below it (cuBLAS DGEMM runs ~4× faster than DSYRK on an H100).
+ * GEMM), and the CB update either by cuBLAS SYRK or, when
+ * tune->native_syrk_nb > 0, as column tiles of width nb: a SYRK on each
+ * nb × nb diagonal block and one GEMM for everything below it (cuBLAS's
+ * GEMM outruns its SYRK; the tuning sweep in docs/perf-log.md chose the
+ * tiles).
  * Handles and workspace come from the caller; both handles are bound to the
  * stream s and to host pointer mode; nothing waits on the host. A failed
- * POTRF leaves its column in *info (device) and P, C unspecified. */
-#include <cublas_v2.h>
-#include <cusolverDn.h>
-
+ * POTRF leaves its column in *info (device) and P, C unspecified. Written
+ * once for any scalar type T over the overloads of gpu_blas.cuh; the C
+ * entry points are double. */
+#include "gpu_blas.cuh"
 #include "gpu_common.cuh"
+
+namespace sylva {
 
 /* With panels, each panel's POTRF reports into a scratch int at the end of
  * the workspace; this folds it into the front's info (first failure wins,
@@ -21,62 +24,56 @@ __global__ void fold_info_kernel(const int *panel_info, int *info, int col0)
     if (*panel_info != 0 && *info == 0) *info = col0 + *panel_info;
 }
 
-extern "C" int64_t sylva__gpu_native_workspace_bytes(cusolverDnHandle_t solver, int k, double *P,
-                                                     int ldp)
-{
-    int lwork = 0;
-    if (k <= 0) return 0;
-    if (cusolverDnDpotrf_bufferSize(solver, CUBLAS_FILL_MODE_LOWER, k, P, ldp, &lwork) !=
-        CUSOLVER_STATUS_SUCCESS)
-        return -1;
-    return (int64_t)lwork * (int64_t)sizeof(double) + 16; /* + the panel info */
-}
-
 /* Right-looking panels of width nb over P (m × k): POTRF of the diagonal
  * block, TRSM of the rows below it, then the remaining pivot columns are
- * updated by DSYRK (their diagonal part, lower only) and DGEMM (rows ≥ k),
- * so most of the TRSM's flops run as DGEMM. */
-static int panels(cusolverDnHandle_t solver, cublasHandle_t blas, int m, int k, double *P, int ldp,
-                  double *work, int lwork, int *pinfo, int *info, int nb, cudaStream_t s)
+ * updated by SYRK (their diagonal part, lower only) and GEMM (rows ≥ k),
+ * so most of the TRSM's flops run as GEMM. */
+template <typename T>
+static int panels(cusolverDnHandle_t solver, cublasHandle_t blas, int m, int k, T *P, int ldp,
+                  T *work, int lwork, int *pinfo, int *info, int nb, cudaStream_t s)
 {
-    const double one = 1.0, minus_one = -1.0;
+    const T one = 1, minus_one = -1;
     for (int j = 0; j < k; j += nb) {
         const int jb = k - j < nb ? k - j : nb, rest = k - j - jb, below = m - j - jb;
-        double *D = P + j + (size_t)j * ldp;
-        if (cusolverDnDpotrf(solver, CUBLAS_FILL_MODE_LOWER, jb, D, ldp, work, lwork, pinfo) !=
-            CUSOLVER_STATUS_SUCCESS)
+        T *D = P + j + (size_t)j * ldp;
+        if (potrf(solver, jb, D, ldp, work, lwork, pinfo) != CUSOLVER_STATUS_SUCCESS)
             return SYLVA_ERR_RUNTIME;
         fold_info_kernel<<<1, 1, 0, s>>>(pinfo, info, j);
         if (below == 0) continue;
-        if (cublasDtrsm(blas, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T,
-                        CUBLAS_DIAG_NON_UNIT, below, jb, &one, D, ldp, D + jb, ldp) !=
-            CUBLAS_STATUS_SUCCESS)
+        if (trsm_right_lt(blas, below, jb, &one, D, ldp, D + jb, ldp) != CUBLAS_STATUS_SUCCESS)
             return SYLVA_ERR_RUNTIME;
         if (rest == 0) continue;
-        double *Lp = D + jb, *T = P + (j + jb) + (size_t)(j + jb) * ldp;
-        if (cublasDsyrk(blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, rest, jb, &minus_one, Lp, ldp,
-                        &one, T, ldp) != CUBLAS_STATUS_SUCCESS)
+        T *Lp = D + jb, *Tr = P + (j + jb) + (size_t)(j + jb) * ldp;
+        if (syrk_ln(blas, rest, jb, &minus_one, Lp, ldp, &one, Tr, ldp) != CUBLAS_STATUS_SUCCESS)
             return SYLVA_ERR_RUNTIME;
-        if (m > k &&
-            cublasDgemm(blas, CUBLAS_OP_N, CUBLAS_OP_T, m - k, rest, jb, &minus_one, Lp + rest, ldp,
-                        Lp, ldp, &one, T + rest, ldp) != CUBLAS_STATUS_SUCCESS)
+        if (m > k && gemm_nt(blas, m - k, rest, jb, &minus_one, Lp + rest, ldp, Lp, ldp, &one,
+                             Tr + rest, ldp) != CUBLAS_STATUS_SUCCESS)
             return SYLVA_ERR_RUNTIME;
     }
     return sylva__launch_status();
 }
 
-extern "C" int sylva__gpu_front_factor_native(cusolverDnHandle_t solver, cublasHandle_t blas,
-                                              int m, int k, double *P, int ldp, double *C, int ldc,
-                                              void *work, int64_t work_bytes, int *info,
-                                              const sylva__kernel_tuning *tune, cudaStream_t s)
+template <typename T>
+static int64_t workspace_bytes(cusolverDnHandle_t solver, int k, T *P, int ldp)
+{
+    int lwork = 0;
+    if (k <= 0) return 0;
+    if (potrf_buffer_size(solver, k, P, ldp, &lwork) != CUSOLVER_STATUS_SUCCESS) return -1;
+    return (int64_t)lwork * (int64_t)sizeof(T) + 16; /* + the panel info */
+}
+
+template <typename T>
+static int factor_native(cusolverDnHandle_t solver, cublasHandle_t blas, int m, int k, T *P,
+                         int ldp, T *C, int ldc, void *work, int64_t work_bytes, int *info,
+                         const sylva__kernel_tuning *tune, cudaStream_t s)
 {
     if (m < 0 || k < 0 || k > m || ldp < (m > 1 ? m : 1) || (m > k && ldc < m - k) || !info)
         return SYLVA_ERR_ARGUMENT;
     if (k == 0) return SYLVA_OK;
-    const int r = m - k, lwork = (int)((work_bytes - 16) / (int64_t)sizeof(double));
+    const int r = m - k, lwork = (int)((work_bytes - 16) / (int64_t)sizeof(T));
     if (!work || lwork < 0) return SYLVA_ERR_ARGUMENT;
     int *pinfo = (int *)((char *)work + (work_bytes - 16));
-    const double one = 1.0, minus_one = -1.0;
+    const T one = 1, minus_one = -1;
     const int nb = tune ? tune->native_syrk_nb : 0;
     if (cusolverDnSetStream(solver, s) != CUSOLVER_STATUS_SUCCESS ||
         cublasSetStream(blas, s) != CUBLAS_STATUS_SUCCESS ||
@@ -85,30 +82,40 @@ extern "C" int sylva__gpu_front_factor_native(cusolverDnHandle_t solver, cublasH
     const int pnb = tune ? tune->native_panel_nb : 0;
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
     if (pnb > 0 && pnb < k) {
-        int rc = panels(solver, blas, m, k, P, ldp, (double *)work, lwork, pinfo, info, pnb, s);
+        int rc = panels(solver, blas, m, k, P, ldp, (T *)work, lwork, pinfo, info, pnb, s);
         if (rc != SYLVA_OK) return rc;
     } else {
-        if (cusolverDnDpotrf(solver, CUBLAS_FILL_MODE_LOWER, k, P, ldp, (double *)work, lwork,
-                             info) != CUSOLVER_STATUS_SUCCESS)
+        if (potrf(solver, k, P, ldp, (T *)work, lwork, info) != CUSOLVER_STATUS_SUCCESS)
             return SYLVA_ERR_RUNTIME;
-        if (r > 0)
-            st = cublasDtrsm(blas, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T,
-                             CUBLAS_DIAG_NON_UNIT, r, k, &one, P, ldp, P + k, ldp);
+        if (r > 0) st = trsm_right_lt(blas, r, k, &one, P, ldp, P + k, ldp);
         if (st != CUBLAS_STATUS_SUCCESS) return SYLVA_ERR_RUNTIME;
     }
     if (r == 0) return SYLVA_OK;
-    double *L21 = P + k;
-    if (nb <= 0 || nb >= r)
-        st = cublasDsyrk(blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, r, k, &minus_one, L21, ldp,
-                         &one, C, ldc);
+    T *L21 = P + k;
+    if (nb <= 0 || nb >= r) st = syrk_ln(blas, r, k, &minus_one, L21, ldp, &one, C, ldc);
     for (int j = 0; nb > 0 && nb < r && j < r && st == CUBLAS_STATUS_SUCCESS; j += nb) {
         const int jb = r - j < nb ? r - j : nb, below = r - j - jb;
-        st = cublasDsyrk(blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, jb, k, &minus_one, L21 + j,
-                         ldp, &one, C + j + (size_t)j * ldc, ldc);
+        st = syrk_ln(blas, jb, k, &minus_one, L21 + j, ldp, &one, C + j + (size_t)j * ldc, ldc);
         if (st == CUBLAS_STATUS_SUCCESS && below > 0)
-            st = cublasDgemm(blas, CUBLAS_OP_N, CUBLAS_OP_T, below, jb, k, &minus_one,
-                             L21 + j + jb, ldp, L21 + j, ldp, &one, C + (j + jb) + (size_t)j * ldc,
-                             ldc);
+            st = gemm_nt(blas, below, jb, k, &minus_one, L21 + j + jb, ldp, L21 + j, ldp, &one,
+                         C + (j + jb) + (size_t)j * ldc, ldc);
     }
     return st == CUBLAS_STATUS_SUCCESS ? SYLVA_OK : SYLVA_ERR_RUNTIME;
+}
+
+} // namespace sylva
+
+extern "C" int64_t sylva__gpu_native_workspace_bytes(cusolverDnHandle_t solver, int k, double *P,
+                                                     int ldp)
+{
+    return sylva::workspace_bytes(solver, k, P, ldp);
+}
+
+extern "C" int sylva__gpu_front_factor_native(cusolverDnHandle_t solver, cublasHandle_t blas,
+                                              int m, int k, double *P, int ldp, double *C, int ldc,
+                                              void *work, int64_t work_bytes, int *info,
+                                              const sylva__kernel_tuning *tune, cudaStream_t s)
+{
+    return sylva::factor_native(solver, blas, m, k, P, ldp, C, ldc, work, work_bytes, info, tune,
+                                s);
 }

@@ -12,30 +12,32 @@
  * number of steps follows the launch's largest k, and fronts already done
  * (k ≤ j), failed (info ≠ 0) or outside the size filter exit at once.
  * The same panel kernel with a given (already factored) diagonal block is
- * the vbatched TRSM B ← B·L⁻ᵀ. */
+ * the vbatched TRSM B ← B·L⁻ᵀ. Written once for any scalar type T. */
 #include "gpu_common.cuh"
 #include "gpu_gemm.cuh"
 #include "gpu_warp_potrf.cuh"
+
+namespace sylva {
 
 #define PANEL_ROWS 128
 
 /* D: diagonal block (jb × jb, ldd); R: nrows × jb to solve (ldr). With
  * `factor`, D is factored first, and with `write` (a launch that solves no
  * rows) stored back, its failure in *info (`col0` numbers its columns). */
-template <int NB>
-__device__ static void panel_solve(double *D, int ldd, int jb, bool factor, bool write, double *R,
-                                   int ldr, int nrows, int col0, int *info)
+template <int NB, typename T>
+__device__ static void panel_solve(T *D, int ldd, int jb, bool factor, bool write, T *R, int ldr,
+                                   int nrows, int col0, int *info)
 {
-    __shared__ double sL[NB][NB + 1], sF[NB * (NB + 1)], sInv[NB], sCol[32];
+    __shared__ T sL[NB][NB + 1], sF[NB * (NB + 1)], sInv[NB], sCol[32];
     __shared__ int s_bad;
     const int tid = threadIdx.x;
     { /* all loads in flight before the shared stores (they could alias) */
         constexpr int U = NB * NB / PANEL_ROWS;
-        double v[U];
+        T v[U];
 #pragma unroll
         for (int u = 0; u < U; u++) {
             const int idx = tid + u * PANEL_ROWS, r = idx % NB, c = idx / NB;
-            v[u] = r < jb && c < jb && r >= c ? D[r + (size_t)c * ldd] : 0.0;
+            v[u] = r < jb && c < jb && r >= c ? D[r + (size_t)c * ldd] : T(0);
         }
 #pragma unroll
         for (int u = 0; u < U; u++) {
@@ -62,7 +64,7 @@ __device__ static void panel_solve(double *D, int ldd, int jb, bool factor, bool
                 if (r >= c) D[r + (size_t)c * ldd] = sF[r * (NB + 1) + c];
             }
     } else {
-        for (int c = tid; c < jb; c += PANEL_ROWS) sInv[c] = 1.0 / sL[c][c];
+        for (int c = tid; c < jb; c += PANEL_ROWS) sInv[c] = T(1) / sL[c][c];
         for (int idx = tid; idx < jb * jb; idx += PANEL_ROWS) {
             const int r = idx % jb, c = idx / jb;
             if (r >= c) sF[r * (NB + 1) + c] = sL[r][c];
@@ -71,14 +73,14 @@ __device__ static void panel_solve(double *D, int ldd, int jb, bool factor, bool
     }
     const int i = blockIdx.y * PANEL_ROWS + tid;
     if (i >= nrows) return;
-    double x[NB];
+    T x[NB];
 #pragma unroll
     for (int c = 0; c < NB; c++)
         if (c < jb) x[c] = R[i + (size_t)c * ldr];
 #pragma unroll
     for (int c = 0; c < NB; c++) {
         if (c < jb) {
-            double sum = x[c];
+            T sum = x[c];
 #pragma unroll
             for (int t = 0; t < c; t++) sum -= x[t] * sF[c * (NB + 1) + t];
             x[c] = sum * sInv[c];
@@ -89,68 +91,74 @@ __device__ static void panel_solve(double *D, int ldd, int jb, bool factor, bool
         if (c < jb) R[i + (size_t)c * ldr] = x[c];
 }
 
-template <int NB>
+template <typename T, int NB>
 __global__ void __launch_bounds__(PANEL_ROWS)
-    panel_front_kernel(sylva__front_batch b, int lo, int j, bool write)
+    panel_front_kernel(front_batch<T> b, int lo, int j, bool write)
 {
     const int f = blockIdx.x;
     const int m = b.m[f], k = b.k[f];
     if (m <= lo || j >= k || b.info[f] != 0) return;
     const int jb = k - j < NB ? k - j : NB, ld = b.ldp[f];
-    double *P = b.P[f];
+    T *P = b.P[f];
     panel_solve<NB>(P + j + (size_t)j * ld, ld, jb, true, write, P + j + jb + (size_t)j * ld, ld,
                     write ? 0 : m - j - jb, j, &b.info[f]);
 }
 
-template <int NB>
-__global__ void __launch_bounds__(PANEL_ROWS) panel_trsm_kernel(sylva__gemm_args g, int j)
+template <typename T, int NB>
+__global__ void __launch_bounds__(PANEL_ROWS) panel_trsm_kernel(gemm_args<T> g, int j)
 {
     const int e = blockIdx.x;
     const int n = g.n[e];
     if (j >= n) return;
     const int jb = n - j < NB ? n - j : NB, ldl = g.lda[e], ldb = g.ldb[e];
     panel_solve<NB>(g.A[e] + j + (size_t)j * ldl, ldl, jb, false, false, g.B[e] + (size_t)j * ldb,
-                    ldb, g.m[e], j, nullptr);
+                    ldb, g.m[e], j, (int *)nullptr);
 }
 
-int sylva__launch_blocked(const sylva__front_batch *b, int lo, int max_m, int max_k, int nb,
-                          cudaStream_t s)
+template <typename T>
+int launch_blocked(const front_batch<T> &b, int lo, int max_m, int max_k, int nb, cudaStream_t s)
 {
     if (max_m <= lo || max_k <= 0) return SYLVA_OK;
     int rc = SYLVA_OK;
     for (int j = 0; j < max_k && rc == SYLVA_OK; j += nb) {
-        if (j > 0) rc = sylva__launch_gemm_front_panel(b, lo, max_m, j, nb, s);
+        if (j > 0) rc = launch_gemm_front_panel(b, lo, max_m, j, nb, s);
         if (rc != SYLVA_OK) break;
-        dim3 grid(b->count, SYLVA_DIV_UP(max_m - j, PANEL_ROWS)), one(b->count);
+        dim3 grid(b.count, SYLVA_DIV_UP(max_m - j, PANEL_ROWS)), one(b.count);
         if (nb == 16) {
-            panel_front_kernel<16><<<grid, PANEL_ROWS, 0, s>>>(*b, lo, j, false);
-            panel_front_kernel<16><<<one, PANEL_ROWS, 0, s>>>(*b, lo, j, true);
+            panel_front_kernel<T, 16><<<grid, PANEL_ROWS, 0, s>>>(b, lo, j, false);
+            panel_front_kernel<T, 16><<<one, PANEL_ROWS, 0, s>>>(b, lo, j, true);
         } else {
-            panel_front_kernel<32><<<grid, PANEL_ROWS, 0, s>>>(*b, lo, j, false);
-            panel_front_kernel<32><<<one, PANEL_ROWS, 0, s>>>(*b, lo, j, true);
+            panel_front_kernel<T, 32><<<grid, PANEL_ROWS, 0, s>>>(b, lo, j, false);
+            panel_front_kernel<T, 32><<<one, PANEL_ROWS, 0, s>>>(b, lo, j, true);
         }
         rc = sylva__launch_status();
     }
-    if (rc == SYLVA_OK) rc = sylva__launch_gemm_front_syrk(b, lo, max_m, s);
+    if (rc == SYLVA_OK) rc = launch_gemm_front_syrk(b, lo, max_m, s);
     return rc;
 }
 
-int sylva__launch_trsm(int count, const int *m, const int *n, double *const *L, const int *ldl,
-                       double *const *B, const int *ldb, int max_m, int max_n, int nb,
-                       cudaStream_t s)
+template <typename T>
+int launch_trsm(int count, const int *m, const int *n, T *const *L, const int *ldl, T *const *B,
+                const int *ldb, int max_m, int max_n, int nb, cudaStream_t s)
 {
     if (count == 0 || max_m <= 0 || max_n <= 0) return SYLVA_OK;
-    sylva__gemm_args g = {count, m, n, nullptr, L, ldl, B, ldb, nullptr, nullptr, 0};
+    gemm_args<T> g = {count, m, n, nullptr, L, ldl, B, ldb, nullptr, nullptr, 0};
     int rc = SYLVA_OK;
     for (int j = 0; j < max_n && rc == SYLVA_OK; j += nb) {
-        if (j > 0) rc = sylva__launch_gemm_trsm_panel(&g, max_m, j, nb, s);
+        if (j > 0) rc = launch_gemm_trsm_panel(g, max_m, j, nb, s);
         if (rc != SYLVA_OK) break;
         dim3 grid(count, SYLVA_DIV_UP(max_m, PANEL_ROWS));
         if (nb == 16)
-            panel_trsm_kernel<16><<<grid, PANEL_ROWS, 0, s>>>(g, j);
+            panel_trsm_kernel<T, 16><<<grid, PANEL_ROWS, 0, s>>>(g, j);
         else
-            panel_trsm_kernel<32><<<grid, PANEL_ROWS, 0, s>>>(g, j);
+            panel_trsm_kernel<T, 32><<<grid, PANEL_ROWS, 0, s>>>(g, j);
         rc = sylva__launch_status();
     }
     return rc;
 }
+
+template int launch_blocked<double>(const front_batch<double> &, int, int, int, int, cudaStream_t);
+template int launch_trsm<double>(int, const int *, const int *, double *const *, const int *,
+                                 double *const *, const int *, int, int, int, cudaStream_t);
+
+} // namespace sylva

@@ -7,14 +7,16 @@
  * G = 32; this form takes 128), and one rsqrt per column replaces a sqrt and
  * a division. One launch per G; several fronts per warp when G < 32, so
  * 4 × 4 fronts still fill the memory pipe. Fronts outside (lo, hi], empty,
- * or with info set exit. */
+ * or with info set exit. Written once for any scalar type T. */
 #include "gpu_common.cuh"
+
+namespace sylva {
 
 #define TINY_THREADS 128
 
-template <int G>
+template <typename T, int G>
 __global__ void __launch_bounds__(TINY_THREADS)
-    tiny_front_kernel(sylva__front_batch b, int lo, int hi)
+    tiny_front_kernel(front_batch<T> b, int lo, int hi)
 {
     const int lane = threadIdx.x % G; /* the row this thread holds */
     const int f = blockIdx.x * (TINY_THREADS / G) + threadIdx.x / G;
@@ -23,17 +25,17 @@ __global__ void __launch_bounds__(TINY_THREADS)
     if (m <= lo || m > hi || k <= 0 || b.info[f] != 0) return;
     const unsigned mask =
         G == 32 ? 0xffffffffu : (((1u << G) - 1u) << ((threadIdx.x % 32) / G * G));
-    double *P = b.P[f];
+    T *P = b.P[f];
     const int ldp = b.ldp[f];
-    double *C = m > k ? b.C[f] : nullptr;
+    T *C = m > k ? b.C[f] : nullptr;
     const int ldc = m > k ? b.ldc[f] : 0;
 
-    __shared__ double column[TINY_THREADS];
-    double *col = column + threadIdx.x / G * G; /* this group's column j */
-    double a[G];
+    __shared__ T column[TINY_THREADS];
+    T *col = column + threadIdx.x / G * G; /* this group's column j */
+    T a[G];
 #pragma unroll
     for (int c = 0; c < G; c++) {
-        a[c] = 0.0;
+        a[c] = T(0);
         if (c <= lane && lane < m)
             a[c] = c < k ? P[lane + (size_t)c * ldp] : C[(lane - k) + (size_t)(c - k) * ldc];
     }
@@ -41,10 +43,10 @@ __global__ void __launch_bounds__(TINY_THREADS)
 #pragma unroll
     for (int j = 0; j < G; j++) {
         if (j < k && info == 0) {
-            double d = __shfl_sync(mask, a[j], j, G);
-            if (!(d > 0.0)) info = j + 1; /* the group agrees: d came from one lane */
-            const double inv = rsqrt(d); /* one rsqrt for sqrt and division */
-            const double l = lane == j ? d * inv : a[j] * inv; /* L(lane, j) */
+            T d = __shfl_sync(mask, a[j], j, G);
+            if (!(d > T(0))) info = j + 1; /* the group agrees: d came from one lane */
+            const T inv = rsqrt_t(d); /* one rsqrt for sqrt and division */
+            const T l = lane == j ? d * inv : a[j] * inv; /* L(lane, j) */
             a[j] = l;
             col[lane] = l;
             __syncwarp(mask);
@@ -69,16 +71,16 @@ __global__ void __launch_bounds__(TINY_THREADS)
     }
 }
 
-template <int G>
-static int launch_g(const sylva__front_batch *b, int lo, int hi, cudaStream_t s)
+template <typename T, int G>
+static int launch_g(const front_batch<T> &b, int lo, int hi, cudaStream_t s)
 {
     const int per_block = TINY_THREADS / G;
-    const int blocks = SYLVA_DIV_UP(b->count, per_block);
-    tiny_front_kernel<G><<<blocks, TINY_THREADS, 0, s>>>(*b, lo, hi);
+    const int blocks = SYLVA_DIV_UP(b.count, per_block);
+    tiny_front_kernel<T, G><<<blocks, TINY_THREADS, 0, s>>>(b, lo, hi);
     return sylva__launch_status();
 }
 
-int sylva__launch_tiny(const sylva__front_batch *b, int lo, int hi, cudaStream_t s)
+template <typename T> int launch_tiny(const front_batch<T> &b, int lo, int hi, cudaStream_t s)
 {
     /* Each G serves the sizes above the previous G; the caller's (lo, hi]
      * clips them. */
@@ -89,11 +91,15 @@ int sylva__launch_tiny(const sylva__front_batch *b, int lo, int hi, cudaStream_t
         prev = gs[i];
         if (h <= l) continue;
         switch (gs[i]) {
-        case 4: rc = launch_g<4>(b, l, h, s); break;
-        case 8: rc = launch_g<8>(b, l, h, s); break;
-        case 16: rc = launch_g<16>(b, l, h, s); break;
-        default: rc = launch_g<32>(b, l, h, s); break;
+        case 4: rc = launch_g<T, 4>(b, l, h, s); break;
+        case 8: rc = launch_g<T, 8>(b, l, h, s); break;
+        case 16: rc = launch_g<T, 16>(b, l, h, s); break;
+        default: rc = launch_g<T, 32>(b, l, h, s); break;
         }
     }
     return rc;
 }
+
+template int launch_tiny<double>(const front_batch<double> &, int, int, cudaStream_t);
+
+} // namespace sylva

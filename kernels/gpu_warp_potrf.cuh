@@ -6,25 +6,28 @@
  * load→FMA→store latency chain per entry (~2,000 cycles a column). On exit
  * lanes r < jb have written row r of L to L[r·(NB+1) + c] (c ≤ r) and
  * 1/L(r,r) to inv[r]. Returns 0 or the failing column + 1 (warp-uniform;
- * then L and inv are unspecified). `get(r, c)` reads the input entry. */
+ * then L and inv are unspecified). `get(r, c)` reads the input entry; T is
+ * the scalar type. */
 #ifndef SYLVA_KERNELS_GPU_WARP_POTRF_CUH
 #define SYLVA_KERNELS_GPU_WARP_POTRF_CUH
 
-template <int NB, typename Get>
-__device__ __forceinline__ int warp_potrf(Get get, int jb, double *L, double *inv, double *col)
+namespace sylva {
+
+template <int NB, typename T, typename Get>
+__device__ __forceinline__ int warp_potrf(Get get, int jb, T *L, T *inv, T *col)
 {
     const int lane = threadIdx.x % 32;
-    double a[NB];
+    T a[NB];
 #pragma unroll
-    for (int c = 0; c < NB; c++) a[c] = lane < jb && c <= lane ? get(lane, c) : 0.0;
+    for (int c = 0; c < NB; c++) a[c] = lane < jb && c <= lane ? get(lane, c) : T(0);
     int info = 0;
 #pragma unroll
     for (int j = 0; j < NB; j++) {
         if (j < jb && info == 0) {
-            const double d = __shfl_sync(0xffffffffu, a[j], j);
-            if (!(d > 0.0)) info = j + 1; /* d came from one lane: uniform */
-            const double s = rsqrt(d);
-            const double l = lane == j ? d * s : a[j] * s; /* L(lane, j) */
+            const T d = __shfl_sync(0xffffffffu, a[j], j);
+            if (!(d > T(0))) info = j + 1; /* d came from one lane: uniform */
+            const T s = rsqrt_t(d);
+            const T l = lane == j ? d * s : a[j] * s; /* L(lane, j) */
             a[j] = l;
             if (lane < NB) col[lane] = l;
             __syncwarp();
@@ -38,10 +41,12 @@ __device__ __forceinline__ int warp_potrf(Get get, int jb, double *L, double *in
 #pragma unroll
         for (int c = 0; c < NB; c++) {
             if (c <= lane) L[lane * (NB + 1) + c] = a[c];
-            if (c == lane) inv[c] = 1.0 / a[c]; /* constant index: a[] stays in registers */
+            if (c == lane) inv[c] = T(1) / a[c]; /* constant index: a[] stays in registers */
         }
     }
     return info;
 }
+
+} // namespace sylva
 
 #endif

@@ -33,8 +33,9 @@ int sylva__kernel_tuning_load(const char *path, sylva__kernel_tuning *t, char *m
 int sylva__kernel_tuning_save(const char *path, const sylva__kernel_tuning *t, const char *gpu_name);
 /* The table's path for a GPU model: $SYLVA_TUNING_DIR (default: the
  * source tree's kernels/tuning, set at build time) / model name with
- * non-alphanumerics as '_' . ".txt" (cudaDeviceProp.name). The library
- * calls sylva__kernel_tuning_load() on it once at start. */
+ * non-alphanumerics as '_' . ".txt" (cudaDeviceProp.name). Callers load
+ * it with sylva__kernel_tuning_load() (today the GPU tests and
+ * bench-kernels). */
 void sylva__kernel_tuning_path(const char *gpu_name, char *buf, size_t bufsz);
 /* 0 when every field is in range. */
 int sylva__kernel_tuning_check(const sylva__kernel_tuning *t);

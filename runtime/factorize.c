@@ -2,7 +2,8 @@
  * each group's slice of the factor pool and a temporary CB pool per group
  * (home node −1), submits one task per group in plan order (StarPU infers
  * the DAG from the access modes), unregisters each CB pool after its last
- * reader is submitted, and waits. A task StarPU refuses stops the
+ * reader is submitted, and waits. A task StarPU refuses, or one that
+ * could not run (the failed flag, polled between submissions), stops the
  * submission (what was submitted still runs and is waited for); a front
  * that is not positive definite does not: it only makes its ancestors skip,
  * so the failing column reported is the same in every run.
@@ -69,13 +70,20 @@ int sylva__factor_submit(sylva__numeric *N, const void *A_values, int64_t nnz, i
         }
         left[g] = pl->readers[g];
     }
+    N->failed = 0;
     for (int64_t g = 0; g < ng; g++) {
+        /* A task that could not run (its front_info says why) ends the
+         * submission: nothing above it can succeed. */
+        if (__atomic_load_n(&N->failed, __ATOMIC_RELAXED)) {
+            status = sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory in a factorization task");
+            break;
+        }
         int nbuf = 0;
         descr[nbuf++] = (struct starpu_data_descr){Ah, STARPU_R};
         descr[nbuf++] = (struct starpu_data_descr){Lh[g], STARPU_W};
         int tile_it = pl->large[g] && nb > 0; /* nb: tile rows */
         args[g] = (sylva__group_args){pl, g, N->precision, pl->cb_size[g] > 0, !tile_it,
-                                      N->front_info};
+                                      N->front_info, &N->failed};
         if (args[g].has_cb) descr[nbuf++] = (struct starpu_data_descr){CBh[g], STARPU_W};
         for (int64_t d = pl->dep_ptr[g]; d < pl->dep_ptr[g + 1]; d++)
             descr[nbuf++] = (struct starpu_data_descr){CBh[pl->dep_list[d]], STARPU_R};

@@ -21,6 +21,7 @@ struct sylva__numeric {
     size_t elem;     /* bytes per scalar */
     void *values;    /* L: plan->l_off[nfronts] scalars */
     int *front_info; /* per front: sylva__front_status, or > 0 (LAPACK info) */
+    int failed;      /* set by a task that could not run (no memory): submission stops */
     int ok;          /* 1 once a factorization succeeded */
 };
 
@@ -38,6 +39,7 @@ typedef struct sylva__group_args {
     int has_cb;      /* buffer 2 is the group's own CB pool */
     int factor;      /* 0: assemble only (a tiled front's tile tasks factor it) */
     int *front_info;
+    int *failed;     /* the numeric object's flag, set atomically on a task failure */
 } sylva__group_args;
 
 /* Pointer of a vector or matrix buffer (pools are vectors, tiled fronts'

@@ -33,6 +33,7 @@ void SYLVA_TNAME(group_cpu)(void *buffers[], const sylva__group_args *a)
         if (!scratch) {
             for (int64_t q = pl->group_ptr[g]; q < pl->group_ptr[g + 1]; q++)
                 a->front_info[pl->front_list[q]] = SYLVA__FRONT_NO_MEMORY;
+            __atomic_store_n(a->failed, 1, __ATOMIC_RELAXED);
             return;
         }
     }

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# cli_exit_codes.sh SYLVA MATRICES_DIR — the `sylva` command's exit codes and
-# messages: every file of the bad-input corpus (matrices/bad/EXPECTED.tsv:
-# file, status, line, message part) exits 1 with "FILE:LINE: ..." on stderr;
-# a not-positive-definite matrix exits 3 naming the column; a pattern file
-# cannot be factored (exit 1); usage errors exit 2; --json is written on
-# failure too, with the status name.
+# cli_exit_codes.sh SYLVA MATRICES_DIR POLICIES — the `sylva` command's exit
+# codes and messages: every file of the bad-input corpus
+# (matrices/bad/EXPECTED.tsv: file, status, line, message part) exits 1 with
+# "FILE:LINE: ..." on stderr; a not-positive-definite matrix exits 3 naming
+# the column; a pattern file cannot be factored (exit 1); usage errors exit
+# 2; --json is written on failure too, with the status name. POLICIES: the
+# registered policies (from batching/policies.c), comma-separated.
 set -u
-sylva=$1; dir=$2
+sylva=$1; dir=$2; policies=${3//,/ }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fails=0; checks=0
 expect() { # expect CODE PATTERN -- ARGS...
@@ -47,7 +48,11 @@ expect 1 "no-such-file.mtx" -- factor "$tmp/no-such-file.mtx"
 # Usage.
 expect 2 "unknown command" -- frobnicate x.mtx
 expect 2 "unknown option" -- factor "$dir/real/bcsstk01.mtx" --frob
-expect 2 "unknown policy" -- factor "$dir/real/bcsstk01.mtx" --policy frob
+expect 2 "unknown policy 'frob' (${3//,/, })" -- factor "$dir/real/bcsstk01.mtx" --policy frob
+for pol in $policies; do expect 0 "  $pol " -- --help; done
+expect 2 "unknown precision" -- factor "$dir/real/bcsstk01.mtx" --precision half
+expect 0 "float32" -- factor "$dir/real/bcsstk14.mtx" --precision single --json "$tmp/single.json"
+grep -q '"precision": "float32"' "$tmp/single.json" || { fails=$((fails + 1)); echo "FAIL: JSON precision"; }
 expect 2 "unknown ordering" -- factor "$dir/real/bcsstk01.mtx" --ordering frob
 expect 2 "--threads" -- factor "$dir/real/bcsstk01.mtx" --threads 0
 expect 2 "missing FILE" -- factor
@@ -56,12 +61,12 @@ expect 0 "usage" -- --help
 expect 0 "sylva " -- --version
 # A good run: exit 0, backward error printed, JSON with the required keys.
 expect 0 "backward error" -- factor "$dir/real/bcsstk14.mtx" --json "$tmp/ok.json" -o "$tmp/x.mtx"
-for k in status n nnz_A nnz_L flops fronts tasks policy ordering seconds read analyze factorize solve gflops backward_error; do
+for k in status n nnz_A nnz_L flops fronts tasks policy ordering precision seconds read analyze factorize solve gflops backward_error; do
   grep -q "\"$k\"" "$tmp/ok.json" || { fails=$((fails + 1)); echo "FAIL: JSON lacks $k"; }
 done
 grep -q '"status": "ok"' "$tmp/ok.json" || { fails=$((fails + 1)); echo "FAIL: JSON status ok"; }
 # Policy study output: one JSON row per batch, as many as the plan has.
-for pol in none level sized subtree; do
+for pol in $policies; do
   expect 0 "policy $pol" -- analyze "$dir/real/wathenSmall.mtx" --policy $pol --batches "$tmp/b.json" --json "$tmp/a.json"
   rows=$(grep -c '"batch":' "$tmp/b.json"); want=$(sed -n 's/.*"batches": \([0-9]*\).*/\1/p' "$tmp/a.json")
   [ "$rows" = "$want" ] && [ "$rows" -gt 0 ] || { fails=$((fails + 1)); echo "FAIL: $pol: $rows batch rows, plan says $want"; }

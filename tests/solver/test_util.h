@@ -31,13 +31,19 @@ static inline double test_rand(void) { return 2.0 * rand() / (double)RAND_MAX - 
 
 static inline int test_load(const char *spec, sylva_matrix **A) { return sylva_gen_from_spec(spec, A); }
 
-/* Backward error of X (n × nrhs) for B, every column; returns the worst. */
-static inline double test_check_solution(const sylva_matrix *A, const double *X, const double *B,
+/* Unit roundoff of a dtype. */
+static inline double test_eps(sylva_dtype t) { return t == SYLVA_FLOAT32 ? FLT_EPSILON : DBL_EPSILON; }
+
+/* Backward error of X (n × nrhs, A's dtype) for B, every column, against
+ * c·n·ε of A's dtype; returns the worst. */
+static inline double test_check_solution(const sylva_matrix *A, const void *X, const void *B,
                                          int64_t nrhs, const char *what)
 {
-    double worst = 0, tol = BERR_C * (double)(A->n > 1 ? A->n : 1) * DBL_EPSILON;
+    size_t es = sylva_dtype_size(A->dtype);
+    double worst = 0, tol = BERR_C * (double)(A->n > 1 ? A->n : 1) * test_eps(A->dtype);
     for (int64_t c = 0; c < nrhs; c++) {
-        double e = sylva_backward_error(A, X + c * A->n, B + c * A->n);
+        double e = sylva_backward_error(A, (const char *)X + (size_t)(c * A->n) * es,
+                                        (const char *)B + (size_t)(c * A->n) * es);
         CHECK(e <= tol, "%s: rhs %lld backward error %.3e > %.3e", what, (long long)c, e, tol);
         if (!(e <= worst)) worst = e;
     }

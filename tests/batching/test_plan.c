@@ -1,0 +1,283 @@
+/* test_plan.c — every registered batching policy on generated and random
+ * trees (a single front, chains, stars, forests, random trees with large
+ * fronts mixed in) under several size and flop thresholds: the plan must be
+ * built, and its contract is checked here independently of
+ * sylva__plan_check (every front once, children first, large fronts alone,
+ * dependency lists and CB slots naming the right groups, CB regions inside
+ * their pools and disjoint, L offsets tiling the factor). Then the checker
+ * itself must refuse plans broken on purpose.
+ *   test_plan [TREES]   (random trees per shape, default 40; seed printed)
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "batching.h"
+#include "check.h"
+
+static uint64_t rng;
+static int64_t rnd(int64_t lo, int64_t hi)
+{
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+    return lo + (int64_t)((rng * 2685821657736338717ull) % (uint64_t)(hi - lo + 1));
+}
+
+/* A tree in postorder from parent[] (parent[f] > f or −1) and front sizes:
+ * children lists, heights and flops as frontal/ computes them. */
+static sylva__tree *make_tree(int64_t ns, const int64_t *parent, const int64_t *m, const int64_t *k)
+{
+    sylva__tree *t = calloc(1, sizeof *t);
+    t->nfronts = ns;
+    t->fronts = calloc((size_t)ns + 1, sizeof *t->fronts);
+    t->child_ptr = calloc((size_t)ns + 2, sizeof *t->child_ptr);
+    t->child_list = calloc((size_t)ns + 1, sizeof *t->child_list);
+    for (int64_t f = 0; f < ns; f++) {
+        sylva__front *fr = &t->fronts[f];
+        fr->m = m[f];
+        fr->k = k[f];
+        fr->parent = parent[f];
+        fr->flops = 0;
+        for (int64_t c = 0; c < k[f]; c++) fr->flops += (double)(m[f] - c) * (double)(m[f] - c);
+        if (parent[f] >= 0) t->child_ptr[parent[f] + 1]++;
+        if (m[f] > t->max_m) t->max_m = m[f];
+    }
+    for (int64_t f = 0; f < ns; f++) t->child_ptr[f + 1] += t->child_ptr[f];
+    int64_t *fill = calloc((size_t)ns + 1, sizeof *fill);
+    for (int64_t f = 0; f < ns; f++)
+        if (parent[f] >= 0) t->child_list[t->child_ptr[parent[f]] + fill[parent[f]]++] = f;
+    free(fill);
+    for (int64_t f = 0; f < ns; f++) { /* children have smaller indices */
+        int64_t h = 0;
+        for (int64_t c = t->child_ptr[f]; c < t->child_ptr[f + 1]; c++) {
+            int64_t hc = t->fronts[t->child_list[c]].height + 1;
+            if (hc > h) h = hc;
+        }
+        t->fronts[f].height = h;
+        if (h + 1 > t->height) t->height = h + 1;
+    }
+    return t;
+}
+
+static void free_tree(sylva__tree *t)
+{
+    free(t->fronts);
+    free(t->child_ptr);
+    free(t->child_list);
+    free(t);
+}
+
+/* Shapes: 0 single front, 1 chain, 2 star, 3 forest of small trees,
+ * 4 random tree, 5 random forest. Sizes grow toward the roots, some fronts
+ * above the large threshold. */
+static sylva__tree *shape_tree(int shape, int64_t ns)
+{
+    if (shape == 0) ns = 1;
+    int64_t *parent = malloc((size_t)ns * sizeof *parent), *m = malloc((size_t)ns * sizeof *m),
+            *k = malloc((size_t)ns * sizeof *k);
+    for (int64_t f = 0; f < ns; f++) {
+        int64_t p = -1;
+        if (f + 1 < ns) {
+            if (shape == 1) p = f + 1;
+            else if (shape == 2) p = ns - 1;
+            else if (shape == 3) p = (f % 5 == 4) ? -1 : f + 1;
+            else if (shape == 4) p = rnd(f + 1, ns - 1);
+            else if (shape == 5) p = rnd(0, 3) == 0 ? -1 : rnd(f + 1, ns - 1);
+        }
+        parent[f] = p;
+        k[f] = rnd(1, 12);
+        m[f] = k[f] + (p >= 0 ? rnd(0, 40) : 0);
+        if (rnd(0, 15) == 0) m[f] += 300; /* above the default large threshold */
+    }
+    sylva__tree *t = make_tree(ns, parent, m, k);
+    free(parent);
+    free(m);
+    free(k);
+    return t;
+}
+
+/* The contract, checked without sylva__plan_check. */
+static void check_contract(const sylva__plan *pl, const sylva__policy_params *pp, const char *what)
+{
+    const sylva__tree *t = pl->tree;
+    int64_t ns = t->nfronts, ng = pl->ngroups;
+    int64_t *pos = malloc((size_t)ns * sizeof *pos), *grp = malloc((size_t)ns * sizeof *grp);
+    for (int64_t f = 0; f < ns; f++) pos[f] = grp[f] = -1;
+    CHECK(pl->group_ptr[0] == 0 && pl->group_ptr[ng] == ns, "%s: groups cover %lld of %lld", what,
+          (long long)pl->group_ptr[ng], (long long)ns);
+    int64_t loff = 0;
+    for (int64_t g = 0; g < ng; g++) {
+        int64_t cnt = pl->group_ptr[g + 1] - pl->group_ptr[g];
+        CHECK(cnt >= 1, "%s: group %lld is empty", what, (long long)g);
+        for (int64_t q = pl->group_ptr[g]; q < pl->group_ptr[g + 1]; q++) {
+            int64_t f = pl->front_list[q];
+            CHECK(pos[f] < 0, "%s: front %lld listed twice", what, (long long)f);
+            pos[f] = q;
+            grp[f] = g;
+            if (t->fronts[f].m > pp->small_front_rows)
+                CHECK(cnt == 1, "%s: large front %lld shares group %lld", what, (long long)f,
+                      (long long)g);
+            CHECK(pl->l_off[f] == loff, "%s: L offset of front %lld", what, (long long)f);
+            loff += t->fronts[f].m * t->fronts[f].k;
+        }
+    }
+    for (int64_t f = 0; f < ns; f++) {
+        CHECK(pos[f] >= 0, "%s: front %lld missing", what, (long long)f);
+        int64_t p = t->fronts[f].parent;
+        if (p >= 0) CHECK(pos[f] < pos[p], "%s: front %lld after its parent", what, (long long)f);
+    }
+    /* Dependencies: exactly the groups of external children, with slots. */
+    char *need = calloc((size_t)ng + 1, 1);
+    for (int64_t g = 0; g < ng; g++) {
+        memset(need, 0, (size_t)ng + 1);
+        for (int64_t q = pl->group_ptr[g]; q < pl->group_ptr[g + 1]; q++) {
+            int64_t f = pl->front_list[q];
+            for (int64_t c = t->child_ptr[f]; c < t->child_ptr[f + 1]; c++) {
+                int64_t ch = t->child_list[c];
+                if (grp[ch] == g) {
+                    CHECK(pl->cb_internal[ch], "%s: child %lld in the same group not internal", what,
+                          (long long)ch);
+                    continue;
+                }
+                need[grp[ch]] = 1;
+                int64_t slot = pl->cb_slot[ch];
+                CHECK(slot >= 0 && slot < pl->dep_ptr[g + 1] - pl->dep_ptr[g] &&
+                          pl->dep_list[pl->dep_ptr[g] + slot] == grp[ch],
+                      "%s: CB slot of front %lld", what, (long long)ch);
+            }
+        }
+        int64_t nd = 0;
+        for (int64_t c = 0; c < ng; c++) nd += need[c];
+        CHECK(nd == pl->dep_ptr[g + 1] - pl->dep_ptr[g], "%s: group %lld reads %lld groups, lists %lld",
+              what, (long long)g, (long long)nd, (long long)(pl->dep_ptr[g + 1] - pl->dep_ptr[g]));
+        for (int64_t d = pl->dep_ptr[g]; d < pl->dep_ptr[g + 1]; d++)
+            CHECK(need[pl->dep_list[d]], "%s: group %lld lists group %lld it does not read", what,
+                  (long long)g, (long long)pl->dep_list[d]);
+    }
+    free(need);
+    /* CB regions: inside the pool or scratch, disjoint (pairwise, small trees). */
+    for (int64_t a = 0; a < ns; a++) {
+        int64_t ra = t->fronts[a].m - t->fronts[a].k;
+        if (ra == 0) continue;
+        int64_t size = pl->cb_internal[a] ? pl->scratch_size[grp[a]] : pl->cb_size[grp[a]];
+        CHECK(pl->cb_off[a] >= 0 && pl->cb_off[a] + ra * ra <= size, "%s: CB of %lld outside", what,
+              (long long)a);
+        for (int64_t b = a + 1; b < ns; b++) {
+            int64_t rb = t->fronts[b].m - t->fronts[b].k;
+            if (rb == 0 || grp[a] != grp[b] || pl->cb_internal[a] != pl->cb_internal[b]) continue;
+            int disjoint = pl->cb_off[a] + ra * ra <= pl->cb_off[b] || pl->cb_off[b] + rb * rb <= pl->cb_off[a];
+            CHECK(disjoint, "%s: CBs of %lld and %lld overlap", what, (long long)a, (long long)b);
+        }
+    }
+    free(pos);
+    free(grp);
+}
+
+/* The checker must refuse broken plans: each mutation of a valid plan, one
+ * at a time, then restored. */
+static void check_checker(sylva__plan *pl, const sylva__policy_params *pp, const char *what)
+{
+    const sylva__tree *t = pl->tree;
+    int64_t ns = t->nfronts;
+    CHECK(sylva__plan_check(pl, pp) == SYLVA_OK, "%s: valid plan refused: %s", what, sylva_last_error());
+    /* A child placed after its parent: swap a parent-child pair in the list. */
+    for (int64_t q = 0; q < ns; q++) {
+        int64_t f = pl->front_list[q], p = t->fronts[f].parent;
+        if (p < 0) continue;
+        int64_t qp = 0;
+        while (pl->front_list[qp] != p) qp++;
+        pl->front_list[q] = p;
+        pl->front_list[qp] = f;
+        CHECK(sylva__plan_check(pl, pp) == SYLVA_ERR_RUNTIME, "%s: child after parent accepted", what);
+        pl->front_list[q] = f;
+        pl->front_list[qp] = p;
+        break;
+    }
+    /* A front listed twice. */
+    if (ns >= 2) {
+        int64_t keep = pl->front_list[1];
+        pl->front_list[1] = pl->front_list[0];
+        CHECK(sylva__plan_check(pl, pp) == SYLVA_ERR_RUNTIME, "%s: duplicate front accepted", what);
+        pl->front_list[1] = keep;
+    }
+    /* A large front sharing its group: lower the threshold under a front of
+     * a group with several fronts. */
+    for (int64_t g = 0; g < pl->ngroups; g++)
+        if (pl->group_ptr[g + 1] - pl->group_ptr[g] > 1) {
+            sylva__policy_params low = *pp;
+            low.small_front_rows = t->fronts[pl->front_list[pl->group_ptr[g]]].m - 1;
+            CHECK(sylva__plan_check(pl, &low) == SYLVA_ERR_RUNTIME, "%s: shared large front accepted",
+                  what);
+            break;
+        }
+    /* A CB slot naming the wrong group, and overlapping CBs. */
+    for (int64_t f = 0; f < ns; f++) {
+        if (pl->cb_internal[f] || t->fronts[f].parent < 0) continue;
+        int64_t keep = pl->cb_slot[f];
+        pl->cb_slot[f] = keep + 1;
+        CHECK(sylva__plan_check(pl, pp) == SYLVA_ERR_RUNTIME, "%s: bad CB slot accepted", what);
+        pl->cb_slot[f] = keep;
+        break;
+    }
+    for (int64_t a = 0; a < ns; a++) {
+        if (t->fronts[a].m == t->fronts[a].k) continue;
+        for (int64_t b = a + 1; b < ns; b++) {
+            if (t->fronts[b].m == t->fronts[b].k || pl->front_group[a] != pl->front_group[b] ||
+                pl->cb_internal[a] != pl->cb_internal[b])
+                continue;
+            int64_t keep = pl->cb_off[b];
+            pl->cb_off[b] = pl->cb_off[a];
+            CHECK(sylva__plan_check(pl, pp) == SYLVA_ERR_RUNTIME, "%s: overlapping CBs accepted", what);
+            pl->cb_off[b] = keep;
+            a = ns;
+            break;
+        }
+    }
+    CHECK(sylva__plan_check(pl, pp) == SYLVA_OK, "%s: restored plan refused", what);
+}
+
+int main(int argc, char **argv)
+{
+    int trees = argc > 1 ? atoi(argv[1]) : 40;
+    const char *s = getenv("SYLVA_TEST_SEED");
+    rng = s ? strtoull(s, NULL, 10) : (uint64_t)time(NULL) * 2654435761u + 1;
+    printf("seed %llu (set SYLVA_TEST_SEED to repeat)\n", (unsigned long long)rng);
+    const sylva__policy_params params[] = {{256, 0}, {256, 2e3}, {16, 1e5}, {64, 1e300}, {1, 0}};
+    int npol = 0;
+    for (int sh = 0; sh < 6; sh++)
+        for (int r = 0; r < (sh == 0 ? 1 : trees); r++) {
+            sylva__tree *t = shape_tree(sh, rnd(2, 60));
+            for (int i = 0; sylva__policy_at(i); i++) {
+                const sylva__policy *pol = sylva__policy_at(i);
+                npol = i + 1;
+                for (size_t q = 0; q < sizeof params / sizeof params[0]; q++) {
+                    char what[96];
+                    snprintf(what, sizeof what, "%s, shape %d tree %d, small %lld flops %g", pol->name,
+                             sh, r, (long long)params[q].small_front_rows, params[q].batch_flops);
+                    sylva__plan *pl = NULL;
+                    int st = sylva__plan_build(t, pol->name, &params[q], &pl);
+                    CHECK(st == SYLVA_OK, "%s: %s", what, sylva_last_error());
+                    if (st) continue;
+                    check_contract(pl, &params[q], what);
+                    check_checker(pl, &params[q], what);
+                    sylva__plan_free(pl);
+                }
+            }
+            free_tree(t);
+        }
+    CHECK(npol >= 4, "only %d policies registered", npol);
+    /* A raw grouping that skips a front, or lists an empty group. */
+    sylva__tree *t = shape_tree(1, 4);
+    int64_t order[4] = {0, 1, 2, 3}, start_missing[3] = {0, 2, 3}, start_empty[4] = {0, 2, 2, 4};
+    sylva__policy_params pp = {256, 0};
+    CHECK(sylva__plan_check_grouping(t, "test", order, start_missing, 2, &pp) == SYLVA_ERR_RUNTIME,
+          "a grouping without front 3 accepted");
+    CHECK(sylva__plan_check_grouping(t, "test", order, start_empty, 3, &pp) == SYLVA_ERR_RUNTIME,
+          "an empty group accepted");
+    int64_t reversed[4] = {3, 2, 1, 0}, start_one[2] = {0, 4};
+    CHECK(sylva__plan_check_grouping(t, "test", reversed, start_one, 1, &pp) == SYLVA_ERR_RUNTIME,
+          "parents before children accepted");
+    free_tree(t);
+    return test_exit("test_plan");
+}
