@@ -13,8 +13,8 @@
 
 #include <cuda_runtime.h>
 
+#include "core.h"
 #include "gpu_front.h"
-#include "sylva.h"
 
 #define SYLVA_DIV_UP(a, b) (((a) + (b) - 1) / (b))
 
@@ -84,10 +84,13 @@ int launch_trsm(int count, const int *m, const int *n, T *const *L, const int *l
 
 } // namespace sylva
 
-/* Status after a launch: a launch error becomes SYLVA_ERR_RUNTIME. */
+/* Status after a launch: a launch error becomes SYLVA_ERR_RUNTIME with
+ * CUDA's message. */
 static inline int sylva__launch_status(void)
 {
-    return cudaGetLastError() == cudaSuccess ? SYLVA_OK : SYLVA_ERR_RUNTIME;
+    cudaError_t e = cudaGetLastError();
+    if (e == cudaSuccess) return SYLVA_OK;
+    return sylva__fail(SYLVA_ERR_RUNTIME, "kernel launch failed: %s", cudaGetErrorString(e));
 }
 
 #endif

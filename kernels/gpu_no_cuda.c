@@ -1,7 +1,62 @@
-/* gpu_no_cuda.c — the GPU entry points of gpu_front.h in a build without
- * CUDA: each answers SYLVA_ERR_UNSUPPORTED, so callers need no #ifdef. */
+/* gpu_no_cuda.c — the GPU entry points of gpu_front.h, gpu_context.h and
+ * gpu_group.h in a build without CUDA: there is no device, and each call
+ * answers SYLVA_ERR_UNSUPPORTED, so callers need no #ifdef. */
 #include "gpu_front.h"
+#include "gpu_group.h"
 #include "sylva.h"
+
+int sylva__gpu_device_count(void) { return 0; }
+int sylva__gpu_context_create(struct CUstream_st *s, sylva__gpu_context **ctx)
+{
+    (void)s;
+    *ctx = 0;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+void sylva__gpu_context_free(sylva__gpu_context *ctx) { (void)ctx; }
+const sylva__kernel_tuning *sylva__gpu_context_tuning(const sylva__gpu_context *ctx)
+{
+    (void)ctx;
+    return 0;
+}
+const char *sylva__gpu_context_name(const sylva__gpu_context *ctx)
+{
+    (void)ctx;
+    return "";
+}
+int sylva__gpu_context_reset(sylva__gpu_context *ctx)
+{
+    (void)ctx;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+int sylva__gpu_context_failures(sylva__gpu_context *ctx, int64_t *fronts, int *pivots, int cap,
+                                int *count)
+{
+    (void)ctx, (void)fronts, (void)pivots, (void)cap;
+    *count = 0;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+void sylva__gpu_context_sample(sylva__gpu_context *ctx) { (void)ctx; }
+size_t sylva__gpu_context_peak(const sylva__gpu_context *ctx)
+{
+    (void)ctx;
+    return 0;
+}
+int64_t sylva__gpu_context_native_bytes(sylva__gpu_context *ctx, int k)
+{
+    (void)ctx, (void)k;
+    return -1;
+}
+int sylva__gpu_zero(void *p, size_t bytes, struct CUstream_st *s)
+{
+    (void)p, (void)bytes, (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+int sylva__group_factor_gpu(sylva__gpu_context *ctx, const sylva__group_desc *g,
+                            const sylva__group_buffers *b, int factor, struct CUstream_st *s)
+{
+    (void)ctx, (void)g, (void)b, (void)factor, (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}
 
 int sylva__gpu_front_factor_vbatched(const sylva__front_batch *b, const int *h_m, const int *h_k,
                                      const int *h_ldp, const int *h_ldc,

@@ -14,6 +14,7 @@
 #include <starpu.h>
 
 #include "runtime.h"
+#include "solve.h"
 
 struct sylva__numeric {
     const sylva__plan *plan;
@@ -77,13 +78,5 @@ void sylva__tiled_free(sylva__tiled *T);
 /* Submit the whole plan for values `A_values` into N; waits for the end. */
 int sylva__factor_submit(sylva__numeric *N, const void *A_values, int64_t nnz, int64_t tile_rows,
                          int64_t *ntasks);
-
-/* Sequential forward/backward substitution along the tree (t_solve.c). */
-int sylva__d_solve_seq(const sylva__plan *plan, const double *L, int64_t nrhs, double *X,
-                       int64_t ldx);
-int sylva__s_solve_seq(const sylva__plan *plan, const float *L, int64_t nrhs, float *X,
-                       int64_t ldx);
-double sylva__d_logdet(const sylva__plan *plan, const double *L);
-double sylva__s_logdet(const sylva__plan *plan, const float *L);
 
 #endif

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "front_cpu.h"
-#include "runtime_internal.h"
+#include "solve.h"
 
 #define SYLVA_DOUBLE
 #include "t_solve.c"

@@ -1,0 +1,63 @@
+/* gpu_context.h — what one GPU worker keeps for its whole life: cuBLAS and
+ * cuSOLVER handles bound to the worker's stream, the tuning table of its GPU
+ * model, a device-side failure list the group runs append to (front, pivot)
+ * without a host round trip, and the device-memory high-water mark sampled
+ * by the runtime. Created once per worker at start (never per task); every
+ * call is queued on, or synchronizes, the context's stream only. Without
+ * CUDA every call answers SYLVA_ERR_UNSUPPORTED (gpu_no_cuda.c).
+ */
+#ifndef SYLVA_KERNELS_GPU_CONTEXT_H
+#define SYLVA_KERNELS_GPU_CONTEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel_tuning.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct CUstream_st; /* cudaStream_t */
+typedef struct sylva__gpu_context sylva__gpu_context;
+
+/* Failures one context can hold between resets; more are counted. */
+#define SYLVA__GPU_MAX_FAILURES 4096
+
+/* Number of CUDA devices (0 without CUDA or without a usable device). */
+int sylva__gpu_device_count(void);
+
+/* For the current device and stream s (the worker's): handles, failure
+ * list, tuning table (kernels/tuning/<model>.txt if present, else
+ * defaults). On failure *ctx is NULL and the message says which call. */
+int sylva__gpu_context_create(struct CUstream_st *s, sylva__gpu_context **ctx);
+void sylva__gpu_context_free(sylva__gpu_context *ctx);
+
+const sylva__kernel_tuning *sylva__gpu_context_tuning(const sylva__gpu_context *ctx);
+/* "NVIDIA H100 80GB HBM3". */
+const char *sylva__gpu_context_name(const sylva__gpu_context *ctx);
+
+/* Empty the failure list (queued on the stream, then synchronized). */
+int sylva__gpu_context_reset(sylva__gpu_context *ctx);
+/* Synchronize the stream and copy the failure list to the host: up to cap
+ * (front, pivot) pairs; *count is the number of failures recorded (may
+ * exceed cap). */
+int sylva__gpu_context_failures(sylva__gpu_context *ctx, int64_t *fronts, int *pivots, int cap,
+                                int *count);
+/* Device memory in use on this GPU now (total − free, every process), and
+ * the largest value seen by sylva__gpu_context_sample since the reset. */
+void sylva__gpu_context_sample(sylva__gpu_context *ctx);
+size_t sylva__gpu_context_peak(const sylva__gpu_context *ctx);
+
+/* Bytes of workspace the native path needs for a front of k pivots
+ * (cuSOLVER's POTRF workspace and the panel status), −1 on failure. */
+int64_t sylva__gpu_context_native_bytes(sylva__gpu_context *ctx, int k);
+
+/* Queue a zero fill of `bytes` bytes at device pointer p on s. */
+int sylva__gpu_zero(void *p, size_t bytes, struct CUstream_st *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,226 @@
+/* gpu_plan.c — builds the GPU form of a plan (gpu_plan.h): per group, its
+ * fronts in level order (height inside the tree: a front's children are
+ * always on lower levels), the child records of each level, the per-level
+ * maxima the launches need, and the blob with every per-pattern array the
+ * device reads (kernels/gpu_group.h). O(nnz(A) + Σ m) once per pattern;
+ * fails only on memory or on sizes beyond the kernels' 32-bit ints.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_plan.h"
+
+typedef struct rec_key {
+    int64_t height, pos, front;
+} rec_key;
+
+static int by_height(const void *a, const void *b)
+{
+    const rec_key *x = a, *y = b;
+    if (x->height != y->height) return (x->height > y->height) - (x->height < y->height);
+    return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* The group's fronts sorted by height; returns the number of levels. */
+static int sort_group(const sylva__plan *pl, int64_t g, rec_key *keys)
+{
+    const sylva__tree *t = pl->tree;
+    int64_t q0 = pl->group_ptr[g], nf = pl->group_ptr[g + 1] - q0;
+    for (int64_t q = 0; q < nf; q++) {
+        int64_t f = pl->front_list[q0 + q];
+        keys[q] = (rec_key){t->fronts[f].height, q, f};
+    }
+    qsort(keys, (size_t)nf, sizeof *keys, by_height);
+    int levels = nf > 0;
+    for (int64_t q = 1; q < nf; q++) levels += keys[q].height != keys[q - 1].height;
+    return levels;
+}
+
+static int64_t align16(int64_t x) { return (x + 15) & ~(int64_t)15; }
+
+/* Offsets of the blob's arrays for F fronts, Cc children, na A entries and
+ * nr relmap entries. */
+static void layout(int64_t F, int64_t Cc, int64_t na, int64_t nr, sylva__group_layout *L)
+{
+    int64_t o = 0, i4 = (int64_t)sizeof(int), i8 = (int64_t)sizeof(int64_t);
+#define SYLVA_PUT(field, count, size) (L->field = o, o = align16(o + (count) * (size)))
+    SYLVA_PUT(m, F, i4);
+    SYLVA_PUT(k, F, i4);
+    SYLVA_PUT(ldc, F, i4);
+    SYLVA_PUT(cbsel, F, i4);
+    SYLVA_PUT(lofs, F, i8);
+    SYLVA_PUT(cbofs, F, i8);
+    SYLVA_PUT(amap_n, F, i8);
+    SYLVA_PUT(amap_off, F, i8);
+    SYLVA_PUT(front_id, F, i8);
+    SYLVA_PUT(ch_mc, Cc, i4);
+    SYLVA_PUT(ch_kp, Cc, i4);
+    SYLVA_PUT(ch_pm, Cc, i4);
+    SYLVA_PUT(ch_pldc, Cc, i4);
+    SYLVA_PUT(ch_parent, Cc, i4);
+    SYLVA_PUT(ch_src, Cc, i4);
+    SYLVA_PUT(ch_cbofs, Cc, i8);
+    SYLVA_PUT(ch_relmap, Cc, i8);
+    SYLVA_PUT(amap_src, na, i8);
+    SYLVA_PUT(amap_dst, na, i8);
+    SYLVA_PUT(relmap, nr, i8);
+#undef SYLVA_PUT
+    L->bytes = o > 0 ? o : 16;
+}
+
+#define SYLVA_AT(type, blob, off) ((type *)((char *)(blob) + (off)))
+
+/* Fill group g's desc (level arrays at *ints, *amaps) and blob. */
+static int build_group(const sylva__plan *pl, int64_t g, rec_key *keys, int **ints, int64_t **amaps,
+                       sylva__group_desc *d, void **blob_out)
+{
+    const sylva__tree *t = pl->tree;
+    int64_t q0 = pl->group_ptr[g], F = pl->group_ptr[g + 1] - q0;
+    int nl = sort_group(pl, g, keys);
+    int64_t Cc = 0, na = 0, nr = 0;
+    for (int64_t i = 0; i < F; i++) {
+        int64_t f = keys[i].front;
+        na += t->amap_ptr[f + 1] - t->amap_ptr[f];
+        for (int64_t c = t->child_ptr[f]; c < t->child_ptr[f + 1]; c++) {
+            const sylva__front *cf = &t->fronts[t->child_list[c]];
+            if (cf->m > cf->k) {
+                Cc++;
+                nr += cf->m - cf->k;
+            }
+        }
+        if (t->fronts[f].m > INT_MAX || (double)t->fronts[f].m * (double)t->fronts[f].k > 0x1p62)
+            return sylva__fail(SYLVA_ERR_UNSUPPORTED, "front %lld has %lld rows: too large for the GPU path",
+                               (long long)f, (long long)t->fronts[f].m);
+    }
+    memset(d, 0, sizeof *d);
+    d->nfronts = (int)F;
+    d->nchildren = (int)Cc;
+    d->nlevels = nl;
+    d->large = pl->large[g];
+    d->nchild_pools = (int)(pl->dep_ptr[g + 1] - pl->dep_ptr[g]);
+    d->scratch = pl->scratch_size[g];
+    d->cb_pool = pl->cb_size[g];
+    int64_t lbase = pl->l_off[pl->front_list[q0]], last = pl->front_list[pl->group_ptr[g + 1] - 1];
+    d->l_size = pl->l_off[last] + t->fronts[last].m * t->fronts[last].k - lbase;
+    layout(F, Cc, na, nr, &d->lay);
+    int *lp = *ints, *clp = lp + nl + 1, *mm = clp + nl + 1, *mk = mm + nl, *mmc = mk + nl;
+    *ints = mmc + nl;
+    int64_t *mam = *amaps;
+    *amaps = mam + nl;
+    d->level_ptr = lp;
+    d->clevel_ptr = clp;
+    d->level_max_m = mm;
+    d->level_max_k = mk;
+    d->level_max_mc = mmc;
+    d->level_max_amap = mam;
+    void *blob = aligned_alloc(64, (size_t)((d->lay.bytes + 63) / 64 * 64));
+    if (!blob) return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory for the GPU plan");
+    memset(blob, 0, (size_t)d->lay.bytes);
+    *blob_out = blob;
+    const sylva__group_layout *L = &d->lay;
+    int64_t ai = 0, ri = 0, ci = 0;
+    int level = -1;
+    for (int64_t i = 0; i < F; i++) {
+        int64_t f = keys[i].front;
+        const sylva__front *fr = &t->fronts[f];
+        if (i == 0 || keys[i].height != keys[i - 1].height) {
+            level++;
+            lp[level] = (int)i;
+            clp[level] = (int)ci;
+            mm[level] = mk[level] = mmc[level] = 0;
+            mam[level] = 0;
+        }
+        int64_t r = fr->m - fr->k, an = t->amap_ptr[f + 1] - t->amap_ptr[f];
+        SYLVA_AT(int, blob, L->m)[i] = (int)fr->m;
+        SYLVA_AT(int, blob, L->k)[i] = (int)fr->k;
+        SYLVA_AT(int, blob, L->ldc)[i] = r > 0 ? (int)r : 1;
+        SYLVA_AT(int, blob, L->cbsel)[i] = r == 0 ? -1 : pl->cb_internal[f] ? 1 : 0;
+        SYLVA_AT(int64_t, blob, L->lofs)[i] = pl->l_off[f] - lbase;
+        SYLVA_AT(int64_t, blob, L->cbofs)[i] = pl->cb_off[f];
+        SYLVA_AT(int64_t, blob, L->amap_n)[i] = an;
+        SYLVA_AT(int64_t, blob, L->amap_off)[i] = ai;
+        SYLVA_AT(int64_t, blob, L->front_id)[i] = f;
+        memcpy(SYLVA_AT(int64_t, blob, L->amap_src) + ai, t->amap_src + t->amap_ptr[f], (size_t)an * sizeof(int64_t));
+        memcpy(SYLVA_AT(int64_t, blob, L->amap_dst) + ai, t->amap_dst + t->amap_ptr[f], (size_t)an * sizeof(int64_t));
+        ai += an;
+        if (fr->m > mm[level]) mm[level] = (int)fr->m;
+        if (fr->k > mk[level]) mk[level] = (int)fr->k;
+        if (an > mam[level]) mam[level] = an;
+        for (int64_t c = t->child_ptr[f]; c < t->child_ptr[f + 1]; c++) {
+            int64_t ch = t->child_list[c];
+            const sylva__front *cf = &t->fronts[ch];
+            int64_t mc = cf->m - cf->k;
+            if (mc == 0) continue;
+            SYLVA_AT(int, blob, L->ch_mc)[ci] = (int)mc;
+            SYLVA_AT(int, blob, L->ch_kp)[ci] = (int)fr->k;
+            SYLVA_AT(int, blob, L->ch_pm)[ci] = (int)fr->m;
+            SYLVA_AT(int, blob, L->ch_pldc)[ci] = r > 0 ? (int)r : 1;
+            SYLVA_AT(int, blob, L->ch_parent)[ci] = (int)i;
+            SYLVA_AT(int, blob, L->ch_src)[ci] = pl->cb_internal[ch] ? -1 : (int)pl->cb_slot[ch];
+            SYLVA_AT(int64_t, blob, L->ch_cbofs)[ci] = pl->cb_off[ch];
+            SYLVA_AT(int64_t, blob, L->ch_relmap)[ci] = ri;
+            memcpy(SYLVA_AT(int64_t, blob, L->relmap) + ri, t->relmap + cf->row_off + cf->k,
+                   (size_t)mc * sizeof(int64_t));
+            ri += mc;
+            ci++;
+            if (mc > mmc[level]) mmc[level] = (int)mc;
+        }
+    }
+    lp[nl] = (int)F;
+    clp[nl] = (int)ci;
+    return SYLVA_OK;
+}
+
+int sylva__gpu_plan_build(const sylva__plan *pl, sylva__gpu_plan **out)
+{
+    *out = NULL;
+    const sylva__tree *t = pl->tree;
+    int64_t ng = pl->ngroups, ns = t->nfronts;
+    sylva__gpu_plan *gp = sylva__calloc(1, sizeof *gp);
+    rec_key *keys = sylva__malloc((size_t)ns + 1, sizeof *keys);
+    if (!gp || !keys) goto oom;
+    gp->plan = pl;
+    gp->ngroups = ng;
+    int64_t total_levels = 0;
+    for (int64_t g = 0; g < ng; g++) total_levels += sort_group(pl, g, keys);
+    gp->groups = sylva__calloc((size_t)ng + 1, sizeof *gp->groups);
+    gp->blobs = sylva__calloc((size_t)ng + 1, sizeof *gp->blobs);
+    gp->ints = sylva__malloc((size_t)(5 * total_levels + 2 * ng + 1), sizeof *gp->ints);
+    gp->amaps = sylva__malloc((size_t)total_levels + 1, sizeof *gp->amaps);
+    if (!gp->groups || !gp->blobs || !gp->ints || !gp->amaps) goto oom;
+    int *ints = gp->ints;
+    int64_t *amaps = gp->amaps;
+    for (int64_t g = 0; g < ng; g++) {
+        sylva__group_desc *d = &gp->groups[g];
+        int status = build_group(pl, g, keys, &ints, &amaps, d, &gp->blobs[g]);
+        if (status) {
+            free(keys);
+            sylva__gpu_plan_free(gp);
+            return status;
+        }
+        gp->blob_bytes += d->lay.bytes;
+        size_t w = sylva__group_workspace_bytes(d, 0);
+        if (w > gp->max_work) gp->max_work = w;
+        if (d->large && d->level_max_k[0] > gp->max_large_k) gp->max_large_k = d->level_max_k[0];
+    }
+    free(keys);
+    *out = gp;
+    return SYLVA_OK;
+oom:
+    free(keys);
+    sylva__gpu_plan_free(gp);
+    return SYLVA_ERR_NO_MEMORY;
+}
+
+void sylva__gpu_plan_free(sylva__gpu_plan *gp)
+{
+    if (!gp) return;
+    if (gp->blobs)
+        for (int64_t g = 0; g < gp->ngroups; g++) free(gp->blobs[g]);
+    free(gp->blobs);
+    free(gp->groups);
+    free(gp->ints);
+    free(gp->amaps);
+    free(gp);
+}

@@ -1,0 +1,120 @@
+/* test_gpu_plan.c — the GPU form of a plan checked without a GPU: every
+ * group's blob is run, in plan order, by the CPU twin of the GPU group run
+ * (kernels/group_cpu.c: the same blob, the same workspace and pointer setup,
+ * the same level schedule as the device), with one CB pool per group. The
+ * factor it makes must solve A x = b to c·n·ε, have the log-determinant the
+ * regular factorization has, and on a matrix made indefinite report (by the
+ * genuine-failure rule) the column the regular factorization reports.
+ *   test_gpu_plan SPEC POLICY [small=N]
+ */
+#include <math.h>
+
+#include "api.h"
+#include "gpu_plan.h"
+#include "solve.h"
+#include "test_util.h"
+
+/* Run every group through the twin; fills L. Returns the failing column
+ * (user numbering, 0-based) or −1, by the rule the runtime uses: the
+ * smallest column among failed fronts none of whose descendants failed. */
+static int64_t run_twin(const sylva__plan *pl, const sylva__gpu_plan *gp, const double *A, double *L)
+{
+    const sylva__tree *t = pl->tree;
+    double **pools = calloc((size_t)pl->ngroups + 1, sizeof *pools);
+    int *info = calloc((size_t)t->nfronts + 1, sizeof *info);
+    for (int64_t g = 0; g < pl->ngroups; g++) {
+        const sylva__group_desc *d = &gp->groups[g];
+        pools[g] = calloc((size_t)d->cb_pool + 1, sizeof(double));
+        double **child = calloc((size_t)d->nchild_pools + 1, sizeof *child);
+        for (int s = 0; s < d->nchild_pools; s++) child[s] = pools[pl->dep_list[pl->dep_ptr[g] + s]];
+        size_t wb = sylva__group_workspace_bytes(d, 0);
+        void *work = malloc(wb);
+        memset(work, 0xff, wb); /* the setup must write what the run reads */
+        int64_t first = pl->front_list[pl->group_ptr[g]];
+        sylva__group_buffers b = {gp->blobs[g], A, L + pl->l_off[first], pools[g], child, work, wb};
+        CHECK(sylva__group_factor_cpu(d, &b, 1) == SYLVA_OK, "group %lld", (long long)g);
+        const int *gi = sylva__group_info(d, work);
+        const int64_t *ids = (const int64_t *)((const char *)gp->blobs[g] + d->lay.front_id);
+        for (int i = 0; i < d->nfronts; i++) info[ids[i]] = gi[i];
+        free(work);
+        free(child);
+    }
+    int64_t col = -1;
+    char *bad = calloc((size_t)t->nfronts + 1, 1); /* a descendant failed */
+    for (int64_t f = 0; f < t->nfronts; f++) {
+        for (int64_t c = t->child_ptr[f]; c < t->child_ptr[f + 1]; c++) {
+            int64_t ch = t->child_list[c];
+            if (bad[ch] || info[ch] != 0) bad[f] = 1;
+        }
+        if (info[f] > 0 && !bad[f]) {
+            int64_t cc = t->perm[t->fronts[f].first_col + info[f] - 1];
+            if (col < 0 || cc < col) col = cc;
+        }
+    }
+    for (int64_t g = 0; g < pl->ngroups; g++) free(pools[g]);
+    free(pools);
+    free(info);
+    free(bad);
+    return col;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: test_gpu_plan SPEC POLICY [small=N]\n");
+        return 2;
+    }
+    test_seed();
+    sylva_matrix *A = NULL;
+    if (test_load(argv[1], &A)) {
+        fprintf(stderr, "cannot load %s: %s\n", argv[1], sylva_last_error());
+        return 1;
+    }
+    sylva_options o;
+    sylva_default_options(&o);
+    o.policy = argv[2];
+    o.ncpus = 2;
+    if (argc > 3 && !strncmp(argv[3], "small=", 6)) o.small_front_rows = atoll(argv[3] + 6);
+    CHECK(sylva_init(&o) == SYLVA_OK, "init: %s", sylva_last_error());
+    sylva_analysis_t *an = NULL;
+    CHECK(sylva_analyze(A, &o, &an, NULL) == SYLVA_OK, "analyze: %s", sylva_last_error());
+    const sylva__plan *pl = an->plan;
+    sylva__gpu_plan *gp = NULL;
+    CHECK(sylva__gpu_plan_build(pl, &gp) == SYLVA_OK, "gpu plan: %s", sylva_last_error());
+    int64_t n = A->n, nl = pl->l_off[pl->tree->nfronts];
+    double *L = malloc((size_t)(nl + 1) * sizeof *L);
+    for (int64_t i = 0; i < nl; i++) L[i] = NAN; /* every entry must be written */
+    CHECK(run_twin(pl, gp, A->values, L) == -1, "SPD matrix reported a failure");
+    double *b = malloc((size_t)(n + 1) * sizeof *b), *x = malloc((size_t)(n + 1) * sizeof *x);
+    for (int64_t i = 0; i < n; i++) b[i] = x[i] = test_rand();
+    CHECK(sylva__d_solve_seq(pl, L, 1, x, n > 0 ? n : 1) == SYLVA_OK, "solve");
+    double e = test_check_solution(A, x, b, 1, "twin factor");
+    printf("%s %s: %lld groups, blobs %.1f MB, twin factor backward error %.2e\n", argv[1], argv[2],
+           (long long)pl->ngroups, gp->blob_bytes / 1e6, e);
+    sylva_factor_t *F = NULL;
+    CHECK(sylva_factorize(an, A, &F, NULL) == SYLVA_OK, "factorize: %s", sylva_last_error());
+    double ld_ref = 0, ld = sylva__d_logdet(pl, L);
+    sylva_logdet(F, &ld_ref);
+    CHECK(fabs(ld - ld_ref) <= 1e-10 * (fabs(ld_ref) + 1), "logdet %.15g vs %.15g", ld, ld_ref);
+    sylva_factor_free(F);
+
+    /* Indefinite: a negative diagonal entry half way; the same column. */
+    double *v = A->values;
+    int64_t j = n / 2;
+    for (int64_t p = A->colptr[j]; p < A->colptr[j + 1]; p++)
+        if (A->rowind[p] == j) v[p] = -v[p] * 1e3;
+    sylva_factor_info fi;
+    int st = sylva_factorize(an, A, &F, &fi);
+    CHECK(st == SYLVA_ERR_NOT_SPD, "indefinite factorize gave %d", st);
+    int64_t col = run_twin(pl, gp, A->values, L);
+    CHECK(col == fi.failed_column, "twin reports column %lld, the factorization %lld", (long long)col,
+          (long long)fi.failed_column);
+    free(L);
+    free(b);
+    free(x);
+    sylva__gpu_plan_free(gp);
+    sylva_analysis_free(an);
+    sylva_matrix_free(A);
+    sylva_finalize();
+    return test_exit("test_gpu_plan");
+}
