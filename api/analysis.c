@@ -32,6 +32,33 @@ static double auto_batch_flops(const sylva__tree *t, int64_t small_rows)
     return b < SYLVA__AUTO_MIN_BATCH_FLOPS ? SYLVA__AUTO_MIN_BATCH_FLOPS : b;
 }
 
+/* 1 when the factorization will run on GPUs (they are running, the mode
+ * lets them, and the precision is theirs). */
+static int will_use_gpus(const sylva_options *o)
+{
+    return sylva__runtime_gpus() > 0 && o->mode != SYLVA_MODE_CPU &&
+           o->precision == SYLVA_FLOAT64 && sylva__runtime_gpu_small_rows() > 0;
+}
+
+/* The small/large threshold: the option, else a CPU default, or the GPU
+ * model's tuned value when the factorization will run on GPUs. */
+static int64_t small_rows(const sylva_options *o)
+{
+    if (o->small_front_rows > 0) return o->small_front_rows;
+    return will_use_gpus(o) ? sylva__runtime_gpu_small_rows() : SYLVA__CPU_SMALL_FRONT_ROWS;
+}
+
+/* Automatic batch size on GPUs: a few groups per GPU for each level, so
+ * each batched launch is as large as the tree allows. */
+static double gpu_batch_flops(const sylva__tree *t, int64_t small_rows_, int gpus)
+{
+    double small = 0;
+    for (int64_t f = 0; f < t->nfronts; f++)
+        if (t->fronts[f].m <= small_rows_) small += t->fronts[f].flops;
+    double b = small / (SYLVA__AUTO_GROUPS_PER_WORKER * gpus);
+    return b < SYLVA__AUTO_MIN_BATCH_FLOPS ? SYLVA__AUTO_MIN_BATCH_FLOPS : b;
+}
+
 static void fill_info(const sylva_analysis_t *an, const sylva_matrix *A, double seconds,
                       sylva_analysis_info *info)
 {
@@ -91,14 +118,19 @@ int sylva_analyze(const sylva_matrix *A, const sylva_options *opts, sylva_analys
         status = sylva__fail(SYLVA_ERR_ARGUMENT, "unknown precision %d", (int)an->opts.precision);
         goto fail;
     }
+    an->opts.small_front_rows = small_rows(&an->opts);
     sylva_options ord = an->opts;
     ord.user_perm = opts ? opts->user_perm : NULL;
     if ((status = sylva__order(A, &ord, perm))) goto fail;
     if ((status = sylva__tree_build(A, perm, &an->opts, &an->tree))) goto fail;
     sylva__policy_params pp = {an->opts.small_front_rows, an->opts.batch_flops};
-    if (pp.batch_flops <= 0) pp.batch_flops = auto_batch_flops(an->tree, pp.small_front_rows);
+    if (pp.batch_flops <= 0)
+        pp.batch_flops = will_use_gpus(&an->opts)
+                             ? gpu_batch_flops(an->tree, pp.small_front_rows, sylva__runtime_gpus())
+                             : auto_batch_flops(an->tree, pp.small_front_rows);
     an->opts.batch_flops = pp.batch_flops;
     if ((status = sylva__plan_build(an->tree, an->policy, &pp, &an->plan))) goto fail;
+    if ((status = sylva__rt_plan_create(an->plan, &an->rt))) goto fail;
     sylva__plan_stats_compute(an->plan, &an->stats);
     free(perm);
     if (info) fill_info(an, A, sylva__now() - t0, info);
@@ -113,6 +145,7 @@ fail:
 void sylva_analysis_free(sylva_analysis_t *an)
 {
     if (!an) return;
+    sylva__rt_plan_free(an->rt);
     sylva__plan_free(an->plan);
     sylva__tree_free(an->tree);
     free(an);

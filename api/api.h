@@ -14,6 +14,7 @@
 struct sylva_analysis {
     sylva__tree *tree;
     sylva__plan *plan;
+    sylva__rt_plan *rt;
     sylva__plan_stats stats;
     sylva_options opts;
     char policy[32];

@@ -37,7 +37,7 @@ static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
         values = converted;
     }
     sylva__factor_report rep;
-    status = sylva__numeric_factor(F->num, values, A->nnz, an->opts.tile_rows, &rep);
+    status = sylva__numeric_factor(F->num, values, A->nnz, an->opts.tile_rows, an->opts.mode, &rep);
     double secs = sylva__now() - t0;
     free(converted);
     if (info) {
@@ -47,6 +47,14 @@ static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
         info->tasks = rep.tasks;
         info->batches = an->plan->ngroups;
         info->failed_column = rep.failed_column;
+        info->mode = (sylva_exec_mode)rep.mode;
+        info->gpus = rep.gpus;
+        info->tasks_cpu = rep.tasks_cpu;
+        info->tasks_gpu = rep.tasks_gpu;
+        info->gpu_busy_seconds = rep.gpu_busy;
+        info->bytes_to_device = rep.bytes_to_device;
+        info->bytes_to_host = rep.bytes_to_host;
+        info->peak_device_bytes = rep.peak_device;
     }
     return status;
 }
@@ -61,7 +69,7 @@ int sylva_factorize(const sylva_analysis_t *an, const sylva_matrix *A, sylva_fac
     sylva_factor_t *F = sylva__calloc(1, sizeof *F);
     if (!F) return SYLVA_ERR_NO_MEMORY;
     F->an = an;
-    int status = sylva__numeric_create(an->plan, an->opts.precision, &F->num);
+    int status = sylva__numeric_create(an->rt, an->opts.precision, &F->num);
     if (!status) status = run_factor(F, A, info);
     if (status) {
         sylva_factor_free(F);
@@ -92,6 +100,18 @@ int sylva_solve(const sylva_factor_t *F, int64_t nrhs, void *B, int64_t ldb)
     return sylva__numeric_solve(F->num, nrhs, B, ldb);
 }
 
+int sylva_factor_to_host(const sylva_factor_t *F, double *seconds)
+{
+    sylva__clear_error();
+    double s = 0;
+    if (!F) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_factor_to_host: factor is NULL");
+    if (!sylva__numeric_ok(F->num))
+        return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_factor_to_host: the factorization did not succeed");
+    int status = sylva__numeric_to_host(F->num, &s);
+    if (seconds) *seconds = s;
+    return status;
+}
+
 sylva_dtype sylva_factor_dtype(const sylva_factor_t *F)
 {
     return F ? sylva__numeric_dtype(F->num) : SYLVA_FLOAT64;
@@ -102,8 +122,7 @@ int sylva_logdet(const sylva_factor_t *F, double *logdet)
     if (!F || !logdet) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_logdet: NULL argument");
     if (!sylva__numeric_ok(F->num))
         return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_logdet: the factorization did not succeed");
-    *logdet = sylva__numeric_logdet(F->num);
-    return SYLVA_OK;
+    return sylva__numeric_logdet(F->num, logdet);
 }
 
 void sylva_factor_free(sylva_factor_t *F)

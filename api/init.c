@@ -17,3 +17,7 @@ int sylva_finalize(void)
     sylva__runtime_stop();
     return SYLVA_OK;
 }
+
+int sylva_gpu_count(void) { return sylva__runtime_gpus(); }
+
+const char *sylva_gpu_name(void) { return sylva__runtime_gpu_name(); }

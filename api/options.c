@@ -17,7 +17,7 @@ void sylva_default_options(sylva_options *o)
     o->zrelax[1] = 0.1;
     o->zrelax[2] = 0.05;
     o->policy = sylva__policy_default;
-    o->small_front_rows = 256;
+    o->small_front_rows = 0; /* automatic: see sylva_analyze */
     o->tile_rows = 256;
     o->batch_flops = 0; /* automatic: see sylva_analyze */
     o->ncpus = -1;
@@ -25,6 +25,23 @@ void sylva_default_options(sylva_options *o)
     o->scheduler = NULL;
     o->verbose = 0;
     o->precision = SYLVA_FLOAT64;
+    o->mode = SYLVA_MODE_AUTO;
+    o->device_memory = 0;
+}
+
+static const char *const mode_names[] = {"auto", "gpu", "hybrid", "cpu"};
+
+int sylva_exec_mode_from_name(const char *name)
+{
+    for (int i = 0; name && i < (int)(sizeof mode_names / sizeof mode_names[0]); i++)
+        if (!strcmp(name, mode_names[i])) return i;
+    return -1;
+}
+
+const char *sylva_exec_mode_name(int mode)
+{
+    return mode >= 0 && mode < (int)(sizeof mode_names / sizeof mode_names[0]) ? mode_names[mode]
+                                                                              : "unknown";
 }
 
 int sylva_ordering_from_name(const char *name)

@@ -22,7 +22,7 @@ typedef struct report {
     int status;
     sylva_analysis_info ai;
     sylva_factor_info fi;
-    double t_read, t_analyze, t_factor, t_solve, berr, logdet;
+    double t_read, t_analyze, t_factor, t_factor_first, t_to_host, t_solve, berr, logdet;
     int inaccurate; /* solved, but the backward error exceeds SYLVA_CLI_MAX_BERR */
     int64_t nrhs;
 } report;
@@ -54,11 +54,25 @@ static void write_json(const cli_args *a, const report *r)
     cli_json_str(&j, "ordering", a->ordering);
     cli_json_str(&j, "precision", sylva_dtype_name(a->opts.precision));
     cli_json_int(&j, "threads", a->threads);
+    cli_json_str(&j, "mode", sylva_exec_mode_name(r->fi.mode));
+    cli_json_int(&j, "gpus", r->fi.mode == SYLVA_MODE_CPU ? 0 : r->fi.gpus);
+    cli_json_str(&j, "device", r->fi.mode == SYLVA_MODE_CPU ? "cpu" : sylva_gpu_name());
     cli_json_begin(&j, "seconds");
     cli_json_num(&j, "read", r->t_read);
     cli_json_num(&j, "analyze", r->t_analyze);
     cli_json_num(&j, "factorize", r->t_factor);
+    cli_json_num(&j, "factorize_first", r->t_factor_first);
+    cli_json_num(&j, "to_host", r->t_to_host);
     cli_json_num(&j, "solve", r->t_solve);
+    cli_json_end(&j);
+    cli_json_begin(&j, "workers");
+    cli_json_int(&j, "tasks_cpu", r->fi.tasks_cpu);
+    cli_json_int(&j, "tasks_gpu", r->fi.tasks_gpu);
+    cli_json_num(&j, "gpu_busy_seconds", r->fi.gpu_busy_seconds);
+    cli_json_num(&j, "gpu_wait_seconds", r->fi.mode == SYLVA_MODE_CPU ? 0 : r->fi.seconds - r->fi.gpu_busy_seconds);
+    cli_json_num(&j, "bytes_to_device", r->fi.bytes_to_device);
+    cli_json_num(&j, "bytes_to_host", r->fi.bytes_to_host);
+    cli_json_num(&j, "peak_device_bytes", r->fi.peak_device_bytes);
     cli_json_end(&j);
     cli_json_num(&j, "gflops", r->t_factor > 0 ? r->ai.flops / r->t_factor * 1e-9 : 0);
     cli_json_int(&j, "nrhs", r->nrhs);
@@ -111,6 +125,22 @@ static int make_rhs(const cli_args *a, const sylva_matrix *A, double **B, int64_
     return SYLVA_OK;
 }
 
+/* -v: where the factorization ran, and why not on a GPU when it could not. */
+static void report_where(const cli_args *a, const sylva_factor_info *fi)
+{
+    if (fi->mode != SYLVA_MODE_CPU) {
+        fprintf(stderr, "sylva: factorized in %s mode on %d GPU%s (%s)\n", sylva_exec_mode_name(fi->mode),
+                fi->gpus, fi->gpus == 1 ? "" : "s", sylva_gpu_name());
+        return;
+    }
+    const char *why = a->opts.mode == SYLVA_MODE_CPU        ? "--mode cpu"
+                      : a->opts.ncuda == 0                  ? "--gpus 0"
+                      : sylva_gpu_count() == 0              ? "no GPU found (or sylva built without CUDA)"
+                      : a->opts.precision != SYLVA_FLOAT64 ? "GPUs factor in double precision only"
+                                                            : "CPU run";
+    fprintf(stderr, "sylva: factorized on the CPU (%s)\n", why);
+}
+
 /* X (n × nrhs, double) ← A⁻¹ X through the factor, in its precision. */
 static int solve_in_precision(const sylva_factor_t *F, int64_t n, int64_t nrhs, double *X)
 {
@@ -160,8 +190,12 @@ int cli_cmd_factor(const cli_args *a)
         status = rep == 0 ? sylva_factorize(an, A, &F, &fi) : sylva_refactorize(F, A, &fi);
         r.fi = fi;
         if (status) goto out;
+        if (rep == 0) r.t_factor_first = fi.seconds;
         if (rep == 0 || fi.seconds < r.t_factor) r.t_factor = fi.seconds;
     }
+    if (a->opts.verbose) report_where(a, &r.fi);
+    /* After a GPU factorization L is on the GPU: time bringing it here. */
+    if ((status = sylva_factor_to_host(F, &r.t_to_host))) goto out;
     if ((status = make_rhs(a, A, &B, &r.nrhs))) goto out;
     X = malloc((size_t)(A->n * r.nrhs + 1) * sizeof *X);
     if (!X) {
@@ -188,6 +222,13 @@ int cli_cmd_factor(const cli_args *a)
     printf("  time: read %.3f s, analyze %.3f s, factorize %.3f s (%.2f GFLOP/s), solve %.3f s\n",
            r.t_read, r.t_analyze, r.t_factor, r.t_factor > 0 ? r.ai.flops / r.t_factor * 1e-9 : 0,
            r.t_solve);
+    if (r.fi.mode != SYLVA_MODE_CPU)
+        printf("  %s on %d GPU%s (%s): GPU busy %.3f s, %lld GPU + %lld CPU tasks; %.1f MB to the "
+               "GPU, %.1f MB back; peak device memory %.1f MB; L to host %.3f s\n",
+               sylva_exec_mode_name(r.fi.mode), r.fi.gpus, r.fi.gpus == 1 ? "" : "s", sylva_gpu_name(),
+               r.fi.gpu_busy_seconds, (long long)r.fi.tasks_gpu, (long long)r.fi.tasks_cpu,
+               r.fi.bytes_to_device / 1e6, r.fi.bytes_to_host / 1e6, r.fi.peak_device_bytes / 1e6,
+               r.t_to_host);
     printf("  backward error %.3e (%lld right-hand side%s), log det %.10g\n", r.berr,
            (long long)r.nrhs, r.nrhs == 1 ? "" : "s", r.logdet);
 out:;

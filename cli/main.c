@@ -11,7 +11,8 @@ static const char usage_head[] =
     "usage: sylva factor FILE [--rhs FILE] [-o FILE] [--ordering metis|amd|natural]\n"
     "                    [--policy NAME] [--threads N] [--json FILE] [--repeat N]\n"
     "                    [--precision double|single] [--small-rows N] [--tile-rows N]\n"
-    "                    [--batch-flops F] [--scheduler NAME] [-v]\n"
+    "                    [--batch-flops F] [--scheduler NAME] [--gpus N]\n"
+    "                    [--mode auto|gpu|hybrid|cpu] [--device-memory BYTES] [-v]\n"
     "       sylva analyze FILE [--ordering ...] [--policy NAME] [--json FILE] [--batches FILE]\n"
     "       sylva --help | --version\n"
     "\n"
@@ -26,6 +27,10 @@ static const char usage_head[] =
     "  --policy NAME     batching policy (default subtree):\n";
 static const char usage_tail[] =
     "  --threads N       StarPU CPU workers (default: all cores)\n"
+    "  --gpus N          GPUs to use (default: all; 0: CPU only)\n"
+    "  --mode M          auto (GPUs when there are, default), gpu, hybrid (GPUs and CPU\n"
+    "                    workers, placed by StarPU's perfmodels), cpu\n"
+    "  --device-memory B bytes of device memory each GPU may use (suffix K, M, G)\n"
     "  --precision P     double (default) or single: the factorization's precision\n"
     "  --json FILE       write a JSON summary\n"
     "  --batches FILE    write the batching plan, one JSON row per batch\n"
@@ -63,6 +68,19 @@ static const char *policy_list(void)
         len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s", i ? ", " : "",
                                 sylva_policy_name(i));
     return buf;
+}
+
+/* "4096", "512M", "2G" (powers of 1024), at least 1 MiB. */
+static int parse_bytes(const char *s, int64_t *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    double unit = *end == 'K' || *end == 'k' ? 1024.0 : *end == 'M' || *end == 'm' ? 1048576.0
+                  : *end == 'G' || *end == 'g' ? 1073741824.0 : 1.0;
+    if (unit != 1.0) end++;
+    if (end == s || *end != '\0' || !(v * unit >= 1048576.0) || v * unit > 9e18) return -1;
+    *out = (int64_t)(v * unit);
+    return 0;
 }
 
 static int parse_count(const char *s, long long lo, long long *out)
@@ -113,7 +131,7 @@ int main(int argc, char **argv)
         static const char *const valued[] = {"--rhs", "-o", "--output", "--json", "--policy",
                                              "--scheduler", "--ordering", "--threads", "--repeat",
                                              "--small-rows", "--batch-flops", "--tile-rows", "--batches",
-                                             "--precision"};
+                                             "--precision", "--gpus", "--mode", "--device-memory"};
         int known = 0;
         for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++) known |= !strcmp(o, valued[k]);
         if (!known) return usage_error("unknown option '%s'", o);
@@ -125,7 +143,17 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "--batches")) a.batches = v;
         else if (!strcmp(o, "--policy")) a.opts.policy = v;
         else if (!strcmp(o, "--scheduler")) a.opts.scheduler = v;
-        else if (!strcmp(o, "--precision")) {
+        else if (!strcmp(o, "--mode")) {
+            int mode = sylva_exec_mode_from_name(v);
+            if (mode < 0) return usage_error("unknown mode '%s' (auto, gpu, hybrid, cpu)", v);
+            a.opts.mode = (sylva_exec_mode)mode;
+        } else if (!strcmp(o, "--gpus")) {
+            if (parse_count(v, 0, &n)) return usage_error("--gpus needs an integer >= 0, not '%s'", v);
+            a.opts.ncuda = (int)n;
+        } else if (!strcmp(o, "--device-memory")) {
+            if (parse_bytes(v, &a.opts.device_memory))
+                return usage_error("--device-memory needs a byte count (e.g. 2G), not '%s'", v);
+        } else if (!strcmp(o, "--precision")) {
             int p = sylva_dtype_from_name(v);
             if (p < 0) return usage_error("unknown precision '%s' (double, single)", v);
             a.opts.precision = (sylva_dtype)p;

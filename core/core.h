@@ -57,6 +57,10 @@ double sylva__now(void);
 /* Threads a phase of io/ (parse, CSC build) uses at most. */
 #define SYLVA__IO_MAX_THREADS 16
 
+/* Fronts with more rows are large (factored alone) on CPU-only runs, unless
+ * the options say otherwise; GPU runs take the GPU model's tuned value. */
+#define SYLVA__CPU_SMALL_FRONT_ROWS 256
+
 /* Automatic batch size (sylva_analyze, batch_flops = 0): enough groups per
  * tree level for every worker to take this many ... */
 #define SYLVA__AUTO_GROUPS_PER_WORKER 4.0

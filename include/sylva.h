@@ -132,6 +132,14 @@ typedef enum {
     SYLVA_ORDERING_USER = 3 /* options.user_perm */
 } sylva_ordering;
 
+/* Where the numeric factorization runs. */
+typedef enum {
+    SYLVA_MODE_AUTO = 0,   /* on the GPUs when there are, else on the CPU */
+    SYLVA_MODE_GPU = 1,    /* every task on a GPU */
+    SYLVA_MODE_HYBRID = 2, /* GPUs and CPU workers; StarPU's perfmodels place each task */
+    SYLVA_MODE_CPU = 3     /* CPU workers only (no GPU is started) */
+} sylva_exec_mode;
+
 typedef struct sylva_options {
     sylva_ordering ordering;
     const int64_t *user_perm; /* SYLVA_ORDERING_USER: new → old, length n */
@@ -141,20 +149,28 @@ typedef struct sylva_options {
     /* Batching policy by name: "none", "level", "sized", "subtree". */
     const char *policy;
     /* Fronts with at most this many rows are "small" and batched; larger
-     * ones are factored alone, as tiles of tile_rows (0: not tiled). */
+     * ones are factored alone: on a GPU by cuSOLVER/cuBLAS, on CPU-only runs
+     * as tiles of tile_rows (0: not tiled). 0 = the default: 256 on the
+     * CPU, the GPU model's tuned value when the factorization runs on GPUs. */
     int64_t small_front_rows;
     int64_t tile_rows;
     /* Target flops per batch task (level/sized/subtree grouping). */
     double batch_flops;
-    /* StarPU workers (set at sylva_init): -1 = StarPU's default. */
+    /* StarPU workers (set at sylva_init): -1 = StarPU's default (every
+     * core; every GPU), 0 = none of that kind. */
     int ncpus;
     int ncuda;
-    const char *scheduler; /* StarPU scheduler name, NULL = "lws" */
+    /* StarPU scheduler name; NULL = "dmdas" with GPUs, "lws" without. */
+    const char *scheduler;
     int verbose;
     /* Precision of the factorization; a matrix of the other type is
-     * converted when it is factored. Right-hand sides have this type. */
+     * converted when it is factored. Right-hand sides have this type. GPUs
+     * run double precision; a single-precision factorization runs on the CPU. */
     sylva_dtype precision;
-    char reserved[124];
+    sylva_exec_mode mode;
+    /* Device memory each GPU may use, in bytes (set at sylva_init); 0 = all. */
+    int64_t device_memory;
+    char reserved[112];
 } sylva_options;
 
 void sylva_default_options(sylva_options *opts);
@@ -165,9 +181,17 @@ int sylva_ordering_from_name(const char *name);
 const char *sylva_policy_name(int i);
 const char *sylva_policy_summary(int i);
 
+/* Parse a mode name ("auto", "gpu", "hybrid", "cpu"); -1 if unknown. */
+int sylva_exec_mode_from_name(const char *name);
+const char *sylva_exec_mode_name(int mode);
+
 /* Start and stop the runtime (StarPU). opts may be NULL (defaults). */
 int sylva_init(const sylva_options *opts);
 int sylva_finalize(void);
+/* GPUs the running runtime uses (0 without CUDA, without a device, or with
+ * ncuda = 0), and their model ("" without). */
+int sylva_gpu_count(void);
+const char *sylva_gpu_name(void);
 
 /* -------------------------------------------------------------- analysis */
 
@@ -223,13 +247,20 @@ typedef struct sylva_factor sylva_factor_t;
 
 typedef struct sylva_factor_info {
     double flops;
-    double seconds;
+    double seconds;     /* the numeric factorization; on GPUs L stays there */
     double gflops;
     int64_t tasks;      /* StarPU tasks submitted */
     int64_t batches;
     /* SYLVA_ERR_NOT_SPD: the column (user's numbering, 0-based) whose pivot
      * was not positive; -1 otherwise. */
     int64_t failed_column;
+    sylva_exec_mode mode; /* where it ran (never AUTO) */
+    int gpus;             /* GPU workers it could use */
+    int64_t tasks_cpu, tasks_gpu; /* tasks each kind of worker ran */
+    double gpu_busy_seconds;      /* GPU workers' time in tasks (summed over GPUs) */
+    double bytes_to_device;       /* host → GPU transfers during the factorization */
+    double bytes_to_host;         /* GPU → host transfers during the factorization */
+    double peak_device_bytes;     /* device memory in use, highest sample at task starts */
     char reserved[128];
 } sylva_factor_info;
 
@@ -238,6 +269,11 @@ int sylva_factorize(const sylva_analysis_t *an, const sylva_matrix *A, sylva_fac
                     sylva_factor_info *info);
 /* Factor new values of the same pattern into F, reusing its memory. */
 int sylva_refactorize(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_info *info);
+/* After a GPU factorization L stays on the GPU; this brings it to host
+ * memory (overlapped asynchronous copies into page-locked memory) and says
+ * how long it took (0 when it was already there). sylva_solve and
+ * sylva_logdet call it when they need to (safely from several threads). */
+int sylva_factor_to_host(const sylva_factor_t *F, double *seconds);
 /* Solve A X = B in place; B is n x nrhs, column-major, leading dim ldb, of
  * the factor's type (sylva_factor_dtype). */
 int sylva_solve(const sylva_factor_t *F, int64_t nrhs, void *B, int64_t ldb);

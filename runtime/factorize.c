@@ -1,130 +1,284 @@
-/* factorize.c — numeric factorization through StarPU: registers A's values,
- * each group's slice of the factor pool and a temporary CB pool per group
- * (home node −1), submits one task per group in plan order (StarPU infers
- * the DAG from the access modes), unregisters each CB pool after its last
- * reader is submitted, and waits. A task StarPU refuses, or one that
- * could not run (the failed flag, polled between submissions), stops the
+/* factorize.c — the numeric factorization through StarPU (the data and task
+ * layout is runtime_internal.h's): registers what a run needs, submits one
+ * task per group in plan order — on CPU workers, on GPU workers, or on both
+ * for StarPU's perfmodels to choose — splitting large fronts into tile tasks
+ * on CPU-only runs, unregisters each CB pool after its last reader is
+ * submitted, waits, and gathers what the GPUs recorded (failed fronts, peak
+ * memory) and the run's transfers. A task StarPU refuses, or one that could
+ * not run (the failed flag, polled between submissions), stops the
  * submission (what was submitted still runs and is waited for); a front
- * that is not positive definite does not: it only makes its ancestors skip,
- * so the failing column reported is the same in every run.
+ * that is not positive definite does not: it only spoils its ancestors, so
+ * the failing column reported is the same in every run.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "runtime_internal.h"
 
-int sylva__factor_submit(sylva__numeric *N, const void *A_values, int64_t nnz, int64_t tile_rows,
-                         int64_t *ntasks)
+/* CB pools are temporary data: StarPU allocates each where its task runs
+ * and keeps freed allocations for reuse by size. Rounding sizes up to the
+ * classes 2^(i/4) lets freed pools serve later ones (at most 19% more). */
+static uint32_t cb_class(int64_t n)
+{
+    if (n <= 64) return (uint32_t)n;
+    double c = ceil(4.0 * log2((double)n));
+    double r = ceil(exp2(c / 4.0));
+    return (uint32_t)(r < (double)n ? n : r);
+}
+
+/* L's handles, once per factor: a large front's slice as a matrix (so a
+ * CPU-only run can tile it), the others as vectors. */
+static void register_L(sylva__numeric *N)
 {
     const sylva__plan *pl = N->plan;
-    const size_t es = N->elem;
-    char *Lvalues = N->values;
     const sylva__tree *t = pl->tree;
-    int64_t ng = pl->ngroups;
-    int status = SYLVA_OK;
-    *ntasks = 0;
-    if (ng == 0) return SYLVA_OK;
-    starpu_resume(); /* workers are paused between factorizations (init.c) */
-    starpu_data_handle_t Ah;
-    starpu_vector_data_register(&Ah, STARPU_MAIN_RAM, (uintptr_t)A_values,
-                                (uint32_t)(nnz ? nnz : 1), es);
-    starpu_data_handle_t *Lh = calloc((size_t)ng, sizeof *Lh);
-    starpu_data_handle_t *CBh = calloc((size_t)ng, sizeof *CBh);
-    int64_t *left = calloc((size_t)ng, sizeof *left);
-    sylva__group_args *args = calloc((size_t)ng, sizeof *args);
-    sylva__tiled **tiled = calloc((size_t)ng, sizeof *tiled);
-    void **cbmem = calloc((size_t)ng, sizeof *cbmem);
-    int64_t nb = tile_rows;
-    struct starpu_data_descr *descr = malloc(((size_t)t->nfronts + 3) * sizeof *descr);
-    if (!Lh || !CBh || !left || !args || !tiled || !cbmem || !descr) {
-        status = sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory submitting the factorization");
-        goto wait;
-    }
-    for (int64_t g = 0; g < ng; g++) {
+    char *base = N->values;
+    size_t es = N->elem;
+    for (int64_t g = 0; g < pl->ngroups; g++) {
+        if (N->L[g]) continue;
         int64_t first = pl->front_list[pl->group_ptr[g]];
         int64_t last = pl->front_list[pl->group_ptr[g + 1] - 1];
         int64_t lo = pl->l_off[first], hi = pl->l_off[last] + t->fronts[last].m * t->fronts[last].k;
-        if (pl->large[g] && nb > 0) {
-            /* A tiled front: P and C as matrices, so they can be split. */
+        if (pl->large[g]) {
             const sylva__front *f = &t->fronts[first];
-            uint32_t m = (uint32_t)f->m, k = (uint32_t)f->k, r = m - k;
-            starpu_matrix_data_register(&Lh[g], STARPU_MAIN_RAM, (uintptr_t)(Lvalues + lo * es),
-                                        m, m, k, es);
-            /* Its CB gets host memory: StarPU's tiles are views into a
-             * handle only where the handle has memory when the plan is made
-             * (a home-less handle has none yet). Freed after the wait. */
-            if (r > 0) {
-                cbmem[g] = malloc((size_t)r * r * es);
-                if (!cbmem[g]) {
-                    status = sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory for a CB of %u rows", r);
-                    goto wait;
-                }
-                starpu_matrix_data_register(&CBh[g], STARPU_MAIN_RAM, (uintptr_t)cbmem[g], r, r, r,
-                                            es);
-            }
+            starpu_matrix_data_register(&N->L[g], STARPU_MAIN_RAM, (uintptr_t)(base + lo * es),
+                                        (uint32_t)f->m, (uint32_t)f->m, (uint32_t)f->k, es);
         } else {
-            starpu_vector_data_register(&Lh[g], STARPU_MAIN_RAM, (uintptr_t)(Lvalues + lo * es),
-                                        (uint32_t)(hi - lo), es);
-            if (pl->cb_size[g] > 0)
-                starpu_vector_data_register(&CBh[g], -1, 0, (uint32_t)pl->cb_size[g], es);
+            starpu_vector_data_register(&N->L[g], STARPU_MAIN_RAM, (uintptr_t)(base + lo * es),
+                                        (uint32_t)(hi - lo > 0 ? hi - lo : 1), es);
         }
-        left[g] = pl->readers[g];
     }
+}
+
+/* The GPU form of the plan (once per analysis) and the workspace handle
+ * (once per factor): the largest group's pointer arrays, internal CBs and,
+ * for large fronts, cuSOLVER's workspace. */
+static int prepare_gpu(sylva__numeric *N)
+{
+    int status = sylva__rt_plan_gpu(N->rt);
+    if (status || N->work) return status;
+    const sylva__gpu_plan *gp = N->rt->gpu;
+    int64_t native = 0;
+    if (gp->max_large_k > 0) {
+        native = sylva__gpu_workers_native_bytes(gp->max_large_k);
+        if (native < 0)
+            return sylva__fail(SYLVA_ERR_RUNTIME, "cuSOLVER gave no workspace size for POTRF of %d",
+                               gp->max_large_k);
+    }
+    N->work_bytes = gp->max_work + (size_t)native + 256;
+    starpu_vector_data_register(&N->work, -1, 0, (uint32_t)((N->work_bytes + 255) / 256), 256);
+    return SYLVA_OK;
+}
+
+/* A GPU-only run cannot evict what a running task uses: its largest task
+ * must fit the device memory StarPU may use. */
+static int check_device_memory(const sylva__numeric *N, int64_t nnz)
+{
+    const sylva__plan *pl = N->plan;
+    const sylva__gpu_plan *gp = N->rt->gpu;
+    int worker = starpu_worker_get_by_type(STARPU_CUDA_WORKER, 0);
+    if (worker < 0) return SYLVA_OK;
+    starpu_ssize_t total = starpu_memory_get_total(starpu_worker_get_memory_node((unsigned)worker));
+    if (total <= 0) return SYLVA_OK;
+    double es = (double)N->elem, worst = 0;
+    int64_t worst_g = 0;
+    for (int64_t g = 0; g < pl->ngroups; g++) {
+        const sylva__group_desc *d = &gp->groups[g];
+        double need = (double)d->lay.bytes + es * (double)(d->l_size + d->cb_pool);
+        for (int64_t q = pl->dep_ptr[g]; q < pl->dep_ptr[g + 1]; q++)
+            need += es * (double)cb_class(pl->cb_size[pl->dep_list[q]]);
+        if (need > worst) {
+            worst = need;
+            worst_g = g;
+        }
+    }
+    worst += (double)N->work_bytes + es * (double)nnz;
+    if (worst <= (double)total) return SYLVA_OK;
+    const sylva__front *f = &pl->tree->fronts[pl->front_list[pl->group_ptr[worst_g]]];
+    return sylva__fail(SYLVA_ERR_NO_MEMORY,
+                       "the largest task (batch %lld, a front of %lld rows) needs %.1f MB of device "
+                       "memory, more than the %.1f MB the GPU may use: raise --device-memory, or run "
+                       "--mode hybrid or --mode cpu",
+                       (long long)worst_g, (long long)f->m, worst / 1e6, (double)total / 1e6);
+}
+
+/* Per-run storage, freed by release(). */
+typedef struct run {
+    starpu_data_handle_t A, *CB;
+    int64_t *left;
+    sylva__group_args *args;
+    sylva__tiled **tiled;
+    void **cbmem;
+    struct starpu_data_descr *descr;
+    double **child_ptrs;
+} run;
+
+static void release(run *r, int64_t ng)
+{
+    if (r->tiled)
+        for (int64_t g = 0; g < ng; g++) sylva__tiled_free(r->tiled[g]);
+    if (r->cbmem)
+        for (int64_t g = 0; g < ng; g++) free(r->cbmem[g]);
+    free(r->CB);
+    free(r->left);
+    free(r->args);
+    free(r->tiled);
+    free(r->cbmem);
+    free(r->descr);
+    free(r->child_ptrs);
+}
+
+/* The group's own CB pool: temporary, or host memory for a tiled front
+ * (StarPU 1.3 plans partitions only on nodes where the handle has memory). */
+static int register_cb(sylva__numeric *N, run *r, int64_t g, int tiled)
+{
+    const sylva__plan *pl = N->plan;
+    if (pl->cb_size[g] == 0) return SYLVA_OK;
+    if (!tiled) {
+        starpu_vector_data_register(&r->CB[g], -1, 0, cb_class(pl->cb_size[g]), N->elem);
+        return SYLVA_OK;
+    }
+    const sylva__front *f = &pl->tree->fronts[pl->front_list[pl->group_ptr[g]]];
+    uint32_t rr = (uint32_t)(f->m - f->k);
+    r->cbmem[g] = malloc((size_t)rr * rr * N->elem);
+    if (!r->cbmem[g]) return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory for a CB of %u rows", rr);
+    starpu_matrix_data_register(&r->CB[g], STARPU_MAIN_RAM, (uintptr_t)r->cbmem[g], rr, rr, rr, N->elem);
+    return SYLVA_OK;
+}
+
+static int submit_group(sylva__numeric *N, run *r, int64_t g, int mode, int64_t tile_rows)
+{
+    const sylva__plan *pl = N->plan;
+    int gpu = mode != SYLVA_MODE_CPU, tile_it = !gpu && pl->large[g] && tile_rows > 0;
+    int status = register_cb(N, r, g, tile_it);
+    if (status) return status;
+    struct starpu_data_descr *descr = r->descr;
+    sylva__group_args *a = &r->args[g];
+    *a = (sylva__group_args){.plan = pl,
+                             .gpu = gpu ? N->rt->gpu : NULL,
+                             .num = N,
+                             .group = g,
+                             .precision = N->precision,
+                             .factor = !tile_it,
+                             .buf_maps = -1,
+                             .buf_work = -1,
+                             .buf_cb = -1,
+                             .child_ptrs = r->child_ptrs + pl->dep_ptr[g],
+                             .front_info = N->front_info,
+                             .failed = &N->failed};
+    int nbuf = 0;
+    descr[nbuf++] = (struct starpu_data_descr){r->A, STARPU_R};
+    descr[nbuf++] = (struct starpu_data_descr){N->L[g], STARPU_W};
+    if (gpu) {
+        a->buf_maps = nbuf;
+        descr[nbuf++] = (struct starpu_data_descr){N->rt->maps[g], STARPU_R};
+        a->buf_work = nbuf;
+        descr[nbuf++] = (struct starpu_data_descr){N->work, STARPU_SCRATCH};
+    }
+    if (pl->cb_size[g] > 0) {
+        a->buf_cb = nbuf;
+        descr[nbuf++] = (struct starpu_data_descr){r->CB[g], STARPU_W};
+    }
+    a->buf_child0 = nbuf;
+    for (int64_t d = pl->dep_ptr[g]; d < pl->dep_ptr[g + 1]; d++)
+        descr[nbuf++] = (struct starpu_data_descr){r->CB[pl->dep_list[d]], STARPU_R};
+    uint32_t where = mode == SYLVA_MODE_GPU ? STARPU_CUDA
+                     : mode == SYLVA_MODE_HYBRID ? STARPU_CPU | STARPU_CUDA
+                                                 : STARPU_CPU;
+    status = SYLVA_STARPU(starpu_task_insert(
+        &sylva__group_codelet, STARPU_CL_ARGS_NFREE, a, sizeof *a, STARPU_DATA_MODE_ARRAY, descr,
+        nbuf, STARPU_EXECUTE_WHERE, where, STARPU_FLOPS, pl->group_flops[g], STARPU_NAME,
+        pl->large[g] ? "front" : "batch", 0));
+    if (status) return status;
+    if (tile_it) {
+        const sylva__front *f = &pl->tree->fronts[pl->front_list[pl->group_ptr[g]]];
+        r->tiled[g] = sylva__tiled_submit(N->L[g], r->CB[g], f->m, f->k, tile_rows, N->precision,
+                                          N->front_info + pl->front_list[pl->group_ptr[g]], &status);
+    }
+    return status;
+}
+
+/* The GPUs' failed fronts into front_info, and their peak memory. */
+static int gather_gpu(sylva__numeric *N, sylva__factor_report *rep)
+{
+    int cap = SYLVA__GPU_MAX_FAILURES * (rep->gpus > 0 ? rep->gpus : 1), count = 0;
+    int64_t *fronts = sylva__malloc((size_t)cap, sizeof *fronts);
+    int *pivots = sylva__malloc((size_t)cap, sizeof *pivots);
+    size_t peak = 0;
+    int status = fronts && pivots ? sylva__gpu_workers_gather(fronts, pivots, cap, &count, &peak)
+                                  : SYLVA_ERR_NO_MEMORY;
+    for (int i = 0; i < count; i++) N->front_info[fronts[i]] = pivots[i];
+    rep->peak_device = (double)peak;
+    free(fronts);
+    free(pivots);
+    return status;
+}
+
+int sylva__factor_submit(sylva__numeric *N, const void *A_values, int64_t nnz, int64_t tile_rows,
+                         int mode, sylva__factor_report *rep)
+{
+    const sylva__plan *pl = N->plan;
+    int64_t ng = pl->ngroups;
+    int gpu = mode != SYLVA_MODE_CPU, status = SYLVA_OK;
+    rep->tasks = 0;
+    if (ng == 0) return SYLVA_OK;
+    register_L(N);
+    if (gpu && (status = prepare_gpu(N))) return status;
+    if (mode == SYLVA_MODE_GPU && (status = check_device_memory(N, nnz))) return status;
+    run r;
+    memset(&r, 0, sizeof r);
+    r.CB = calloc((size_t)ng, sizeof *r.CB);
+    r.left = calloc((size_t)ng, sizeof *r.left);
+    r.args = calloc((size_t)ng, sizeof *r.args);
+    r.tiled = calloc((size_t)ng, sizeof *r.tiled);
+    r.cbmem = calloc((size_t)ng, sizeof *r.cbmem);
+    r.descr = malloc(((size_t)pl->tree->nfronts + 6) * sizeof *r.descr);
+    r.child_ptrs = calloc((size_t)pl->dep_ptr[ng] + 1, sizeof *r.child_ptrs);
+    if (!r.CB || !r.left || !r.args || !r.tiled || !r.cbmem || !r.descr || !r.child_ptrs) {
+        release(&r, ng);
+        return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory submitting the factorization");
+    }
+    starpu_resume(); /* workers are paused between factorizations (init.c) */
+    if (gpu) status = sylva__gpu_workers_reset();
+    sylva__stats_reset();
+    starpu_vector_data_register(&r.A, STARPU_MAIN_RAM, (uintptr_t)A_values,
+                                (uint32_t)(nnz ? nnz : 1), N->elem);
+    for (int64_t g = 0; g < ng; g++) r.left[g] = pl->readers[g];
     N->failed = 0;
-    for (int64_t g = 0; g < ng; g++) {
-        /* A task that could not run (its front_info says why) ends the
-         * submission: nothing above it can succeed. */
-        if (__atomic_load_n(&N->failed, __ATOMIC_RELAXED)) {
-            status = sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory in a factorization task");
+    int64_t stopped = -1; /* the group whose submission failed */
+    for (int64_t g = 0; g < ng && !status; g++) {
+        /* A task that could not run ends the submission: nothing above it
+         * can succeed. */
+        if (__atomic_load_n(&N->failed, __ATOMIC_ACQUIRE)) {
+            status = N->error_set ? sylva__fail(SYLVA_ERR_RUNTIME, "%s", N->error)
+                                  : sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory in a factorization task");
             break;
         }
-        int nbuf = 0;
-        descr[nbuf++] = (struct starpu_data_descr){Ah, STARPU_R};
-        descr[nbuf++] = (struct starpu_data_descr){Lh[g], STARPU_W};
-        int tile_it = pl->large[g] && nb > 0; /* nb: tile rows */
-        args[g] = (sylva__group_args){pl, g, N->precision, pl->cb_size[g] > 0, !tile_it,
-                                      N->front_info, &N->failed};
-        if (args[g].has_cb) descr[nbuf++] = (struct starpu_data_descr){CBh[g], STARPU_W};
-        for (int64_t d = pl->dep_ptr[g]; d < pl->dep_ptr[g + 1]; d++)
-            descr[nbuf++] = (struct starpu_data_descr){CBh[pl->dep_list[d]], STARPU_R};
-        status = SYLVA_STARPU(starpu_task_insert(
-            &sylva__group_codelet, STARPU_CL_ARGS_NFREE, &args[g], sizeof args[g],
-            STARPU_DATA_MODE_ARRAY, descr, nbuf, STARPU_FLOPS, pl->group_flops[g], STARPU_NAME,
-            pl->large[g] ? "front" : "batch", 0));
-        if (status) break;
-        (*ntasks)++;
-        if (tile_it) {
-            const sylva__front *f = &t->fronts[pl->front_list[pl->group_ptr[g]]];
-            tiled[g] = sylva__tiled_submit(Lh[g], CBh[g], f->m, f->k, nb, N->precision,
-                                           N->front_info + pl->front_list[pl->group_ptr[g]],
-                                           &status);
-            if (status) break;
+        if ((status = submit_group(N, &r, g, mode, tile_rows))) {
+            stopped = g;
+            break;
         }
+        rep->tasks++;
         for (int64_t d = pl->dep_ptr[g]; d < pl->dep_ptr[g + 1]; d++)
-            if (--left[pl->dep_list[d]] == 0) starpu_data_unregister_submit(CBh[pl->dep_list[d]]);
-        if (pl->cb_size[g] > 0 && pl->readers[g] == 0) starpu_data_unregister_submit(CBh[g]);
+            if (--r.left[pl->dep_list[d]] == 0) starpu_data_unregister_submit(r.CB[pl->dep_list[d]]);
+        if (pl->cb_size[g] > 0 && pl->readers[g] == 0) starpu_data_unregister_submit(r.CB[g]);
     }
-wait:
-    if (!status) status = SYLVA_STARPU(starpu_task_wait_for_all());
-    else starpu_task_wait_for_all();
+    int waited = SYLVA_STARPU(starpu_task_wait_for_all());
+    if (!status) status = waited;
+    /* CB pools whose readers were never submitted. */
+    if (status)
+        for (int64_t g = 0; g < ng; g++)
+            if (r.CB[g] && (r.left[g] > 0 || g == stopped)) starpu_data_unregister_submit(r.CB[g]);
+    sylva__stats_read(rep);
+    if (gpu) {
+        int gathered = gather_gpu(N, rep);
+        if (!status) status = gathered;
+    }
+    N->on_device = gpu;
+    starpu_data_unregister(r.A);
+    starpu_task_wait_for_all(); /* the unregistrations submitted above */
     starpu_pause();
-    if (tiled)
-        for (int64_t g = 0; g < ng; g++) sylva__tiled_free(tiled[g]);
-    if (Lh)
-        for (int64_t g = 0; g < ng; g++)
-            if (Lh[g]) starpu_data_unregister(Lh[g]);
-    if (status && CBh && left)
-        for (int64_t g = 0; g < ng; g++)
-            if (CBh[g] && left[g] > 0) starpu_data_unregister_submit(CBh[g]);
-    starpu_data_unregister(Ah);
-    free(Lh);
-    free(CBh);
-    free(left);
-    free(args);
-    free(tiled);
-    if (cbmem)
-        for (int64_t g = 0; g < ng; g++) free(cbmem[g]);
-    free(cbmem);
-    free(descr);
+    release(&r, ng);
     return status;
 }

@@ -1,9 +1,11 @@
-/* init.c — start and stop StarPU with the options' worker counts and
- * scheduler, and the check every StarPU return code goes through. CPU
- * workers run single-threaded BLAS: StarPU supplies the parallelism. Fails
- * with SYLVA_ERR_RUNTIME when StarPU cannot start.
+/* init.c — start and stop StarPU with the options' CPU and GPU workers,
+ * scheduler and device-memory limit, make each GPU worker's context, and the
+ * check every StarPU return code goes through. CPU workers run
+ * single-threaded BLAS: StarPU supplies the parallelism. Fails with
+ * SYLVA_ERR_RUNTIME when StarPU or a GPU context cannot start.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "blas.h"
@@ -18,29 +20,50 @@ int sylva__starpu_status(int rc, const char *call, const char *file, int line)
                        rc == -ENODEV ? ", no worker can run the task" : "", call);
 }
 
+/* GPU workers to ask StarPU for: none in CPU mode or without a device
+ * (StarPU built without CUDA, or no GPU here); else the option. */
+static int cuda_workers(const sylva_options *o)
+{
+    if (o->mode == SYLVA_MODE_CPU || o->ncuda == 0) return 0;
+    return sylva__gpu_device_count() > 0 ? o->ncuda : 0;
+}
+
 int sylva__runtime_start(const sylva_options *opts)
 {
     if (ready) return SYLVA_OK;
     if (!opts->verbose) setenv("STARPU_SILENT", "1", 0);
+    if (opts->device_memory > 0) {
+        /* StarPU's per-GPU limit, in MiB; it evicts (or, for what cannot be
+         * evicted, waits) to stay under it. */
+        char mib[32];
+        snprintf(mib, sizeof mib, "%lld", (long long)(opts->device_memory >> 20));
+        setenv("STARPU_LIMIT_CUDA_MEM", mib, 1);
+    }
     struct starpu_conf conf;
     starpu_conf_init(&conf);
     if (opts->ncpus >= 0) conf.ncpus = opts->ncpus;
-    /* The CUDA codelets are not wired yet: no CUDA workers (they would only
-     * cost start-up time and memory). */
-    conf.ncuda = 0;
+    conf.ncuda = cuda_workers(opts);
     conf.nopencl = 0;
-    conf.sched_policy_name = opts->scheduler ? opts->scheduler : "lws";
+    conf.sched_policy_name = opts->scheduler ? opts->scheduler : conf.ncuda != 0 ? "dmdas" : "lws";
     int rc = starpu_init(&conf);
     if (rc != 0)
         return sylva__fail(SYLVA_ERR_RUNTIME, "StarPU failed to start (%s)",
                            rc == -ENODEV ? "no worker available" : "starpu_init error");
-    if (starpu_cpu_worker_get_count() == 0) {
+    if (starpu_cpu_worker_get_count() == 0 && starpu_cuda_worker_get_count() == 0) {
         starpu_shutdown();
-        return sylva__fail(SYLVA_ERR_RUNTIME, "StarPU started without CPU workers");
+        return sylva__fail(SYLVA_ERR_RUNTIME, "StarPU started without workers");
     }
     openblas_set_num_threads(1);
+    /* Transfer and worker statistics (stats.c) come from StarPU's profiling. */
+    starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
+    int status = sylva__gpu_workers_start();
+    if (status) {
+        sylva__gpu_workers_stop();
+        starpu_shutdown();
+        return status;
+    }
     /* Idle workers poll for work and take cores from the main thread's own
-     * phases (analysis, solve; docs/perf-log.md). They are paused outside
+     * phases (analysis, solve; docs/performance.md). They are paused outside
      * factorization (sylva__factor_submit resumes them). */
     starpu_pause();
     ready = 1;
@@ -51,6 +74,7 @@ void sylva__runtime_stop(void)
 {
     if (!ready) return;
     starpu_resume();
+    sylva__gpu_workers_stop();
     starpu_shutdown();
     ready = 0;
 }
@@ -58,3 +82,13 @@ void sylva__runtime_stop(void)
 int sylva__runtime_ready(void) { return ready; }
 
 int sylva__runtime_workers(void) { return ready ? (int)starpu_worker_get_count() : 0; }
+
+int sylva__runtime_gpus(void) { return ready ? (int)starpu_cuda_worker_get_count() : 0; }
+
+const char *sylva__runtime_gpu_name(void) { return ready ? sylva__gpu_workers_name() : ""; }
+
+int64_t sylva__runtime_gpu_small_rows(void)
+{
+    const sylva__kernel_tuning *t = ready ? sylva__gpu_workers_tuning() : NULL;
+    return t ? t->native_min_m : 0;
+}

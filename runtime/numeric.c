@@ -1,29 +1,38 @@
 /* numeric.c — the numeric factor object of runtime.h: L's storage laid out
- * by the plan, the factorization (submission in factorize.c) and the
- * reduction of per-front status to one answer — the smallest failing column
- * in the user's numbering among the fronts that failed with correct input
- * (a front above a failed one is skipped, never reported) — and the solve
- * and log-determinant dispatched to the factor's precision.
+ * by the plan, its StarPU handles (one per group, registered at the first
+ * factorization and kept, so L stays on the GPU that made it), the
+ * factorization (submission in factorize.c) and the reduction of per-front
+ * statuses to one answer, the same in every mode: the smallest failing
+ * column, in the user's numbering, among the fronts that failed with correct
+ * input (none of their descendants failed; GPU groups do not skip the
+ * fronts above a failure, they compute garbage there that this rule
+ * ignores). L is brought to the host when the solve or the log-determinant
+ * need it there.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "runtime_internal.h"
 
-int sylva__numeric_create(const sylva__plan *plan, sylva_dtype precision, sylva__numeric **out)
+static starpu_pthread_mutex_t to_host_lock = STARPU_PTHREAD_MUTEX_INITIALIZER;
+
+int sylva__numeric_create(sylva__rt_plan *rt, sylva_dtype precision, sylva__numeric **out)
 {
     *out = NULL;
     size_t es = sylva__dtype_size(precision);
     if (!es) return sylva__fail(SYLVA_ERR_ARGUMENT, "unknown precision %d", (int)precision);
+    const sylva__plan *plan = rt->plan;
     const sylva__tree *t = plan->tree;
     sylva__numeric *N = sylva__calloc(1, sizeof *N);
     if (!N) return SYLVA_ERR_NO_MEMORY;
+    N->rt = rt;
     N->plan = plan;
     N->precision = precision;
     N->elem = es;
     N->values = sylva__malloc((size_t)plan->l_off[t->nfronts] + 1, es);
     N->front_info = sylva__calloc((size_t)t->nfronts + 1, sizeof *N->front_info);
-    if (!N->values || !N->front_info) {
+    N->L = sylva__calloc((size_t)plan->ngroups + 1, sizeof *N->L);
+    if (!N->values || !N->front_info || !N->L) {
         sylva__numeric_free(N);
         return SYLVA_ERR_NO_MEMORY;
     }
@@ -34,9 +43,23 @@ int sylva__numeric_create(const sylva__plan *plan, sylva_dtype precision, sylva_
 void sylva__numeric_free(sylva__numeric *N)
 {
     if (!N) return;
+    /* Without a runtime the handles went with StarPU's shutdown. */
+    if (N->L && sylva__runtime_ready())
+        for (int64_t g = 0; g < N->plan->ngroups; g++)
+            if (N->L[g]) starpu_data_unregister_no_coherency(N->L[g]);
+    if (N->work && sylva__runtime_ready()) starpu_data_unregister_no_coherency(N->work);
+    if (N->pinned && sylva__runtime_ready()) starpu_memory_unpin(N->values, N->plan->l_off[N->plan->tree->nfronts] * N->elem);
+    free(N->L);
     free(N->values);
     free(N->front_info);
     free(N);
+}
+
+void sylva__numeric_task_error(sylva__numeric *N, int status, const char *message)
+{
+    if (__atomic_exchange_n(&N->error_set, 1, __ATOMIC_ACQ_REL) == 0)
+        snprintf(N->error, sizeof N->error, "%s (%s)", message, sylva__status_name(status));
+    __atomic_store_n(&N->failed, 1, __ATOMIC_RELEASE);
 }
 
 /* The public status of a finished factorization from its front statuses. */
@@ -44,32 +67,56 @@ static int reduce_status(const sylva__numeric *N, int64_t *failed_column)
 {
     const sylva__tree *t = N->plan->tree;
     *failed_column = -1;
+    char *below = sylva__calloc((size_t)t->nfronts + 1, 1); /* a descendant failed */
+    if (!below) return SYLVA_ERR_NO_MEMORY;
+    int status = SYLVA_OK;
     for (int64_t f = 0; f < t->nfronts; f++) {
         int fi = N->front_info[f];
-        if (fi == SYLVA__FRONT_NO_MEMORY)
-            return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory in a factorization task");
-        if (fi > 0) {
+        if (fi == SYLVA__FRONT_NO_MEMORY) {
+            status = sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory in a factorization task");
+            break;
+        }
+        for (int64_t c = t->child_ptr[f]; c < t->child_ptr[f + 1]; c++) {
+            int64_t ch = t->child_list[c];
+            if (below[ch] || N->front_info[ch] != SYLVA__FRONT_OK) below[f] = 1;
+        }
+        if (fi > 0 && !below[f]) {
             int64_t col = t->perm[t->fronts[f].first_col + fi - 1];
             if (*failed_column < 0 || col < *failed_column) *failed_column = col;
         }
     }
-    if (*failed_column >= 0)
-        return sylva__fail(SYLVA_ERR_NOT_SPD,
-                           "matrix is not positive definite: pivot of column %lld (1-based) is "
-                           "not positive",
-                           (long long)*failed_column + 1);
-    return SYLVA_OK;
+    free(below);
+    if (!status && *failed_column >= 0)
+        status = sylva__fail(SYLVA_ERR_NOT_SPD,
+                             "matrix is not positive definite: pivot of column %lld (1-based) is "
+                             "not positive",
+                             (long long)*failed_column + 1);
+    return status;
+}
+
+/* The mode a factorization runs in: GPUs only when there are GPU workers
+ * and the precision is the GPU kernels' (double). */
+static int resolve_mode(const sylva__numeric *N, int mode)
+{
+    int gpus = sylva__runtime_gpus();
+    if (mode == SYLVA_MODE_AUTO) mode = gpus ? SYLVA_MODE_GPU : SYLVA_MODE_CPU;
+    if (mode != SYLVA_MODE_CPU && (!gpus || N->precision != SYLVA_FLOAT64)) mode = SYLVA_MODE_CPU;
+    return mode;
 }
 
 int sylva__numeric_factor(sylva__numeric *N, const void *A_values, int64_t nnz, int64_t tile_rows,
-                          sylva__factor_report *rep)
+                          int mode, sylva__factor_report *rep)
 {
     const sylva__tree *t = N->plan->tree;
     memset(rep, 0, sizeof *rep);
     rep->failed_column = -1;
+    rep->mode = resolve_mode(N, mode);
+    rep->gpus = sylva__runtime_gpus();
     memset(N->front_info, 0, (size_t)(t->nfronts + 1) * sizeof *N->front_info);
     N->ok = 0;
-    int status = sylva__factor_submit(N, A_values, nnz, tile_rows, &rep->tasks);
+    N->failed = N->error_set = 0;
+    int status = sylva__factor_submit(N, A_values, nnz, tile_rows, rep->mode, rep);
+    if (!status && N->error_set) status = sylva__fail(SYLVA_ERR_RUNTIME, "%s", N->error);
     if (!status) status = reduce_status(N, &rep->failed_column);
     N->ok = status == SYLVA_OK;
     return status;
@@ -79,14 +126,46 @@ int sylva__numeric_ok(const sylva__numeric *N) { return N->ok; }
 
 sylva_dtype sylva__numeric_dtype(const sylva__numeric *N) { return N->precision; }
 
-int sylva__numeric_solve(const sylva__numeric *N, int64_t nrhs, void *B, int64_t ldb)
+int sylva__numeric_to_host(sylva__numeric *N, double *seconds)
 {
+    *seconds = 0;
+    STARPU_PTHREAD_MUTEX_LOCK(&to_host_lock);
+    int status = SYLVA_OK;
+    if (N->on_device) {
+        double t0 = sylva__now();
+        size_t bytes = (size_t)N->plan->l_off[N->plan->tree->nfronts] * N->elem;
+        /* Page-locked host memory: the copies run as DMA, overlapped. */
+        if (!N->pinned && bytes > 0) N->pinned = starpu_memory_pin(N->values, bytes) == 0;
+        starpu_resume();
+        for (int64_t g = 0; g < N->plan->ngroups && !status; g++)
+            status = SYLVA_STARPU(starpu_data_prefetch_on_node(N->L[g], STARPU_MAIN_RAM, 1));
+        for (int64_t g = 0; g < N->plan->ngroups && !status; g++) {
+            status = SYLVA_STARPU(starpu_data_acquire(N->L[g], STARPU_R));
+            if (!status) starpu_data_release(N->L[g]);
+        }
+        starpu_pause();
+        if (!status) N->on_device = 0;
+        *seconds = sylva__now() - t0;
+    }
+    STARPU_PTHREAD_MUTEX_UNLOCK(&to_host_lock);
+    return status;
+}
+
+int sylva__numeric_solve(sylva__numeric *N, int64_t nrhs, void *B, int64_t ldb)
+{
+    double s;
+    int status = sylva__numeric_to_host(N, &s);
+    if (status) return status;
     if (N->precision == SYLVA_FLOAT32) return sylva__s_solve_seq(N->plan, N->values, nrhs, B, ldb);
     return sylva__d_solve_seq(N->plan, N->values, nrhs, B, ldb);
 }
 
-double sylva__numeric_logdet(const sylva__numeric *N)
+int sylva__numeric_logdet(sylva__numeric *N, double *logdet)
 {
-    if (N->precision == SYLVA_FLOAT32) return sylva__s_logdet(N->plan, N->values);
-    return sylva__d_logdet(N->plan, N->values);
+    double s;
+    int status = sylva__numeric_to_host(N, &s);
+    if (status) return status;
+    *logdet = N->precision == SYLVA_FLOAT32 ? sylva__s_logdet(N->plan, N->values)
+                                            : sylva__d_logdet(N->plan, N->values);
+    return SYLVA_OK;
 }

@@ -1,8 +1,9 @@
 /* runtime.h — what the runtime/ layer offers api/: starting and stopping the
- * task runtime (StarPU), and the numeric phases on a planned tree — the
- * factorization as tasks over data handles, the solve and the
- * log-determinant. StarPU stays inside runtime/ (runtime_internal.h); nothing
- * declared here names it. Every call returns a sylva_status with a message.
+ * task runtime (StarPU, CPU and CUDA workers), and the numeric phases on a
+ * planned tree — the factorization as tasks over data handles (on CPU
+ * workers, on GPUs, or both), the solve and the log-determinant. StarPU
+ * stays inside runtime/ (runtime_internal.h); nothing declared here names
+ * it. Every call returns a sylva_status with a message.
  */
 #ifndef SYLVA_RUNTIME_H
 #define SYLVA_RUNTIME_H
@@ -12,40 +13,68 @@
 #include "batching.h"
 #include "core.h"
 
-/* Start StarPU with the options' workers and scheduler (once; a second call
- * while running is a no-op) / stop it. */
+/* Start StarPU with the options' workers (ncpus, ncuda — 0 with
+ * SYLVA_MODE_CPU —, device_memory) and scheduler (default dmdas with GPUs,
+ * lws without), and a context per GPU worker (once; a second call while
+ * running is a no-op) / stop it. */
 int sylva__runtime_start(const sylva_options *opts);
 void sylva__runtime_stop(void);
 int sylva__runtime_ready(void);
-/* Workers StarPU runs (0 before start). */
+/* Workers StarPU runs, and how many are GPUs (0 before start). */
 int sylva__runtime_workers(void);
+int sylva__runtime_gpus(void);
+/* The GPU model ("" without GPUs), and its tuned small/large threshold
+ * (fronts with more rows go to the native path; 0 without GPUs). */
+const char *sylva__runtime_gpu_name(void);
+int64_t sylva__runtime_gpu_small_rows(void);
+
+/* A plan as the runtime keeps it for the analysis's life (its GPU form,
+ * made at the first GPU factorization). */
+typedef struct sylva__rt_plan sylva__rt_plan;
+int sylva__rt_plan_create(const sylva__plan *plan, sylva__rt_plan **out);
+void sylva__rt_plan_free(sylva__rt_plan *rt);
 
 /* The numeric factor of one plan: L's values laid out by the plan (front f
- * at plan->l_off[f], m × k column-major, ld m), in one precision. */
+ * at plan->l_off[f], m × k column-major, ld m), in one precision, and where
+ * its valid copy lives. */
 typedef struct sylva__numeric sylva__numeric;
 
-int sylva__numeric_create(const sylva__plan *plan, sylva_dtype precision, sylva__numeric **out);
+int sylva__numeric_create(sylva__rt_plan *rt, sylva_dtype precision, sylva__numeric **out);
 void sylva__numeric_free(sylva__numeric *N);
 
 typedef struct sylva__factor_report {
     int64_t tasks;         /* StarPU tasks submitted */
     int64_t failed_column; /* SYLVA_ERR_NOT_SPD: user's numbering, 0-based; else −1 */
+    int mode;              /* the sylva_exec_mode it ran in (never AUTO) */
+    int gpus;              /* GPU workers it could use */
+    int64_t tasks_cpu, tasks_gpu;
+    double gpu_busy;       /* seconds GPU workers spent in tasks */
+    double bytes_to_device, bytes_to_host;
+    double peak_device;    /* bytes in use on a GPU, highest sample */
 } sylva__factor_report;
 
 /* Factor the values of A (A_values: nnz scalars of N's precision, the
- * pattern the plan was built for) into N. tile_rows: tile size of large
- * fronts on CPU workers (0: one task each). Fails with SYLVA_ERR_NOT_SPD
- * (the smallest failing column in the user's numbering, the same in every
- * run), SYLVA_ERR_NO_MEMORY or SYLVA_ERR_RUNTIME. */
+ * pattern the plan was built for) into N. mode: the options' sylva_exec_mode
+ * (AUTO: GPU when there are GPU workers); a GPU mode without GPU workers,
+ * or in single precision, runs on the CPU and says so in rep->mode.
+ * tile_rows: tile size of large fronts on CPU-only runs (0: one task each).
+ * Fails with SYLVA_ERR_NOT_SPD (the smallest failing column in the user's
+ * numbering, the same in every run and mode), SYLVA_ERR_NO_MEMORY (also when
+ * the largest task cannot fit the device memory) or SYLVA_ERR_RUNTIME. */
 int sylva__numeric_factor(sylva__numeric *N, const void *A_values, int64_t nnz, int64_t tile_rows,
-                          sylva__factor_report *rep);
+                          int mode, sylva__factor_report *rep);
 /* 1 once a factorization into N succeeded. */
 int sylva__numeric_ok(const sylva__numeric *N);
 sylva_dtype sylva__numeric_dtype(const sylva__numeric *N);
 
-/* B (n × nrhs, ld ldb, N's precision, user's numbering) ← A⁻¹ B. */
-int sylva__numeric_solve(const sylva__numeric *N, int64_t nrhs, void *B, int64_t ldb);
+/* Bring L to host memory if its valid copy is on a GPU (asynchronous copies
+ * of every group's slice into page-locked memory, then a wait); *seconds
+ * the time it took (0 when L was already there). */
+int sylva__numeric_to_host(sylva__numeric *N, double *seconds);
+/* B (n × nrhs, ld ldb, N's precision, user's numbering) ← A⁻¹ B (on the
+ * host: L is brought there first). */
+int sylva__numeric_solve(sylva__numeric *N, int64_t nrhs, void *B, int64_t ldb);
 /* log det A = 2 Σ log diag L. */
-double sylva__numeric_logdet(const sylva__numeric *N);
+int sylva__numeric_logdet(sylva__numeric *N, double *logdet);
 
 #endif

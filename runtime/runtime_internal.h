@@ -1,29 +1,55 @@
 /* runtime_internal.h — what the runtime/ files share: StarPU (included here
- * and nowhere outside runtime/), the numeric factor's shape, the codelets
- * and their arguments, and the one macro through which every StarPU call
- * that can fail is checked.
+ * and nowhere outside runtime/), the shape of the runtime's objects, the
+ * codelets and their arguments, and the one macro through which every
+ * StarPU call that can fail is checked.
  *
- * Factorization registers the factor pool of each group and a temporary CB
- * pool per group (home node −1: allocated where the task runs, never copied
- * home), submits one task per group in plan order with StarPU's sequential
- * task flow, and frees each CB pool once its last reader is submitted.
+ * A factorization submits one task per group of the plan in plan order
+ * (StarPU's sequential task flow infers the DAG from the access modes) over:
+ * A's values (R, registered per factorization); the group's slice of L (W;
+ * registered once per factor and kept, so L stays where the task made it);
+ * in GPU modes the group's blob of per-pattern maps (R; registered once per
+ * analysis, so a refactorization re-uploads nothing) and a workspace
+ * (STARPU_SCRATCH: one allocation per worker, none per task); the group's
+ * own CB pool (W, temporary: home node −1, made where the task runs) and
+ * the CB pools of the groups it reads (R). A CB pool is unregistered once
+ * its last reader is submitted. On CPU-only runs a large front is split
+ * into tile tasks instead (front_tiles.c).
  */
 #ifndef SYLVA_RUNTIME_INTERNAL_H
 #define SYLVA_RUNTIME_INTERNAL_H
 
 #include <starpu.h>
 
+#include "gpu_context.h"
+#include "gpu_plan.h"
 #include "runtime.h"
 #include "solve.h"
 
+/* A plan as the runtime keeps it for the analysis's life: its GPU form and
+ * the StarPU handles of the group blobs, both made at the first GPU run. */
+struct sylva__rt_plan {
+    const sylva__plan *plan;
+    sylva__gpu_plan *gpu;
+    starpu_data_handle_t *maps; /* ngroups, NULL until registered */
+    double *cost;               /* ngroups: the perfmodels' size of each group */
+};
+
 struct sylva__numeric {
+    sylva__rt_plan *rt;
     const sylva__plan *plan;
     sylva_dtype precision;
-    size_t elem;     /* bytes per scalar */
-    void *values;    /* L: plan->l_off[nfronts] scalars */
-    int *front_info; /* per front: sylva__front_status, or > 0 (LAPACK info) */
-    int failed;      /* set by a task that could not run (no memory): submission stops */
-    int ok;          /* 1 once a factorization succeeded */
+    size_t elem;                /* bytes per scalar */
+    void *values;               /* L: plan->l_off[nfronts] scalars (home of the L handles) */
+    int *front_info;            /* per front: sylva__front_status, or > 0 (LAPACK info) */
+    starpu_data_handle_t *L;    /* ngroups, registered at the first factorization */
+    starpu_data_handle_t work;  /* GPU modes: the group workspace (STARPU_SCRATCH) */
+    size_t work_bytes;
+    int on_device;              /* the last factorization left L's valid copy on a GPU */
+    int pinned;                 /* values is page-locked (starpu_memory_pin) */
+    int failed;                 /* set by a task that could not run: submission stops */
+    int error_set;              /* the first task error's message is in error[] */
+    char error[512];
+    int ok;                     /* 1 once a factorization succeeded */
 };
 
 /* A StarPU call's return code as a status: 0 stays SYLVA_OK, anything else
@@ -32,16 +58,32 @@ struct sylva__numeric {
 #define SYLVA_STARPU(call) sylva__starpu_status((call), #call, __FILE__, __LINE__)
 int sylva__starpu_status(int rc, const char *call, const char *file, int line);
 
-/* Arguments of one group task (cl_arg, not copied: lives until the task ends). */
+/* Inside a task: record status/message as the factorization's first task
+ * error (later ones are dropped) and stop the submission. */
+void sylva__numeric_task_error(sylva__numeric *N, int status, const char *message);
+
+/* Arguments of one group task (cl_arg, not copied: lives until the task
+ * ends). Buffer indices are −1 when absent. */
 typedef struct sylva__group_args {
     const sylva__plan *plan;
+    const sylva__gpu_plan *gpu; /* GPU modes */
+    sylva__numeric *num;
     int64_t group;
     sylva_dtype precision;
-    int has_cb;      /* buffer 2 is the group's own CB pool */
-    int factor;      /* 0: assemble only (a tiled front's tile tasks factor it) */
+    int factor;                 /* 0: assemble only (a tiled front's tile tasks factor it) */
+    int buf_maps, buf_work, buf_cb, buf_child0; /* A is buffer 0, L buffer 1 */
+    double **child_ptrs;        /* GPU: room for the child pools' device pointers */
     int *front_info;
-    int *failed;     /* the numeric object's flag, set atomically on a task failure */
+    int *failed;                /* the numeric object's flag, set atomically on a task failure */
 } sylva__group_args;
+
+/* The calling GPU worker's stream (a StarPU built without CUDA has no GPU
+ * workers, so it is never asked). */
+#ifdef STARPU_USE_CUDA
+#define sylva__worker_stream() ((struct CUstream_st *)starpu_cuda_get_local_stream())
+#else
+#define sylva__worker_stream() ((struct CUstream_st *)0)
+#endif
 
 /* Pointer of a vector or matrix buffer (pools are vectors, tiled fronts'
  * P and C are matrices). */
@@ -51,9 +93,17 @@ static inline void *sylva__buf_ptr(void *buffer)
     if (v->id == STARPU_VECTOR_INTERFACE_ID) return (void *)v->ptr;
     return (void *)STARPU_MATRIX_GET_PTR(buffer);
 }
+/* Bytes of a vector or matrix buffer. */
+static inline size_t sylva__buf_bytes(void *buffer)
+{
+    const struct starpu_vector_interface *v = buffer;
+    if (v->id == STARPU_VECTOR_INTERFACE_ID) return (size_t)v->nx * v->elemsize;
+    return (size_t)STARPU_MATRIX_GET_LD(buffer) * STARPU_MATRIX_GET_NY(buffer) *
+           STARPU_MATRIX_GET_ELEMSIZE(buffer);
+}
 
-/* The group codelet: buffers A values (R), L pool (W), [own CB pool (W)],
- * child groups' CB pools (R) in the group's dep order. */
+/* The group codelet (codelet_group.c): a CPU twin per precision
+ * (t_group_cpu.c) and, for double, the GPU run (kernels/gpu_group.h). */
 extern struct starpu_codelet sylva__group_codelet;
 void sylva__d_group_cpu(void *buffers[], const sylva__group_args *a);
 void sylva__s_group_cpu(void *buffers[], const sylva__group_args *a);
@@ -75,8 +125,30 @@ sylva__tiled *sylva__tiled_submit(starpu_data_handle_t P, starpu_data_handle_t C
                                   int *status);
 void sylva__tiled_free(sylva__tiled *T);
 
-/* Submit the whole plan for values `A_values` into N; waits for the end. */
+/* Submit the whole plan for values `A_values` into N in the resolved mode
+ * (SYLVA_MODE_CPU, _GPU or _HYBRID); waits for the end and fills what the
+ * run measured into rep. */
 int sylva__factor_submit(sylva__numeric *N, const void *A_values, int64_t nnz, int64_t tile_rows,
-                         int64_t *ntasks);
+                         int mode, sylva__factor_report *rep);
+
+/* The GPU form of the plan and its handles, made once (gpu_run.c). */
+int sylva__rt_plan_gpu(sylva__rt_plan *rt);
+
+/* GPU workers' contexts (gpu_workers.c). */
+int sylva__gpu_workers_start(void);
+void sylva__gpu_workers_stop(void);
+sylva__gpu_context *sylva__gpu_worker_context(int workerid);
+int sylva__gpu_workers_reset(void);
+/* Gather every worker's failures (front, pivot; at most cap) and the peak
+ * device memory the workers sampled. */
+int sylva__gpu_workers_gather(int64_t *fronts, int *pivots, int cap, int *count, size_t *peak);
+const char *sylva__gpu_workers_name(void);
+int64_t sylva__gpu_workers_native_bytes(int k);
+const sylva__kernel_tuning *sylva__gpu_workers_tuning(void);
+
+/* Transfers and worker times of a run (stats.c): reset before, read after
+ * (StarPU's bus and worker profiling). */
+void sylva__stats_reset(void);
+void sylva__stats_read(sylva__factor_report *rep);
 
 #endif

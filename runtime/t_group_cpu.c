@@ -13,8 +13,7 @@ static Scalar *SYLVA_TNAME(child_cb)(void *buffers[], const sylva__group_args *a
 {
     const sylva__plan *pl = a->plan;
     if (pl->cb_internal[c]) return scratch + pl->cb_off[c];
-    int first_child_buf = 2 + a->has_cb;
-    Scalar *pool = sylva__buf_ptr(buffers[first_child_buf + pl->cb_slot[c]]);
+    Scalar *pool = sylva__buf_ptr(buffers[a->buf_child0 + pl->cb_slot[c]]);
     return pool + pl->cb_off[c];
 }
 
@@ -24,12 +23,16 @@ void SYLVA_TNAME(group_cpu)(void *buffers[], const sylva__group_args *a)
     const sylva__tree *t = pl->tree;
     const Scalar *Av = sylva__buf_ptr(buffers[0]);
     Scalar *Lpool = sylva__buf_ptr(buffers[1]);
-    Scalar *cbpool = a->has_cb ? sylva__buf_ptr(buffers[2]) : NULL;
+    Scalar *cbpool = a->buf_cb >= 0 ? sylva__buf_ptr(buffers[a->buf_cb]) : NULL;
     int64_t g = a->group, first = pl->front_list[pl->group_ptr[g]];
     int64_t lbase = pl->l_off[first];
-    Scalar *scratch = NULL;
-    if (pl->scratch_size[g] > 0) {
-        scratch = malloc((size_t)pl->scratch_size[g] * sizeof *scratch);
+    /* Internal CBs: in the workspace buffer when the task has one (GPU
+     * modes, where a task never allocates), else allocated here. */
+    Scalar *scratch = NULL, *own = NULL;
+    if (pl->scratch_size[g] > 0 && a->buf_work >= 0) {
+        scratch = sylva__buf_ptr(buffers[a->buf_work]);
+    } else if (pl->scratch_size[g] > 0) {
+        scratch = own = malloc((size_t)pl->scratch_size[g] * sizeof *scratch);
         if (!scratch) {
             for (int64_t q = pl->group_ptr[g]; q < pl->group_ptr[g + 1]; q++)
                 a->front_info[pl->front_list[q]] = SYLVA__FRONT_NO_MEMORY;
@@ -65,5 +68,5 @@ void SYLVA_TNAME(group_cpu)(void *buffers[], const sylva__group_args *a)
         if (a->factor)
             a->front_info[f] = SYLVA_TNAME(front_factor_cpu)(fr->m, fr->k, P, fr->m, C, r);
     }
-    free(scratch);
+    free(own);
 }

@@ -1,0 +1,72 @@
+/* rt_plan.c — the runtime's side of an analysis: the perfmodels' size of
+ * every group (made with the plan), and the GPU form of the plan with one
+ * read-only StarPU handle per group blob (made at the first GPU
+ * factorization and kept until the analysis is freed, so refactorizations
+ * find the blobs already on the GPU). Fails only on memory (or a front too
+ * large for the GPU path).
+ */
+#include <stdlib.h>
+
+#include "runtime_internal.h"
+
+/* The perfmodels' size of a group: its flops plus, as flop-equivalents,
+ * the entries its fronts assemble (zero fill, scatter, extend-add), which
+ * dominate small fronts' time. StarPU 1.3 as built here has no
+ * multiple-regression models, so both go into the one size a non-linear
+ * regression (a·size^b + c, per kind of worker) is fitted on. */
+#define SYLVA__COST_PER_ENTRY 64.0
+
+int sylva__rt_plan_create(const sylva__plan *plan, sylva__rt_plan **out)
+{
+    *out = NULL;
+    sylva__rt_plan *rt = sylva__calloc(1, sizeof *rt);
+    if (!rt) return SYLVA_ERR_NO_MEMORY;
+    rt->plan = plan;
+    rt->cost = sylva__malloc((size_t)plan->ngroups + 1, sizeof *rt->cost);
+    if (!rt->cost) {
+        free(rt);
+        return SYLVA_ERR_NO_MEMORY;
+    }
+    const sylva__tree *t = plan->tree;
+    for (int64_t g = 0; g < plan->ngroups; g++) {
+        double entries = 0;
+        for (int64_t q = plan->group_ptr[g]; q < plan->group_ptr[g + 1]; q++) {
+            const sylva__front *f = &t->fronts[plan->front_list[q]];
+            entries += (double)f->m * (double)f->m;
+        }
+        rt->cost[g] = plan->group_flops[g] + SYLVA__COST_PER_ENTRY * entries;
+    }
+    *out = rt;
+    return SYLVA_OK;
+}
+
+int sylva__rt_plan_gpu(sylva__rt_plan *rt)
+{
+    if (rt->maps) return SYLVA_OK;
+    int status = rt->gpu ? SYLVA_OK : sylva__gpu_plan_build(rt->plan, &rt->gpu);
+    if (status) return status;
+    int64_t ng = rt->plan->ngroups;
+    starpu_data_handle_t *maps = sylva__calloc((size_t)ng + 1, sizeof *maps);
+    if (!maps) return SYLVA_ERR_NO_MEMORY;
+    for (int64_t g = 0; g < ng; g++) {
+        /* Bytes in 16-byte elements (the blob's alignment). */
+        const sylva__group_desc *d = &rt->gpu->groups[g];
+        starpu_vector_data_register(&maps[g], STARPU_MAIN_RAM, (uintptr_t)rt->gpu->blobs[g],
+                                    (uint32_t)((d->lay.bytes + 15) / 16), 16);
+    }
+    rt->maps = maps;
+    return SYLVA_OK;
+}
+
+void sylva__rt_plan_free(sylva__rt_plan *rt)
+{
+    if (!rt) return;
+    if (rt->maps) {
+        /* Read-only data: its home copy is valid, nothing to fetch back. */
+        for (int64_t g = 0; g < rt->plan->ngroups; g++) starpu_data_unregister_no_coherency(rt->maps[g]);
+        free(rt->maps);
+    }
+    sylva__gpu_plan_free(rt->gpu);
+    free(rt->cost);
+    free(rt);
+}
