@@ -153,5 +153,10 @@ extern "C" int sylva__group_factor_gpu(sylva__gpu_context *ctx, const sylva__gro
 
 extern "C" int64_t sylva__gpu_context_native_bytes(sylva__gpu_context *ctx, int k)
 {
-    return sylva__gpu_native_workspace_bytes(ctx->solver, k, nullptr, k > 1 ? k : 1);
+    /* The size query reads no entry, but is given a real device pointer. */
+    double *probe = nullptr;
+    if (cudaMalloc((void **)&probe, 256) != cudaSuccess) return -1;
+    int64_t bytes = sylva__gpu_native_workspace_bytes(ctx->solver, k, probe, k > 1 ? k : 1);
+    cudaFree(probe);
+    return bytes;
 }

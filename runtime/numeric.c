@@ -160,6 +160,12 @@ int sylva__numeric_solve(sylva__numeric *N, int64_t nrhs, void *B, int64_t ldb)
     return sylva__d_solve_seq(N->plan, N->values, nrhs, B, ldb);
 }
 
+const void *sylva__numeric_host_values(sylva__numeric *N)
+{
+    double s;
+    return sylva__numeric_to_host(N, &s) == SYLVA_OK ? N->values : NULL;
+}
+
 int sylva__numeric_logdet(sylva__numeric *N, double *logdet)
 {
     double s;

@@ -76,5 +76,8 @@ int sylva__numeric_to_host(sylva__numeric *N, double *seconds);
 int sylva__numeric_solve(sylva__numeric *N, int64_t nrhs, void *B, int64_t ldb);
 /* log det A = 2 Σ log diag L. */
 int sylva__numeric_logdet(sylva__numeric *N, double *logdet);
+/* L's values (plan layout) in host memory, brought there first; NULL on
+ * failure. For tests that compare factors. */
+const void *sylva__numeric_host_values(sylva__numeric *N);
 
 #endif

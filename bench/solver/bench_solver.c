@@ -1,176 +1,179 @@
 /* bench_solver.c — sylva against CHOLMOD (supernodal, Debian's SuiteSparse)
- * on the same matrices, in one run, with the same ordering (sylva's
- * permutation handed to CHOLMOD as CHOLMOD_GIVEN) and the same number of
- * threads (StarPU CPU workers for sylva, OpenBLAS threads for CHOLMOD).
- * Times: analyze, factorize (best of --repeat), solve; backward errors of
- * both. Prints a table and writes JSON (a list of rows) with --json FILE.
- *   bench-solver [--threads T] [--repeat R] [--policy P] [--json F] SPEC...
- * SPEC: lap2d5:N, lap3d7:N, lap3d27:N, elast3d:N (N per side) or a .mtx path.
+ * and, where its library is given, NVIDIA cuDSS, on the same matrices in
+ * one run. sylva runs in each mode asked (gpu, hybrid, cpu) with each
+ * policy asked; every sylva and CHOLMOD row factors the same ordering (the
+ * first analysis' METIS permutation, handed on), cuDSS orders the matrix
+ * itself. Factorize times: the first (with sylva's per-pattern uploads on
+ * GPUs) and the best of --repeat (refactorizations); on GPUs L stays there
+ * (sylva's to_host is timed apart, as is the solve). Prints a table, last,
+ * and writes every row as JSON.
+ *   bench-solver [--threads T] [--repeat R] [--policies P,...|all]
+ *                [--modes gpu,hybrid,cpu] [--cholmod-threads T,...]
+ *                [--cudss LIB] [--json F] SPEC...
+ * SPEC: lap2d5:N, lap3d7:N, lap3d27:N, elast3d:N (N per side) or a .mtx
+ * path. --cudss (or $SYLVA_CUDSS_LIB): path of libcudss.so.1.
  */
-#include <cholmod.h>
-
-#include "sylva_cholmod.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sylva.h"
+#include "bench_solver.h"
 #include "sylva_gen.h"
 
-void openblas_set_num_threads(int);
+#define MAX_ROWS 512
+#define MAX_ITEMS 16
 
-typedef struct row {
-    const char *spec;
-    int64_t n, nnz_L;
-    double flops;
-    double s_an, s_fa, s_so, s_berr; /* sylva */
-    double c_an, c_fa, c_so, c_berr; /* CHOLMOD */
-    int64_t tasks, fronts;
-} row;
-
-static double cholmod_run(const sylva_matrix *A, const int64_t *perm, int threads, int repeat, row *r)
+/* A spec as rows name it: a file's base name, a generator spec as given. */
+static const char *display_name(const char *spec)
 {
-    openblas_set_num_threads(threads);
-    cholmod_common cc;
-    cholmod_l_start(&cc);
-    cc.nmethods = 1;
-    cc.method[0].ordering = CHOLMOD_GIVEN;
-    cc.supernodal = CHOLMOD_SUPERNODAL;
-    cholmod_sparse S;
-    sylva_matrix_cholmod_view(A, &S);
-    double t0 = sylva_wtime();
-    cholmod_factor *L = cholmod_l_analyze_p(&S, (SuiteSparse_long *)perm, NULL, 0, &cc);
-    r->c_an = sylva_wtime() - t0;
-    r->c_fa = 1e300;
-    for (int k = 0; k < repeat; k++) {
-        t0 = sylva_wtime();
-        cholmod_l_factorize(&S, L, &cc);
-        double t = sylva_wtime() - t0;
-        if (t < r->c_fa) r->c_fa = t;
-    }
-    cholmod_dense *b = cholmod_l_zeros(A->n, 1, CHOLMOD_REAL, &cc);
-    double *ones = malloc((size_t)A->n * sizeof *ones);
-    for (int64_t i = 0; i < A->n; i++) ones[i] = 1;
-    sylva_matrix_symv(A, ones, b->x);
-    t0 = sylva_wtime();
-    cholmod_dense *x = cholmod_l_solve(CHOLMOD_A, L, b, &cc);
-    r->c_so = sylva_wtime() - t0;
-    r->c_berr = cc.status == CHOLMOD_OK ? sylva_backward_error(A, x->x, b->x) : -1;
-    free(ones);
-    cholmod_l_free_dense(&x, &cc);
-    cholmod_l_free_dense(&b, &cc);
-    cholmod_l_free_factor(&L, &cc);
-    cholmod_l_finish(&cc);
-    openblas_set_num_threads(1);
-    return r->c_fa;
+    const char *slash = strrchr(spec, '/');
+    return slash ? slash + 1 : spec;
 }
 
-static int sylva_run(const sylva_matrix *A, const char *policy, int threads, int repeat, row *r,
-                     int64_t **perm_out)
+/* Split "a,b,c" into items (pointers into a copy). */
+static int split(const char *list, char *buf, size_t cap, const char **items)
 {
-    sylva_options o;
-    sylva_default_options(&o);
-    o.ncpus = threads;
-    o.policy = policy;
-    if (sylva_init(&o)) return -1;
-    sylva_analysis_t *an = NULL;
-    sylva_analysis_info ai;
-    sylva_factor_t *F = NULL;
-    sylva_factor_info fi;
-    if (sylva_analyze(A, &o, &an, &ai)) return -1;
-    r->s_an = ai.seconds;
-    r->n = ai.n;
-    r->nnz_L = ai.nnz_L;
-    r->flops = ai.flops;
-    r->fronts = ai.fronts;
-    r->s_fa = 1e300;
-    for (int k = 0; k < repeat; k++) {
-        int st = k == 0 ? sylva_factorize(an, A, &F, &fi) : sylva_refactorize(F, A, &fi);
-        if (st) return -1;
-        if (fi.seconds < r->s_fa) r->s_fa = fi.seconds;
+    snprintf(buf, cap, "%s", list);
+    int n = 0;
+    for (char *s = strtok(buf, ","); s && n < MAX_ITEMS; s = strtok(NULL, ",")) items[n++] = s;
+    return n;
+}
+
+static void print_table(const bench_row *rows, int nrows)
+{
+    printf("%-20s %-13s %-12s %9s %9s %8s %8s %9s %8s %8s\n", "matrix", "solver", "config",
+           "fact1 s", "fact s", "tohost s", "solve s", "berr", "x cuDSS", "x CHOLMOD");
+    for (int i = 0; i < nrows; i++) {
+        const bench_row *r = &rows[i];
+        double cudss = 0, cholmod = 0;
+        for (int j = 0; j < nrows; j++) {
+            if (strcmp(rows[j].matrix, r->matrix) || !rows[j].ok) continue;
+            if (!strcmp(rows[j].solver, "cudss")) cudss = rows[j].factor_best;
+            if (!strcmp(rows[j].solver, "cholmod") && (cholmod == 0 || rows[j].factor_best < cholmod))
+                cholmod = rows[j].factor_best;
+        }
+        if (!r->ok) {
+            printf("%-20s %-13s %-12s  failed: %s\n", r->matrix, r->solver, r->config, r->note);
+            continue;
+        }
+        printf("%-20s %-13s %-12s %9.4f %9.4f %8.4f %8.4f %9.1e %8.3f %8.3f%s%s\n", r->matrix, r->solver,
+               r->config, r->factor_first, r->factor_best, r->to_host, r->solve, r->berr,
+               cudss > 0 ? r->factor_best / cudss : 0, cholmod > 0 ? r->factor_best / cholmod : 0,
+               r->note[0] ? "  " : "", r->note);
     }
-    r->tasks = fi.tasks;
-    double *b = malloc((size_t)A->n * sizeof *b), *x = malloc((size_t)A->n * sizeof *x);
-    double *ones = malloc((size_t)A->n * sizeof *ones);
-    for (int64_t i = 0; i < A->n; i++) ones[i] = 1;
-    sylva_matrix_symv(A, ones, b);
-    memcpy(x, b, (size_t)A->n * sizeof *x);
-    double t0 = sylva_wtime();
-    sylva_solve(F, 1, x, A->n);
-    r->s_so = sylva_wtime() - t0;
-    r->s_berr = sylva_backward_error(A, x, b);
-    *perm_out = malloc((size_t)A->n * sizeof **perm_out);
-    memcpy(*perm_out, sylva_analysis_perm(an), (size_t)A->n * sizeof **perm_out);
-    free(b);
-    free(x);
-    free(ones);
-    sylva_factor_free(F);
-    sylva_analysis_free(an);
-    sylva_finalize();
-    return 0;
+    printf("(fact1: first factorization; fact: best of the repeats; x cuDSS, x CHOLMOD: fact / the "
+           "reference's best fact on the same matrix, < 1 means faster)\n");
+}
+
+static void write_json(const char *path, const bench_row *rows, int nrows, const bench_opts *o)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "bench-solver: cannot write %s\n", path);
+        return;
+    }
+    fprintf(f, "[\n");
+    for (int i = 0; i < nrows; i++) {
+        const bench_row *r = &rows[i];
+        fprintf(f,
+                "  {\"matrix\": \"%s\", \"solver\": \"%s\", \"config\": \"%s\", \"ok\": %s, \"note\": \"%s\", "
+                "\"threads\": %d, \"repeat\": %d, \"device\": \"%s\", \"n\": %lld, \"nnz_L\": %lld, \"flops\": %.17g,\n"
+                "   \"analyze\": %.6g, \"factorize_first\": %.6g, \"factorize\": %.6g, \"to_host\": %.6g, "
+                "\"solve\": %.6g, \"backward_error\": %.3g, \"tasks\": %lld, \"tasks_gpu\": %lld, "
+                "\"tasks_cpu\": %lld, \"gpu_busy\": %.6g, \"bytes_to_device\": %.17g, "
+                "\"bytes_to_host\": %.17g, \"peak_device_bytes\": %.17g}%s\n",
+                r->matrix, r->solver, r->config, r->ok ? "true" : "false", r->note, o->threads, o->repeat,
+                r->device, (long long)r->n, (long long)r->nnz_L, r->flops, r->analyze,
+                r->factor_first, r->factor_best, r->to_host, r->solve, r->berr, (long long)r->tasks,
+                (long long)r->tasks_gpu, (long long)r->tasks_cpu, r->gpu_busy, r->bytes_to_device,
+                r->bytes_to_host, r->peak_device, i + 1 < nrows ? "," : "");
+    }
+    fprintf(f, "]\n");
+    fclose(f);
 }
 
 int main(int argc, char **argv)
 {
-    int threads = 2, repeat = 3;
-    const char *policy = "subtree", *json = NULL;
-    row rows[64];
+    bench_opts o = {.threads = -1, .repeat = 3, .cudss = getenv("SYLVA_CUDSS_LIB")};
+    const char *json = NULL, *policies = "subtree", *modes = NULL, *cholmod_threads = NULL;
+    static bench_row rows[MAX_ROWS];
     int nrows = 0;
+    const char *specs[64];
+    int nspecs = 0;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--threads") && i + 1 < argc) threads = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--policy") && i + 1 < argc) policy = argv[++i];
-        else if (!strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
-        else if (nrows < 64) {
-            row *r = &rows[nrows];
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--threads") && v) o.threads = atoi(argv[++i]);
+        else if (!strcmp(a, "--repeat") && v) o.repeat = atoi(argv[++i]);
+        else if (!strcmp(a, "--policies") && v) policies = argv[++i];
+        else if (!strcmp(a, "--modes") && v) modes = argv[++i];
+        else if (!strcmp(a, "--cholmod-threads") && v) cholmod_threads = argv[++i];
+        else if (!strcmp(a, "--cudss") && v) o.cudss = argv[++i];
+        else if (!strcmp(a, "--json") && v) json = argv[++i];
+        else if (a[0] == '-') {
+            fprintf(stderr, "bench-solver: unknown option %s\n", a);
+            return 2;
+        } else if (nspecs < 64) specs[nspecs++] = a;
+    }
+    if (o.repeat < 1) o.repeat = 1;
+    /* Default modes: every mode on a machine with GPUs, cpu otherwise. */
+    if (!modes) {
+        sylva_options probe;
+        sylva_default_options(&probe);
+        sylva_init(&probe);
+        modes = sylva_gpu_count() > 0 ? "gpu,hybrid,cpu" : "cpu";
+        sylva_finalize();
+    }
+    char pbuf[512], mbuf[128], cbuf[128];
+    const char *pol[MAX_ITEMS], *mode[MAX_ITEMS], *cth[MAX_ITEMS];
+    int npol = 0;
+    if (!strcmp(policies, "all"))
+        for (npol = 0; sylva_policy_name(npol) && npol < MAX_ITEMS; npol++) pol[npol] = sylva_policy_name(npol);
+    else
+        npol = split(policies, pbuf, sizeof pbuf, pol);
+    int nmode = split(modes, mbuf, sizeof mbuf, mode);
+    char tdefault[16];
+    snprintf(tdefault, sizeof tdefault, "%d", o.threads > 0 ? o.threads : 4);
+    int ncth = split(cholmod_threads ? cholmod_threads : tdefault, cbuf, sizeof cbuf, cth);
+    for (int s = 0; s < nspecs; s++) {
+        sylva_matrix *A = NULL;
+        if (sylva_gen_from_spec(specs[s], &A)) {
+            fprintf(stderr, "bench-solver: %s: %s\n", specs[s], sylva_last_error());
+            return 1;
+        }
+        int64_t *perm = NULL;
+        for (int m = 0; m < nmode; m++) {
+            int em = sylva_exec_mode_from_name(mode[m]);
+            if (em < 0) {
+                fprintf(stderr, "bench-solver: unknown mode %s\n", mode[m]);
+                return 2;
+            }
+            for (int p = 0; p < npol && nrows < MAX_ROWS; p++) {
+                bench_row *r = &rows[nrows++];
+                memset(r, 0, sizeof *r);
+                snprintf(r->matrix, sizeof r->matrix, "%s", display_name(specs[s]));
+                bench_sylva(A, &o, (sylva_exec_mode)em, pol[p], perm, perm ? NULL : &perm, r);
+                fprintf(stderr, "done %s %s %s: %s\n", specs[s], r->solver, r->config,
+                        r->ok ? "ok" : r->note);
+            }
+        }
+        for (int t = 0; t < ncth && perm && nrows < MAX_ROWS; t++) {
+            bench_row *r = &rows[nrows++];
             memset(r, 0, sizeof *r);
-            r->spec = argv[i];
-            sylva_matrix *A = NULL;
-            if (sylva_gen_from_spec(argv[i], &A)) {
-                fprintf(stderr, "bench-solver: %s: %s\n", argv[i], sylva_last_error());
-                return 1;
-            }
-            int64_t *perm = NULL;
-            if (sylva_run(A, policy, threads, repeat, r, &perm)) {
-                fprintf(stderr, "bench-solver: %s: %s\n", argv[i], sylva_last_error());
-                return 1;
-            }
-            cholmod_run(A, perm, threads, repeat, r);
-            free(perm);
-            sylva_matrix_free(A);
-            fprintf(stderr, "done %s\n", argv[i]);
-            nrows++;
+            snprintf(r->matrix, sizeof r->matrix, "%s", display_name(specs[s]));
+            bench_cholmod(A, perm, atoi(cth[t]), o.repeat, r);
+            fprintf(stderr, "done %s cholmod %s\n", specs[s], cth[t]);
         }
-    }
-    printf("threads %d, policy %s, best of %d factorizations; times in seconds\n", threads, policy, repeat);
-    printf("%-22s %9s %11s %9s | %8s %8s %8s %9s | %8s %8s %8s %9s | %6s\n", "matrix", "n", "nnz(L)",
-           "GFLOP", "an", "fact", "solve", "berr", "an", "fact", "solve", "berr", "fact x");
-    printf("%-22s %9s %11s %9s | %-37s | %-37s |\n", "", "", "", "", "sylva", "CHOLMOD (same ordering)");
-    for (int i = 0; i < nrows; i++) {
-        row *r = &rows[i];
-        printf("%-22s %9lld %11lld %9.2f | %8.3f %8.3f %8.4f %9.1e | %8.3f %8.3f %8.4f %9.1e | %6.2f\n",
-               r->spec, (long long)r->n, (long long)r->nnz_L, r->flops * 1e-9, r->s_an, r->s_fa, r->s_so,
-               r->s_berr, r->c_an, r->c_fa, r->c_so, r->c_berr, r->s_fa / r->c_fa);
-    }
-    printf("(fact x = sylva factorize time / CHOLMOD factorize time: < 1 means sylva is faster)\n");
-    if (json) {
-        FILE *f = fopen(json, "w");
-        if (!f) return 1;
-        fprintf(f, "[\n");
-        for (int i = 0; i < nrows; i++) {
-            row *r = &rows[i];
-            fprintf(f,
-                    "  {\"matrix\": \"%s\", \"threads\": %d, \"policy\": \"%s\", \"n\": %lld, \"nnz_L\": %lld, "
-                    "\"flops\": %.6g, \"fronts\": %lld, \"tasks\": %lld,\n   \"sylva\": {\"analyze\": %.6g, "
-                    "\"factorize\": %.6g, \"solve\": %.6g, \"backward_error\": %.3g},\n   \"cholmod\": "
-                    "{\"analyze\": %.6g, \"factorize\": %.6g, \"solve\": %.6g, \"backward_error\": %.3g},\n"
-                    "   \"factorize_ratio\": %.4g}%s\n",
-                    r->spec, threads, policy, (long long)r->n, (long long)r->nnz_L, r->flops,
-                    (long long)r->fronts, (long long)r->tasks, r->s_an, r->s_fa, r->s_so, r->s_berr,
-                    r->c_an, r->c_fa, r->c_so, r->c_berr, r->s_fa / r->c_fa, i + 1 < nrows ? "," : "");
+        if (o.cudss && nrows < MAX_ROWS) {
+            bench_row *r = &rows[nrows++];
+            memset(r, 0, sizeof *r);
+            snprintf(r->matrix, sizeof r->matrix, "%s", display_name(specs[s]));
+            bench_cudss(A, o.cudss, o.repeat, r);
+            fprintf(stderr, "done %s cudss: %s\n", specs[s], r->ok ? "ok" : r->note);
         }
-        fprintf(f, "]\n");
-        fclose(f);
+        free(perm);
+        sylva_matrix_free(A);
+        if (json) write_json(json, rows, nrows, &o); /* after each matrix: a cut-off run keeps what it did */
     }
+    print_table(rows, nrows);
     return 0;
 }

@@ -1,0 +1,37 @@
+/* bench_solver.h — what the parts of bench-solver share: one measured row
+ * (a matrix under one solver and configuration) and the three runners.
+ * Times are seconds; a runner that cannot run leaves ok = 0 and a note. */
+#ifndef SYLVA_BENCH_SOLVER_H
+#define SYLVA_BENCH_SOLVER_H
+
+#include <stdint.h>
+
+#include "sylva.h"
+
+typedef struct bench_row {
+    char matrix[64], solver[24], config[48], note[160], device[64];
+    int ok;
+    int64_t n, nnz_L;
+    double flops;              /* sylva's analysis (CHOLMOD's for the same ordering) */
+    double analyze, factor_first, factor_best, to_host, solve, berr;
+    double gpu_busy, bytes_to_device, bytes_to_host, peak_device;
+    int64_t tasks, tasks_gpu, tasks_cpu;
+} bench_row;
+
+typedef struct bench_opts {
+    int threads;       /* CPU workers / BLAS threads; -1 all */
+    int repeat;        /* factorizations timed: first, then refactorizations */
+    const char *cudss; /* path of libcudss.so.1, or NULL */
+} bench_opts;
+
+/* sylva on A in one mode with one policy; perm: a permutation to reuse
+ * (NULL: METIS) — *perm_out receives the analysis' (caller frees). */
+int bench_sylva(const sylva_matrix *A, const bench_opts *o, sylva_exec_mode mode, const char *policy,
+                const int64_t *perm, int64_t **perm_out, bench_row *r);
+/* CHOLMOD (supernodal, the given permutation) with `threads` OpenBLAS threads. */
+int bench_cholmod(const sylva_matrix *A, const int64_t *perm, int threads, int repeat, bench_row *r);
+/* cuDSS from the library at `path` (dlopen), its own ordering; the
+ * factorization phase timed with L on the device. */
+int bench_cudss(const sylva_matrix *A, const char *path, int repeat, bench_row *r);
+
+#endif

@@ -1,0 +1,162 @@
+/* run_cudss.c — one cuDSS row of bench-solver. cuDSS is no build
+ * dependency: its library (libcudss.so.1 of the nvidia-cudss-cu13 wheel) is
+ * opened at run time from a path the user gives, and the few entry points
+ * and constants used here are declared below (checked against cuDSS 1.0's
+ * headers). The matrix goes in as CSR of the upper triangle (sylva's lower
+ * CSC read by rows), 32-bit indices, SPD; cuDSS orders it itself. Timed:
+ * the analysis phase, the factorization phase (best of `repeat`, the device
+ * synchronized around each; L stays on the device, as cuDSS keeps it) and
+ * the solve; the backward error of the solution of b = A·1. */
+#include <cuda_runtime.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_solver.h"
+
+/* cuDSS 1.0 (cudss.h, cudss_data_types.h). */
+enum {
+    CUDSS_PHASE_ANALYSIS = 3,
+    CUDSS_PHASE_FACTORIZATION = 4,
+    CUDSS_PHASE_SOLVE = 1008,
+    CUDSS_DATA_LU_NNZ = 1,
+    CUDSS_MTYPE_SPD = 3,
+    CUDSS_MVIEW_UPPER = 2,
+    CUDSS_BASE_ZERO = 0,
+    CUDSS_LAYOUT_COL_MAJOR = 0
+};
+typedef void *cudss_obj;
+typedef struct cudss_api {
+    void *lib;
+    int (*create)(cudss_obj *);
+    int (*destroy)(cudss_obj);
+    int (*config_create)(cudss_obj *);
+    int (*config_destroy)(cudss_obj);
+    int (*data_create)(cudss_obj, cudss_obj *);
+    int (*data_destroy)(cudss_obj, cudss_obj);
+    int (*data_get)(cudss_obj, cudss_obj, int, void *, size_t, size_t *);
+    int (*matrix_csr)(cudss_obj *, int64_t, int64_t, int64_t, const void *, const void *, const void *,
+                      const void *, int, int, int, int, int, int);
+    int (*matrix_dn)(cudss_obj *, int64_t, int64_t, int64_t, const void *, int, int);
+    int (*matrix_destroy)(cudss_obj);
+    int (*execute)(cudss_obj, int, cudss_obj, cudss_obj, cudss_obj, cudss_obj, cudss_obj);
+} cudss_api;
+
+static int load(const char *path, cudss_api *a, char *note, size_t cap)
+{
+    memset(a, 0, sizeof *a);
+    a->lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!a->lib) {
+        snprintf(note, cap, "cannot open %s: %s", path, dlerror());
+        return -1;
+    }
+#define SYM(field, name)                                                                           \
+    if (!(*(void **)&a->field = dlsym(a->lib, name))) {                                            \
+        snprintf(note, cap, "%s: no symbol %s", path, name);                                       \
+        return -1;                                                                                 \
+    }
+    SYM(create, "cudssCreate");
+    SYM(destroy, "cudssDestroy");
+    SYM(config_create, "cudssConfigCreate");
+    SYM(config_destroy, "cudssConfigDestroy");
+    SYM(data_create, "cudssDataCreate");
+    SYM(data_destroy, "cudssDataDestroy");
+    SYM(data_get, "cudssDataGet");
+    SYM(matrix_csr, "cudssMatrixCreateCsr");
+    SYM(matrix_dn, "cudssMatrixCreateDn");
+    SYM(matrix_destroy, "cudssMatrixDestroy");
+    SYM(execute, "cudssExecute");
+#undef SYM
+    return 0;
+}
+
+int bench_cudss(const sylva_matrix *A, const char *path, int repeat, bench_row *r)
+{
+    snprintf(r->solver, sizeof r->solver, "cudss");
+    snprintf(r->config, sizeof r->config, "own ordering");
+    r->n = A->n;
+    struct cudaDeviceProp prop;
+    if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess) snprintf(r->device, sizeof r->device, "%.63s", prop.name);
+    cudss_api api;
+    if (load(path, &api, r->note, sizeof r->note)) return -1;
+    if (A->n >= 2147483647 || A->nnz >= 2147483647) {
+        snprintf(r->note, sizeof r->note, "too large for 32-bit indices");
+        return -1;
+    }
+    int64_t n = A->n, nnz = A->nnz;
+    int *rp = malloc((size_t)(n + 1) * sizeof *rp), *ci = malloc((size_t)(nnz + 1) * sizeof *ci);
+    double *b = malloc((size_t)(n + 1) * sizeof *b), *x = malloc((size_t)(n + 1) * sizeof *x);
+    double *ones = malloc((size_t)(n + 1) * sizeof *ones);
+    for (int64_t i = 0; i <= n; i++) rp[i] = (int)A->colptr[i];
+    for (int64_t p = 0; p < nnz; p++) ci[p] = (int)A->rowind[p];
+    for (int64_t i = 0; i < n; i++) ones[i] = 1;
+    sylva_matrix_symv(A, ones, b);
+    void *d_rp = NULL, *d_ci = NULL, *d_v = NULL, *d_b = NULL, *d_x = NULL;
+    cudss_obj h = NULL, cfg = NULL, data = NULL, mA = NULL, mb = NULL, mx = NULL;
+    const char *where = "cudaMalloc";
+    int st = 0;
+    if (cudaMalloc(&d_rp, (size_t)(n + 1) * sizeof(int)) || cudaMalloc(&d_ci, (size_t)(nnz + 1) * sizeof(int)) ||
+        cudaMalloc(&d_v, (size_t)(nnz + 1) * sizeof(double)) || cudaMalloc(&d_b, (size_t)(n + 1) * sizeof(double)) ||
+        cudaMalloc(&d_x, (size_t)(n + 1) * sizeof(double)))
+        st = -1;
+    if (!st) {
+        where = "cudaMemcpy";
+        st = cudaMemcpy(d_rp, rp, (size_t)(n + 1) * sizeof(int), cudaMemcpyHostToDevice) ||
+             cudaMemcpy(d_ci, ci, (size_t)nnz * sizeof(int), cudaMemcpyHostToDevice) ||
+             cudaMemcpy(d_v, A->values, (size_t)nnz * sizeof(double), cudaMemcpyHostToDevice) ||
+             cudaMemcpy(d_b, b, (size_t)n * sizeof(double), cudaMemcpyHostToDevice);
+    }
+#define CALL(name, expr)                                                                           \
+    if (!st && (st = (expr)) != 0) where = name
+    CALL("cudssCreate", api.create(&h));
+    CALL("cudssConfigCreate", api.config_create(&cfg));
+    CALL("cudssDataCreate", api.data_create(h, &data));
+    CALL("cudssMatrixCreateCsr", api.matrix_csr(&mA, n, n, nnz, d_rp, NULL, d_ci, d_v, CUDA_R_32I, CUDA_R_32I,
+                                                CUDA_R_64F, CUDSS_MTYPE_SPD, CUDSS_MVIEW_UPPER, CUDSS_BASE_ZERO));
+    CALL("cudssMatrixCreateDn", api.matrix_dn(&mb, n, 1, n, d_b, CUDA_R_64F, CUDSS_LAYOUT_COL_MAJOR));
+    CALL("cudssMatrixCreateDn", api.matrix_dn(&mx, n, 1, n, d_x, CUDA_R_64F, CUDSS_LAYOUT_COL_MAJOR));
+    double t0 = sylva_wtime();
+    CALL("analysis", api.execute(h, CUDSS_PHASE_ANALYSIS, cfg, data, mA, mx, mb));
+    if (!st) st = cudaDeviceSynchronize();
+    r->analyze = sylva_wtime() - t0;
+    r->factor_best = 1e300;
+    for (int k = 0; k < repeat && !st; k++) {
+        t0 = sylva_wtime();
+        CALL("factorization", api.execute(h, CUDSS_PHASE_FACTORIZATION, cfg, data, mA, mx, mb));
+        if (!st) st = cudaDeviceSynchronize();
+        double t = sylva_wtime() - t0;
+        if (k == 0) r->factor_first = t;
+        if (t < r->factor_best) r->factor_best = t;
+    }
+    t0 = sylva_wtime();
+    CALL("solve", api.execute(h, CUDSS_PHASE_SOLVE, cfg, data, mA, mx, mb));
+    if (!st) st = cudaDeviceSynchronize();
+    r->solve = sylva_wtime() - t0;
+    if (!st && cudaMemcpy(x, d_x, (size_t)n * sizeof(double), cudaMemcpyDeviceToHost) == cudaSuccess) {
+        r->berr = sylva_backward_error(A, x, b);
+        int64_t lnz = 0;
+        size_t got = 0;
+        if (api.data_get(h, data, CUDSS_DATA_LU_NNZ, &lnz, sizeof lnz, &got) == 0) r->nnz_L = lnz;
+        r->ok = 1;
+    }
+#undef CALL
+    if (!r->ok) snprintf(r->note, sizeof r->note, "cuDSS failed in %s (status %d)", where, st);
+    if (mA) api.matrix_destroy(mA);
+    if (mb) api.matrix_destroy(mb);
+    if (mx) api.matrix_destroy(mx);
+    if (data) api.data_destroy(h, data);
+    if (cfg) api.config_destroy(cfg);
+    if (h) api.destroy(h);
+    cudaFree(d_rp);
+    cudaFree(d_ci);
+    cudaFree(d_v);
+    cudaFree(d_b);
+    cudaFree(d_x);
+    free(rp);
+    free(ci);
+    free(b);
+    free(x);
+    free(ones);
+    return r->ok ? 0 : -1;
+}

@@ -1,0 +1,13 @@
+/* run_cudss_none.c — bench-solver's cuDSS row in a build without CUDA:
+ * there is no GPU to run it on. */
+#include <stdio.h>
+
+#include "bench_solver.h"
+
+int bench_cudss(const sylva_matrix *A, const char *path, int repeat, bench_row *r)
+{
+    (void)A, (void)path, (void)repeat;
+    snprintf(r->solver, sizeof r->solver, "cudss");
+    snprintf(r->note, sizeof r->note, "sylva was built without CUDA");
+    return -1;
+}

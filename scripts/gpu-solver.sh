@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# gpu-solver.sh — everything the GPU factorization needs run on a GPU
+# machine, in one call: the GPU kernel tests (the kernels under the
+# factorization), the whole-solver GPU tests (every policy × GPU-only and
+# hybrid against the CPU path, transfer counters, the device-memory limit),
+# compute-sanitizer memcheck on a small matrix, and bench-solver (sylva in
+# each mode, CHOLMOD at several thread counts, cuDSS when its library is
+# given). Logs and JSON go to $OUT (default ./gpu-solver-out); a compact
+# summary is printed last.
+#   usage: scripts/gpu-solver.sh BUNDLE_DIR [kernels] [test] [sanitize] [bench]
+# BUNDLE_DIR: an unpacked gpu-bundle of build/bin, build/tests/gpu and
+# build/bench (docs/gpu.md). Environment: CUDSS_LIB (libcudss.so.1),
+# BENCH_SPECS (matrices; default below), BENCH_POLICIES (default all),
+# BENCH_MODES (default gpu,hybrid,cpu), BENCH_REPEAT (default 3),
+# CHOLMOD_THREADS (default 4,8,16). StarPU's perfmodels are kept in
+# BUNDLE_DIR/starpu-home: the test phase calibrates them for the bench.
+set -uo pipefail
+B=$(cd "$1" && pwd); shift
+phases=${*:-kernels test sanitize bench}
+OUT=${OUT:-$PWD/gpu-solver-out}
+mkdir -p "$OUT"
+here=$(cd "$(dirname "$0")/.." && pwd)
+export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export STARPU_HOME=${STARPU_HOME:-$B/starpu-home}
+export SYLVA_TUNING_DIR=${SYLVA_TUNING_DIR:-$here/kernels/tuning}
+export STARPU_SILENT=1
+mkdir -p "$STARPU_HOME"
+R=$here/matrices/real
+CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+summary="$OUT/summary.txt"
+: > "$summary"
+note() { echo "$*" | tee -a "$summary"; }
+
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,temperature.gpu,power.draw \
+  --format=csv > "$OUT/gpu.txt" 2>&1 || true
+note "gpu: $(tail -1 "$OUT/gpu.txt")"
+
+for p in $phases; do
+  case $p in
+  kernels)
+    for tst in test_kernel_tuning test_gpu_assembly test_gpu_front test_gpu_native; do
+      s=$(date +%s)
+      timeout 200 "$B/bin/$tst" > "$OUT/kernels-$tst.log" 2>&1; rc=$?
+      note "kernels $tst: rc=$rc ($(( $(date +%s) - s )) s) $(grep -cE 'FAIL' "$OUT/kernels-$tst.log") FAIL lines"
+    done ;;
+  test)
+    cases=(
+      "lap3d7:12 compare=1"
+      "elast3d:6 compare=1 small=64"
+      "lap2d5:60 compare=1"
+      "lap3d27:12"
+      "$R/bcsstk14.mtx" "$R/wathenSmall.mtx" "$R/1138_bus.mtx" "$R/pyamg_bar.mtx" "$R/bcsstk13.mtx"
+      "lap2d5:600 memory")
+    for c in "${cases[@]}"; do
+      s=$(date +%s)
+      # shellcheck disable=SC2086
+      timeout 240 "$B/bin/test_gpu_solver" $c >> "$OUT/solver-tests.log" 2>&1; rc=$?
+      note "test_gpu_solver $(basename "${c%% *}") ${c#* }: rc=$rc ($(( $(date +%s) - s )) s)"
+    done
+    grep -E "CHECK|failures" "$OUT/solver-tests.log" | grep -v " 0 failures" | head -30 ;;
+  sanitize)
+    s=$(date +%s)
+    timeout 300 "$CS" --tool memcheck --error-exitcode 9 --print-limit 20 \
+      "$B/bin/test_gpu_solver" lap3d7:8 policy=subtree modes=gpu > "$OUT/sanitize.log" 2>&1; rc=$?
+    note "memcheck test_gpu_solver lap3d7:8 subtree gpu: rc=$rc ($(( $(date +%s) - s )) s) $(grep -m1 'ERROR SUMMARY' "$OUT/sanitize.log")"
+    s=$(date +%s)
+    timeout 300 "$CS" --tool memcheck --error-exitcode 9 --print-limit 20 \
+      "$B/bin/test_gpu_solver" elast3d:4 policy=level modes=gpu small=32 > "$OUT/sanitize2.log" 2>&1; rc=$?
+    note "memcheck test_gpu_solver elast3d:4 level gpu small=32: rc=$rc ($(( $(date +%s) - s )) s) $(grep -m1 'ERROR SUMMARY' "$OUT/sanitize2.log")" ;;
+  bench)
+    specs=${BENCH_SPECS:-"lap3d7:60 lap3d27:60 lap2d5:1000 elast3d:30 $R/bcsstk13.mtx $R/pyamg_bar.mtx"}
+    cudss=()
+    [ -n "${CUDSS_LIB:-}" ] && cudss=(--cudss "$CUDSS_LIB")
+    s=$(date +%s)
+    # shellcheck disable=SC2086
+    timeout "${BENCH_TIMEOUT:-420}" "$B/bin/bench-solver" --repeat "${BENCH_REPEAT:-3}" \
+      --policies "${BENCH_POLICIES:-all}" --modes "${BENCH_MODES:-gpu,hybrid,cpu}" \
+      --cholmod-threads "${CHOLMOD_THREADS:-4,8,16}" "${cudss[@]}" --json "$OUT/bench.json" $specs \
+      > "$OUT/bench.log" 2> "$OUT/bench.err"; rc=$?
+    note "bench-solver: rc=$rc ($(( $(date +%s) - s )) s)" ;;
+  esac
+done
+echo "==== summary"
+cat "$summary"
+[ -f "$OUT/bench.log" ] && cat "$OUT/bench.log"
+exit 0
