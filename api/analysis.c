@@ -124,14 +124,28 @@ int sylva_analyze(const sylva_matrix *A, const sylva_options *opts, sylva_analys
     if ((status = sylva__order(A, &ord, perm))) goto fail;
     if ((status = sylva__tree_build(A, perm, &an->opts, &an->tree))) goto fail;
     sylva__policy_params pp = {an->opts.small_front_rows, an->opts.batch_flops};
-    if (pp.batch_flops <= 0)
+    int automatic = pp.batch_flops <= 0;
+    if (automatic)
         pp.batch_flops = will_use_gpus(&an->opts)
                              ? gpu_batch_flops(an->tree, pp.small_front_rows, sylva__runtime_gpus())
                              : auto_batch_flops(an->tree, pp.small_front_rows);
-    an->opts.batch_flops = pp.batch_flops;
     if ((status = sylva__plan_build(an->tree, an->policy, &pp, &an->plan))) goto fail;
-    if ((status = sylva__rt_plan_create(an->plan, &an->rt))) goto fail;
     sylva__plan_stats_compute(an->plan, &an->stats);
+    /* On GPUs an automatic batch size also keeps every task's data under a
+     * quarter of the device memory, so StarPU can evict around it. */
+    int64_t cap = will_use_gpus(&an->opts) ? sylva__runtime_gpu_memory() / SYLVA__GPU_TASK_MEMORY_SHARE : 0;
+    size_t es = sylva__dtype_size(an->opts.precision);
+    for (int i = 0; automatic && cap > 0 && i < 30 && an->stats.max_task_scalars * (double)es > (double)cap &&
+                    pp.batch_flops > SYLVA__AUTO_MIN_BATCH_FLOPS;
+         i++) {
+        pp.batch_flops /= 2;
+        sylva__plan_free(an->plan);
+        an->plan = NULL;
+        if ((status = sylva__plan_build(an->tree, an->policy, &pp, &an->plan))) goto fail;
+        sylva__plan_stats_compute(an->plan, &an->stats);
+    }
+    an->opts.batch_flops = pp.batch_flops;
+    if ((status = sylva__rt_plan_create(an->plan, &an->rt))) goto fail;
     free(perm);
     if (info) fill_info(an, A, sylva__now() - t0, info);
     *out = an;

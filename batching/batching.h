@@ -111,6 +111,8 @@ typedef struct sylva__plan_stats {
     double size_spread_mean;  /* mean over groups of max_m / min_m */
     double padding_waste;     /* 1 − Σ flops / Σ (group size × max front flops) */
     double peak_cb_scalars;   /* CB pools alive at once, groups run in order */
+    double max_task_scalars;  /* the largest task's data: its L slice, own CB pool,
+                                 internal CBs and the CB pools it reads */
 } sylva__plan_stats;
 void sylva__plan_stats_compute(const sylva__plan *plan, sylva__plan_stats *st);
 

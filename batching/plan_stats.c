@@ -36,6 +36,13 @@ void sylva__plan_stats_compute(const sylva__plan *pl, sylva__plan_stats *st)
         st->size_spread_mean = spread / (double)pl->ngroups;
     }
     st->padding_waste = padded > 0 ? 1.0 - useful / padded : 0.0;
+    for (int64_t g = 0; g < pl->ngroups; g++) {
+        int64_t first = pl->front_list[pl->group_ptr[g]], last = pl->front_list[pl->group_ptr[g + 1] - 1];
+        double s = (double)(pl->l_off[last] + t->fronts[last].m * t->fronts[last].k - pl->l_off[first]) +
+                   (double)pl->cb_size[g] + (double)pl->scratch_size[g];
+        for (int64_t d = pl->dep_ptr[g]; d < pl->dep_ptr[g + 1]; d++) s += (double)pl->cb_size[pl->dep_list[d]];
+        if (s > st->max_task_scalars) st->max_task_scalars = s;
+    }
     /* CB pools alive: group g's pool lives from g until its last reader. */
     int64_t *left = malloc(((size_t)pl->ngroups + 1) * sizeof *left);
     if (!left) return;

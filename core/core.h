@@ -67,6 +67,10 @@ double sylva__now(void);
 /* ... but no automatic batch under this many flops. */
 #define SYLVA__AUTO_MIN_BATCH_FLOPS 1e6
 
+/* On GPUs, automatic batches are cut so that a task's data takes at most
+ * 1/this of the device memory (the rest for L, other CBs and eviction). */
+#define SYLVA__GPU_TASK_MEMORY_SHARE 4
+
 /* Status of one front after a factorization (front_info arrays). Positive
  * values are LAPACK's info: the failing pivot, 1-based within the front. */
 typedef enum sylva__front_status {

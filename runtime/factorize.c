@@ -95,12 +95,16 @@ static int check_device_memory(const sylva__numeric *N, int64_t nnz)
     }
     worst += (double)N->work_bytes + es * (double)nnz;
     if (worst <= (double)total) return SYLVA_OK;
-    const sylva__front *f = &pl->tree->fronts[pl->front_list[pl->group_ptr[worst_g]]];
+    int64_t big = 0;
+    for (int64_t q = pl->group_ptr[worst_g]; q < pl->group_ptr[worst_g + 1]; q++)
+        if (pl->tree->fronts[pl->front_list[q]].m > big) big = pl->tree->fronts[pl->front_list[q]].m;
     return sylva__fail(SYLVA_ERR_NO_MEMORY,
-                       "the largest task (batch %lld, a front of %lld rows) needs %.1f MB of device "
-                       "memory, more than the %.1f MB the GPU may use: raise --device-memory, or run "
-                       "--mode hybrid or --mode cpu",
-                       (long long)worst_g, (long long)f->m, worst / 1e6, (double)total / 1e6);
+                       "the largest task (batch %lld: %lld fronts, the largest of %lld rows) needs "
+                       "%.1f MB of device memory, more than the %.1f MB the GPU may use: raise "
+                       "--device-memory, use smaller batches (--batch-flops), or run --mode hybrid "
+                       "or --mode cpu",
+                       (long long)worst_g, (long long)(pl->group_ptr[worst_g + 1] - pl->group_ptr[worst_g]),
+                       (long long)big, worst / 1e6, (double)total / 1e6);
 }
 
 /* Per-run storage, freed by release(). */

@@ -32,6 +32,13 @@ int sylva__runtime_start(const sylva_options *opts)
 {
     if (ready) return SYLVA_OK;
     if (!opts->verbose) setenv("STARPU_SILENT", "1", 0);
+    /* StarPU writes dirty device buffers back to the host whenever fewer
+     * than 5% of them are clean (starpu_memchunk_tidy), to have buffers to
+     * evict: during a GPU factorization that copies contribution blocks and
+     * L to the host for nothing. Eviction under memory pressure, which the
+     * device-memory limit relies on, does not need it. */
+    setenv("STARPU_MINIMUM_CLEAN_BUFFERS", "0", 0);
+    setenv("STARPU_TARGET_CLEAN_BUFFERS", "0", 0);
     if (opts->device_memory > 0) {
         /* StarPU's per-GPU limit, in MiB; it evicts (or, for what cannot be
          * evicted, waits) to stay under it. */
@@ -84,6 +91,14 @@ int sylva__runtime_ready(void) { return ready; }
 int sylva__runtime_workers(void) { return ready ? (int)starpu_worker_get_count() : 0; }
 
 int sylva__runtime_gpus(void) { return ready ? (int)starpu_cuda_worker_get_count() : 0; }
+
+int64_t sylva__runtime_gpu_memory(void)
+{
+    int w = ready ? starpu_worker_get_by_type(STARPU_CUDA_WORKER, 0) : -1;
+    if (w < 0) return 0;
+    starpu_ssize_t total = starpu_memory_get_total(starpu_worker_get_memory_node((unsigned)w));
+    return total > 0 ? (int64_t)total : 0;
+}
 
 const char *sylva__runtime_gpu_name(void) { return ready ? sylva__gpu_workers_name() : ""; }
 

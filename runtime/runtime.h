@@ -23,6 +23,9 @@ int sylva__runtime_ready(void);
 /* Workers StarPU runs, and how many are GPUs (0 before start). */
 int sylva__runtime_workers(void);
 int sylva__runtime_gpus(void);
+/* Bytes of device memory a GPU worker may use (the limit, or what StarPU
+ * found), 0 without GPUs. */
+int64_t sylva__runtime_gpu_memory(void);
 /* The GPU model ("" without GPUs), and its tuned small/large threshold
  * (fronts with more rows go to the native path; 0 without GPUs). */
 const char *sylva__runtime_gpu_name(void);

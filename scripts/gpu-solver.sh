@@ -10,7 +10,9 @@
 #   usage: scripts/gpu-solver.sh BUNDLE_DIR [kernels] [test] [sanitize] [bench]
 # BUNDLE_DIR: an unpacked gpu-bundle of build/bin, build/tests/gpu and
 # build/bench (docs/gpu.md). Environment: CUDSS_LIB (libcudss.so.1),
-# BENCH_SPECS (matrices; default below), BENCH_POLICIES (default all),
+# KERNEL_ARGS (e.g. --quick: the kernel tests' reduced sizes),
+# BENCH_SPECS (matrices; default below), BENCH_NAME (the JSON/log name),
+# BENCH_SMALL_ROWS (small/large thresholds to sweep, default 0 = tuned), BENCH_POLICIES (default all),
 # BENCH_MODES (default gpu,hybrid,cpu), BENCH_REPEAT (default 3),
 # CHOLMOD_THREADS (default 4,8,16). StarPU's perfmodels are kept in
 # BUNDLE_DIR/starpu-home: the test phase calibrates them for the bench.
@@ -40,7 +42,8 @@ for p in $phases; do
   kernels)
     for tst in test_kernel_tuning test_gpu_assembly test_gpu_front test_gpu_native; do
       s=$(date +%s)
-      timeout 200 "$B/bin/$tst" > "$OUT/kernels-$tst.log" 2>&1; rc=$?
+      # shellcheck disable=SC2086
+      timeout 200 "$B/bin/$tst" ${KERNEL_ARGS:-} > "$OUT/kernels-$tst.log" 2>&1; rc=$?
       note "kernels $tst: rc=$rc ($(( $(date +%s) - s )) s) $(grep -cE 'FAIL' "$OUT/kernels-$tst.log") FAIL lines"
     done ;;
   test)
@@ -69,18 +72,20 @@ for p in $phases; do
     note "memcheck test_gpu_solver elast3d:4 level gpu small=32: rc=$rc ($(( $(date +%s) - s )) s) $(grep -m1 'ERROR SUMMARY' "$OUT/sanitize2.log")" ;;
   bench)
     specs=${BENCH_SPECS:-"lap3d7:60 lap3d27:60 lap2d5:1000 elast3d:30 $R/bcsstk13.mtx $R/pyamg_bar.mtx"}
+    name=${BENCH_NAME:-bench}
     cudss=()
     [ -n "${CUDSS_LIB:-}" ] && cudss=(--cudss "$CUDSS_LIB")
     s=$(date +%s)
     # shellcheck disable=SC2086
     timeout "${BENCH_TIMEOUT:-420}" "$B/bin/bench-solver" --repeat "${BENCH_REPEAT:-3}" \
       --policies "${BENCH_POLICIES:-all}" --modes "${BENCH_MODES:-gpu,hybrid,cpu}" \
-      --cholmod-threads "${CHOLMOD_THREADS:-4,8,16}" "${cudss[@]}" --json "$OUT/bench.json" $specs \
-      > "$OUT/bench.log" 2> "$OUT/bench.err"; rc=$?
-    note "bench-solver: rc=$rc ($(( $(date +%s) - s )) s)" ;;
+      --cholmod-threads "${CHOLMOD_THREADS:-4,8,16}" --small-rows "${BENCH_SMALL_ROWS:-0}" \
+      "${cudss[@]}" --json "$OUT/$name.json" $specs > "$OUT/$name.log" 2> "$OUT/$name.err"; rc=$?
+    note "bench-solver $name: rc=$rc ($(( $(date +%s) - s )) s)"
+    grep -v '^\[starpu' "$OUT/$name.err" | tail -40 ;;
   esac
 done
 echo "==== summary"
 cat "$summary"
-[ -f "$OUT/bench.log" ] && cat "$OUT/bench.log"
+for f in "$OUT"/*.log; do case $f in *bench*.log) cat "$f" ;; esac; done
 exit 0

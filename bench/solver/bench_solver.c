@@ -8,7 +8,7 @@
  * (sylva's to_host is timed apart, as is the solve). Prints a table, last,
  * and writes every row as JSON.
  *   bench-solver [--threads T] [--repeat R] [--policies P,...|all]
- *                [--modes gpu,hybrid,cpu] [--cholmod-threads T,...]
+ *                [--modes gpu,hybrid,cpu] [--small-rows N,...] [--cholmod-threads T,...|none]
  *                [--cudss LIB] [--json F] SPEC...
  * SPEC: lap2d5:N, lap3d7:N, lap3d27:N, elast3d:N (N per side) or a .mtx
  * path. --cudss (or $SYLVA_CUDSS_LIB): path of libcudss.so.1.
@@ -96,6 +96,7 @@ int main(int argc, char **argv)
 {
     bench_opts o = {.threads = -1, .repeat = 3, .cudss = getenv("SYLVA_CUDSS_LIB")};
     const char *json = NULL, *policies = "subtree", *modes = NULL, *cholmod_threads = NULL;
+    const char *small_list = "0";
     static bench_row rows[MAX_ROWS];
     int nrows = 0;
     const char *specs[64];
@@ -106,6 +107,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--repeat") && v) o.repeat = atoi(argv[++i]);
         else if (!strcmp(a, "--policies") && v) policies = argv[++i];
         else if (!strcmp(a, "--modes") && v) modes = argv[++i];
+        else if (!strcmp(a, "--small-rows") && v) small_list = argv[++i];
         else if (!strcmp(a, "--cholmod-threads") && v) cholmod_threads = argv[++i];
         else if (!strcmp(a, "--cudss") && v) o.cudss = argv[++i];
         else if (!strcmp(a, "--json") && v) json = argv[++i];
@@ -123,8 +125,9 @@ int main(int argc, char **argv)
         modes = sylva_gpu_count() > 0 ? "gpu,hybrid,cpu" : "cpu";
         sylva_finalize();
     }
-    char pbuf[512], mbuf[128], cbuf[128];
-    const char *pol[MAX_ITEMS], *mode[MAX_ITEMS], *cth[MAX_ITEMS];
+    char pbuf[512], mbuf[128], cbuf[128], sbuf[128];
+    const char *pol[MAX_ITEMS], *mode[MAX_ITEMS], *cth[MAX_ITEMS], *sr[MAX_ITEMS];
+    int nsr = split(small_list, sbuf, sizeof sbuf, sr);
     int npol = 0;
     if (!strcmp(policies, "all"))
         for (npol = 0; sylva_policy_name(npol) && npol < MAX_ITEMS; npol++) pol[npol] = sylva_policy_name(npol);
@@ -133,7 +136,9 @@ int main(int argc, char **argv)
     int nmode = split(modes, mbuf, sizeof mbuf, mode);
     char tdefault[16];
     snprintf(tdefault, sizeof tdefault, "%d", o.threads > 0 ? o.threads : 4);
-    int ncth = split(cholmod_threads ? cholmod_threads : tdefault, cbuf, sizeof cbuf, cth);
+    int ncth = cholmod_threads && !strcmp(cholmod_threads, "none")
+                   ? 0
+                   : split(cholmod_threads ? cholmod_threads : tdefault, cbuf, sizeof cbuf, cth);
     for (int s = 0; s < nspecs; s++) {
         sylva_matrix *A = NULL;
         if (sylva_gen_from_spec(specs[s], &A)) {
@@ -147,32 +152,35 @@ int main(int argc, char **argv)
                 fprintf(stderr, "bench-solver: unknown mode %s\n", mode[m]);
                 return 2;
             }
-            for (int p = 0; p < npol && nrows < MAX_ROWS; p++) {
-                bench_row *r = &rows[nrows++];
-                memset(r, 0, sizeof *r);
-                snprintf(r->matrix, sizeof r->matrix, "%s", display_name(specs[s]));
-                bench_sylva(A, &o, (sylva_exec_mode)em, pol[p], perm, perm ? NULL : &perm, r);
-                fprintf(stderr, "done %s %s %s: %s\n", specs[s], r->solver, r->config,
-                        r->ok ? "ok" : r->note);
-            }
+            for (int p = 0; p < npol; p++)
+                for (int q = 0; q < nsr && nrows < MAX_ROWS; q++) {
+                    bench_row *r = &rows[nrows++];
+                    memset(r, 0, sizeof *r);
+                    snprintf(r->matrix, sizeof r->matrix, "%s", display_name(specs[s]));
+                    bench_sylva(A, &o, (sylva_exec_mode)em, pol[p], atoll(sr[q]), perm, perm ? NULL : &perm, r);
+                    fprintf(stderr, "done %s %s %s: %s (%.4f s)\n", specs[s], r->solver, r->config,
+                            r->ok ? "ok" : r->note, r->factor_best);
+                    if (json) write_json(json, rows, nrows, &o);
+                }
         }
         for (int t = 0; t < ncth && perm && nrows < MAX_ROWS; t++) {
             bench_row *r = &rows[nrows++];
             memset(r, 0, sizeof *r);
             snprintf(r->matrix, sizeof r->matrix, "%s", display_name(specs[s]));
             bench_cholmod(A, perm, atoi(cth[t]), o.repeat, r);
-            fprintf(stderr, "done %s cholmod %s\n", specs[s], cth[t]);
+            fprintf(stderr, "done %s cholmod %s (%.4f s)\n", specs[s], cth[t], r->factor_best);
+            if (json) write_json(json, rows, nrows, &o);
         }
         if (o.cudss && nrows < MAX_ROWS) {
             bench_row *r = &rows[nrows++];
             memset(r, 0, sizeof *r);
             snprintf(r->matrix, sizeof r->matrix, "%s", display_name(specs[s]));
             bench_cudss(A, o.cudss, o.repeat, r);
-            fprintf(stderr, "done %s cudss: %s\n", specs[s], r->ok ? "ok" : r->note);
+            fprintf(stderr, "done %s cudss: %s (%.4f s)\n", specs[s], r->ok ? "ok" : r->note, r->factor_best);
         }
         free(perm);
         sylva_matrix_free(A);
-        if (json) write_json(json, rows, nrows, &o); /* after each matrix: a cut-off run keeps what it did */
+        if (json) write_json(json, rows, nrows, &o); /* after every row: a cut-off run keeps what it did */
     }
     print_table(rows, nrows);
     return 0;

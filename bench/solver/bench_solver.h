@@ -27,7 +27,7 @@ typedef struct bench_opts {
 /* sylva on A in one mode with one policy; perm: a permutation to reuse
  * (NULL: METIS) — *perm_out receives the analysis' (caller frees). */
 int bench_sylva(const sylva_matrix *A, const bench_opts *o, sylva_exec_mode mode, const char *policy,
-                const int64_t *perm, int64_t **perm_out, bench_row *r);
+                int64_t small_rows, const int64_t *perm, int64_t **perm_out, bench_row *r);
 /* CHOLMOD (supernodal, the given permutation) with `threads` OpenBLAS threads. */
 int bench_cholmod(const sylva_matrix *A, const int64_t *perm, int threads, int repeat, bench_row *r);
 /* cuDSS from the library at `path` (dlopen), its own ordering; the

@@ -11,19 +11,21 @@
 #include "bench_solver.h"
 
 int bench_sylva(const sylva_matrix *A, const bench_opts *o, sylva_exec_mode mode, const char *policy,
-                const int64_t *perm, int64_t **perm_out, bench_row *r)
+                int64_t small_rows, const int64_t *perm, int64_t **perm_out, bench_row *r)
 {
     sylva_options opt;
     sylva_default_options(&opt);
     opt.ncpus = o->threads;
     opt.mode = mode;
     opt.policy = policy;
+    opt.small_front_rows = small_rows;
     if (perm) {
         opt.ordering = SYLVA_ORDERING_USER;
         opt.user_perm = perm;
     }
     snprintf(r->solver, sizeof r->solver, "sylva-%s", sylva_exec_mode_name(mode));
-    snprintf(r->config, sizeof r->config, "%s", policy);
+    if (small_rows > 0) snprintf(r->config, sizeof r->config, "%s/s%lld", policy, (long long)small_rows);
+    else snprintf(r->config, sizeof r->config, "%s", policy);
     int st = sylva_init(&opt);
     sylva_analysis_t *an = NULL;
     sylva_factor_t *F = NULL;
