@@ -55,6 +55,10 @@ static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
         info->bytes_to_device = rep.bytes_to_device;
         info->bytes_to_host = rep.bytes_to_host;
         info->peak_device_bytes = rep.peak_device;
+        info->gpu_seconds_batched = rep.gpu_seconds[0];
+        info->gpu_flops_batched = rep.gpu_flops[0];
+        info->gpu_seconds_large = rep.gpu_seconds[1];
+        info->gpu_flops_large = rep.gpu_flops[1];
     }
     return status;
 }

@@ -73,6 +73,10 @@ static void write_json(const cli_args *a, const report *r)
     cli_json_num(&j, "bytes_to_device", r->fi.bytes_to_device);
     cli_json_num(&j, "bytes_to_host", r->fi.bytes_to_host);
     cli_json_num(&j, "peak_device_bytes", r->fi.peak_device_bytes);
+    cli_json_num(&j, "gpu_seconds_batched", r->fi.gpu_seconds_batched);
+    cli_json_num(&j, "gpu_flops_batched", r->fi.gpu_flops_batched);
+    cli_json_num(&j, "gpu_seconds_large", r->fi.gpu_seconds_large);
+    cli_json_num(&j, "gpu_flops_large", r->fi.gpu_flops_large);
     cli_json_end(&j);
     cli_json_num(&j, "gflops", r->t_factor > 0 ? r->ai.flops / r->t_factor * 1e-9 : 0);
     cli_json_int(&j, "nrhs", r->nrhs);

@@ -261,6 +261,10 @@ typedef struct sylva_factor_info {
     double bytes_to_device;       /* host → GPU transfers during the factorization */
     double bytes_to_host;         /* GPU → host transfers during the factorization */
     double peak_device_bytes;     /* device memory in use, highest sample at task starts */
+    /* GPU time and flops by kind of task: batches of small fronts, and large
+     * fronts (native cuSOLVER/cuBLAS path). */
+    double gpu_seconds_batched, gpu_flops_batched;
+    double gpu_seconds_large, gpu_flops_large;
     char reserved[128];
 } sylva_factor_info;
 

@@ -151,6 +151,23 @@ static int register_cb(sylva__numeric *N, run *r, int64_t g, int tiled)
     return SYLVA_OK;
 }
 
+/* After each group task: its GPU time by kind (StarPU's task profiling). */
+static void group_done(void *arg)
+{
+    const sylva__group_args *a = arg;
+    struct starpu_task *task = starpu_task_get_current();
+    const struct starpu_profiling_task_info *p = task ? task->profiling_info : NULL;
+    if (!p || starpu_worker_get_type(p->workerid) != STARPU_CUDA_WORKER) return;
+    double s = starpu_timing_timespec_delay_us((struct timespec *)&p->start_time,
+                                               (struct timespec *)&p->end_time) * 1e-6;
+    int kind = a->plan->large[a->group] != 0;
+    sylva__numeric *N = a->num;
+    STARPU_PTHREAD_MUTEX_LOCK(&N->stat_lock);
+    N->gpu_seconds[kind] += s;
+    N->gpu_flops[kind] += a->plan->group_flops[a->group];
+    STARPU_PTHREAD_MUTEX_UNLOCK(&N->stat_lock);
+}
+
 static int submit_group(sylva__numeric *N, run *r, int64_t g, int mode, int64_t tile_rows)
 {
     const sylva__plan *pl = N->plan;
@@ -193,7 +210,7 @@ static int submit_group(sylva__numeric *N, run *r, int64_t g, int mode, int64_t 
     status = SYLVA_STARPU(starpu_task_insert(
         &sylva__group_codelet, STARPU_CL_ARGS_NFREE, a, sizeof *a, STARPU_DATA_MODE_ARRAY, descr,
         nbuf, STARPU_EXECUTE_WHERE, where, STARPU_FLOPS, pl->group_flops[g], STARPU_NAME,
-        pl->large[g] ? "front" : "batch", 0));
+        pl->large[g] ? "front" : "batch", STARPU_CALLBACK_WITH_ARG_NFREE, group_done, a, 0));
     if (status) return status;
     if (tile_it) {
         const sylva__front *f = &pl->tree->fronts[pl->front_list[pl->group_ptr[g]]];
@@ -250,6 +267,8 @@ int sylva__factor_submit(sylva__numeric *N, const void *A_values, int64_t nnz, i
                                 (uint32_t)(nnz ? nnz : 1), N->elem);
     for (int64_t g = 0; g < ng; g++) r.left[g] = pl->readers[g];
     N->failed = 0;
+    memset(N->gpu_seconds, 0, sizeof N->gpu_seconds);
+    memset(N->gpu_flops, 0, sizeof N->gpu_flops);
     int64_t stopped = -1; /* the group whose submission failed */
     for (int64_t g = 0; g < ng && !status; g++) {
         /* A task that could not run ends the submission: nothing above it
@@ -275,6 +294,8 @@ int sylva__factor_submit(sylva__numeric *N, const void *A_values, int64_t nnz, i
         for (int64_t g = 0; g < ng; g++)
             if (r.CB[g] && (r.left[g] > 0 || g == stopped)) starpu_data_unregister_submit(r.CB[g]);
     sylva__stats_read(rep);
+    memcpy(rep->gpu_seconds, N->gpu_seconds, sizeof rep->gpu_seconds);
+    memcpy(rep->gpu_flops, N->gpu_flops, sizeof rep->gpu_flops);
     if (gpu) {
         int gathered = gather_gpu(N, rep);
         if (!status) status = gathered;

@@ -27,6 +27,7 @@ int sylva__numeric_create(sylva__rt_plan *rt, sylva_dtype precision, sylva__nume
     if (!N) return SYLVA_ERR_NO_MEMORY;
     N->rt = rt;
     N->plan = plan;
+    STARPU_PTHREAD_MUTEX_INIT(&N->stat_lock, NULL);
     N->precision = precision;
     N->elem = es;
     N->values = sylva__malloc((size_t)plan->l_off[t->nfronts] + 1, es);
@@ -49,6 +50,7 @@ void sylva__numeric_free(sylva__numeric *N)
             if (N->L[g]) starpu_data_unregister_no_coherency(N->L[g]);
     if (N->work && sylva__runtime_ready()) starpu_data_unregister_no_coherency(N->work);
     if (N->pinned && sylva__runtime_ready()) starpu_memory_unpin(N->values, N->plan->l_off[N->plan->tree->nfronts] * N->elem);
+    STARPU_PTHREAD_MUTEX_DESTROY(&N->stat_lock);
     free(N->L);
     free(N->values);
     free(N->front_info);

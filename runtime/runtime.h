@@ -54,6 +54,7 @@ typedef struct sylva__factor_report {
     double gpu_busy;       /* seconds GPU workers spent in tasks */
     double bytes_to_device, bytes_to_host;
     double peak_device;    /* bytes in use on a GPU, highest sample */
+    double gpu_seconds[2], gpu_flops[2]; /* GPU tasks by kind: [0] batches, [1] large fronts */
 } sylva__factor_report;
 
 /* Factor the values of A (A_values: nnz scalars of N's precision, the

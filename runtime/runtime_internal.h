@@ -47,6 +47,8 @@ struct sylva__numeric {
     int on_device;              /* the last factorization left L's valid copy on a GPU */
     int pinned;                 /* values is page-locked (starpu_memory_pin) */
     int failed;                 /* set by a task that could not run: submission stops */
+    starpu_pthread_mutex_t stat_lock; /* guards the per-kind sums below (task callbacks) */
+    double gpu_seconds[2], gpu_flops[2]; /* this run's GPU tasks: [0] batches, [1] large */
     int error_set;              /* the first task error's message is in error[] */
     char error[512];
     int ok;                     /* 1 once a factorization succeeded */

@@ -81,12 +81,14 @@ static void write_json(const char *path, const bench_row *rows, int nrows, const
                 "   \"analyze\": %.6g, \"factorize_first\": %.6g, \"factorize\": %.6g, \"to_host\": %.6g, "
                 "\"solve\": %.6g, \"backward_error\": %.3g, \"tasks\": %lld, \"tasks_gpu\": %lld, "
                 "\"tasks_cpu\": %lld, \"gpu_busy\": %.6g, \"bytes_to_device\": %.17g, "
-                "\"bytes_to_host\": %.17g, \"peak_device_bytes\": %.17g}%s\n",
+                "\"bytes_to_host\": %.17g, \"peak_device_bytes\": %.17g, \"gpu_seconds_batched\": %.6g, "
+                "\"gpu_flops_batched\": %.6g, \"gpu_seconds_large\": %.6g, \"gpu_flops_large\": %.6g}%s\n",
                 r->matrix, r->solver, r->config, r->ok ? "true" : "false", r->note, o->threads, o->repeat,
                 r->device, (long long)r->n, (long long)r->nnz_L, r->flops, r->analyze,
                 r->factor_first, r->factor_best, r->to_host, r->solve, r->berr, (long long)r->tasks,
                 (long long)r->tasks_gpu, (long long)r->tasks_cpu, r->gpu_busy, r->bytes_to_device,
-                r->bytes_to_host, r->peak_device, i + 1 < nrows ? "," : "");
+                r->bytes_to_host, r->peak_device, r->gpu_s_batched, r->gpu_f_batched, r->gpu_s_large,
+                r->gpu_f_large, i + 1 < nrows ? "," : "");
     }
     fprintf(f, "]\n");
     fclose(f);

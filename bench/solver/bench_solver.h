@@ -15,6 +15,7 @@ typedef struct bench_row {
     double flops;              /* sylva's analysis (CHOLMOD's for the same ordering) */
     double analyze, factor_first, factor_best, to_host, solve, berr;
     double gpu_busy, bytes_to_device, bytes_to_host, peak_device;
+    double gpu_s_batched, gpu_f_batched, gpu_s_large, gpu_f_large;
     int64_t tasks, tasks_gpu, tasks_cpu;
 } bench_row;
 

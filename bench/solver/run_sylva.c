@@ -51,6 +51,10 @@ int bench_sylva(const sylva_matrix *A, const bench_opts *o, sylva_exec_mode mode
             r->tasks_cpu = fi.tasks_cpu;
             r->bytes_to_device = fi.bytes_to_device;
             r->bytes_to_host = fi.bytes_to_host;
+            r->gpu_s_batched = fi.gpu_seconds_batched;
+            r->gpu_f_batched = fi.gpu_flops_batched;
+            r->gpu_s_large = fi.gpu_seconds_large;
+            r->gpu_f_large = fi.gpu_flops_large;
         }
         if (fi.peak_device_bytes > r->peak_device) r->peak_device = fi.peak_device_bytes;
         r->tasks = fi.tasks;
