@@ -7,7 +7,7 @@
 #include "cli.h"
 
 static const char usage[] =
-    "usage: sylva factor FILE [--rhs FILE] [-o FILE] [--ordering metis|amd|natural]\n"
+    "usage: sylva factor FILE [--rhs FILE] [-o FILE] [--ordering NAME]\n"
     "                    [--policy NAME] [--threads N] [--json FILE] [--repeat N]\n"
     "                    [--small-rows N] [--tile-rows N] [--batch-flops F] [--scheduler NAME] [-v]\n"
     "       sylva analyze FILE [--ordering ...] [--policy NAME] [--json FILE] [--batches FILE]\n"
@@ -20,9 +20,10 @@ static const char usage[] =
     "\n"
     "  --rhs FILE        right-hand sides, Matrix Market array (n x nrhs)\n"
     "  -o FILE           write the solution (Matrix Market array)\n"
-    "  --ordering NAME   metis (default), amd, natural\n"
+    "  --ordering NAME   auto (default: nd-parallel on several threads, else metis),\n"
+    "                    metis, nd-parallel, scotch, amd, natural\n"
     "  --policy NAME     batching policy: subtree (default), level, sized, none\n"
-    "  --threads N       StarPU CPU workers (default: all cores)\n"
+    "  --threads N       StarPU CPU workers and analysis threads (default: all cores)\n"
     "  --json FILE       write a JSON summary\n"
     "  --batches FILE    write the batching plan, one JSON row per batch\n"
     "  --repeat N        factor N times (refactorization after the first), report the best\n"
@@ -67,7 +68,7 @@ int main(int argc, char **argv)
     memset(&a, 0, sizeof a);
     sylva_default_options(&a.opts);
     a.command = argv[1];
-    a.ordering = "metis";
+    a.ordering = "auto";
     a.repeat = 1;
     a.threads = -1;
     if (strcmp(a.command, "factor") && strcmp(a.command, "analyze"))
@@ -102,7 +103,7 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "--ordering")) {
             int ord = sylva_ordering_from_name(v);
             if (ord < 0 || ord == SYLVA_ORDERING_USER)
-                return usage_error("unknown ordering '%s' (metis, amd, natural)", v);
+                return usage_error("unknown ordering '%s' (auto, metis, nd-parallel, scotch, amd, natural)", v);
             a.opts.ordering = ord;
             a.ordering = v;
         } else if (!strcmp(o, "--threads")) {

@@ -103,7 +103,10 @@ typedef enum {
     SYLVA_ORDERING_METIS = 0, /* nested dissection (METIS_NodeND) */
     SYLVA_ORDERING_AMD = 1,
     SYLVA_ORDERING_NATURAL = 2,
-    SYLVA_ORDERING_USER = 3 /* options.user_perm */
+    SYLVA_ORDERING_USER = 3, /* options.user_perm */
+    SYLVA_ORDERING_SCOTCH = 4,      /* Scotch nested dissection, threaded (ncpus threads) */
+    SYLVA_ORDERING_ND_PARALLEL = 5, /* METIS nested dissection, parts ordered on ncpus threads */
+    SYLVA_ORDERING_AUTO = 6         /* nd-parallel when several cores, else metis */
 } sylva_ordering;
 
 typedef struct sylva_options {
@@ -129,7 +132,8 @@ typedef struct sylva_options {
 } sylva_options;
 
 void sylva_default_options(sylva_options *opts);
-/* Parse an ordering name ("metis", "amd", "natural", "user"); -1 if unknown. */
+/* Parse an ordering name ("metis", "amd", "natural", "user", "scotch",
+ * "nd-parallel", "auto"); -1 if unknown. */
 int sylva_ordering_from_name(const char *name);
 /* The i-th batching policy's name, NULL past the last one. */
 const char *sylva_policy_name(int i);
