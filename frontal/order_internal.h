@@ -38,11 +38,15 @@ int sylva__order_threads(int requested);
  * threads (order_auto.c): a sylva_ordering other than AUTO. */
 int sylva__order_auto(int64_t n, int nthreads);
 
-/* Give libmetis a per-thread random stream (see metis_rng.c). Returns 1
- * when METIS calls may run concurrently and stay reproducible, 0 when they
- * must be serialized (sylva__metis_lock/unlock then take a mutex). */
+/* Concurrent METIS calls (metis_threads.c). sylva__metis_rng_private gives
+ * libmetis a per-thread random stream and returns 1, or returns 0 when it
+ * cannot; then sylva__metis_lock/unlock serialize METIS calls (otherwise
+ * they do nothing). A parallel region that calls METIS is bracketed by
+ * sylva__metis_parallel_begin/end (signal handlers saved and restored). */
 int sylva__metis_rng_private(void);
 void sylva__metis_lock(void);
 void sylva__metis_unlock(void);
+void sylva__metis_parallel_begin(void);
+void sylva__metis_parallel_end(void);
 
 #endif

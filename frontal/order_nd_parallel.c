@@ -11,7 +11,6 @@
  */
 #include <metis.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,17 +220,12 @@ static void *worker(void *arg)
     return NULL;
 }
 
-/* Run the pool on nthreads threads (this one included). METIS swaps the
- * SIGABRT/SIGTERM handlers during each call; concurrent calls can leave its
- * handler installed, so both are saved and put back. */
+/* Run the pool on nthreads threads (this one included). */
 static int run_pool(nd_pool *P, int nthreads)
 {
-    struct sigaction old_abrt, old_term;
-    sigaction(SIGABRT, NULL, &old_abrt);
-    sigaction(SIGTERM, NULL, &old_term);
+    sylva__metis_parallel_begin();
     sylva__threads_run(nthreads, worker, P, 0);
-    sigaction(SIGABRT, &old_abrt, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    sylva__metis_parallel_end();
     for (int64_t i = 0; i < P->ntasks; i++) sylva__nd_graph_free(&P->tasks[i].g); /* left by a failure */
     if (P->status) return sylva__fail(P->status, "%s", P->message);
     return SYLVA_OK;
@@ -286,7 +280,6 @@ int sylva__order_nd_parallel(int64_t n, const int64_t *colptr, const int64_t *ro
     }
     pthread_mutex_init(&P.lock, NULL);
     pthread_cond_init(&P.wake, NULL);
-    if (nthreads > 1) sylva__metis_rng_private(); /* before any thread calls METIS */
     status = push(&P, &root);
     if (!status) status = run_pool(&P, nthreads < 1 ? 1 : nthreads);
     if (!status) status = expand(n, cn, P.order, gptr, gmem, perm);

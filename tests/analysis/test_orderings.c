@@ -8,12 +8,15 @@
  *                  libc's shared stream, the caller's rand() untouched,
  *                  concurrent METIS calls identical to serial ones
  * In spec/special/chain: nd-parallel on 1, 2 and 4 threads gives one
- * permutation (and twice the same on 4), Scotch twice the same on 2.
+ * permutation (and twice the same on 4), Scotch twice the same on 2, and
+ * the caller's CPU affinity and SIGABRT/SIGTERM handlers are unchanged.
  * SYLVA_METIS_SHARED_RNG=1 (set by CTest for one run) must force the
  * serialized METIS path; otherwise the per-thread stream must be installed.
  */
 #include <metis.h>
 #include <pthread.h>
+#include <sched.h>
+#include <signal.h>
 
 #include "frontal.h"
 #include "order_internal.h"
@@ -67,10 +70,27 @@ static void same(int64_t n, const int64_t *a, const int64_t *b, const char *what
     CHECK(i == n, "%s: %s: permutations differ at %lld", what, how, (long long)i);
 }
 
+/* The threaded orderings leave the caller's CPU affinity and signal
+ * handlers as they were (Scotch binds threads; METIS swaps handlers). */
+static void check_process_state(const cpu_set_t *cpus0, const char *what)
+{
+    cpu_set_t cpus;
+    sched_getaffinity(0, sizeof cpus, &cpus);
+    CHECK(CPU_EQUAL(&cpus, cpus0), "%s: the caller's CPU affinity changed", what);
+    struct sigaction abrt, term;
+    sigaction(SIGABRT, NULL, &abrt);
+    sigaction(SIGTERM, NULL, &term);
+    CHECK(abrt.sa_handler == SIG_DFL && term.sa_handler == SIG_DFL, "%s: SIGABRT/SIGTERM handlers left changed",
+          what);
+}
+
 static void check_all(const sylva_matrix *A, const char *what)
 {
     int64_t *p[NORDERINGS];
+    cpu_set_t cpus0;
+    sched_getaffinity(0, sizeof cpus0, &cpus0);
     for (int k = 0; k < NORDERINGS; k++) p[k] = order(A, orderings[k].name, orderings[k].threads, what);
+    check_process_state(&cpus0, what);
     same(A->n, p[4], p[5], what, "nd-parallel 1 vs 2 threads");
     same(A->n, p[4], p[6], what, "nd-parallel 1 vs 4 threads");
     int64_t *again = order(A, "nd-parallel", 4, what);

@@ -1,18 +1,26 @@
-/* metis_rng.c — lets several threads call METIS at once and still get
- * reproducible orderings. Debian's METIS 5.1 draws its random numbers from
- * libc's rand(), one stream for the whole process, and reseeds it with
- * srand(seed) at the start of every API call; concurrent calls interleave
- * their draws, so the result would depend on thread timing. We redirect
- * libmetis's own imports of rand and srand (its GOT slots, nothing else in
- * the process) to a per-thread generator running glibc's algorithm
- * (random_r, TYPE_3), so each METIS call draws exactly the sequence it draws
- * alone. When the slots cannot be found (METIS linked statically, another
- * libc, a METIS with its own generator), callers serialize METIS calls.
+/* metis_threads.c — what it takes to call METIS from several threads at
+ * once and still get reproducible orderings.
+ * 1. Random numbers. Debian's METIS 5.1 draws them from libc's rand(), one
+ *    stream for the whole process, and reseeds it with srand(seed) at the
+ *    start of every API call; concurrent calls would interleave their draws
+ *    and the result would depend on thread timing. We redirect libmetis's
+ *    own imports of rand and srand (its GOT slots, nothing else in the
+ *    process) to a per-thread generator running glibc's algorithm
+ *    (random_r, TYPE_3), so each METIS call draws exactly the sequence it
+ *    draws alone. When the slots cannot be found (METIS linked statically,
+ *    another libc, a METIS with its own generator) or SYLVA_METIS_SHARED_RNG
+ *    is set, sylva__metis_lock serializes METIS calls instead.
+ * 2. Signals. Each METIS call installs its own SIGABRT/SIGTERM handlers and
+ *    restores the previous ones on return; overlapping calls can leave
+ *    METIS's installed. sylva__metis_parallel_begin/end save and restore
+ *    them around a parallel region (counted, for overlapping regions).
+ * Nothing here fails: the fallback is always correct, only slower.
  */
 #include <dlfcn.h>
 #include <link.h>
 #include <metis.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -122,6 +130,31 @@ static int patched;
 static pthread_mutex_t serial = PTHREAD_MUTEX_INITIALIZER;
 
 static void install(void) { patched = getenv("SYLVA_METIS_SHARED_RNG") ? 0 : patch_metis(); }
+
+static pthread_mutex_t region_lock = PTHREAD_MUTEX_INITIALIZER;
+static int regions;
+static struct sigaction saved_abrt, saved_term;
+
+void sylva__metis_parallel_begin(void)
+{
+    sylva__metis_rng_private(); /* before any thread calls METIS */
+    pthread_mutex_lock(&region_lock);
+    if (regions++ == 0) {
+        sigaction(SIGABRT, NULL, &saved_abrt);
+        sigaction(SIGTERM, NULL, &saved_term);
+    }
+    pthread_mutex_unlock(&region_lock);
+}
+
+void sylva__metis_parallel_end(void)
+{
+    pthread_mutex_lock(&region_lock);
+    if (--regions == 0) {
+        sigaction(SIGABRT, &saved_abrt, NULL);
+        sigaction(SIGTERM, &saved_term, NULL);
+    }
+    pthread_mutex_unlock(&region_lock);
+}
 
 int sylva__metis_rng_private(void)
 {
