@@ -2,8 +2,8 @@
  * within 5% of serial METIS_NodeND, given the threads the analysis may use.
  * With one thread nothing beats METIS itself; with more, the parallel nested
  * dissection (its top levels and leaves are METIS's own bisection and
- * NodeND, so its fill tracks METIS's). Measurements behind the choice:
- * bench/analysis/results. Never fails.
+ * NodeND, so its fill tracks METIS's; Scotch's does not, on grids).
+ * Measurements behind the choice: docs/analysis.md. Never fails.
  */
 #include "order_internal.h"
 

@@ -1,10 +1,11 @@
 /* order_scotch.c — Scotch's nested dissection (Debian's libscotch 7.0, its
- * default ordering strategy without leaf amalgamation) on a private context: its
- * own pool of `nthreads` threads (left unbound: a library must not pin its
- * caller's threads) for the threaded parts of the multilevel framework, its
- * own random generator with a fixed seed, and deterministic mode, so the
- * permutation is reproducible. Scotch prints its own diagnostics on stderr;
- * failures return SYLVA_ERR_ORDERING or SYLVA_ERR_NO_MEMORY.
+ * default ordering strategy without leaf amalgamation) on a private
+ * context: its own pool of `nthreads` threads (left unbound: a library must
+ * not pin its caller's threads) for the threaded parts of the multilevel
+ * framework, its own random generator with a fixed seed, and deterministic
+ * mode, so the permutation is reproducible for a thread count. Scotch prints
+ * its own diagnostics on stderr; failures return SYLVA_ERR_ORDERING or
+ * SYLVA_ERR_NO_MEMORY.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,11 +25,11 @@ _Static_assert(sizeof(SCOTCH_Num) == sizeof(int32_t), "sylva expects Debian's 32
 enum { STRATEGY_MAX = 8192 };
 
 /* Scotch's default ordering strategy, except that the leaves' halo
- * minimum-fill ordering does not amalgamate column blocks (cmin=15 becomes
- * cmin=0): the amalgamation reorders leaf columns for BLAS-sized blocks and
- * costs fill (measured: +35% nnz(L) against +20% on lap3d7:30), while CHOLMOD
- * makes its own relaxed supernodes from our permutation. The default string
- * is read back from Scotch, so a future default still applies. */
+ * minimum-fill ordering does not amalgamate column blocks (cmin=N becomes
+ * cmin=0): the amalgamation makes BLAS-sized blocks at the price of fill
+ * (docs/analysis.md), and CHOLMOD makes its own relaxed supernodes from our
+ * permutation. The default string is read back from Scotch, so a future
+ * default still applies; if it cannot be read, the default is used as is. */
 static int build_strategy(SCOTCH_Strat *strat)
 {
     if (SCOTCH_stratGraphOrderBuild(strat, SCOTCH_STRATDEFAULT, 0, SCOTCH_BALANCE)) return 1;

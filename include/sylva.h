@@ -123,7 +123,9 @@ typedef struct sylva_options {
     int64_t tile_rows;
     /* Target flops per batch task (level/sized/subtree grouping). */
     double batch_flops;
-    /* StarPU workers (set at sylva_init): -1 = StarPU's default. */
+    /* StarPU workers (set at sylva_init): -1 = StarPU's default. ncpus is
+     * also the analysis' thread count (nd-parallel, scotch, index maps;
+     * -1 = every CPU the process may run on). */
     int ncpus;
     int ncuda;
     const char *scheduler; /* StarPU scheduler name, NULL = "dmdas" */
