@@ -9,7 +9,8 @@
  *                  concurrent METIS calls identical to serial ones
  * In spec/special/chain: nd-parallel on 1, 2 and 4 threads gives one
  * permutation (and twice the same on 4), Scotch twice the same on 2, and
- * the caller's CPU affinity and SIGABRT/SIGTERM handlers are unchanged.
+ * the caller's CPU affinity and SIGABRT/SIGTERM handlers are unchanged;
+ * auto picks nd-parallel (2 threads, n ≥ 16384) or metis (1 thread).
  * SYLVA_METIS_SHARED_RNG=1 (set by CTest for one run) must force the
  * serialized METIS path; otherwise the per-thread stream must be installed.
  */
@@ -91,6 +92,11 @@ static void check_all(const sylva_matrix *A, const char *what)
     sched_getaffinity(0, sizeof cpus0, &cpus0);
     for (int k = 0; k < NORDERINGS; k++) p[k] = order(A, orderings[k].name, orderings[k].threads, what);
     check_process_state(&cpus0, what);
+    /* auto on 2 threads: nd-parallel from 16384 vertices on, else METIS. */
+    same(A->n, p[3], A->n >= 16384 ? p[5] : p[0], what, "auto on 2 threads vs its documented choice");
+    int64_t *serial_auto = order(A, "auto", 1, what);
+    same(A->n, serial_auto, p[0], what, "auto on 1 thread vs metis");
+    free(serial_auto);
     same(A->n, p[4], p[5], what, "nd-parallel 1 vs 2 threads");
     same(A->n, p[4], p[6], what, "nd-parallel 1 vs 4 threads");
     int64_t *again = order(A, "nd-parallel", 4, what);
