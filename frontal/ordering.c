@@ -59,7 +59,9 @@ static int order_metis(const sylva_matrix *A, int64_t *perm)
     METIS_SetDefaultOptions(options);
     options[METIS_OPTION_NUMBERING] = 0;
     /* METIS_NodeND's perm satisfies A'[i] = A[perm[i]]: new → old, as ours. */
+    sylva__metis_lock(); /* reproducible beside concurrent analyses (metis_threads.c) */
     int rc = METIS_NodeND(&nv, xadj, adj, NULL, options, mperm, miperm);
+    sylva__metis_unlock();
     if (rc != METIS_OK) {
         status = sylva__fail(SYLVA_ERR_ORDERING, "METIS_NodeND failed (code %d)", rc);
         goto done;
