@@ -19,7 +19,7 @@ export DEBIAN_FRONTEND=noninteractive
 sudo_() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 pkgs="build-essential cmake pkg-config gfortran libstarpu-dev libhwloc-dev
-      libmetis-dev libsuitesparse-dev libopenblas-dev liblapacke-dev
+      libmetis-dev libscotch-dev libsuitesparse-dev libopenblas-dev liblapacke-dev
       zlib1g-dev python3"
 missing=""
 for p in $pkgs; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"; done

@@ -7,7 +7,7 @@
 void sylva_default_options(sylva_options *o)
 {
     memset(o, 0, sizeof *o);
-    o->ordering = SYLVA_ORDERING_METIS;
+    o->ordering = SYLVA_ORDERING_AUTO;
     o->user_perm = NULL;
     /* CHOLMOD's defaults for relaxed amalgamation. */
     o->nrelax[0] = 4;
@@ -51,6 +51,9 @@ int sylva_ordering_from_name(const char *name)
     if (!strcmp(name, "amd")) return SYLVA_ORDERING_AMD;
     if (!strcmp(name, "natural")) return SYLVA_ORDERING_NATURAL;
     if (!strcmp(name, "user")) return SYLVA_ORDERING_USER;
+    if (!strcmp(name, "scotch")) return SYLVA_ORDERING_SCOTCH;
+    if (!strcmp(name, "nd-parallel")) return SYLVA_ORDERING_ND_PARALLEL;
+    if (!strcmp(name, "auto")) return SYLVA_ORDERING_AUTO;
     return -1;
 }
 

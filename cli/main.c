@@ -8,7 +8,7 @@
 #include "cli.h"
 
 static const char usage_head[] =
-    "usage: sylva factor FILE [--rhs FILE] [-o FILE] [--ordering metis|amd|natural]\n"
+    "usage: sylva factor FILE [--rhs FILE] [-o FILE] [--ordering NAME]\n"
     "                    [--policy NAME] [--threads N] [--json FILE] [--repeat N]\n"
     "                    [--precision double|single] [--small-rows N] [--tile-rows N]\n"
     "                    [--batch-flops F] [--scheduler NAME] [--gpus N]\n"
@@ -23,10 +23,11 @@ static const char usage_head[] =
     "\n"
     "  --rhs FILE        right-hand sides, Matrix Market array (n x nrhs)\n"
     "  -o FILE           write the solution (Matrix Market array)\n"
-    "  --ordering NAME   metis (default), amd, natural\n"
+    "  --ordering NAME   auto (default: nd-parallel on several threads, else metis),\n"
+    "                    metis, nd-parallel, scotch, amd, natural\n"
     "  --policy NAME     batching policy (default subtree):\n";
 static const char usage_tail[] =
-    "  --threads N       StarPU CPU workers (default: all cores)\n"
+    "  --threads N       StarPU CPU workers and analysis threads (default: all cores)\n"
     "  --gpus N          GPUs to use (default: all; 0: CPU only)\n"
     "  --mode M          auto (GPUs when there are, default), gpu, hybrid (GPUs and CPU\n"
     "                    workers, placed by StarPU's perfmodels), cpu\n"
@@ -110,7 +111,7 @@ int main(int argc, char **argv)
     memset(&a, 0, sizeof a);
     sylva_default_options(&a.opts);
     a.command = argv[1];
-    a.ordering = "metis";
+    a.ordering = "auto";
     a.repeat = 1;
     a.threads = -1;
     if (strcmp(a.command, "factor") && strcmp(a.command, "analyze"))
@@ -161,7 +162,7 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "--ordering")) {
             int ord = sylva_ordering_from_name(v);
             if (ord < 0 || ord == SYLVA_ORDERING_USER)
-                return usage_error("unknown ordering '%s' (metis, amd, natural)", v);
+                return usage_error("unknown ordering '%s' (auto, metis, nd-parallel, scotch, amd, natural)", v);
             a.opts.ordering = ord;
             a.ordering = v;
         } else if (!strcmp(o, "--threads")) {

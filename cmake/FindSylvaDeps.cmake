@@ -5,13 +5,19 @@
 #   sylva_ext_blas     OpenBLAS (CBLAS, LAPACK) kernels/, runtime/
 #   sylva_ext_cholmod  CHOLMOD and its SuiteSparse siblings, AMD
 #   sylva_ext_metis    METIS                frontal/
+#   sylva_ext_scotch   Scotch               frontal/
 #   sylva_ext_zlib     zlib                 io/
 # and sylva_deps, all of them, for the final libraries and the programs
 # that use CHOLMOD or BLAS themselves (benchmarks, tests).
-# METIS and CHOLMOD ship neither CMake nor pkg-config files on Debian 12, so
-# they are found by hand.
+# METIS, Scotch and CHOLMOD ship neither CMake nor pkg-config files on
+# Debian 12, so they are found by hand.
 find_path(METIS_INCLUDE_DIR metis.h REQUIRED)
 find_library(METIS_LIBRARY metis REQUIRED)
+# Scotch: Debian's libscotch-dev (32-bit SCOTCH_Num, header in scotch/).
+# Only libscotch and libscotcherr: libscotchmetisv5 would shadow METIS_*.
+find_path(SCOTCH_INCLUDE_DIR scotch.h PATH_SUFFIXES scotch REQUIRED)
+find_library(SCOTCH_LIBRARY scotch REQUIRED)
+find_library(SCOTCHERR_LIBRARY scotcherr REQUIRED)
 find_path(CHOLMOD_INCLUDE_DIR cholmod.h PATH_SUFFIXES suitesparse REQUIRED)
 foreach(lib cholmod amd camd colamd ccolamd suitesparseconfig)
   find_library(SUITESPARSE_${lib}_LIBRARY ${lib} REQUIRED)
@@ -28,6 +34,9 @@ target_link_libraries(sylva_ext_cholmod INTERFACE ${CHOLMOD_LIBRARIES})
 add_library(sylva_ext_metis INTERFACE)
 target_include_directories(sylva_ext_metis INTERFACE ${METIS_INCLUDE_DIR})
 target_link_libraries(sylva_ext_metis INTERFACE ${METIS_LIBRARY})
+add_library(sylva_ext_scotch INTERFACE)
+target_include_directories(sylva_ext_scotch INTERFACE ${SCOTCH_INCLUDE_DIR})
+target_link_libraries(sylva_ext_scotch INTERFACE ${SCOTCH_LIBRARY} ${SCOTCHERR_LIBRARY})
 add_library(sylva_ext_zlib INTERFACE)
 target_link_libraries(sylva_ext_zlib INTERFACE ZLIB::ZLIB)
 add_library(sylva_ext_cuda INTERFACE)
@@ -37,4 +46,4 @@ endif()
 
 add_library(sylva_deps INTERFACE)
 target_link_libraries(sylva_deps INTERFACE sylva_ext_starpu sylva_ext_blas sylva_ext_cholmod
-  sylva_ext_metis sylva_ext_zlib sylva_ext_cuda Threads::Threads m)
+  sylva_ext_metis sylva_ext_scotch sylva_ext_zlib sylva_ext_cuda Threads::Threads m ${CMAKE_DL_LIBS})

@@ -20,6 +20,6 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/sylvaConfig.cmake
 # sylva.pc: static linking needs the dependencies (Libs.private).
 set(SYLVA_PC_REQUIRES_PRIVATE "starpu-1.3 openblas zlib")
 string(JOIN " " SYLVA_PC_LIBS_PRIVATE "-lcholmod -lamd -lcamd -lcolamd -lccolamd"
-  "-lsuitesparseconfig -lmetis -lm -lpthread")
+  "-lsuitesparseconfig -lmetis -lscotch -lscotcherr -lm -lpthread")
 configure_file(cmake/sylva.pc.in ${CMAKE_CURRENT_BINARY_DIR}/sylva.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/sylva.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

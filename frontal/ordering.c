@@ -1,9 +1,10 @@
 /* ordering.c — fill-reducing orderings: METIS nested dissection
  * (METIS_NodeND), AMD (SuiteSparse amd_l_order), natural, or a user
- * permutation (validated). Output perm[new] = old. METIS takes 32-bit
- * indices here (Debian's IDXTYPEWIDTH 32): larger graphs are refused with a
- * message suggesting AMD. Fails with SYLVA_ERR_ORDERING / _ARGUMENT /
- * _NO_MEMORY and a message.
+ * permutation (validated); Scotch, the parallel nested dissection and the
+ * automatic choice are dispatched to order_*.c. Output perm[new] = old.
+ * METIS takes 32-bit indices here (Debian's IDXTYPEWIDTH 32): larger graphs
+ * are refused with a message suggesting AMD. Fails with SYLVA_ERR_ORDERING /
+ * _ARGUMENT / _NO_MEMORY and a message.
  */
 #include <amd.h>
 #include <limits.h>
@@ -13,6 +14,7 @@
 
 #include "core.h"
 #include "frontal.h"
+#include "order_internal.h"
 
 /* Adjacency of the full symmetric graph (both triangles, no diagonal). */
 static int order_metis(const sylva_matrix *A, int64_t *perm)
@@ -57,7 +59,9 @@ static int order_metis(const sylva_matrix *A, int64_t *perm)
     METIS_SetDefaultOptions(options);
     options[METIS_OPTION_NUMBERING] = 0;
     /* METIS_NodeND's perm satisfies A'[i] = A[perm[i]]: new → old, as ours. */
+    sylva__metis_lock(); /* reproducible beside concurrent analyses (metis_threads.c) */
     int rc = METIS_NodeND(&nv, xadj, adj, NULL, options, mperm, miperm);
+    sylva__metis_unlock();
     if (rc != METIS_OK) {
         status = sylva__fail(SYLVA_ERR_ORDERING, "METIS_NodeND failed (code %d)", rc);
         goto done;
@@ -118,6 +122,15 @@ int sylva__order(const sylva_matrix *A, const sylva_options *opts, int64_t *perm
         return SYLVA_OK;
     case SYLVA_ORDERING_AMD: return order_amd(A, perm);
     case SYLVA_ORDERING_USER: return order_user(n, opts->user_perm, perm);
+    case SYLVA_ORDERING_SCOTCH:
+        return sylva__order_scotch(n, A->colptr, A->rowind, sylva__order_threads(opts->ncpus), perm);
+    case SYLVA_ORDERING_ND_PARALLEL:
+        return sylva__order_nd_parallel(n, A->colptr, A->rowind, sylva__order_threads(opts->ncpus), perm);
+    case SYLVA_ORDERING_AUTO: {
+        sylva_options chosen = *opts;
+        chosen.ordering = sylva__order_auto(n, sylva__order_threads(opts->ncpus));
+        return sylva__order(A, &chosen, perm);
+    }
     }
     return sylva__fail(SYLVA_ERR_ARGUMENT, "unknown ordering %d", (int)opts->ordering);
 }

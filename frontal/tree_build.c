@@ -2,7 +2,8 @@
  * analysis (cholmod_l_analyze_p with the given ordering, relaxed
  * amalgamation from the options, etree postorder). A supernode is a front:
  * its pivot columns and sorted row structure. Builds parent/children,
- * heights, flops, the extend-add relative maps and the A-assembly map.
+ * heights, flops; the extend-add relative maps and the A-assembly map are
+ * built by tree_maps.c on the options' thread count.
  * Owns everything in sylva__tree; fails with a status and message.
  */
 #include <stdlib.h>
@@ -10,6 +11,8 @@
 
 #include "frontal.h"
 #include "io_cholmod.h"
+#include "order_internal.h"
+#include "tree_maps.h"
 
 static int run_cholmod_analysis(const sylva_matrix *A, const int64_t *perm,
                                 const sylva_options *opts, sylva__tree *t)
@@ -110,78 +113,6 @@ static int link_fronts(sylva__tree *t)
     return SYLVA_OK;
 }
 
-/* relmap: each CB row of a child → its local row in the parent (a merge of
- * two sorted lists; the child's CB rows are a subset of the parent's rows). */
-static int build_relmap(sylva__tree *t)
-{
-    int64_t total = t->nfronts ? t->fronts[t->nfronts - 1].row_off + t->fronts[t->nfronts - 1].m : 0;
-    t->relmap = sylva__malloc((size_t)total + 1, sizeof *t->relmap);
-    if (!t->relmap) return SYLVA_ERR_NO_MEMORY;
-    for (int64_t s = 0; s < t->nfronts; s++) {
-        const sylva__front *f = &t->fronts[s];
-        for (int64_t i = 0; i < f->k; i++) t->relmap[f->row_off + i] = -1;
-        if (f->parent < 0) continue;
-        const sylva__front *p = &t->fronts[f->parent];
-        const int64_t *prow = t->rows + p->row_off;
-        int64_t q = 0;
-        for (int64_t i = f->k; i < f->m; i++) {
-            int64_t r = t->rows[f->row_off + i];
-            while (q < p->m && prow[q] < r) q++;
-            if (q == p->m || prow[q] != r)
-                return sylva__fail(SYLVA_ERR_RUNTIME, "row %lld of front %lld missing in its parent",
-                                   (long long)r, (long long)s);
-            t->relmap[f->row_off + i] = q;
-        }
-    }
-    return SYLVA_OK;
-}
-
-/* amap: every stored entry of A goes to the front owning its (permuted)
- * column, at (local row) + (column − first_col) · m. Bucketed by front
- * (counting sort), then made local with a row → position scratch. */
-static int build_amap(sylva__tree *t, const sylva_matrix *A)
-{
-    int64_t ns = t->nfronts, nnz = A->nnz;
-    t->amap_ptr = sylva__calloc((size_t)ns + 1, sizeof *t->amap_ptr);
-    t->amap_src = sylva__malloc((size_t)nnz + 1, sizeof *t->amap_src);
-    t->amap_dst = sylva__malloc((size_t)nnz + 1, sizeof *t->amap_dst);
-    int64_t *col_of = sylva__malloc((size_t)nnz + 1, sizeof *col_of);
-    int64_t *pos = sylva__malloc((size_t)t->n + 1, sizeof *pos);
-    int64_t *next = sylva__malloc((size_t)ns + 1, sizeof *next);
-    int status = SYLVA_OK;
-    if (!t->amap_ptr || !t->amap_src || !t->amap_dst || !col_of || !pos || !next) {
-        status = SYLVA_ERR_NO_MEMORY;
-        goto done;
-    }
-    for (int64_t j = 0; j < A->n; j++)
-        for (int64_t p = A->colptr[j]; p < A->colptr[j + 1]; p++) {
-            int64_t a = t->iperm[A->rowind[p]], b = t->iperm[j];
-            t->amap_ptr[t->col2front[a < b ? a : b] + 1]++;
-        }
-    for (int64_t s = 0; s < ns; s++) t->amap_ptr[s + 1] += t->amap_ptr[s];
-    memcpy(next, t->amap_ptr, (size_t)ns * sizeof *next);
-    for (int64_t j = 0; j < A->n; j++)
-        for (int64_t p = A->colptr[j]; p < A->colptr[j + 1]; p++) {
-            int64_t a = t->iperm[A->rowind[p]], b = t->iperm[j];
-            int64_t col = a < b ? a : b, row = a < b ? b : a;
-            int64_t e = next[t->col2front[col]]++;
-            t->amap_src[e] = p;
-            t->amap_dst[e] = row; /* global for now */
-            col_of[e] = col;
-        }
-    for (int64_t s = 0; s < ns; s++) {
-        const sylva__front *f = &t->fronts[s];
-        for (int64_t i = 0; i < f->m; i++) pos[t->rows[f->row_off + i]] = i;
-        for (int64_t e = t->amap_ptr[s]; e < t->amap_ptr[s + 1]; e++)
-            t->amap_dst[e] = pos[t->amap_dst[e]] + (col_of[e] - f->first_col) * f->m;
-    }
-done:
-    free(col_of);
-    free(pos);
-    free(next);
-    return status;
-}
-
 int sylva__tree_build(const sylva_matrix *A, const int64_t *perm, const sylva_options *opts,
                       sylva__tree **out)
 {
@@ -190,8 +121,7 @@ int sylva__tree_build(const sylva_matrix *A, const int64_t *perm, const sylva_op
     if (!t) return SYLVA_ERR_NO_MEMORY;
     int status = run_cholmod_analysis(A, perm, opts, t);
     if (!status) status = link_fronts(t);
-    if (!status) status = build_relmap(t);
-    if (!status) status = build_amap(t, A);
+    if (!status) status = sylva__tree_maps(t, A, sylva__order_threads(opts->ncpus));
     if (status) {
         sylva__tree_free(t);
         return status;

@@ -129,7 +129,10 @@ typedef enum {
     SYLVA_ORDERING_METIS = 0, /* nested dissection (METIS_NodeND) */
     SYLVA_ORDERING_AMD = 1,
     SYLVA_ORDERING_NATURAL = 2,
-    SYLVA_ORDERING_USER = 3 /* options.user_perm */
+    SYLVA_ORDERING_USER = 3, /* options.user_perm */
+    SYLVA_ORDERING_SCOTCH = 4,      /* Scotch nested dissection, threaded (ncpus threads) */
+    SYLVA_ORDERING_ND_PARALLEL = 5, /* METIS nested dissection, parts ordered on ncpus threads */
+    SYLVA_ORDERING_AUTO = 6         /* nd-parallel when several cores, else metis */
 } sylva_ordering;
 
 /* Where the numeric factorization runs. */
@@ -157,7 +160,9 @@ typedef struct sylva_options {
     /* Target flops per batch task (level/sized/subtree grouping). */
     double batch_flops;
     /* StarPU workers (set at sylva_init): -1 = StarPU's default (every
-     * core; every GPU), 0 = none of that kind. */
+     * core; every GPU), 0 = none of that kind. ncpus is also the analysis'
+     * thread count (nd-parallel, scotch, index maps; -1 = every CPU the
+     * process may run on). */
     int ncpus;
     int ncuda;
     /* StarPU scheduler name; NULL = "dmdas" with GPUs, "lws" without. */
@@ -174,7 +179,8 @@ typedef struct sylva_options {
 } sylva_options;
 
 void sylva_default_options(sylva_options *opts);
-/* Parse an ordering name ("metis", "amd", "natural", "user"); -1 if unknown. */
+/* Parse an ordering name ("metis", "amd", "natural", "user", "scotch",
+ * "nd-parallel", "auto"); -1 if unknown. */
 int sylva_ordering_from_name(const char *name);
 /* The i-th registered batching policy's name and one-line summary, NULL
  * past the last one. */
