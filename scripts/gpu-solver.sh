@@ -7,14 +7,16 @@
 # each mode, CHOLMOD at several thread counts, cuDSS when its library is
 # given). Logs and JSON go to $OUT (default ./gpu-solver-out); a compact
 # summary is printed last.
-#   usage: scripts/gpu-solver.sh BUNDLE_DIR [kernels] [test] [sanitize] [bench]
+#   usage: scripts/gpu-solver.sh BUNDLE_DIR [kernels] [test] [sanitize] [bench] [analysis]
 # BUNDLE_DIR: an unpacked gpu-bundle of build/bin, build/tests/gpu and
 # build/bench (docs/gpu.md). Environment: CUDSS_LIB (libcudss.so.1),
 # KERNEL_ARGS (e.g. --quick: the kernel tests' reduced sizes),
 # BENCH_SPECS (matrices; default below), BENCH_NAME (the JSON/log name),
 # BENCH_SMALL_ROWS (small/large thresholds to sweep, default 0 = tuned), BENCH_POLICIES (default all),
 # BENCH_MODES (default gpu,hybrid,cpu), BENCH_REPEAT (default 3),
-# CHOLMOD_THREADS (default 4,8,16). StarPU's perfmodels are kept in
+# CHOLMOD_THREADS (default 4,8,16), BENCH_ENV (VAR=value ... for the bench
+# process, e.g. STARPU_NWORKER_PER_CUDA=2); the analysis phase runs
+# bench-analysis on every core (ANALYSIS_SPECS, ANALYSIS_ARGS). StarPU's perfmodels are kept in
 # BUNDLE_DIR/starpu-home: the test phase calibrates them for the bench.
 set -uo pipefail
 B=$(cd "$1" && pwd); shift
@@ -77,12 +79,19 @@ for p in $phases; do
     [ -n "${CUDSS_LIB:-}" ] && cudss=(--cudss "$CUDSS_LIB")
     s=$(date +%s)
     # shellcheck disable=SC2086
-    timeout "${BENCH_TIMEOUT:-420}" "$B/bin/bench-solver" --repeat "${BENCH_REPEAT:-3}" \
+    timeout "${BENCH_TIMEOUT:-420}" env ${BENCH_ENV:-} "$B/bin/bench-solver" --repeat "${BENCH_REPEAT:-3}" \
       --policies "${BENCH_POLICIES:-all}" --modes "${BENCH_MODES:-gpu,hybrid,cpu}" \
       --cholmod-threads "${CHOLMOD_THREADS:-4,8,16}" --small-rows "${BENCH_SMALL_ROWS:-0}" \
       "${cudss[@]}" --json "$OUT/$name.json" $specs > "$OUT/$name.log" 2> "$OUT/$name.err"; rc=$?
     note "bench-solver $name: rc=$rc ($(( $(date +%s) - s )) s)"
     grep -v '^\[starpu' "$OUT/$name.err" | tail -40 ;;
+  analysis)
+    s=$(date +%s)
+    # shellcheck disable=SC2086
+    timeout "${ANALYSIS_TIMEOUT:-300}" "$B/bin/bench-analysis" --threads "$(nproc)" \
+      --json "$OUT/analysis.json" ${ANALYSIS_ARGS:-} ${ANALYSIS_SPECS:-lap3d7:100} > "$OUT/analysis.log" 2>&1; rc=$?
+    note "bench-analysis: rc=$rc ($(( $(date +%s) - s )) s)"
+    tail -30 "$OUT/analysis.log" ;;
   esac
 done
 echo "==== summary"
