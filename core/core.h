@@ -67,6 +67,10 @@ double sylva__now(void);
 /* ... but no automatic batch under this many flops. */
 #define SYLVA__AUTO_MIN_BATCH_FLOPS 1e6
 
+/* StarPU workers (each with its own stream) per GPU, unless the
+ * environment's STARPU_NWORKER_PER_CUDA says otherwise. */
+#define SYLVA__WORKERS_PER_GPU "2"
+
 /* On GPUs, automatic batches are cut so that a task's data takes at most
  * 1/this of the device memory (the rest for L, other CBs and eviction). */
 #define SYLVA__GPU_TASK_MEMORY_SHARE 4

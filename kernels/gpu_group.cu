@@ -133,9 +133,11 @@ extern "C" int sylva__group_factor_gpu(sylva__gpu_context *ctx, const sylva__gro
                                                 fm > fk ? fm - fk : 1, SYLVA_WS(char, ws, w.native),
                                                 (int64_t)(b->work_bytes - w.native), info,
                                                 &ctx->tuning, s);
-            if (rc != SYLVA_OK)
-                rc = sylva__fail(SYLVA_ERR_RUNTIME, "native factorization of a %d x %d front failed "
-                                 "(cuSOLVER/cuBLAS)", fm, fk);
+            if (rc != SYLVA_OK) {
+                char msg[256];
+                snprintf(msg, sizeof msg, "%s", sylva__last_error());
+                rc = sylva__fail(rc, "native factorization of a front of %d rows, %d pivots: %s", fm, fk, msg);
+            }
         } else {
             sylva__front_batch fb = {nf, m + f0, k + f0, SYLVA_WS(double *, ws, w.P) + f0, m + f0,
                                      SYLVA_WS(double *, ws, w.C) + f0, ldc + f0, info + f0};

@@ -16,6 +16,11 @@
 
 namespace sylva {
 
+static int lib_fail(const char *call, int status)
+{
+    return sylva__fail(SYLVA_ERR_RUNTIME, "%s failed (library status %d)", call, status);
+}
+
 /* With panels, each panel's POTRF reports into a scratch int at the end of
  * the workspace; this folds it into the front's info (first failure wins,
  * numbered in the front's columns) without a host round trip. */
@@ -36,19 +41,18 @@ static int panels(cusolverDnHandle_t solver, cublasHandle_t blas, int m, int k, 
     for (int j = 0; j < k; j += nb) {
         const int jb = k - j < nb ? k - j : nb, rest = k - j - jb, below = m - j - jb;
         T *D = P + j + (size_t)j * ldp;
-        if (potrf(solver, jb, D, ldp, work, lwork, pinfo) != CUSOLVER_STATUS_SUCCESS)
-            return SYLVA_ERR_RUNTIME;
+        cusolverStatus_t ss = potrf(solver, jb, D, ldp, work, lwork, pinfo);
+        if (ss != CUSOLVER_STATUS_SUCCESS) return lib_fail("cuSOLVER POTRF (panel)", ss);
         fold_info_kernel<<<1, 1, 0, s>>>(pinfo, info, j);
         if (below == 0) continue;
-        if (trsm_right_lt(blas, below, jb, &one, D, ldp, D + jb, ldp) != CUBLAS_STATUS_SUCCESS)
-            return SYLVA_ERR_RUNTIME;
+        cublasStatus_t bs = trsm_right_lt(blas, below, jb, &one, D, ldp, D + jb, ldp);
+        if (bs != CUBLAS_STATUS_SUCCESS) return lib_fail("cuBLAS TRSM (panel)", bs);
         if (rest == 0) continue;
         T *Lp = D + jb, *Tr = P + (j + jb) + (size_t)(j + jb) * ldp;
-        if (syrk_ln(blas, rest, jb, &minus_one, Lp, ldp, &one, Tr, ldp) != CUBLAS_STATUS_SUCCESS)
-            return SYLVA_ERR_RUNTIME;
-        if (m > k && gemm_nt(blas, m - k, rest, jb, &minus_one, Lp + rest, ldp, Lp, ldp, &one,
-                             Tr + rest, ldp) != CUBLAS_STATUS_SUCCESS)
-            return SYLVA_ERR_RUNTIME;
+        bs = syrk_ln(blas, rest, jb, &minus_one, Lp, ldp, &one, Tr, ldp);
+        if (bs != CUBLAS_STATUS_SUCCESS) return lib_fail("cuBLAS SYRK (panel)", bs);
+        if (m > k) bs = gemm_nt(blas, m - k, rest, jb, &minus_one, Lp + rest, ldp, Lp, ldp, &one, Tr + rest, ldp);
+        if (bs != CUBLAS_STATUS_SUCCESS) return lib_fail("cuBLAS GEMM (panel)", bs);
     }
     return sylva__launch_status();
 }
@@ -78,17 +82,17 @@ static int factor_native(cusolverDnHandle_t solver, cublasHandle_t blas, int m, 
     if (cusolverDnSetStream(solver, s) != CUSOLVER_STATUS_SUCCESS ||
         cublasSetStream(blas, s) != CUBLAS_STATUS_SUCCESS ||
         cublasSetPointerMode(blas, CUBLAS_POINTER_MODE_HOST) != CUBLAS_STATUS_SUCCESS)
-        return SYLVA_ERR_RUNTIME;
+        return sylva__fail(SYLVA_ERR_RUNTIME, "binding the cuSOLVER/cuBLAS handles to the stream failed");
     const int pnb = tune ? tune->native_panel_nb : 0;
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
     if (pnb > 0 && pnb < k) {
         int rc = panels(solver, blas, m, k, P, ldp, (T *)work, lwork, pinfo, info, pnb, s);
         if (rc != SYLVA_OK) return rc;
     } else {
-        if (potrf(solver, k, P, ldp, (T *)work, lwork, info) != CUSOLVER_STATUS_SUCCESS)
-            return SYLVA_ERR_RUNTIME;
+        cusolverStatus_t ss = potrf(solver, k, P, ldp, (T *)work, lwork, info);
+        if (ss != CUSOLVER_STATUS_SUCCESS) return lib_fail("cuSOLVER POTRF", ss);
         if (r > 0) st = trsm_right_lt(blas, r, k, &one, P, ldp, P + k, ldp);
-        if (st != CUBLAS_STATUS_SUCCESS) return SYLVA_ERR_RUNTIME;
+        if (st != CUBLAS_STATUS_SUCCESS) return lib_fail("cuBLAS TRSM", st);
     }
     if (r == 0) return SYLVA_OK;
     T *L21 = P + k;
@@ -100,7 +104,7 @@ static int factor_native(cusolverDnHandle_t solver, cublasHandle_t blas, int m, 
             st = gemm_nt(blas, below, jb, k, &minus_one, L21 + j + jb, ldp, L21 + j, ldp, &one,
                          C + (j + jb) + (size_t)j * ldc, ldc);
     }
-    return st == CUBLAS_STATUS_SUCCESS ? SYLVA_OK : SYLVA_ERR_RUNTIME;
+    return st == CUBLAS_STATUS_SUCCESS ? SYLVA_OK : lib_fail("cuBLAS SYRK/GEMM (CB update)", st);
 }
 
 } // namespace sylva

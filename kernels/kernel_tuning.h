@@ -22,7 +22,8 @@ typedef struct sylva__kernel_tuning {
     int panel_nb;       /* 16 or 32: left-looking panel width above fused_max_m */
     int native_syrk_nb; /* 0: cublasDsyrk; else DGEMM column tiles of this width */
     int native_panel_nb; /* 0: one POTRF + one TRSM; else right-looking panels of this width */
-    int native_min_m;   /* advice to batching: fronts this large go native */
+    int native_min_m;   /* the GPU runs' small/large threshold: fronts with more rows go
+                           native (chosen from bench-solver sweeps, not by the tuner) */
 } sylva__kernel_tuning;
 
 void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t);

@@ -204,9 +204,15 @@ static int submit_group(sylva__numeric *N, run *r, int64_t g, int mode, int64_t 
     a->buf_child0 = nbuf;
     for (int64_t d = pl->dep_ptr[g]; d < pl->dep_ptr[g + 1]; d++)
         descr[nbuf++] = (struct starpu_data_descr){r->CB[pl->dep_list[d]], STARPU_R};
-    uint32_t where = mode == SYLVA_MODE_GPU ? STARPU_CUDA
-                     : mode == SYLVA_MODE_HYBRID ? STARPU_CPU | STARPU_CUDA
-                                                 : STARPU_CPU;
+    /* Hybrid runs let StarPU place batches of small fronts on either kind
+     * of worker; a large front stays on a GPU: its CPU twin is one core's
+     * dense factorization, never faster, and the perfmodels' calibration
+     * would otherwise send some there (measured: a 100³ run did not end in
+     * 200 s). */
+    uint32_t where = mode == SYLVA_MODE_GPU                        ? STARPU_CUDA
+                     : mode == SYLVA_MODE_HYBRID && pl->large[g] ? STARPU_CUDA
+                     : mode == SYLVA_MODE_HYBRID                 ? STARPU_CPU | STARPU_CUDA
+                                                                 : STARPU_CPU;
     status = SYLVA_STARPU(starpu_task_insert(
         &sylva__group_codelet, STARPU_CL_ARGS_NFREE, a, sizeof *a, STARPU_DATA_MODE_ARRAY, descr,
         nbuf, STARPU_EXECUTE_WHERE, where, STARPU_FLOPS, pl->group_flops[g], STARPU_NAME,

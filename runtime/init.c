@@ -39,6 +39,9 @@ int sylva__runtime_start(const sylva_options *opts)
      * device-memory limit relies on, does not need it. */
     setenv("STARPU_MINIMUM_CLEAN_BUFFERS", "0", 0);
     setenv("STARPU_TARGET_CLEAN_BUFFERS", "0", 0);
+    /* Two workers (two streams) per GPU: independent fronts of one level of
+     * the tree run at once (measured on an H100, docs/performance.md). */
+    setenv("STARPU_NWORKER_PER_CUDA", SYLVA__WORKERS_PER_GPU, 0);
     if (opts->device_memory > 0) {
         /* StarPU's per-GPU limit, in MiB; it evicts (or, for what cannot be
          * evicted, waits) to stay under it. */
