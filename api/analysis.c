@@ -48,13 +48,15 @@ static int64_t small_rows(const sylva_options *o)
     return will_use_gpus(o) ? sylva__runtime_gpu_small_rows() : SYLVA__CPU_SMALL_FRONT_ROWS;
 }
 
-/* Automatic batch size on GPUs: a few groups per GPU for each level, so
- * each batched launch is as large as the tree allows. */
+/* Automatic batch size on GPUs: a few groups per GPU worker for each
+ * level, so each batched launch is as large as the tree allows; a small
+ * problem is one batch (a task costs more than its arithmetic there). */
 static double gpu_batch_flops(const sylva__tree *t, int64_t small_rows_, int gpus)
 {
     double small = 0;
     for (int64_t f = 0; f < t->nfronts; f++)
         if (t->fronts[f].m <= small_rows_) small += t->fronts[f].flops;
+    if (small <= SYLVA__GPU_ONE_BATCH_FLOPS) return small > SYLVA__AUTO_MIN_BATCH_FLOPS ? small : SYLVA__AUTO_MIN_BATCH_FLOPS;
     double b = small / (SYLVA__AUTO_GROUPS_PER_WORKER * gpus);
     return b < SYLVA__AUTO_MIN_BATCH_FLOPS ? SYLVA__AUTO_MIN_BATCH_FLOPS : b;
 }

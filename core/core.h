@@ -67,6 +67,10 @@ double sylva__now(void);
 /* ... but no automatic batch under this many flops. */
 #define SYLVA__AUTO_MIN_BATCH_FLOPS 1e6
 
+/* On GPUs, small fronts totalling at most this many flops go into one
+ * automatic batch: below it a task's overhead exceeds its work. */
+#define SYLVA__GPU_ONE_BATCH_FLOPS 2e9
+
 /* StarPU workers (each with its own stream) per GPU, unless the
  * environment's STARPU_NWORKER_PER_CUDA says otherwise. */
 #define SYLVA__WORKERS_PER_GPU "2"
