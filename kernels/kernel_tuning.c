@@ -22,7 +22,7 @@ void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
     t->panel_nb = 32;
     t->native_syrk_nb = 2048;
     t->native_panel_nb = 0;
-    t->native_min_m = 4096;
+    t->native_min_m = 2048;
 }
 
 #define SYLVA_TUNING_KEYS(X)                                                                  \
