@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "api.h"
+#include "io.h"
 
 int sylva__api_check_matrix(const sylva_matrix *A)
 {
@@ -88,6 +89,11 @@ static void fill_info(const sylva_analysis_t *an, const sylva_matrix *A, double 
     info->size_spread = an->stats.size_spread_mean;
     info->padding_waste = an->stats.padding_waste;
     info->seconds = seconds;
+    info->seconds_ordering = an->seconds[0];
+    info->seconds_symbolic = an->seconds[1];
+    info->seconds_maps = an->seconds[2];
+    info->seconds_plan = an->seconds[3];
+    info->ordering = an->ordering;
 }
 
 int sylva_analyze(const sylva_matrix *A, const sylva_options *opts, sylva_analysis_t **out,
@@ -121,10 +127,23 @@ int sylva_analyze(const sylva_matrix *A, const sylva_options *opts, sylva_analys
         goto fail;
     }
     an->opts.small_front_rows = small_rows(&an->opts);
+    an->ordering = (sylva_ordering)sylva__order_resolved(A->n, &an->opts);
+    an->nnz_A = A->nnz;
+    an->pattern_hash = sylva__pattern_hash(A);
     sylva_options ord = an->opts;
     ord.user_perm = opts ? opts->user_perm : NULL;
+    sylva__api_progress(&an->opts, "ordering", 0);
+    double tp = sylva__now();
     if ((status = sylva__order(A, &ord, perm))) goto fail;
+    an->seconds[0] = sylva__now() - tp;
+    sylva__api_progress(&an->opts, "ordering", 1);
+    sylva__api_progress(&an->opts, "symbolic", 0);
     if ((status = sylva__tree_build(A, perm, &an->opts, &an->tree))) goto fail;
+    an->seconds[1] = an->tree->seconds_symbolic;
+    an->seconds[2] = an->tree->seconds_maps;
+    sylva__api_progress(&an->opts, "symbolic", 1);
+    sylva__api_progress(&an->opts, "plan", 0);
+    tp = sylva__now();
     sylva__policy_params pp = {an->opts.small_front_rows, an->opts.batch_flops};
     int automatic = pp.batch_flops <= 0;
     if (automatic)
@@ -148,6 +167,8 @@ int sylva_analyze(const sylva_matrix *A, const sylva_options *opts, sylva_analys
     }
     an->opts.batch_flops = pp.batch_flops;
     if ((status = sylva__rt_plan_create(an->plan, &an->rt))) goto fail;
+    an->seconds[3] = sylva__now() - tp;
+    sylva__api_progress(&an->opts, "plan", 1);
     free(perm);
     if (info) fill_info(an, A, sylva__now() - t0, info);
     *out = an;

@@ -18,7 +18,17 @@ struct sylva_analysis {
     sylva__plan_stats stats;
     sylva_options opts;
     char policy[32];
+    double seconds[4];          /* ordering, symbolic, maps, plan */
+    sylva_ordering ordering;    /* the ordering used (AUTO resolved) */
+    int64_t nnz_A;              /* A's stored entries and */
+    uint64_t pattern_hash;      /* pattern fingerprint (sylva_analysis_save) */
 };
+
+/* Tell the options' progress callback, if any. */
+static inline void sylva__api_progress(const sylva_options *o, const char *phase, double fraction)
+{
+    if (o->progress) o->progress(o->progress_arg, phase, fraction);
+}
 
 struct sylva_factor {
     const sylva_analysis_t *an;

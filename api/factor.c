@@ -37,9 +37,12 @@ static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
         values = converted;
     }
     sylva__factor_report rep;
+    sylva__numeric_set_progress(F->num, an->opts.progress, an->opts.progress_arg);
+    sylva__api_progress(&an->opts, "factorize", 0);
     status = sylva__numeric_factor(F->num, values, A->nnz, an->opts.tile_rows, an->opts.mode, &rep);
     double secs = sylva__now() - t0;
     free(converted);
+    if (!status) sylva__api_progress(&an->opts, "factorize", 1);
     if (info) {
         info->flops = t->flops;
         info->seconds = secs;

@@ -44,6 +44,20 @@ const char *sylva_exec_mode_name(int mode)
                                                                               : "unknown";
 }
 
+const char *sylva_ordering_name(int ordering)
+{
+    switch (ordering) {
+    case SYLVA_ORDERING_METIS: return "metis";
+    case SYLVA_ORDERING_AMD: return "amd";
+    case SYLVA_ORDERING_NATURAL: return "natural";
+    case SYLVA_ORDERING_USER: return "user";
+    case SYLVA_ORDERING_SCOTCH: return "scotch";
+    case SYLVA_ORDERING_ND_PARALLEL: return "nd-parallel";
+    case SYLVA_ORDERING_AUTO: return "auto";
+    }
+    return "unknown";
+}
+
 int sylva_ordering_from_name(const char *name)
 {
     if (!name) return -1;

@@ -48,7 +48,12 @@ typedef struct sylva__tree {
     double flops;
     int64_t height;      /* fronts on the longest leaf → root path */
     int64_t max_m;
+    double seconds_symbolic, seconds_maps; /* how long sylva__tree_build took for each */
 } sylva__tree;
+
+/* The ordering opts->ordering stands for on a matrix of order n (AUTO
+ * resolved for the analysis' threads; the others as they are). */
+int sylva__order_resolved(int64_t n, const sylva_options *opts);
 
 /* Fill-reducing ordering of A (lower CSC): perm[new] = old. */
 int sylva__order(const sylva_matrix *A, const sylva_options *opts, int64_t *perm);

@@ -109,6 +109,12 @@ static int order_user(int64_t n, const int64_t *user, int64_t *perm)
     return SYLVA_OK;
 }
 
+int sylva__order_resolved(int64_t n, const sylva_options *opts)
+{
+    if (opts->ordering != SYLVA_ORDERING_AUTO) return opts->ordering;
+    return sylva__order_auto(n, sylva__order_threads(opts->ncpus));
+}
+
 int sylva__order(const sylva_matrix *A, const sylva_options *opts, int64_t *perm)
 {
     int64_t n = A->n;

@@ -119,9 +119,13 @@ int sylva__tree_build(const sylva_matrix *A, const int64_t *perm, const sylva_op
     *out = NULL;
     sylva__tree *t = sylva__calloc(1, sizeof *t);
     if (!t) return SYLVA_ERR_NO_MEMORY;
+    double t0 = sylva__now();
     int status = run_cholmod_analysis(A, perm, opts, t);
     if (!status) status = link_fronts(t);
+    double t1 = sylva__now();
     if (!status) status = sylva__tree_maps(t, A, sylva__order_threads(opts->ncpus));
+    t->seconds_symbolic = t1 - t0;
+    t->seconds_maps = sylva__now() - t1;
     if (status) {
         sylva__tree_free(t);
         return status;

@@ -175,13 +175,21 @@ typedef struct sylva_options {
     sylva_exec_mode mode;
     /* Device memory each GPU may use, in bytes (set at sylva_init); 0 = all. */
     int64_t device_memory;
-    char reserved[112];
+    /* Called, when not NULL, as phases of sylva_analyze and sylva_factorize
+     * progress: phase ("ordering", "symbolic", "plan", "factorize") and the
+     * fraction done (0 at its start, 1 at its end; the factorization also in
+     * between, by flops of finished tasks, from StarPU's threads, one call
+     * at a time). For progress displays; it must return quickly. */
+    void (*progress)(void *arg, const char *phase, double fraction);
+    void *progress_arg;
+    char reserved[96];
 } sylva_options;
 
 void sylva_default_options(sylva_options *opts);
 /* Parse an ordering name ("metis", "amd", "natural", "user", "scotch",
  * "nd-parallel", "auto"); -1 if unknown. */
 int sylva_ordering_from_name(const char *name);
+const char *sylva_ordering_name(int ordering);
 /* The i-th registered batching policy's name and one-line summary, NULL
  * past the last one. */
 const char *sylva_policy_name(int i);
@@ -223,8 +231,10 @@ typedef struct sylva_analysis_info {
     double fronts_per_batch;/* mean */
     double size_spread;     /* mean over batches of max rows / min rows */
     double padding_waste;   /* 1 − Σ flops / Σ_batches (fronts × largest front flops) */
-    double seconds;
-    char reserved[128];
+    double seconds;         /* the whole analysis; its phases: */
+    double seconds_ordering, seconds_symbolic, seconds_maps, seconds_plan;
+    sylva_ordering ordering; /* the ordering used (SYLVA_ORDERING_AUTO resolved) */
+    char reserved[88];
 } sylva_analysis_info;
 
 /* Order, find supernodes, build the assembly tree and the batching plan.
@@ -232,6 +242,20 @@ typedef struct sylva_analysis_info {
 int sylva_analyze(const sylva_matrix *A, const sylva_options *opts,
                   sylva_analysis_t **an, sylva_analysis_info *info);
 void sylva_analysis_free(sylva_analysis_t *an);
+
+/* Save an analysis to path (written to a temporary file, renamed when
+ * complete): the fill-reducing permutation, the ordering that made it, the
+ * amalgamation settings and a fingerprint of the pattern. */
+int sylva_analysis_save(const sylva_analysis_t *an, const char *path);
+/* Redo an analysis of A from a saved one, skipping the ordering: the tree
+ * and batch plan are rebuilt under opts (policy, thresholds, precision may
+ * differ from the saved run's; the ordering and amalgamation come from the
+ * file). SYLVA_ERR_PATTERN_MISMATCH when A's pattern is not the saved one;
+ * SYLVA_ERR_FORMAT for a file that is not an analysis, truncated, corrupted
+ * (checksum) or of another version; SYLVA_ERR_IO when it cannot be read. */
+int sylva_analysis_load(const char *path, const sylva_matrix *A, const sylva_options *opts,
+                        sylva_analysis_t **an, sylva_analysis_info *info);
+
 /* One batch (group) of the plan, for policy studies. */
 typedef struct sylva_batch_info {
     int64_t fronts;

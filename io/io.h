@@ -23,6 +23,10 @@ int sylva__matrix_convert(const sylva_matrix *A, sylva_dtype dtype, sylva_matrix
 void sylva__convert_values(int64_t count, sylva_dtype from, const void *src, sylva_dtype to,
                            void *dst);
 
+/* A 64-bit fingerprint of A's pattern (n, colptr, rowind; FNV-1a): equal
+ * patterns give equal hashes, different ones almost surely not. */
+uint64_t sylva__pattern_hash(const sylva_matrix *A);
+
 void sylva__matrix_symv(const sylva_matrix *A, const void *x, void *y);
 double sylva__matrix_norm_inf(const sylva_matrix *A);
 double sylva__backward_error(const sylva_matrix *A, const void *x, const void *b);

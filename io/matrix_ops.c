@@ -1,7 +1,7 @@
 /* matrix_ops.c — arithmetic on a stored-lower symmetric sylva_matrix of
  * either scalar type: y = A x, ‖A‖∞, the backward error
  * ‖b − A x‖∞ / (‖A‖∞ ‖x‖∞ + ‖b‖∞) (t_matrix_ops.c, per precision), and the
- * conversion to another type. The arithmetic cannot fail loudly: a
+ * conversion to another type, and a fingerprint of the pattern. The arithmetic cannot fail loudly: a
  * pattern-only matrix, a NULL argument or an allocation failure gives NaN
  * (so a test comparing against a tolerance fails), and any NaN in A, x or b
  * comes out as NaN. */
@@ -83,4 +83,19 @@ int sylva__matrix_convert(const sylva_matrix *A, sylva_dtype dtype, sylva_matrix
     if (A->values) sylva__convert_values(A->nnz, A->dtype, A->values, dtype, M->values);
     *out = M;
     return SYLVA_OK;
+}
+
+static uint64_t fnv1a(uint64_t h, const void *data, size_t bytes)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < bytes; i++) h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
+uint64_t sylva__pattern_hash(const sylva_matrix *A)
+{
+    uint64_t h = 14695981039346656037ull;
+    h = fnv1a(h, &A->n, sizeof A->n);
+    h = fnv1a(h, A->colptr, ((size_t)A->n + 1) * sizeof *A->colptr);
+    return fnv1a(h, A->rowind, (size_t)A->nnz * sizeof *A->rowind);
 }

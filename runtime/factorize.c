@@ -151,20 +151,25 @@ static int register_cb(sylva__numeric *N, run *r, int64_t g, int tiled)
     return SYLVA_OK;
 }
 
-/* After each group task: its GPU time by kind (StarPU's task profiling). */
+/* After each group task: its GPU time by kind (StarPU's task profiling),
+ * and the progress callback with the flops of finished tasks. */
 static void group_done(void *arg)
 {
     const sylva__group_args *a = arg;
+    sylva__numeric *N = a->num;
+    double flops = a->plan->group_flops[a->group];
     struct starpu_task *task = starpu_task_get_current();
     const struct starpu_profiling_task_info *p = task ? task->profiling_info : NULL;
-    if (!p || starpu_worker_get_type(p->workerid) != STARPU_CUDA_WORKER) return;
-    double s = starpu_timing_timespec_delay_us((struct timespec *)&p->start_time,
-                                               (struct timespec *)&p->end_time) * 1e-6;
-    int kind = a->plan->large[a->group] != 0;
-    sylva__numeric *N = a->num;
     STARPU_PTHREAD_MUTEX_LOCK(&N->stat_lock);
-    N->gpu_seconds[kind] += s;
-    N->gpu_flops[kind] += a->plan->group_flops[a->group];
+    if (p && starpu_worker_get_type(p->workerid) == STARPU_CUDA_WORKER) {
+        int kind = a->plan->large[a->group] != 0;
+        N->gpu_seconds[kind] += starpu_timing_timespec_delay_us((struct timespec *)&p->start_time,
+                                                                (struct timespec *)&p->end_time) * 1e-6;
+        N->gpu_flops[kind] += flops;
+    }
+    N->flops_done += flops;
+    if (N->progress && a->plan->tree->flops > 0)
+        N->progress(N->progress_arg, "factorize", N->flops_done / a->plan->tree->flops);
     STARPU_PTHREAD_MUTEX_UNLOCK(&N->stat_lock);
 }
 
@@ -275,6 +280,7 @@ int sylva__factor_submit(sylva__numeric *N, const void *A_values, int64_t nnz, i
     N->failed = 0;
     memset(N->gpu_seconds, 0, sizeof N->gpu_seconds);
     memset(N->gpu_flops, 0, sizeof N->gpu_flops);
+    N->flops_done = 0;
     int64_t stopped = -1; /* the group whose submission failed */
     for (int64_t g = 0; g < ng && !status; g++) {
         /* A task that could not run ends the submission: nothing above it

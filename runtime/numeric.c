@@ -126,6 +126,12 @@ int sylva__numeric_factor(sylva__numeric *N, const void *A_values, int64_t nnz, 
 
 int sylva__numeric_ok(const sylva__numeric *N) { return N->ok; }
 
+void sylva__numeric_set_progress(sylva__numeric *N, void (*fn)(void *, const char *, double), void *arg)
+{
+    N->progress = fn;
+    N->progress_arg = arg;
+}
+
 sylva_dtype sylva__numeric_dtype(const sylva__numeric *N) { return N->precision; }
 
 int sylva__numeric_to_host(sylva__numeric *N, double *seconds)

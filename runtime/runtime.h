@@ -67,6 +67,9 @@ typedef struct sylva__factor_report {
  * the largest task cannot fit the device memory) or SYLVA_ERR_RUNTIME. */
 int sylva__numeric_factor(sylva__numeric *N, const void *A_values, int64_t nnz, int64_t tile_rows,
                           int mode, sylva__factor_report *rep);
+/* The options' progress callback for N's factorizations ("factorize",
+ * fraction of flops in finished tasks), or NULL. */
+void sylva__numeric_set_progress(sylva__numeric *N, void (*fn)(void *, const char *, double), void *arg);
 /* 1 once a factorization into N succeeded. */
 int sylva__numeric_ok(const sylva__numeric *N);
 sylva_dtype sylva__numeric_dtype(const sylva__numeric *N);

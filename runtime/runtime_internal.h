@@ -49,6 +49,9 @@ struct sylva__numeric {
     int failed;                 /* set by a task that could not run: submission stops */
     starpu_pthread_mutex_t stat_lock; /* guards the per-kind sums below (task callbacks) */
     double gpu_seconds[2], gpu_flops[2]; /* this run's GPU tasks: [0] batches, [1] large */
+    double flops_done;                  /* this run's finished tasks' flops (progress) */
+    void (*progress)(void *, const char *, double);
+    void *progress_arg;
     int error_set;              /* the first task error's message is in error[] */
     char error[512];
     int ok;                     /* 1 once a factorization succeeded */

@@ -1,0 +1,29 @@
+/* analysis_file.h — a saved analysis: what is needed to redo an analysis
+ * without its ordering (the permutation, the amalgamation settings and a
+ * fingerprint of the pattern it belongs to), in a versioned binary file
+ * with a checksum. Internal to frontal/ and api/. */
+#ifndef SYLVA_FRONTAL_ANALYSIS_FILE_H
+#define SYLVA_FRONTAL_ANALYSIS_FILE_H
+
+#include <stdint.h>
+
+#include "core.h"
+
+typedef struct sylva__analysis_record {
+    int64_t n, nnz;
+    uint64_t pattern_hash;
+    int32_t ordering;        /* the ordering that made perm */
+    int64_t nrelax[3];
+    double zrelax[3];
+    int64_t *perm;           /* n: new → old (read: allocated, the caller frees) */
+} sylva__analysis_record;
+
+/* Write r to path (through a temporary file renamed on success). Fails
+ * with SYLVA_ERR_IO naming the file. */
+int sylva__analysis_file_write(const char *path, const sylva__analysis_record *r);
+/* Read path into r. Fails with SYLVA_ERR_IO (cannot read), SYLVA_ERR_FORMAT
+ * ("FILE: not a sylva analysis", "FILE: truncated", "FILE: corrupted
+ * (checksum)", "FILE: version V, this sylva reads 1") or SYLVA_ERR_NO_MEMORY. */
+int sylva__analysis_file_read(const char *path, sylva__analysis_record *r);
+
+#endif
