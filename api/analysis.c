@@ -1,7 +1,9 @@
-/* analysis.c — sylva_analyze and the analysis queries: argument checks,
- * timing, the info struct, and the calls into frontal/ (ordering, tree) and
- * batching/ (plan). Every failure returns a status with a message; nothing
- * here exits.
+/* analysis.c — sylva_analyze and the analysis queries: argument and option
+ * checks (options_check.c), timing, the info struct, and the calls into
+ * frontal/ (ordering, tree) and batching/ (plan). An analysis is reference
+ * counted: each factor made from it holds a reference, so it outlives
+ * sylva_analysis_free while factors need it. Every failure returns a status
+ * with a message; nothing here exits.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,8 +114,10 @@ int sylva_analyze(const sylva_matrix *A, const sylva_options *opts, sylva_analys
         free(perm);
         return SYLVA_ERR_NO_MEMORY;
     }
+    an->refs = 1;
     if (opts) an->opts = *opts;
     else sylva_default_options(&an->opts);
+    if ((status = sylva__options_check_analysis(&an->opts))) goto fail;
     snprintf(an->policy, sizeof an->policy, "%s",
              an->opts.policy ? an->opts.policy : sylva__policy_default);
     an->opts.policy = an->policy;
@@ -139,6 +143,9 @@ int sylva_analyze(const sylva_matrix *A, const sylva_options *opts, sylva_analys
     sylva__api_progress(&an->opts, "ordering", 1);
     sylva__api_progress(&an->opts, "symbolic", 0);
     if ((status = sylva__tree_build(A, perm, &an->opts, &an->tree))) goto fail;
+    if (!will_use_gpus(&an->opts) && (status = sylva__options_check_tiles(
+                                          an->tree, an->opts.small_front_rows, an->opts.tile_rows)))
+        goto fail;
     an->seconds[1] = an->tree->seconds_symbolic;
     an->seconds[2] = an->tree->seconds_maps;
     sylva__api_progress(&an->opts, "symbolic", 1);
@@ -179,14 +186,16 @@ fail:
     return status;
 }
 
-void sylva_analysis_free(sylva_analysis_t *an)
+void sylva__analysis_release(sylva_analysis_t *an)
 {
-    if (!an) return;
+    if (!an || __atomic_sub_fetch(&an->refs, 1, __ATOMIC_ACQ_REL) > 0) return;
     sylva__rt_plan_free(an->rt);
     sylva__plan_free(an->plan);
     sylva__tree_free(an->tree);
     free(an);
 }
+
+void sylva_analysis_free(sylva_analysis_t *an) { sylva__analysis_release(an); }
 
 const int64_t *sylva_analysis_perm(const sylva_analysis_t *an) { return an ? an->tree->perm : NULL; }
 

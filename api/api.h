@@ -3,8 +3,9 @@
  * a thin wrapper over runtime/, batching/, frontal/ or io/).
  *
  * An analysis owns its tree and plan (built once per pattern); a factor
- * owns its numeric values and points at the analysis it was made from,
- * which must outlive it.
+ * owns its numeric values and holds a reference on the analysis it was
+ * made from: sylva_analysis_free drops the caller's reference, and the
+ * analysis goes when the last factor made from it is freed (docs/api.md).
  */
 #ifndef SYLVA_API_H
 #define SYLVA_API_H
@@ -12,6 +13,7 @@
 #include "runtime.h"
 
 struct sylva_analysis {
+    int refs; /* the caller's (until sylva_analysis_free) + one per live factor */
     sylva__tree *tree;
     sylva__plan *plan;
     sylva__rt_plan *rt;
@@ -31,12 +33,30 @@ static inline void sylva__api_progress(const sylva_options *o, const char *phase
 }
 
 struct sylva_factor {
-    const sylva_analysis_t *an;
+    sylva_analysis_t *an; /* one reference held */
     sylva__numeric *num;
+    int valid;          /* the last (re)factorization succeeded: solves may use it */
+    int pivots_checked; /* L's pivots were found finite and positive */
 };
 
 /* SYLVA_OK when A's arrays are consistent (not a full validation: io/ did
  * that when A was made). */
 int sylva__api_check_matrix(const sylva_matrix *A);
+/* Drop one reference; the last frees the analysis. */
+void sylva__analysis_release(sylva_analysis_t *an);
+
+/* options_check.c: the ranges of docs/limits.md, SYLVA_ERR_ARGUMENT naming
+ * the option. _tiles: tiled large fronts (more than small_rows rows) must not
+ * make more than SYLVA_MAX_TINY_TILE_TASKS tasks under
+ * SYLVA_MIN_TILE_TASK_FLOPS flops each. */
+int sylva__options_check_init(const sylva_options *o);
+int sylva__options_check_analysis(const sylva_options *o);
+int sylva__options_check_tiles(const sylva__tree *t, int64_t small_rows, int64_t tile_rows);
+
+/* factor_values.c: every value of A is finite (SYLVA_ERR_BAD_VALUE naming
+ * the first that is not), and L's pivots are finite and positive after a
+ * factorization (SYLVA_ERR_NOT_SPD naming the column). */
+int sylva__check_values(const sylva_matrix *A, const char *who);
+int sylva__check_pivots(const sylva_analysis_t *an, sylva__numeric *num, int64_t *failed_column);
 
 #endif

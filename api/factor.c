@@ -1,7 +1,10 @@
 /* factor.c — sylva_factorize, sylva_refactorize, sylva_solve, sylva_logdet:
- * argument checks, the pattern check, conversion of A's values to the
- * factor's precision when they differ, timing and the info struct, over
- * runtime/'s numeric factor. Every failure returns a status with a message.
+ * argument checks, the pattern check, the finite-value and pivot checks
+ * (factor_values.c), conversion of A's values to the factor's precision
+ * when they differ, timing and the info struct, over runtime/'s numeric
+ * factor. A factor holds a reference on its analysis. After a failed
+ * (re)factorization the factor refuses solves until one succeeds. Every
+ * failure returns a status with a message.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +16,7 @@
 static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_info *info)
 {
     const sylva_analysis_t *an = F->an;
+    F->valid = 0;
     const sylva__tree *t = an->tree;
     if (info) {
         memset(info, 0, sizeof *info);
@@ -26,6 +30,7 @@ static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
         return sylva__fail(SYLVA_ERR_PATTERN_ONLY,
                            "matrix has no values (a pattern file): it can be analyzed, not factored");
     if ((status = sylva__tree_check_pattern(t, A))) return status;
+    if ((status = sylva__check_values(A, "sylva_factorize"))) return status;
     double t0 = sylva__now();
     sylva_dtype prec = sylva__numeric_dtype(F->num);
     const void *values = A->values;
@@ -35,6 +40,14 @@ static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
         if (!converted) return SYLVA_ERR_NO_MEMORY;
         sylva__convert_values(A->nnz, A->dtype, A->values, prec, converted);
         values = converted;
+        sylva_matrix C = *A; /* a value beyond FLT_MAX is inf in float */
+        C.values = converted;
+        C.dtype = prec;
+        if ((status = sylva__check_values(
+                 &C, "sylva_factorize (converted to the factor's precision)"))) {
+            free(converted);
+            return status;
+        }
     }
     sylva__factor_report rep;
     sylva__numeric_set_progress(F->num, an->opts.progress, an->opts.progress_arg);
@@ -42,6 +55,13 @@ static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
     status = sylva__numeric_factor(F->num, values, A->nnz, an->opts.tile_rows, an->opts.mode, &rep);
     double secs = sylva__now() - t0;
     free(converted);
+    /* L is on the host after a CPU factorization: check its pivots now;
+     * after a GPU one, when the solve or logdet brings it here. */
+    F->pivots_checked = 0;
+    if (!status && rep.mode == SYLVA_MODE_CPU) {
+        status = sylva__check_pivots(an, F->num, &rep.failed_column);
+        F->pivots_checked = 1;
+    }
     if (!status) sylva__api_progress(&an->opts, "factorize", 1);
     if (info) {
         info->flops = t->flops;
@@ -75,13 +95,15 @@ int sylva_factorize(const sylva_analysis_t *an, const sylva_matrix *A, sylva_fac
     *out = NULL;
     sylva_factor_t *F = sylva__calloc(1, sizeof *F);
     if (!F) return SYLVA_ERR_NO_MEMORY;
-    F->an = an;
+    F->an = (sylva_analysis_t *)an; /* the reference count is not the caller's const */
+    __atomic_add_fetch(&F->an->refs, 1, __ATOMIC_ACQ_REL);
     int status = sylva__numeric_create(an->rt, an->opts.precision, &F->num);
     if (!status) status = run_factor(F, A, info);
     if (status) {
         sylva_factor_free(F);
         return status;
     }
+    F->valid = 1;
     *out = F;
     return SYLVA_OK;
 }
@@ -91,7 +113,24 @@ int sylva_refactorize(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
     sylva__clear_error();
     if (info) info->failed_column = -1;
     if (!F) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_refactorize: factor is NULL");
-    return run_factor(F, A, info);
+    int status = run_factor(F, A, info);
+    F->valid = status == SYLVA_OK;
+    return status;
+}
+
+/* SYLVA_OK when F holds a usable factor: its last factorization succeeded
+ * and, after a GPU one, its pivots (checked once L is on the host). */
+static int factor_usable(const sylva_factor_t *F, const char *who)
+{
+    if (!F->valid || !sylva__numeric_ok(F->num))
+        return sylva__fail(SYLVA_ERR_ARGUMENT, "%s: the factorization did not succeed", who);
+    if (__atomic_load_n(&F->pivots_checked, __ATOMIC_ACQUIRE)) return SYLVA_OK;
+    sylva_factor_t *G = (sylva_factor_t *)F; /* the check's result is cached */
+    int64_t col;
+    int status = sylva__check_pivots(F->an, F->num, &col);
+    if (status) G->valid = 0;
+    __atomic_store_n(&G->pivots_checked, 1, __ATOMIC_RELEASE);
+    return status;
 }
 
 int sylva_solve(const sylva_factor_t *F, int64_t nrhs, void *B, int64_t ldb)
@@ -102,9 +141,8 @@ int sylva_solve(const sylva_factor_t *F, int64_t nrhs, void *B, int64_t ldb)
     if (nrhs < 0 || ldb < n || ldb < 1)
         return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_solve: nrhs = %lld, ldb = %lld for n = %lld",
                            (long long)nrhs, (long long)ldb, (long long)n);
-    if (!sylva__numeric_ok(F->num))
-        return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_solve: the factorization did not succeed");
-    return sylva__numeric_solve(F->num, nrhs, B, ldb);
+    int status = factor_usable(F, "sylva_solve");
+    return status ? status : sylva__numeric_solve(F->num, nrhs, B, ldb);
 }
 
 int sylva_factor_to_host(const sylva_factor_t *F, double *seconds)
@@ -112,11 +150,11 @@ int sylva_factor_to_host(const sylva_factor_t *F, double *seconds)
     sylva__clear_error();
     double s = 0;
     if (!F) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_factor_to_host: factor is NULL");
-    if (!sylva__numeric_ok(F->num))
+    if (!F->valid || !sylva__numeric_ok(F->num))
         return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_factor_to_host: the factorization did not succeed");
     int status = sylva__numeric_to_host(F->num, &s);
     if (seconds) *seconds = s;
-    return status;
+    return status ? status : factor_usable(F, "sylva_factor_to_host");
 }
 
 sylva_dtype sylva_factor_dtype(const sylva_factor_t *F)
@@ -126,15 +164,16 @@ sylva_dtype sylva_factor_dtype(const sylva_factor_t *F)
 
 int sylva_logdet(const sylva_factor_t *F, double *logdet)
 {
+    sylva__clear_error();
     if (!F || !logdet) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_logdet: NULL argument");
-    if (!sylva__numeric_ok(F->num))
-        return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_logdet: the factorization did not succeed");
-    return sylva__numeric_logdet(F->num, logdet);
+    int status = factor_usable(F, "sylva_logdet");
+    return status ? status : sylva__numeric_logdet(F->num, logdet);
 }
 
 void sylva_factor_free(sylva_factor_t *F)
 {
     if (!F) return;
     sylva__numeric_free(F->num);
+    sylva__analysis_release(F->an);
     free(F);
 }

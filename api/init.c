@@ -1,5 +1,6 @@
-/* init.c — sylva_init and sylva_finalize: start and stop the runtime. */
-#include "runtime.h"
+/* init.c — sylva_init and sylva_finalize: check the runtime options
+ * (options_check.c), start and stop the runtime. */
+#include "api.h"
 
 int sylva_init(const sylva_options *opts)
 {
@@ -9,7 +10,8 @@ int sylva_init(const sylva_options *opts)
         sylva_default_options(&def);
         opts = &def;
     }
-    return sylva__runtime_start(opts);
+    int status = sylva__options_check_init(opts);
+    return status ? status : sylva__runtime_start(opts);
 }
 
 int sylva_finalize(void)

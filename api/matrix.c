@@ -53,3 +53,10 @@ int sylva_write_dense(const char *path, int64_t n, int64_t nrhs, const double *X
     sylva__clear_error();
     return sylva__write_dense(path, n, nrhs, X, ldx);
 }
+
+int sylva_write_file(const char *path, const void *data, size_t size)
+{
+    sylva__clear_error();
+    if (!data && size > 0) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_write_file: data is NULL");
+    return sylva__write_file(path, data, size);
+}

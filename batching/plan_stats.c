@@ -44,7 +44,7 @@ void sylva__plan_stats_compute(const sylva__plan *pl, sylva__plan_stats *st)
         if (s > st->max_task_scalars) st->max_task_scalars = s;
     }
     /* CB pools alive: group g's pool lives from g until its last reader. */
-    int64_t *left = malloc(((size_t)pl->ngroups + 1) * sizeof *left);
+    int64_t *left = sylva__malloc((size_t)pl->ngroups + 1, sizeof *left);
     if (!left) return;
     double alive = 0;
     for (int64_t g = 0; g < pl->ngroups; g++) left[g] = pl->readers[g];

@@ -25,17 +25,31 @@ typedef struct cli_args {
 
 /* Map a library status to the command's exit code. */
 int cli_exit_code(int status);
-/* Print "sylva: <message>" (or the status text) on stderr; return the exit code. */
+/* Record the command's own message for a failure (printed and written to
+ * the JSON instead of the library's last error); returns status. */
+int cli_error(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The failure's message: the command's own, else the library's, else the
+ * status text. */
+const char *cli_message(int status);
+/* Print "sylva: <message>" on stderr; return the exit code. */
 int cli_fail(int status);
+/* The same for a file the command could not write: exit 4. */
+int cli_fail_output(int status);
 
 int cli_cmd_factor(const cli_args *a);
 int cli_cmd_analyze(const cli_args *a);
-/* Write the plan's batches as a JSON array (policy studies). */
+/* Write the plan's batches as a JSON array (policy studies), atomically;
+ * a status. */
 int cli_write_batches(const char *path, const sylva_analysis_t *an);
 
-/* Minimal JSON writer: one flat object, with one nested "seconds" object. */
+/* Minimal JSON writer: one flat object, with nested objects one level
+ * deep, built in memory and written atomically (sylva_write_file) by
+ * cli_json_close, which returns the status of the write. */
 typedef struct cli_json {
-    FILE *f;
+    FILE *f; /* a memory stream */
+    char *text;
+    size_t len;
+    const char *path;
     int first;
 } cli_json;
 int cli_json_open(cli_json *j, const char *path);

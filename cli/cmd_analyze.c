@@ -1,7 +1,8 @@
 /* cmd_analyze.c — `sylva analyze`: ordering, fronts and the batching plan of
  * a matrix (values not needed: pattern files work), printed as a summary
  * with the front-size histogram; --json writes the same; --batches the plan's
- * batches. */
+ * batches. Both files are written atomically; failing to write one exits 4. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -32,13 +33,15 @@ int cli_cmd_analyze(const cli_args *a)
         printf("\n  batches: %.1f fronts each on average, size spread %.2f, padding waste %.1f%%\n",
                ai.fronts_per_batch, ai.size_spread, 100 * ai.padding_waste);
         printf("  analyze %.3f s\n", ai.seconds);
-        if (a->batches && cli_write_batches(a->batches, an)) code = EXIT_RUNTIME;
+        int st = a->batches ? cli_write_batches(a->batches, an) : SYLVA_OK;
+        if (st) code = cli_fail_output(st);
     }
     if (a->json) {
         cli_json j;
-        if (cli_json_open(&j, a->json) == 0) {
+        int st = cli_json_open(&j, a->json);
+        if (st == SYLVA_OK) {
             cli_json_str(&j, "status", sylva_status_name(status));
-            if (status) cli_json_str(&j, "message", sylva_last_error());
+            if (status) cli_json_str(&j, "message", cli_message(status));
             cli_json_int(&j, "n", ai.n);
             cli_json_int(&j, "nnz_A", ai.nnz_A);
             cli_json_int(&j, "nnz_L", ai.nnz_L);
@@ -53,7 +56,11 @@ int cli_cmd_analyze(const cli_args *a)
             cli_json_num(&j, "padding_waste", ai.padding_waste);
             cli_json_num(&j, "peak_cb_bytes", ai.peak_cb_bytes);
             cli_json_num(&j, "seconds", ai.seconds);
-            cli_json_close(&j);
+            st = cli_json_close(&j);
+        }
+        if (st) {
+            int c = cli_fail_output(st);
+            if (code == EXIT_OK) code = c;
         }
     }
     sylva_analysis_free(an);
@@ -64,11 +71,10 @@ int cli_cmd_analyze(const cli_args *a)
 
 int cli_write_batches(const char *path, const sylva_analysis_t *an)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "sylva: cannot write %s\n", path);
-        return -1;
-    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) return cli_error(SYLVA_ERR_NO_MEMORY, "%s: out of memory", path);
     fputs("[\n", f);
     int64_t nb = sylva_analysis_batch_count(an);
     for (int64_t i = 0; i < nb; i++) {
@@ -81,5 +87,9 @@ int cli_write_batches(const char *path, const sylva_analysis_t *an)
                 (long long)b.child_batches, b.flops, b.large ? "true" : "false", i + 1 < nb ? "," : "");
     }
     fputs("]\n", f);
-    return fclose(f) ? -1 : 0;
+    int bad = ferror(f);
+    int status = fclose(f) != 0 || bad ? cli_error(SYLVA_ERR_NO_MEMORY, "%s: out of memory", path)
+                                       : sylva_write_file(path, text, len);
+    free(text);
+    return status;
 }

@@ -1,9 +1,12 @@
 /* cmd_factor.c — `sylva factor`: read, analyze, factor (optionally several
  * times: refactorization), solve, check the backward error, print a summary
  * and write --json / -o. Any failure still writes the JSON with its status
- * before exiting with the mapped code. With --precision single the factor
- * and the solve run in float; the backward error is measured against the
- * double matrix read from the file. */
+ * before exiting with the mapped code; -o is written only for an accurate
+ * solution, and a file that cannot be written exits 4 (both go through
+ * sylva_write_file: never a truncated file). The default right-hand side
+ * is b = A·1, scaled by a power of two when A·1 overflows. With --precision
+ * single the factor and the solve run in float; the backward error is
+ * measured against the double matrix read from the file. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,19 +26,19 @@ typedef struct report {
     sylva_analysis_info ai;
     sylva_factor_info fi;
     double t_read, t_analyze, t_factor, t_factor_first, t_to_host, t_solve, berr, logdet;
-    int inaccurate; /* solved, but the backward error exceeds SYLVA_CLI_MAX_BERR */
+    int inaccurate;    /* solved, but the backward error exceeds accurate_limit() */
+    int output_failed; /* the status is a failure to write -o */
     int64_t nrhs;
 } report;
 
-static void write_json(const cli_args *a, const report *r)
+/* The JSON summary; a status (the write's). */
+static int write_json(const cli_args *a, const report *r)
 {
     cli_json j;
-    if (cli_json_open(&j, a->json)) {
-        fprintf(stderr, "sylva: cannot write %s\n", a->json);
-        return;
-    }
+    int st = cli_json_open(&j, a->json);
+    if (st) return st;
     cli_json_str(&j, "status", r->inaccurate ? "inaccurate" : sylva_status_name(r->status));
-    if (r->status) cli_json_str(&j, "message", sylva_last_error());
+    if (r->status) cli_json_str(&j, "message", cli_message(r->status));
     if (r->inaccurate) {
         char msg[64];
         snprintf(msg, sizeof msg, "backward error exceeds %.0e", accurate_limit(a));
@@ -83,38 +86,82 @@ static void write_json(const cli_args *a, const report *r)
     cli_json_num(&j, "backward_error", r->berr);
     cli_json_num(&j, "logdet", r->logdet);
     cli_json_int(&j, "failed_column", r->fi.failed_column >= 0 ? r->fi.failed_column + 1 : -1);
-    if (cli_json_close(&j)) fprintf(stderr, "sylva: error writing %s\n", a->json);
+    return cli_json_close(&j);
 }
 
 static int finish(const cli_args *a, report *r, int status)
 {
     r->status = status;
-    int code = status ? cli_fail(status) : EXIT_OK;
+    int code = !status ? EXIT_OK : r->output_failed ? cli_fail_output(status) : cli_fail(status);
     if (!status && !(r->berr <= accurate_limit(a))) {
         /* A solve that is not accurate is a failure, not a success. */
-        fprintf(stderr, "sylva: backward error %.3e exceeds %.0e\n", r->berr, accurate_limit(a));
+        fprintf(stderr, "sylva: backward error %.3e exceeds %.0e%s\n", r->berr, accurate_limit(a),
+                a->output ? "; the solution is not written" : "");
         r->inaccurate = 1;
         code = EXIT_RUNTIME;
     }
-    if (a->json) write_json(a, r);
+    int st = a->json ? write_json(a, r) : SYLVA_OK;
+    if (st) {
+        int c = cli_fail_output(st);
+        if (code == EXIT_OK) code = c;
+    }
     return code;
 }
 
-/* b = A·1, or the --rhs file (n × nrhs). */
+/* b = A·x0 with x0 = 1, or x0 = 2^-e·1 when A·1 overflows: rows of at most
+ * 2^e entries of at most DBL_MAX cannot. */
+static int default_rhs(const sylva_matrix *A, double *B)
+{
+    int64_t n = A->n;
+    double *x0 = malloc((size_t)(n ? n : 1) * sizeof *x0);
+    int64_t *count = calloc((size_t)(n ? n : 1), sizeof *count);
+    if (!x0 || !count) {
+        free(x0);
+        free(count);
+        return cli_error(SYLVA_ERR_NO_MEMORY, "out of memory forming the right-hand side");
+    }
+    double scale = 1.0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int64_t i = 0; i < n; i++) x0[i] = scale;
+        sylva_matrix_symv(A, x0, B);
+        int finite = 1;
+        for (int64_t i = 0; i < n && finite; i++) finite = isfinite(B[i]);
+        if (finite) break;
+        if (pass == 1) {
+            free(x0);
+            free(count);
+            return cli_error(SYLVA_ERR_BAD_VALUE,
+                             "cannot form the right-hand side: A·x overflows "
+                             "double precision even for x = %g·1",
+                             scale);
+        }
+        int64_t widest = 1; /* entries of the widest row of the full matrix */
+        for (int64_t j = 0; j < n; j++)
+            for (int64_t p = A->colptr[j]; p < A->colptr[j + 1]; p++) {
+                count[A->rowind[p]]++;
+                if (A->rowind[p] != j) count[j]++;
+            }
+        for (int64_t i = 0; i < n; i++)
+            if (count[i] > widest) widest = count[i];
+        int e = 0;
+        while (((int64_t)1 << e) < widest && e < 62) e++;
+        scale = ldexp(1.0, -e);
+        fprintf(stderr,
+                "sylva: b = A·1 overflows double precision; using b = A·x with x = 2^-%d·1\n", e);
+    }
+    free(x0);
+    free(count);
+    return SYLVA_OK;
+}
+
+/* b = A·1 (default_rhs), or the --rhs file (n × nrhs). */
 static int make_rhs(const cli_args *a, const sylva_matrix *A, double **B, int64_t *nrhs)
 {
     if (!a->rhs) {
-        double *ones = malloc((size_t)(A->n ? A->n : 1) * sizeof *ones);
         *B = malloc((size_t)(A->n ? A->n : 1) * sizeof **B);
-        if (!ones || !*B) {
-            free(ones);
-            return SYLVA_ERR_NO_MEMORY;
-        }
-        for (int64_t i = 0; i < A->n; i++) ones[i] = 1.0;
-        sylva_matrix_symv(A, ones, *B);
-        free(ones);
+        if (!*B) return cli_error(SYLVA_ERR_NO_MEMORY, "out of memory forming the right-hand side");
         *nrhs = 1;
-        return SYLVA_OK;
+        return default_rhs(A, *B);
     }
     int64_t n;
     int status = sylva_read_dense(a->rhs, &n, nrhs, B);
@@ -122,9 +169,9 @@ static int make_rhs(const cli_args *a, const sylva_matrix *A, double **B, int64_
     if (n != A->n) {
         free(*B);
         *B = NULL;
-        fprintf(stderr, "sylva: %s: right-hand side has %lld rows, the matrix %lld\n", a->rhs,
-                (long long)n, (long long)A->n);
-        return SYLVA_ERR_FORMAT;
+        return cli_error(SYLVA_ERR_ARGUMENT,
+                         "%s: the right-hand side has %lld rows, the matrix (%s) %lld", a->rhs,
+                         (long long)n, a->file, (long long)A->n);
     }
     return SYLVA_OK;
 }
@@ -151,7 +198,7 @@ static int solve_in_precision(const sylva_factor_t *F, int64_t n, int64_t nrhs, 
     int64_t ld = n > 0 ? n : 1;
     if (sylva_factor_dtype(F) == SYLVA_FLOAT64) return sylva_solve(F, nrhs, X, ld);
     float *Xs = malloc((size_t)(n * nrhs + 1) * sizeof *Xs);
-    if (!Xs) return SYLVA_ERR_NO_MEMORY;
+    if (!Xs) return cli_error(SYLVA_ERR_NO_MEMORY, "out of memory for the solution");
     for (int64_t i = 0; i < n * nrhs; i++) Xs[i] = (float)X[i];
     int status = sylva_solve(F, nrhs, Xs, ld);
     for (int64_t i = 0; i < n * nrhs; i++) X[i] = (double)Xs[i];
@@ -175,18 +222,16 @@ int cli_cmd_factor(const cli_args *a)
     if ((status = sylva_read_matrix_market(a->file, &A))) return finish(a, &r, status);
     r.t_read = sylva_wtime() - t0;
     if (!A->values) {
-        sylva_matrix_free(A);
-        fprintf(stderr, "sylva: %s: pattern matrix (no values): it can be analyzed, not factored\n",
-                a->file);
-        r.status = SYLVA_ERR_PATTERN_ONLY;
-        if (a->json) write_json(a, &r);
-        return EXIT_INPUT;
+        status =
+            cli_error(SYLVA_ERR_PATTERN_ONLY,
+                      "%s: pattern matrix (no values): it can be analyzed, not factored", a->file);
+        goto out;
     }
     if ((status = sylva_init(&a->opts))) goto out;
     if ((status = sylva_analyze(A, &a->opts, &an, &r.ai))) goto out;
     r.t_analyze = r.ai.seconds;
-    if (a->batches && cli_write_batches(a->batches, an)) {
-        status = SYLVA_ERR_IO;
+    if (a->batches && (status = cli_write_batches(a->batches, an))) {
+        r.output_failed = 1;
         goto out;
     }
     for (int rep = 0; rep < a->repeat; rep++) {
@@ -203,7 +248,7 @@ int cli_cmd_factor(const cli_args *a)
     if ((status = make_rhs(a, A, &B, &r.nrhs))) goto out;
     X = malloc((size_t)(A->n * r.nrhs + 1) * sizeof *X);
     if (!X) {
-        status = SYLVA_ERR_NO_MEMORY;
+        status = cli_error(SYLVA_ERR_NO_MEMORY, "out of memory for the solution");
         goto out;
     }
     memcpy(X, B, (size_t)(A->n * r.nrhs) * sizeof *X);
@@ -216,8 +261,12 @@ int cli_cmd_factor(const cli_args *a)
         if (!(e <= r.berr)) r.berr = e; /* NaN wins */
     }
     sylva_logdet(F, &r.logdet);
-    if (a->output && (status = sylva_write_dense(a->output, A->n, r.nrhs, X, A->n > 0 ? A->n : 1)))
+    /* An inaccurate solution is a failure (finish): it is not written. */
+    if (a->output && r.berr <= accurate_limit(a) &&
+        (status = sylva_write_dense(a->output, A->n, r.nrhs, X, A->n > 0 ? A->n : 1))) {
+        r.output_failed = 1;
         goto out;
+    }
     printf("%s: n = %lld, nnz(A) = %lld, nnz(L) = %lld, flops = %.3e\n", a->file,
            (long long)r.ai.n, (long long)r.ai.nnz_A, (long long)r.ai.nnz_L, r.ai.flops);
     printf("  fronts %lld (tree height %lld, largest %lld rows), policy %s: %lld tasks, %s\n",

@@ -1,6 +1,13 @@
 /* exit_status.c — the command's exit codes (cli.h) from library statuses,
- * and the one place that prints a failure's message. */
+ * the command's own failure messages (those that are not the library's:
+ * a right-hand side of the wrong size), and the one place that prints a
+ * failure's message. A file the command fails to write is a resource
+ * failure (exit 4), whatever the status says. */
+#include <stdarg.h>
+
 #include "cli.h"
+
+static char message[1024];
 
 int cli_exit_code(int status)
 {
@@ -15,9 +22,30 @@ int cli_exit_code(int status)
     }
 }
 
+int cli_error(int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+const char *cli_message(int status)
+{
+    if (message[0]) return message;
+    const char *msg = sylva_last_error();
+    return msg && *msg ? msg : sylva_strerror(status);
+}
+
 int cli_fail(int status)
 {
-    const char *msg = sylva_last_error();
-    fprintf(stderr, "sylva: %s\n", msg && *msg ? msg : sylva_strerror(status));
+    fprintf(stderr, "sylva: %s\n", cli_message(status));
     return cli_exit_code(status);
+}
+
+int cli_fail_output(int status)
+{
+    fprintf(stderr, "sylva: %s\n", cli_message(status));
+    return EXIT_RUNTIME;
 }

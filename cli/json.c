@@ -1,17 +1,24 @@
 /* json.c — a tiny JSON object writer for --json (flat keys, one level of
- * nesting, strings escaped, non-finite numbers written as null). */
+ * nesting, strings escaped, non-finite numbers written as null). The text
+ * is built in memory and written by sylva_write_file on close, so a file is
+ * either complete or not there (or left as it was); a failure to write it is
+ * the close's status. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
 int cli_json_open(cli_json *j, const char *path)
 {
-    j->f = fopen(path, "w");
+    j->path = path;
+    j->text = NULL;
+    j->len = 0;
     j->first = 1;
-    if (!j->f) return -1;
+    j->f = open_memstream(&j->text, &j->len);
+    if (!j->f) return cli_error(SYLVA_ERR_NO_MEMORY, "%s: out of memory", path);
     fputc('{', j->f);
-    return 0;
+    return SYLVA_OK;
 }
 
 static void key(cli_json *j, const char *k)
@@ -61,5 +68,12 @@ void cli_json_end(cli_json *j)
 int cli_json_close(cli_json *j)
 {
     fputs("\n}\n", j->f);
-    return fclose(j->f);
+    int bad = ferror(j->f);
+    int status = fclose(j->f) != 0 || bad
+                     ? cli_error(SYLVA_ERR_NO_MEMORY, "%s: out of memory", j->path)
+                     : sylva_write_file(j->path, j->text, j->len);
+    free(j->text);
+    j->f = NULL;
+    j->text = NULL;
+    return status;
 }

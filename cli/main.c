@@ -1,7 +1,14 @@
 /* main.c — the `sylva` command: argument parsing, help, version, and
  * dispatch to the subcommands (factor, analyze). Usage errors exit 2 with a
- * message naming the bad argument. The policy names in the help and in the
- * errors come from the library's registry (sylva_policy_name). */
+ * message naming the bad argument: numbers must be whole and within their
+ * option's range (no silent truncation), `--` ends the options. The policy
+ * names in the help and in the errors come from the library's registry
+ * (sylva_policy_name). Writing past a file-size limit is an I/O error the
+ * command reports (SIGXFSZ ignored), not a signal that kills it. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +22,7 @@ static const char usage_head[] =
     "                    [--mode auto|gpu|hybrid|cpu] [--device-memory BYTES] [-v]\n"
     "       sylva analyze FILE [--ordering ...] [--policy NAME] [--json FILE] [--batches FILE]\n"
     "       sylva --help | --version\n"
+    "       (-- ends the options: sylva factor -- -A.mtx)\n"
     "\n"
     "factor: read a Matrix Market SPD matrix, analyze, factor (Cholesky, multifrontal,\n"
     "        on StarPU workers), solve A x = b and report the backward error\n"
@@ -84,11 +92,32 @@ static int parse_bytes(const char *s, int64_t *out)
     return 0;
 }
 
-static int parse_count(const char *s, long long lo, long long *out)
+/* Usage error for an option whose value is not a whole number in lo..hi. */
+static int usage_range(const char *option, long long lo, long long hi, const char *v)
+{
+    fprintf(stderr,
+            "sylva: %s needs an integer in %lld..%lld, not '%s'\n(sylva --help for usage)\n",
+            option, lo, hi, v);
+    return EXIT_USAGE;
+}
+
+/* A whole number in [lo, hi], nothing else on the string. */
+static int parse_count(const char *s, long long lo, long long hi, long long *out)
 {
     char *end;
+    errno = 0;
     long long v = strtoll(s, &end, 10);
-    if (*s == '\0' || *end != '\0' || v < lo) return -1;
+    if (*s == '\0' || *end != '\0' || errno == ERANGE || v < lo || v > hi) return -1;
+    *out = v;
+    return 0;
+}
+
+/* A finite number >= 0, nothing else on the string. */
+static int parse_flops(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (*s == '\0' || *end != '\0' || !isfinite(v) || v < 0) return -1;
     *out = v;
     return 0;
 }
@@ -107,6 +136,7 @@ int main(int argc, char **argv)
         printf("sylva %s\n", sylva_version());
         return EXIT_OK;
     }
+    signal(SIGXFSZ, SIG_IGN);
     cli_args a;
     memset(&a, 0, sizeof a);
     sylva_default_options(&a.opts);
@@ -116,11 +146,16 @@ int main(int argc, char **argv)
     a.threads = -1;
     if (strcmp(a.command, "factor") && strcmp(a.command, "analyze"))
         return usage_error("unknown command '%s'", a.command);
+    int options_end = 0;
     for (int i = 2; i < argc; i++) {
         const char *o = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         long long n;
-        if (o[0] != '-') {
+        if (!options_end && !strcmp(o, "--")) {
+            options_end = 1;
+            continue;
+        }
+        if (options_end || o[0] != '-' || !o[1]) {
             if (a.file) return usage_error("unexpected argument '%s'", o);
             a.file = o;
             continue;
@@ -149,7 +184,8 @@ int main(int argc, char **argv)
             if (mode < 0) return usage_error("unknown mode '%s' (auto, gpu, hybrid, cpu)", v);
             a.opts.mode = (sylva_exec_mode)mode;
         } else if (!strcmp(o, "--gpus")) {
-            if (parse_count(v, 0, &n)) return usage_error("--gpus needs an integer >= 0, not '%s'", v);
+            if (parse_count(v, 0, SYLVA_MAX_WORKERS, &n))
+                return usage_range("--gpus", 0, SYLVA_MAX_WORKERS, v);
             a.opts.ncuda = (int)n;
         } else if (!strcmp(o, "--device-memory")) {
             if (parse_bytes(v, &a.opts.device_memory))
@@ -166,22 +202,24 @@ int main(int argc, char **argv)
             a.opts.ordering = ord;
             a.ordering = v;
         } else if (!strcmp(o, "--threads")) {
-            if (parse_count(v, 1, &n)) return usage_error("--threads needs a positive integer, not '%s'", v);
+            if (parse_count(v, 1, SYLVA_MAX_WORKERS, &n))
+                return usage_range("--threads", 1, SYLVA_MAX_WORKERS, v);
             a.opts.ncpus = (int)n;
             a.threads = (int)n;
         } else if (!strcmp(o, "--repeat")) {
-            if (parse_count(v, 1, &n)) return usage_error("--repeat needs a positive integer, not '%s'", v);
+            if (parse_count(v, 1, INT_MAX, &n)) return usage_range("--repeat", 1, INT_MAX, v);
             a.repeat = (int)n;
         } else if (!strcmp(o, "--small-rows")) {
-            if (parse_count(v, 1, &n)) return usage_error("--small-rows needs a positive integer, not '%s'", v);
+            if (parse_count(v, 1, INT32_MAX, &n))
+                return usage_range("--small-rows", 1, INT32_MAX, v);
             a.opts.small_front_rows = n;
         } else if (!strcmp(o, "--tile-rows")) {
-            if (parse_count(v, 0, &n)) return usage_error("--tile-rows needs an integer >= 0, not '%s'", v);
+            if (parse_count(v, 0, INT32_MAX, &n))
+                return usage_range("--tile-rows", 0, INT32_MAX, v);
             a.opts.tile_rows = n;
         } else if (!strcmp(o, "--batch-flops")) {
-            char *end;
-            a.opts.batch_flops = strtod(v, &end);
-            if (*end || a.opts.batch_flops < 0) return usage_error("--batch-flops needs a number, not '%s'", v);
+            if (parse_flops(v, &a.opts.batch_flops))
+                return usage_error("--batch-flops needs a finite number >= 0, not '%s'", v);
         }
     }
     if (!a.file) return usage_error("%s: missing FILE", a.command);

@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "sylva.h"
 
@@ -38,11 +39,48 @@ const char *sylva__strerror(int status);
 
 /* ------------------------------------------------------------ memory */
 
-/* malloc/calloc of count × size bytes (checked for overflow) that record
- * SYLVA_ERR_NO_MEMORY on failure; a zero-byte request returns a valid
- * pointer. The caller frees with free(). */
+/* malloc/calloc/realloc of count × size bytes (checked for overflow) that
+ * record SYLVA_ERR_NO_MEMORY on failure; a zero-byte request returns a valid
+ * pointer; a failed realloc leaves the old block alive. The caller frees
+ * with free(). Every allocation of sylva's own goes through these. */
 void *sylva__malloc(size_t count, size_t size);
 void *sylva__calloc(size_t count, size_t size);
+void *sylva__realloc(void *old, size_t count, size_t size);
+
+/* Test hook (tests/reliability): from now on, count the allocations above
+ * and make the k-th one fail (k >= 1), or every one from the k-th on
+ * (persistent); k = 0 only counts; k < 0 disarms (the count of the last
+ * armed period stays). Not for production use: the counter is
+ * process-wide. */
+void sylva__alloc_fault_set(int64_t k, int persistent);
+/* Allocations counted since the hook was last set. */
+int64_t sylva__alloc_fault_count(void);
+
+/* Bytes this process may still fill (free memory and swap, cgroup limit,
+ * address-space limit; SYLVA_MEMORY_LIMIT overrides), and the check made
+ * before filling arrays whose size the input chose: SYLVA_ERR_NO_MEMORY
+ * "WHO: out of memory: WHAT needs X GB, Y GB are available". */
+double sylva__memory_available(void);
+int sylva__memory_check(double bytes, const char *who, const char *what);
+
+/* ------------------------------------------------------------ output files */
+
+/* Every file sylva writes goes through these (core/out_file.c): a temporary
+ * file in the target's directory renamed over it on success, so a failure
+ * never leaves a truncated file. Devices and FIFOs are written in place. */
+typedef struct sylva__out {
+    FILE *f;    /* write here (stdio) */
+    char *path; /* the target */
+    char *tmp;  /* the temporary, NULL when written in place */
+} sylva__out;
+int sylva__out_open(sylva__out *o, const char *path);
+/* Flush, sync, close and rename: SYLVA_OK, or SYLVA_ERR_IO with the
+ * temporary removed. Closes o in every case. */
+int sylva__out_close(sylva__out *o);
+/* Close and remove the temporary (a failed writer's way out). */
+void sylva__out_abort(sylva__out *o);
+/* The whole of data into path, the same way. */
+int sylva__write_file(const char *path, const void *data, size_t size);
 
 /* Bytes of one scalar of a dtype (0 for an unknown dtype). */
 size_t sylva__dtype_size(sylva_dtype dtype);
@@ -53,6 +91,10 @@ size_t sylva__dtype_size(sylva_dtype dtype);
 double sylva__now(void);
 
 /* ------------------------------------------------------------ constants */
+
+/* Arrays sized by the input are checked against the memory budget
+ * (sylva__memory_check) from this many bytes on. */
+#define SYLVA__BUDGET_CHECK_BYTES ((int64_t)64 << 20)
 
 /* Threads a phase of io/ (parse, CSC build) uses at most. */
 #define SYLVA__IO_MAX_THREADS 16

@@ -51,7 +51,7 @@ static int push(nd_pool *P, nd_task *t)
     pthread_mutex_lock(&P->lock);
     if (P->ntasks == P->cap) {
         int64_t cap = P->cap ? 2 * P->cap : 64;
-        nd_task *nt = realloc(P->tasks, (size_t)cap * sizeof *nt);
+        nd_task *nt = sylva__realloc(P->tasks, (size_t)cap, sizeof *nt);
         if (!nt) {
             pthread_mutex_unlock(&P->lock);
             sylva__nd_graph_free(&t->g);

@@ -14,6 +14,18 @@
 #include "order_internal.h"
 #include "tree_maps.h"
 
+/* What a CHOLMOD status means, for the message. */
+static const char *cholmod_status_text(int status)
+{
+    switch (status) {
+    case CHOLMOD_OUT_OF_MEMORY: return "out of memory";
+    case CHOLMOD_TOO_LARGE: return "the problem is too large (integer overflow)";
+    case CHOLMOD_INVALID: return "invalid input";
+    case CHOLMOD_NOT_INSTALLED: return "a CHOLMOD module is not installed";
+    default: return "failed";
+    }
+}
+
 static int run_cholmod_analysis(const sylva_matrix *A, const int64_t *perm,
                                 const sylva_options *opts, sylva__tree *t)
 {
@@ -35,8 +47,10 @@ static int run_cholmod_analysis(const sylva_matrix *A, const int64_t *perm,
     cholmod_factor *L = cholmod_l_analyze_p(&S, (SuiteSparse_long *)perm, NULL, 0, &cc);
     int status = SYLVA_OK;
     if (!L || cc.status < CHOLMOD_OK || !L->is_super) {
-        status = sylva__fail(cc.status == CHOLMOD_OUT_OF_MEMORY ? SYLVA_ERR_NO_MEMORY : SYLVA_ERR_RUNTIME,
-                             "CHOLMOD supernodal analysis failed (status %d)", cc.status);
+        status = sylva__fail(cc.status == CHOLMOD_OUT_OF_MEMORY ? SYLVA_ERR_NO_MEMORY
+                                                                : SYLVA_ERR_RUNTIME,
+                             "CHOLMOD supernodal analysis: %s (CHOLMOD status %d)",
+                             cholmod_status_text(cc.status), cc.status);
         goto done;
     }
     int64_t n = A->n, ns = (int64_t)L->nsuper;

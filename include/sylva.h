@@ -118,10 +118,20 @@ void sylva_matrix_symv(const sylva_matrix *A, const void *x, void *y);
 /* max_i sum_j |a_ij| of the full symmetric matrix. */
 double sylva_matrix_norm_inf(const sylva_matrix *A);
 
-/* Dense vectors in Matrix Market array format (n x nrhs, column-major). */
+/* Dense vectors in Matrix Market array format (n x nrhs, column-major).
+ * The reader allocates no more than the file can hold, whatever its size
+ * line says; the writer writes atomically, as sylva_write_file. */
 int sylva_read_dense(const char *path, int64_t *n, int64_t *nrhs, double **X);
 int sylva_write_dense(const char *path, int64_t n, int64_t nrhs, const double *X,
                       int64_t ldx);
+
+/* Write size bytes to path atomically: into a temporary file in the same
+ * directory, flushed and synced, then renamed over path; on any failure
+ * (full disk, no permission) path keeps its old contents (or does not
+ * exist), the temporary is removed, and SYLVA_ERR_IO names the reason. A
+ * path that exists and is not a regular file (/dev/stdout, a FIFO) is
+ * written in place. Every file sylva and its command write goes this way. */
+int sylva_write_file(const char *path, const void *data, size_t size);
 
 /* --------------------------------------------------------------- options */
 
@@ -184,6 +194,19 @@ typedef struct sylva_options {
     void *progress_arg;
     char reserved[96];
 } sylva_options;
+
+/* What the options may hold (docs/limits.md has the whole table):
+ * sylva_init refuses ncpus or ncuda outside -1..SYLVA_MAX_WORKERS, a mode
+ * that is not a sylva_exec_mode, a negative device_memory; sylva_analyze
+ * refuses nrelax outside 0..2^31-1, zrelax outside [0, 1] (or NaN),
+ * small_front_rows or tile_rows outside 0..2^31-1, a negative or non-finite
+ * batch_flops, and a tile_rows that splits the large fronts into more than
+ * SYLVA_MAX_TINY_TILE_TASKS tile tasks averaging under
+ * SYLVA_MIN_TILE_TASK_FLOPS flops. Each with SYLVA_ERR_ARGUMENT and a
+ * message naming the option and its range. */
+#define SYLVA_MAX_WORKERS 4096
+#define SYLVA_MAX_TINY_TILE_TASKS 100000
+#define SYLVA_MIN_TILE_TASK_FLOPS 1e4
 
 void sylva_default_options(sylva_options *opts);
 /* Parse an ordering name ("metis", "amd", "natural", "user", "scotch",

@@ -2,8 +2,10 @@
  * 'array real general' form: n x nrhs, column-major, one value a line.
  * sylva_read_dense accepts .gz, comments and blank lines, and fails with
  * "FILE:LINE: reason" (SYLVA_ERR_FORMAT / _UNSUPPORTED / _BAD_VALUE / _IO);
- * the caller frees *X with free(). sylva_write_dense writes %.17g (exact
- * round trip) and fails with SYLVA_ERR_IO or SYLVA_ERR_ARGUMENT. */
+ * it allocates no more values than the file has room for, whatever the size
+ * line declares; the caller frees *X with free(). sylva_write_dense writes
+ * %.17g (exact round trip) through the atomic output helper (a failure
+ * leaves no partial file) and fails with SYLVA_ERR_IO or SYLVA_ERR_ARGUMENT. */
 #include "mm_header.h"
 
 #include <errno.h>
@@ -12,34 +14,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-int sylva__read_dense(const char *path, int64_t *n, int64_t *nrhs, double **X)
+int sylva__read_dense_buffer(const char *path, const char *buf, size_t size, int64_t *n,
+                             int64_t *nrhs, double **X)
 {
-    if (!n || !nrhs || !X) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_read_dense: NULL output");
     *X = NULL;
     *n = *nrhs = 0;
-    sylva__file file;
-    int st = sylva__load_file(path, &file);
-    if (st != SYLVA_OK) return st;
-    const char *buf = file.data;
-    size_t size = file.size;
     sylva__mm_header h;
-    st = sylva__mm_read_header(path, buf, size, 1, &h);
-    if (st != SYLVA_OK) {
-        sylva__unload_file(&file);
-        return st;
-    }
+    int st = sylva__mm_read_header(path, buf, size, 1, &h);
+    if (st != SYLVA_OK) return st;
     int64_t total = 0;
-    if (h.ncols > 0 && h.nrows > INT64_MAX / h.ncols) {
-        sylva__unload_file(&file);
+    if (h.ncols > 0 && h.nrows > INT64_MAX / h.ncols)
         return sylva__fail(SYLVA_ERR_FORMAT, "%s:%lld: size %lld x %lld is too large", path,
                            (long long)h.size_line, (long long)h.nrows, (long long)h.ncols);
-    }
     total = h.nrows * h.ncols;
-    double *x = sylva__malloc((size_t)total, sizeof *x);
-    if (!x) {
-        sylva__unload_file(&file);
-        return SYLVA_ERR_NO_MEMORY;
-    }
+    /* A value takes two bytes at least ("1\n"): no more can be in the file,
+     * so a size line declaring more cannot make the reader allocate more. */
+    int64_t room = (int64_t)(buf + size - h.data) / 2 + 1;
+    int64_t cap = total < room ? total : room;
+    if ((double)cap * sizeof(double) >= (double)SYLVA__BUDGET_CHECK_BYTES &&
+        (st = sylva__memory_check((double)cap * sizeof(double), path, "the values")))
+        return st;
+    double *x = sylva__malloc((size_t)cap, sizeof *x);
+    if (!x) return SYLVA_ERR_NO_MEMORY;
     const char *p = h.data, *end = buf + size;
     int64_t line = h.data_line, k = 0;
     char tok[48];
@@ -61,6 +57,7 @@ int sylva__read_dense(const char *path, int64_t *n, int64_t *nrhs, double **X)
                              path, (long long)line, (long long)h.nrows, (long long)h.ncols);
             break;
         }
+        if (k == cap) break; /* cannot happen (room); the count below says truncated */
         int erange;
         const char *q = sylva__parse_double(p, &x[k], &erange);
         if (!q) {
@@ -78,9 +75,9 @@ int sylva__read_dense(const char *path, int64_t *n, int64_t *nrhs, double **X)
         p = q; /* further values on the same line are accepted */
     }
     if (st == SYLVA_OK && k < total)
-        st = sylva__fail(SYLVA_ERR_FORMAT, "%s:%lld: truncated: found %lld of %lld values declared on line %lld",
-                         path, (long long)line, (long long)k, (long long)total, (long long)h.size_line);
-    sylva__unload_file(&file);
+        st = sylva__fail(
+            SYLVA_ERR_FORMAT, "%s:%lld: truncated: found %lld of %lld values declared on line %lld",
+            path, (long long)line, (long long)k, (long long)total, (long long)h.size_line);
     if (st != SYLVA_OK) {
         free(x);
         return st;
@@ -89,6 +86,19 @@ int sylva__read_dense(const char *path, int64_t *n, int64_t *nrhs, double **X)
     *nrhs = h.ncols;
     *X = x;
     return SYLVA_OK;
+}
+
+int sylva__read_dense(const char *path, int64_t *n, int64_t *nrhs, double **X)
+{
+    if (!n || !nrhs || !X) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_read_dense: NULL output");
+    *X = NULL;
+    *n = *nrhs = 0;
+    sylva__file file;
+    int st = sylva__load_file(path, &file);
+    if (st != SYLVA_OK) return st;
+    st = sylva__read_dense_buffer(path, file.data, file.size, n, nrhs, X);
+    sylva__unload_file(&file);
+    return st;
 }
 
 int sylva__write_dense(const char *path, int64_t n, int64_t nrhs, const double *X, int64_t ldx)
@@ -102,29 +112,34 @@ int sylva__write_dense(const char *path, int64_t n, int64_t nrhs, const double *
     if (nrhs > 1 && ldx < n)
         return sylva__fail(SYLVA_ERR_ARGUMENT, "%s: ldx = %lld is smaller than n = %lld", who,
                            (long long)ldx, (long long)n);
-    FILE *f = fopen(path, "w");
-    if (!f) return sylva__fail(SYLVA_ERR_IO, "%s: cannot open for writing: %s", path, strerror(errno));
     static const size_t cap = 1 << 16;
     char *buf = sylva__malloc(cap, 1);
-    if (!buf) {
-        fclose(f);
-        return SYLVA_ERR_NO_MEMORY;
+    if (!buf) return SYLVA_ERR_NO_MEMORY;
+    sylva__out out;
+    int st = sylva__out_open(&out, path);
+    if (st) {
+        free(buf);
+        return st;
     }
     size_t len = (size_t)snprintf(buf, cap, "%%%%MatrixMarket matrix array real general\n%lld %lld\n",
                                   (long long)n, (long long)nrhs);
     int ok = 1;
+    errno = 0;
     for (int64_t c = 0; c < nrhs && ok; c++)
         for (int64_t i = 0; i < n; i++) {
             if (cap - len < 64) {
-                ok = fwrite(buf, 1, len, f) == len;
+                ok = fwrite(buf, 1, len, out.f) == len;
                 len = 0;
                 if (!ok) break;
             }
             len += (size_t)snprintf(buf + len, cap - len, "%.17g\n", X[c * ldx + i]);
         }
-    if (ok && len) ok = fwrite(buf, 1, len, f) == len;
+    if (ok && len) ok = fwrite(buf, 1, len, out.f) == len;
     free(buf);
-    if (fclose(f) != 0) ok = 0;
-    if (!ok) return sylva__fail(SYLVA_ERR_IO, "%s: write error: %s", path, strerror(errno));
-    return SYLVA_OK;
+    if (!ok) {
+        int err = errno ? errno : EIO;
+        sylva__out_abort(&out);
+        return sylva__fail(SYLVA_ERR_IO, "%s: write error: %s", path, strerror(err));
+    }
+    return sylva__out_close(&out);
 }

@@ -1,8 +1,12 @@
 /* file_load.c — whole-file input for the readers: a plain file is mapped
  * read-only (no copy, no zeroed pages to fault in), a gzip file (detected by
- * magic bytes, not by name) inflated by zlib into a malloc'd buffer; either
- * way a '\0' follows the last byte so parsers may look one byte past a
- * token. Fails with SYLVA_ERR_IO (cannot open/map/read) or
+ * magic bytes, not by name) inflated by zlib into a malloc'd buffer, a
+ * regular file that reports size 0 but has content (/proc, /sys) read as a
+ * stream; either way a '\0' follows the last byte so parsers may look one
+ * byte past a token. Anything but a regular file (a FIFO, a device, a
+ * directory) is refused before it is read, so a FIFO cannot hang the
+ * reader. Inflated and streamed data is held to the memory budget. Fails
+ * with SYLVA_ERR_IO (cannot open/map/read, not a regular file) or
  * SYLVA_ERR_NO_MEMORY. Also: the io/ thread count. */
 #define _POSIX_C_SOURCE 200809L
 #include "io_internal.h"
@@ -16,44 +20,80 @@
 #include <unistd.h>
 #include <zlib.h>
 
-static int load_gzip(const char *path, char **data, size_t *size)
+/* Room for `want` more bytes after len in *buf (capacity *cap, plus the
+ * terminating NUL), doubling; held to the memory budget. */
+static int grow(const char *path, char **buf, size_t *cap, size_t len, size_t want)
 {
-    gzFile gz = gzopen(path, "rb");
-    if (!gz) return sylva__fail(SYLVA_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    gzbuffer(gz, 1 << 20);
-    size_t cap = 1 << 20, len = 0;
-    char *buf = malloc(cap + 1);
-    if (!buf) {
-        gzclose(gz);
-        return sylva__fail(SYLVA_ERR_NO_MEMORY, "%s: out of memory", path);
+    if (*cap - len >= want) return SYLVA_OK;
+    size_t ncap = *cap ? *cap : 1 << 16;
+    while (ncap - len < want) ncap *= 2;
+    if (ncap >= (size_t)SYLVA__BUDGET_CHECK_BYTES) {
+        int st = sylva__memory_check((double)ncap, path, "the file's contents");
+        if (st) return st;
     }
+    char *nbuf = sylva__realloc(*buf, ncap + 1, 1);
+    if (!nbuf) return sylva__fail(SYLVA_ERR_NO_MEMORY, "%s: out of memory reading the file", path);
+    *buf = nbuf;
+    *cap = ncap;
+    return SYLVA_OK;
+}
+
+static int load_gzip(const char *path, int fd, char **data, size_t *size)
+{
+    gzFile gz = gzdopen(fd, "rb");
+    if (!gz) {
+        close(fd);
+        return sylva__fail(SYLVA_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    }
+    gzbuffer(gz, 1 << 20);
+    size_t cap = 0, len = 0;
+    char *buf = NULL;
+    int st = SYLVA_OK;
     for (;;) {
-        if (cap - len < (1u << 16)) {
-            size_t ncap = cap * 2;
-            char *nbuf = realloc(buf, ncap + 1);
-            if (!nbuf) {
-                free(buf);
-                gzclose(gz);
-                return sylva__fail(SYLVA_ERR_NO_MEMORY, "%s: out of memory", path);
-            }
-            buf = nbuf;
-            cap = ncap;
-        }
+        if ((st = grow(path, &buf, &cap, len, 1u << 16))) break;
         size_t want = cap - len;
         if (want > (1u << 30)) want = 1u << 30;
         int got = gzread(gz, buf + len, (unsigned)want);
         if (got < 0) {
             int zerr;
-            const char *msg = gzerror(gz, &zerr);
-            int st = sylva__fail(SYLVA_ERR_IO, "%s: gzip read error: %s", path, msg);
-            free(buf);
-            gzclose(gz);
-            return st;
+            st = sylva__fail(SYLVA_ERR_IO, "%s: gzip read error: %s", path, gzerror(gz, &zerr));
+            break;
         }
         if (got == 0) break;
         len += (size_t)got;
     }
     gzclose(gz);
+    if (st) {
+        free(buf);
+        return st;
+    }
+    buf[len] = '\0';
+    *data = buf;
+    *size = len;
+    return SYLVA_OK;
+}
+
+/* A regular file whose size says 0 (/proc/self/status): read to the end. */
+static int load_stream(const char *path, int fd, char **data, size_t *size)
+{
+    size_t cap = 0, len = 0;
+    char *buf = NULL;
+    int st = SYLVA_OK;
+    for (;;) {
+        if ((st = grow(path, &buf, &cap, len, 1u << 12))) break;
+        ssize_t got = read(fd, buf + len, cap - len);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) {
+            st = sylva__fail(SYLVA_ERR_IO, "%s: read error: %s", path, strerror(errno));
+            break;
+        }
+        if (got == 0) break;
+        len += (size_t)got;
+    }
+    if (st) {
+        free(buf);
+        return st;
+    }
     buf[len] = '\0';
     *data = buf;
     *size = len;
@@ -86,27 +126,43 @@ static int map_file(const char *path, int fd, size_t len, sylva__file *f)
     return SYLVA_OK;
 }
 
+static const char *file_kind(mode_t m)
+{
+    return S_ISDIR(m)    ? "a directory"
+           : S_ISFIFO(m) ? "a FIFO"
+           : S_ISCHR(m)  ? "a character device"
+           : S_ISBLK(m)  ? "a block device"
+           : S_ISSOCK(m) ? "a socket"
+                         : "not a plain file";
+}
+
 int sylva__load_file(const char *path, sylva__file *f)
 {
     f->data = NULL;
     f->size = f->mapped = 0;
     if (!path) return sylva__fail(SYLVA_ERR_ARGUMENT, "file name is NULL");
-    int fd = open(path, O_RDONLY);
+    /* O_NONBLOCK: opening a FIFO without a writer would block here. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) return sylva__fail(SYLVA_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (fstat(fd, &st) != 0) {
+        int err = errno;
         close(fd);
-        return sylva__fail(SYLVA_ERR_IO, "%s: not a regular file", path);
+        return sylva__fail(SYLVA_ERR_IO, "%s: cannot open: %s", path, strerror(err));
     }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return sylva__fail(SYLVA_ERR_IO, "%s: not a regular file (%s)", path,
+                           file_kind(st.st_mode));
+    }
+    int flags = fcntl(fd, F_GETFL);
+    if (flags >= 0) fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
     unsigned char magic[2] = {0, 0};
     ssize_t m = pread(fd, magic, 2, 0);
-    int r;
-    if (m == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
-        close(fd);
-        r = load_gzip(path, &f->data, &f->size);
-        return r;
-    }
-    r = map_file(path, fd, (size_t)st.st_size, f);
+    if (m == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
+        return load_gzip(path, fd, &f->data, &f->size);
+    int r = st.st_size == 0 ? load_stream(path, fd, &f->data, &f->size)
+                            : map_file(path, fd, (size_t)st.st_size, f);
     close(fd);
     return r;
 }

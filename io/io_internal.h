@@ -24,6 +24,15 @@ typedef struct sylva__file {
 int sylva__load_file(const char *path, sylva__file *f);
 void sylva__unload_file(sylva__file *f);
 
+/* ------------------------------------------------ io/mm_read.c, io/dense.c */
+
+/* The readers on text already in memory (buf[size] must be '\0'); `path`
+ * names it in messages. The file readers load and call these; so do the
+ * fuzz targets. */
+int sylva__mm_read_buffer(const char *path, const char *buf, size_t size, sylva_matrix **A);
+int sylva__read_dense_buffer(const char *path, const char *buf, size_t size, int64_t *n,
+                             int64_t *nrhs, double **X);
+
 /* ------------------------------------------------------------ io/mm_parse.c */
 
 /* Token end: a space, tab, CR, LF or the terminating NUL. */
@@ -104,6 +113,14 @@ typedef enum {
     SYLVA__TRI_KEEP_UPPER    /* use i<=j entries transposed, ignore others (stype>0) */
 } sylva__tri_mode;
 
+/* Where duplicates summed to a non-finite value: the lower position, and
+ * the 0-based numbers (over the parts in order) of the position's first
+ * entry and of the entry that made the sum non-finite. */
+typedef struct sylva__overflow {
+    int64_t row, col;
+    int64_t first, culprit;
+} sylva__overflow;
+
 typedef struct sylva__build_opts {
     sylva__tri_mode mode;
     int pattern;          /* no values: result has values == NULL */
@@ -112,10 +129,12 @@ typedef struct sylva__build_opts {
     int index_base;       /* 1 to print Matrix Market indices, 0 for arrays */
     const char *who;      /* message prefix: the file name or the function */
     int nthreads;         /* for the parallel column sort; <= 1: serial */
+    sylva__overflow *overflow; /* if not NULL: filled on a duplicate-sum overflow */
 } sylva__build_opts;
 
 /* Sum duplicates, sort rows within columns, drop what the mode drops.
- * Indices must already be in [0, n). */
+ * Indices must already be in [0, n) unless !trusted. Duplicates whose sum is
+ * not finite are SYLVA_ERR_BAD_VALUE (opts->overflow says which). */
 int sylva__csc_from_triplets(int64_t n, const sylva__triplets *parts, int nparts,
                              const sylva__build_opts *opts, sylva_matrix **A);
 

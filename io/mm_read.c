@@ -3,8 +3,11 @@
  * in parallel over newline-aligned chunks (pthreads) when the file is large.
  * A worker that meets anything odd just stops; the main thread then re-parses
  * serially to write the exact "FILE:LINE: reason" of the first problem in
- * file order. Entries become the lower CSC through csc_build.c. On failure
- * *A is NULL and nothing is leaked. */
+ * file order (a NUL byte anywhere on that line is named as such). Entries
+ * become the lower CSC through csc_build.c; duplicates that sum out of
+ * double range are named by both lines. On failure *A is NULL and nothing
+ * is leaked. sylva__mm_read_buffer parses text already in memory (the fuzz
+ * targets). */
 #include "mm_header.h"
 
 #include <math.h>
@@ -31,13 +34,13 @@ static int chunk_grow(mm_chunk *c)
 {
     int64_t ncap = c->cap < 1024 ? 1024 : c->cap + c->cap / 2;
     size_t es = c->idx32 ? sizeof(int32_t) : sizeof(int64_t);
-    void *r = realloc(c->row, (size_t)ncap * es);
+    void *r = sylva__realloc(c->row, (size_t)ncap, es);
     if (r) c->row = r;
-    void *q = r ? realloc(c->col, (size_t)ncap * es) : NULL;
+    void *q = r ? sylva__realloc(c->col, (size_t)ncap, es) : NULL;
     if (q) c->col = q;
     double *v = c->val;
     if (q && c->h->field != SYLVA__MM_PATTERN) {
-        v = realloc(c->val, (size_t)ncap * sizeof *v);
+        v = sylva__realloc(c->val, (size_t)ncap, sizeof *v);
         if (v) c->val = v;
     }
     if (!r || !q || (!v && c->h->field != SYLVA__MM_PATTERN)) return SYLVA_ERR_NO_MEMORY;
@@ -57,12 +60,24 @@ static void chunk_free(mm_chunk *c)
 #define SKIP_BLANKS(p)                           \
     while (*(p) == ' ' || *(p) == '\t') (p)++
 
-/* The error path of parse_chunk: a message only on the serial pass. */
-#define CHUNK_FAIL(st, ...)                                        \
-    do {                                                           \
-        c->status = c->report ? sylva__fail((st), __VA_ARGS__) : (st); \
-        c->end_line = line;                                        \
-        return c->status;                                          \
+/* 1 when the line starting at p holds a NUL byte before its end. */
+static int line_has_nul(const char *p, const char *end)
+{
+    for (; p < end && *p != '\n'; p++)
+        if (*p == '\0') return 1;
+    return 0;
+}
+
+/* The error path of parse_chunk: a message only on the serial pass; a
+ * format error on a line with a NUL byte is named for the NUL. */
+#define CHUNK_FAIL(st, ...)                                                                        \
+    do {                                                                                           \
+        if (c->report && (st) == SYLVA_ERR_FORMAT && line_has_nul(ls, end))                        \
+            c->status = sylva__fail((st), "%s:%lld: NUL byte in the file", path, (long long)line); \
+        else                                                                                       \
+            c->status = c->report ? sylva__fail((st), __VA_ARGS__) : (st);                         \
+        c->end_line = line;                                                                        \
+        return c->status;                                                                          \
     } while (0)
 
 static int parse_chunk(mm_chunk *c)
@@ -76,6 +91,7 @@ static int parse_chunk(mm_chunk *c)
     char tok[48];
     c->status = SYLVA_OK;
     while (p < end) {
+        const char *ls = p; /* the line's first byte */
         while (p < end && (*p == ' ' || *p == '\t' || *p == '\r')) p++;
         if (p >= end) break;
         if (*p == '\n') {
@@ -195,9 +211,9 @@ static int parse_parallel(mm_chunk *ch, int nt, const sylva__mm_header *h, const
     for (int t = 0; t < nt; t++) {
         int64_t g = chunk_guess(h, (size_t)(ch[t].end - ch[t].begin), total);
         size_t es = ch[t].idx32 ? sizeof(int32_t) : sizeof(int64_t);
-        ch[t].row = malloc((size_t)g * es);
-        ch[t].col = malloc((size_t)g * es);
-        ch[t].val = h->field == SYLVA__MM_PATTERN ? NULL : malloc((size_t)g * sizeof(double));
+        ch[t].row = sylva__malloc((size_t)g, es);
+        ch[t].col = sylva__malloc((size_t)g, es);
+        ch[t].val = h->field == SYLVA__MM_PATTERN ? NULL : sylva__malloc((size_t)g, sizeof(double));
         if (ch[t].row && ch[t].col && (ch[t].val || h->field == SYLVA__MM_PATTERN)) ch[t].cap = g;
         if (t > 0) started[t] = pthread_create(&tid[t], NULL, parse_worker, &ch[t]) == 0;
     }
@@ -214,25 +230,36 @@ static int parse_parallel(mm_chunk *ch, int nt, const sylva__mm_header *h, const
     return count == h->nnz ? SYLVA_OK : SYLVA_ERR_FORMAT;
 }
 
-int sylva__read_matrix_market(const char *path, sylva_matrix **A)
+/* The lines of the entries numbered k1 < k2 (0-based, in file order). */
+static void entry_lines(const sylva__mm_header *h, const char *end, int64_t k1, int64_t k2,
+                        int64_t *l1, int64_t *l2)
 {
-    if (!A) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_read_matrix_market: A is NULL");
+    const char *p = h->data;
+    int64_t line = h->data_line, k = 0;
+    *l1 = *l2 = 0;
+    while (p < end && k <= k2) {
+        const char *s = p;
+        while (s < end && (*s == ' ' || *s == '\t' || *s == '\r')) s++;
+        if (s < end && *s != '\n' && *s != '%') {
+            if (k == k1) *l1 = line;
+            if (k == k2) *l2 = line;
+            k++;
+        }
+        while (p < end && *p != '\n') p++;
+        if (p < end) p++;
+        line++;
+    }
+}
+
+int sylva__mm_read_buffer(const char *path, const char *buf, size_t size, sylva_matrix **A)
+{
     *A = NULL;
-    if (!path) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_read_matrix_market: path is NULL");
-    sylva__file file;
-    int st = sylva__load_file(path, &file);
-    if (st != SYLVA_OK) return st;
-    const char *buf = file.data;
-    size_t size = file.size;
     sylva__mm_header h;
-    st = sylva__mm_read_header(path, buf, size, 0, &h);
+    int st = sylva__mm_read_header(path, buf, size, 0, &h);
     if (st == SYLVA_OK && h.nrows != h.ncols)
         st = sylva__fail(SYLVA_ERR_NOT_SQUARE, "%s:%lld: matrix is %lld x %lld, not square", path,
                          (long long)h.size_line, (long long)h.nrows, (long long)h.ncols);
-    if (st != SYLVA_OK) {
-        sylva__unload_file(&file);
-        return st;
-    }
+    if (st != SYLVA_OK) return st;
     const char *data_end = buf + size;
     size_t bytes = (size_t)(data_end - h.data);
     /* Threads pay off from about a megabyte; SYLVA_IO_THREADS forces them
@@ -253,9 +280,10 @@ int sylva__read_matrix_market(const char *path, sylva_matrix **A)
                            .idx32 = use_idx32(&h)};
         ch[0].cap = chunk_guess(&h, bytes, bytes);
         size_t es = ch[0].idx32 ? sizeof(int32_t) : sizeof(int64_t);
-        ch[0].row = malloc((size_t)ch[0].cap * es);
-        ch[0].col = malloc((size_t)ch[0].cap * es);
-        ch[0].val = h.field == SYLVA__MM_PATTERN ? NULL : malloc((size_t)ch[0].cap * sizeof(double));
+        ch[0].row = sylva__malloc((size_t)ch[0].cap, es);
+        ch[0].col = sylva__malloc((size_t)ch[0].cap, es);
+        ch[0].val =
+            h.field == SYLVA__MM_PATTERN ? NULL : sylva__malloc((size_t)ch[0].cap, sizeof(double));
         if (!ch[0].row || !ch[0].col || (!ch[0].val && h.field != SYLVA__MM_PATTERN)) ch[0].cap = 0;
         st = parse_chunk(&ch[0]);
         if (st == SYLVA_OK && ch[0].count < h.nnz)
@@ -264,6 +292,7 @@ int sylva__read_matrix_market(const char *path, sylva_matrix **A)
                              path, (long long)ch[0].end_line, (long long)ch[0].count,
                              (long long)h.nnz, (long long)h.size_line);
     }
+    sylva__overflow ov = {0, 0, -1, -1};
     if (st == SYLVA_OK) {
         sylva__triplets parts[SYLVA__IO_MAX_THREADS];
         for (int t = 0; t < used; t++)
@@ -274,10 +303,33 @@ int sylva__read_matrix_market(const char *path, sylva_matrix **A)
                                .trusted = 1, /* parse_chunk checked both */
                                .index_base = 1,
                                .who = path,
-                               .nthreads = nt};
+                               .nthreads = nt,
+                               .overflow = &ov};
         st = sylva__csc_from_triplets(h.nrows, parts, used, &o, A);
     }
     for (int t = 0; t < used; t++) chunk_free(&ch[t]);
+    if (st == SYLVA_ERR_BAD_VALUE && ov.culprit >= 0) {
+        int64_t l1, l2;
+        entry_lines(&h, data_end, ov.first, ov.culprit, &l1, &l2);
+        int64_t r = ov.row + 1, c = ov.col + 1;
+        st = sylva__fail(SYLVA_ERR_BAD_VALUE,
+                         "%s:%lld: the entries of A(%lld,%lld) on lines %lld and %lld sum out of "
+                         "double range (duplicates are summed)",
+                         path, (long long)l2, (long long)r, (long long)c, (long long)l1,
+                         (long long)l2);
+    }
+    return st;
+}
+
+int sylva__read_matrix_market(const char *path, sylva_matrix **A)
+{
+    if (!A) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_read_matrix_market: A is NULL");
+    *A = NULL;
+    if (!path) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_read_matrix_market: path is NULL");
+    sylva__file file;
+    int st = sylva__load_file(path, &file);
+    if (st != SYLVA_OK) return st;
+    st = sylva__mm_read_buffer(path, file.data, file.size, A);
     sylva__unload_file(&file);
     return st;
 }

@@ -1,6 +1,9 @@
 /* kernel_tuning.c — defaults, loader and writer of the GPU kernel tuning
- * table (contract in kernel_tuning.h). */
+ * table (contract in kernel_tuning.h); the writer goes through core's
+ * atomic output (a table is whole or not there). */
 #include "kernel_tuning.h"
+
+#include "core.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -83,14 +86,15 @@ int sylva__kernel_tuning_load(const char *path, sylva__kernel_tuning *t, char *m
 
 int sylva__kernel_tuning_save(const char *path, const sylva__kernel_tuning *t, const char *gpu_name)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) return -1;
+    sylva__out out; /* atomic: a table is whole or not there */
+    if (sylva__out_open(&out, path)) return -1;
+    FILE *f = out.f;
     fprintf(f, "# sylva GPU kernel tuning table for %s (written by the tuner)\n",
             gpu_name ? gpu_name : "unknown GPU");
 #define X(name) fprintf(f, "%s %d\n", #name, t->name);
     SYLVA_TUNING_KEYS(X)
 #undef X
-    return fclose(f) == 0 ? 0 : -1;
+    return sylva__out_close(&out) == SYLVA_OK ? 0 : -1;
 }
 
 void sylva__kernel_tuning_path(const char *gpu_name, char *buf, size_t bufsz)

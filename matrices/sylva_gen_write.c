@@ -1,7 +1,8 @@
 /* sylva_gen_write.c — a fast Matrix Market writer for generated matrices:
  * lines formatted by hand into a 4 MiB buffer (integers by a digit loop,
  * other values by %.17g) and written with fwrite, so a 100 MB file takes
- * about a second. Fails with SYLVA_ERR_IO or SYLVA_ERR_ARGUMENT. */
+ * about a second; through core's atomic output (a temporary renamed on
+ * success). Fails with SYLVA_ERR_IO or SYLVA_ERR_ARGUMENT. */
 #include "gen_internal.h"
 
 #include <errno.h>
@@ -33,14 +34,17 @@ static char *put_value(char *s, double v)
 int sylva_gen_write_mtx(const char *path, const sylva_matrix *A)
 {
     if (!path || !A) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_gen_write_mtx: NULL argument");
-    FILE *f = fopen(path, "w");
-    if (!f) return sylva__fail(SYLVA_ERR_IO, "%s: cannot open for writing: %s", path, strerror(errno));
     const size_t cap = (size_t)4 << 20;
-    char *buf = malloc(cap);
-    if (!buf) {
-        fclose(f);
-        return sylva__fail(SYLVA_ERR_NO_MEMORY, "sylva_gen_write_mtx: out of memory");
+    char *buf = sylva__malloc(cap, 1);
+    if (!buf) return SYLVA_ERR_NO_MEMORY;
+    sylva__out out;
+    int st = sylva__out_open(&out, path);
+    if (st) {
+        free(buf);
+        return st;
     }
+    FILE *f = out.f;
+    errno = 0;
     char *s = buf;
     s += sprintf(s, "%%%%MatrixMarket matrix coordinate %s symmetric\n%%%% written by sylva-gen\n%lld %lld %lld\n",
                  A->values ? "real" : "pattern", (long long)A->n, (long long)A->n, (long long)A->nnz);
@@ -67,7 +71,10 @@ int sylva_gen_write_mtx(const char *path, const sylva_matrix *A)
     size_t len = (size_t)(s - buf);
     if (ok && len) ok = fwrite(buf, 1, len, f) == len;
     free(buf);
-    if (fclose(f) != 0) ok = 0;
-    if (!ok) return sylva__fail(SYLVA_ERR_IO, "%s: write error: %s", path, strerror(errno));
-    return SYLVA_OK;
+    if (!ok) {
+        int err = errno ? errno : EIO;
+        sylva__out_abort(&out);
+        return sylva__fail(SYLVA_ERR_IO, "%s: write error: %s", path, strerror(err));
+    }
+    return sylva__out_close(&out);
 }

@@ -145,7 +145,7 @@ static int register_cb(sylva__numeric *N, run *r, int64_t g, int tiled)
     }
     const sylva__front *f = &pl->tree->fronts[pl->front_list[pl->group_ptr[g]]];
     uint32_t rr = (uint32_t)(f->m - f->k);
-    r->cbmem[g] = malloc((size_t)rr * rr * N->elem);
+    r->cbmem[g] = sylva__malloc((size_t)rr * rr, N->elem);
     if (!r->cbmem[g]) return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory for a CB of %u rows", rr);
     starpu_matrix_data_register(&r->CB[g], STARPU_MAIN_RAM, (uintptr_t)r->cbmem[g], rr, rr, rr, N->elem);
     return SYLVA_OK;
@@ -260,13 +260,13 @@ int sylva__factor_submit(sylva__numeric *N, const void *A_values, int64_t nnz, i
     if (mode == SYLVA_MODE_GPU && (status = check_device_memory(N, nnz))) return status;
     run r;
     memset(&r, 0, sizeof r);
-    r.CB = calloc((size_t)ng, sizeof *r.CB);
-    r.left = calloc((size_t)ng, sizeof *r.left);
-    r.args = calloc((size_t)ng, sizeof *r.args);
-    r.tiled = calloc((size_t)ng, sizeof *r.tiled);
-    r.cbmem = calloc((size_t)ng, sizeof *r.cbmem);
-    r.descr = malloc(((size_t)pl->tree->nfronts + 6) * sizeof *r.descr);
-    r.child_ptrs = calloc((size_t)pl->dep_ptr[ng] + 1, sizeof *r.child_ptrs);
+    r.CB = sylva__calloc((size_t)ng, sizeof *r.CB);
+    r.left = sylva__calloc((size_t)ng, sizeof *r.left);
+    r.args = sylva__calloc((size_t)ng, sizeof *r.args);
+    r.tiled = sylva__calloc((size_t)ng, sizeof *r.tiled);
+    r.cbmem = sylva__calloc((size_t)ng, sizeof *r.cbmem);
+    r.descr = sylva__malloc((size_t)pl->tree->nfronts + 6, sizeof *r.descr);
+    r.child_ptrs = sylva__calloc((size_t)pl->dep_ptr[ng] + 1, sizeof *r.child_ptrs);
     if (!r.CB || !r.left || !r.args || !r.tiled || !r.cbmem || !r.descr || !r.child_ptrs) {
         release(&r, ng);
         return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory submitting the factorization");

@@ -67,7 +67,7 @@ static int64_t *bounds_of(int64_t n0, int64_t n1, int64_t nb, int64_t *count)
 {
     /* Blocks of nb over [0, n0), then over [n0, n0 + n1). */
     int64_t b0 = (n0 + nb - 1) / nb, b1 = (n1 + nb - 1) / nb;
-    int64_t *b = malloc((size_t)(b0 + b1 + 1) * sizeof *b);
+    int64_t *b = sylva__malloc((size_t)(b0 + b1 + 1), sizeof *b);
     if (!b) return NULL;
     int64_t q = 0;
     for (int64_t i = 0; i < b0; i++) b[q++] = i * nb;
@@ -86,8 +86,8 @@ static int tile_split(tiled_matrix *t)
                                     .filter_arg_ptr = &t->rows};
     struct starpu_data_filter fc = {.filter_func = split_filter, .nchildren = (unsigned)t->ncols,
                                     .filter_arg_ptr = &t->cols};
-    t->row_blocks = calloc((size_t)t->nrows, sizeof *t->row_blocks);
-    t->tiles = calloc((size_t)(t->nrows * t->ncols), sizeof *t->tiles);
+    t->row_blocks = sylva__calloc((size_t)t->nrows, sizeof *t->row_blocks);
+    t->tiles = sylva__calloc((size_t)(t->nrows * t->ncols), sizeof *t->tiles);
     if (!t->row_blocks || !t->tiles) return SYLVA_ERR_NO_MEMORY;
     starpu_data_partition_plan(t->whole, &fr, t->row_blocks);
     for (int64_t i = 0; i < t->nrows; i++)
@@ -170,7 +170,7 @@ sylva__tiled *sylva__tiled_submit(starpu_data_handle_t P, starpu_data_handle_t C
                                   int *status)
 {
     *status = SYLVA_OK;
-    sylva__tiled *T = calloc(1, sizeof *T);
+    sylva__tiled *T = sylva__calloc(1, sizeof *T);
     if (!T) goto oom;
     int64_t r = m - k, nbk = 0;
     T->nb = nb;
@@ -180,7 +180,7 @@ sylva__tiled *sylva__tiled_submit(starpu_data_handle_t P, starpu_data_handle_t C
     T->P.ncols = nbk;
     T->KB = nbk;
     T->RB = T->P.nrows - nbk;
-    T->potrf_args = calloc((size_t)T->KB, sizeof *T->potrf_args);
+    T->potrf_args = sylva__calloc((size_t)T->KB, sizeof *T->potrf_args);
     if (!T->P.rows.bounds || !T->P.cols.bounds || !T->potrf_args || tile_split(&T->P)) goto oom;
     if (r > 0) {
         T->C.whole = C;

@@ -32,7 +32,7 @@ void SYLVA_TNAME(group_cpu)(void *buffers[], const sylva__group_args *a)
     if (pl->scratch_size[g] > 0 && a->buf_work >= 0) {
         scratch = sylva__buf_ptr(buffers[a->buf_work]);
     } else if (pl->scratch_size[g] > 0) {
-        scratch = own = malloc((size_t)pl->scratch_size[g] * sizeof *scratch);
+        scratch = own = sylva__malloc((size_t)pl->scratch_size[g], sizeof *scratch);
         if (!scratch) {
             for (int64_t q = pl->group_ptr[g]; q < pl->group_ptr[g + 1]; q++)
                 a->front_info[pl->front_list[q]] = SYLVA__FRONT_NO_MEMORY;

@@ -1,0 +1,110 @@
+/* options_check.c — every field of sylva_options held to its range before
+ * it is used, with a message naming the option and the range (the table of
+ * docs/limits.md): sylva_init checks the runtime fields (workers, mode,
+ * device memory), sylva_analyze the analysis fields (ordering, amalgamation,
+ * policy, thresholds, batch size, precision) and, once the fronts are known,
+ * that tiled large fronts do not dissolve into millions of tiny tasks.
+ * Fails with SYLVA_ERR_ARGUMENT; never changes the options. */
+#include <math.h>
+#include <stdint.h>
+
+#include "api.h"
+
+int sylva__options_check_init(const sylva_options *o)
+{
+    const char *w = "sylva_init";
+    if (o->ncpus < -1 || o->ncpus > SYLVA_MAX_WORKERS)
+        return sylva__fail(SYLVA_ERR_ARGUMENT, "%s: options.ncpus = %d is out of range -1..%d", w,
+                           o->ncpus, SYLVA_MAX_WORKERS);
+    if (o->ncuda < -1 || o->ncuda > SYLVA_MAX_WORKERS)
+        return sylva__fail(SYLVA_ERR_ARGUMENT, "%s: options.ncuda = %d is out of range -1..%d", w,
+                           o->ncuda, SYLVA_MAX_WORKERS);
+    if (o->ncpus == 0 && (o->ncuda == 0 || o->mode == SYLVA_MODE_CPU))
+        return sylva__fail(SYLVA_ERR_ARGUMENT,
+                           "%s: options.ncpus = 0 leaves no worker (no GPU is asked for)", w);
+    if ((unsigned)o->mode > SYLVA_MODE_CPU)
+        return sylva__fail(SYLVA_ERR_ARGUMENT,
+                           "%s: options.mode = %d is not a sylva_exec_mode (0..3)", w,
+                           (int)o->mode);
+    if (o->device_memory < 0)
+        return sylva__fail(SYLVA_ERR_ARGUMENT,
+                           "%s: options.device_memory = %lld is negative (0: all of it)", w,
+                           (long long)o->device_memory);
+    return SYLVA_OK;
+}
+
+int sylva__options_check_analysis(const sylva_options *o)
+{
+    const char *w = "sylva_analyze";
+    if ((unsigned)o->ordering > SYLVA_ORDERING_AUTO)
+        return sylva__fail(SYLVA_ERR_ARGUMENT,
+                           "%s: options.ordering = %d is not a sylva_ordering (0..%d)", w,
+                           (int)o->ordering, (int)SYLVA_ORDERING_AUTO);
+    for (int i = 0; i < 3; i++) {
+        if (o->nrelax[i] < 0 || o->nrelax[i] > INT32_MAX)
+            return sylva__fail(SYLVA_ERR_ARGUMENT,
+                               "%s: options.nrelax[%d] = %lld is out of range 0..%d", w, i,
+                               (long long)o->nrelax[i], INT32_MAX);
+        if (!(o->zrelax[i] >= 0 && o->zrelax[i] <= 1))
+            return sylva__fail(SYLVA_ERR_ARGUMENT,
+                               "%s: options.zrelax[%d] = %g is out of range 0..1", w, i,
+                               o->zrelax[i]);
+    }
+    if (o->small_front_rows < 0 || o->small_front_rows > INT32_MAX)
+        return sylva__fail(
+            SYLVA_ERR_ARGUMENT,
+            "%s: options.small_front_rows = %lld is out of range 0..%d (0: automatic)", w,
+            (long long)o->small_front_rows, INT32_MAX);
+    if (o->tile_rows < 0 || o->tile_rows > INT32_MAX)
+        return sylva__fail(
+            SYLVA_ERR_ARGUMENT,
+            "%s: options.tile_rows = %lld is out of range 0..%d (0: large fronts untiled)", w,
+            (long long)o->tile_rows, INT32_MAX);
+    if (!(o->batch_flops >= 0 && isfinite(o->batch_flops)))
+        return sylva__fail(
+            SYLVA_ERR_ARGUMENT,
+            "%s: options.batch_flops = %g is not a finite number >= 0 (0: automatic)", w,
+            o->batch_flops);
+    if (!sylva__dtype_size(o->precision))
+        return sylva__fail(SYLVA_ERR_ARGUMENT,
+                           "%s: options.precision = %d is not a sylva_dtype (0, 1)", w,
+                           (int)o->precision);
+    if ((unsigned)o->mode > SYLVA_MODE_CPU)
+        return sylva__fail(SYLVA_ERR_ARGUMENT,
+                           "%s: options.mode = %d is not a sylva_exec_mode (0..3)", w,
+                           (int)o->mode);
+    return SYLVA_OK;
+}
+
+/* Tile tasks of one m × k front in tiles of nb (front_tiles.c): per pivot
+ * block a POTRF, a TRSM per block below, a SYRK or GEMM per block pair of
+ * the trailing matrix. */
+static double tile_tasks(int64_t m, int64_t k, int64_t nb)
+{
+    double kb = (double)((k + nb - 1) / nb), mb = kb + (double)((m - k + nb - 1) / nb), t = 0;
+    for (double l = 0; l < kb; l++) {
+        double below = mb - l - 1;
+        t += 1 + below + below * (below + 1) / 2;
+    }
+    return t;
+}
+
+int sylva__options_check_tiles(const sylva__tree *t, int64_t small_rows, int64_t tile_rows)
+{
+    if (tile_rows <= 0) return SYLVA_OK;
+    double tasks = 0, flops = 0;
+    for (int64_t f = 0; f < t->nfronts; f++)
+        if (t->fronts[f].m > small_rows) {
+            tasks += tile_tasks(t->fronts[f].m, t->fronts[f].k, tile_rows);
+            flops += t->fronts[f].flops;
+        }
+    if (tasks <= SYLVA_MAX_TINY_TILE_TASKS || flops >= SYLVA_MIN_TILE_TASK_FLOPS * tasks)
+        return SYLVA_OK;
+    return sylva__fail(
+        SYLVA_ERR_ARGUMENT,
+        "sylva_analyze: options.tile_rows = %lld splits the large fronts (more than %lld "
+        "rows) into %.3g tile tasks of %.3g flops on average; at most %.0f tasks may "
+        "average under %.0f flops: use a larger tile_rows, or 0 (one task per front)",
+        (long long)tile_rows, (long long)small_rows, tasks, tasks > 0 ? flops / tasks : 0,
+        (double)SYLVA_MAX_TINY_TILE_TASKS, (double)SYLVA_MIN_TILE_TASK_FLOPS);
+}

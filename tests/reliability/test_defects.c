@@ -1,0 +1,593 @@
+/* test_defects.c CASE — the library side of the twelve defects of issue 11,
+ * one CASE per defect (CTest: defect.NN_name), each written to fail on the
+ * code before its fix: a NaN in the values factored as OK (1), duplicates
+ * summing to inf (2), a file declaring a huge n filling gigabytes (3), a
+ * factor reading its freed analysis (4), a FIFO hanging the reader (5), a
+ * failed write leaving a truncated file (7), absurd options accepted (11),
+ * a backward error of NaN for entries near DBL_MAX (10), misleading
+ * messages (12). Only the public API, so it builds against any version.
+ * The command's side is cli_defects.sh. */
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "SuiteSparse_config.h"
+#include "check.h"
+#include "sylva.h"
+
+#ifndef SYLVA_MAX_WORKERS /* a sylva.h older than the limits */
+#define SYLVA_MAX_WORKERS 4096
+#endif
+
+static char tmpdir[256];
+
+static const char *tmp_path(const char *name)
+{
+    static char buf[8][512];
+    static int k;
+    k = (k + 1) % 8;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
+    return buf[k];
+}
+
+static void write_text(const char *path, const char *text, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL, "cannot create %s", path);
+    if (!f) return;
+    fwrite(text, 1, len, f);
+    fclose(f);
+}
+
+static int contains(const char *hay, const char *needle) { return strstr(hay, needle) != NULL; }
+
+/* n × n tridiagonal SPD: 4 on the diagonal, -1 beside it. */
+static sylva_matrix *tridiag(int64_t n)
+{
+    int64_t *cp = malloc((size_t)(n + 1) * sizeof *cp), *ri = malloc((size_t)(2 * n) * sizeof *ri);
+    double *v = malloc((size_t)(2 * n) * sizeof *v);
+    int64_t nz = 0;
+    for (int64_t j = 0; j < n; j++) {
+        cp[j] = nz;
+        ri[nz] = j;
+        v[nz++] = 4.0;
+        if (j + 1 < n) {
+            ri[nz] = j + 1;
+            v[nz++] = -1.0;
+        }
+    }
+    cp[n] = nz;
+    sylva_matrix *A = NULL;
+    CHECK(sylva_matrix_from_csc(n, cp, ri, v, 1, &A) == SYLVA_OK, "from_csc: %s",
+          sylva_last_error());
+    free(cp);
+    free(ri);
+    free(v);
+    return A;
+}
+
+static int start(void)
+{
+    sylva_options o;
+    sylva_default_options(&o);
+    o.ncpus = 2;
+    o.ncuda = 0;
+    o.mode = SYLVA_MODE_CPU;
+    int st = sylva_init(&o);
+    CHECK(st == SYLVA_OK, "init: %s", sylva_last_error());
+    return st;
+}
+
+/* Backward error of solving A x = A·1 with F. */
+static double solve_berr(const sylva_factor_t *F, const sylva_matrix *A)
+{
+    int64_t n = A->n;
+    double *one = malloc((size_t)n * sizeof *one), *b = malloc((size_t)n * sizeof *b);
+    double *x = malloc((size_t)n * sizeof *x);
+    for (int64_t i = 0; i < n; i++) one[i] = 1.0;
+    sylva_matrix_symv(A, one, b);
+    memcpy(x, b, (size_t)n * sizeof *x);
+    int st = sylva_solve(F, 1, x, n);
+    double e = st == SYLVA_OK ? sylva_backward_error(A, x, b) : NAN;
+    free(one);
+    free(b);
+    free(x);
+    return e;
+}
+
+/* 1: a NaN in the values is never factored as OK; a finite matrix whose
+ * elimination meets a NaN pivot is not either. */
+static void case_nan_values(void)
+{
+    if (start()) return;
+    sylva_matrix *A = tridiag(40);
+    sylva_analysis_t *an = NULL;
+    sylva_factor_t *F = NULL;
+    CHECK(sylva_analyze(A, NULL, &an, NULL) == SYLVA_OK, "analyze: %s", sylva_last_error());
+    CHECK(sylva_factorize(an, A, &F, NULL) == SYLVA_OK, "factorize: %s", sylva_last_error());
+    double *v = A->values;
+    double keep = v[17];
+    v[17] = NAN; /* the natural way to pass new values */
+    int st = sylva_refactorize(F, A, NULL);
+    CHECK(st == SYLVA_ERR_BAD_VALUE, "refactorize with a NaN: %s (%s)", sylva_status_name(st),
+          sylva_last_error());
+    CHECK(contains(sylva_last_error(), "NaN"), "message '%s' names no NaN", sylva_last_error());
+    double x[40] = {0}, ld = 0;
+    st = sylva_solve(F, 1, x, 40);
+    CHECK(st != SYLVA_OK, "solve after a refused refactorization returned OK");
+    st = sylva_logdet(F, &ld);
+    CHECK(st != SYLVA_OK || isfinite(ld), "logdet after a refused refactorization: %g", ld);
+    sylva_factor_t *G = NULL;
+    st = sylva_factorize(an, A, &G, NULL);
+    CHECK(st == SYLVA_ERR_BAD_VALUE && G == NULL, "factorize with a NaN: %s",
+          sylva_status_name(st));
+    v[17] = INFINITY;
+    st = sylva_refactorize(F, A, NULL);
+    CHECK(st == SYLVA_ERR_BAD_VALUE, "refactorize with inf: %s", sylva_status_name(st));
+    /* single precision: the NaN survives the conversion */
+    v[17] = NAN;
+    sylva_matrix *As = NULL;
+    CHECK(sylva_matrix_convert(A, SYLVA_FLOAT32, &As) == SYLVA_OK, "convert");
+    st = As ? sylva_refactorize(F, As, NULL) : SYLVA_ERR_ARGUMENT;
+    CHECK(st == SYLVA_ERR_BAD_VALUE, "refactorize with a float NaN: %s", sylva_status_name(st));
+    sylva_matrix_free(As);
+    /* the factor is usable again once the values are */
+    v[17] = keep;
+    CHECK(sylva_refactorize(F, A, NULL) == SYLVA_OK, "refactorize: %s", sylva_last_error());
+    double e = solve_berr(F, A);
+    CHECK(e <= 1e-14, "backward error %g after recovery", e);
+    sylva_factor_free(F);
+    sylva_analysis_free(an);
+    sylva_matrix_free(A);
+
+    /* Finite values, not positive definite: column 1's tiny pivot makes
+     * L(3,1) = inf, then L(3,2) = 1 − inf·0 = NaN and pivot 3 is NaN, which
+     * OpenBLAS's potrf lets through. */
+    int64_t cp[4] = {0, 3, 5, 6}, ri[6] = {0, 1, 2, 1, 2, 2};
+    double val[6] = {1e-300, 0.0, 1e200, 1.0, 1.0, 1.0};
+    sylva_matrix *B = NULL;
+    CHECK(sylva_matrix_from_csc(3, cp, ri, val, 1, &B) == SYLVA_OK, "from_csc: %s",
+          sylva_last_error());
+    sylva_options o;
+    sylva_default_options(&o);
+    o.ordering = SYLVA_ORDERING_NATURAL;
+    sylva_factor_info fi;
+    CHECK(sylva_analyze(B, &o, &an, NULL) == SYLVA_OK, "analyze: %s", sylva_last_error());
+    st = sylva_factorize(an, B, &F, &fi);
+    if (st == SYLVA_OK) {
+        ld = 0;
+        sylva_logdet(F, &ld);
+        CHECK(0, "a NaN pivot was factored as OK (log det %g)", ld);
+        sylva_factor_free(F);
+    } else {
+        CHECK(st == SYLVA_ERR_NOT_SPD && fi.failed_column == 2, "NaN pivot: %s, column %lld (%s)",
+              sylva_status_name(st), (long long)fi.failed_column, sylva_last_error());
+    }
+    sylva_analysis_free(an);
+    sylva_matrix_free(B);
+    sylva_finalize();
+}
+
+/* 2: duplicates whose sum overflows are refused, naming both. */
+static void case_duplicate_overflow(void)
+{
+    const char *p = tmp_path("dup.mtx");
+    static const char sym[] = "%%MatrixMarket matrix coordinate real symmetric\n"
+                              "% two halves of a number too large\n"
+                              "2 2 3\n1 1 1e308\n2 2 1\n1 1 1e308\n";
+    write_text(p, sym, sizeof sym - 1);
+    sylva_matrix *A = NULL;
+    int st = sylva_read_matrix_market(p, &A);
+    CHECK(st == SYLVA_ERR_BAD_VALUE && A == NULL, "reader: %s", sylva_status_name(st));
+    CHECK(contains(sylva_last_error(), "lines 4 and 6"), "message '%s' does not name lines 4 and 6",
+          sylva_last_error());
+    sylva_matrix_free(A);
+    static const char mirror[] = "%%MatrixMarket matrix coordinate real symmetric\n"
+                                 "2 2 4\n1 1 1\n2 1 -1e308\n1 2 -1e308\n2 2 1\n";
+    write_text(p, mirror, sizeof mirror - 1);
+    st = sylva_read_matrix_market(p, &A);
+    CHECK(st == SYLVA_ERR_BAD_VALUE, "mirrored duplicates: %s", sylva_status_name(st));
+    CHECK(contains(sylva_last_error(), "lines 4 and 5"), "message '%s'", sylva_last_error());
+    sylva_matrix_free(A);
+    A = NULL;
+    static const char general[] =
+        "%%MatrixMarket matrix coordinate real general\n"
+        "2 2 6\n1 1 1\n1 2 1e308\n1 2 1e308\n2 1 1e308\n2 1 1e308\n2 2 1\n";
+    write_text(p, general, sizeof general - 1);
+    st = sylva_read_matrix_market(p, &A);
+    CHECK(st == SYLVA_ERR_BAD_VALUE, "general file: %s (%s)", sylva_status_name(st),
+          sylva_last_error());
+    sylva_matrix_free(A);
+    A = NULL;
+    /* Arrays: the same, with the positions. */
+    int64_t cp[3] = {0, 3, 4}, ri[4] = {0, 1, 0, 1};
+    double v[4] = {1e308, 1, 1e308, 1};
+    st = sylva_matrix_from_csc(2, cp, ri, v, 1, &A);
+    CHECK(st == SYLVA_ERR_BAD_VALUE && A == NULL, "from_csc: %s", sylva_status_name(st));
+    CHECK(contains(sylva_last_error(), "entries 0 and 2"), "message '%s'", sylva_last_error());
+    sylva_matrix_free(A);
+    /* A finite sum of large duplicates is fine. */
+    double w[4] = {1e308, 1, -1e308, 1};
+    st = sylva_matrix_from_csc(2, cp, ri, w, 1, &A);
+    CHECK(st == SYLVA_OK && A && ((double *)A->values)[0] == 0.0, "finite sum: %s",
+          sylva_status_name(st));
+    sylva_matrix_free(A);
+}
+
+static double seconds_of(int (*read)(const char *), const char *path, int *status)
+{
+    double t0 = sylva_wtime();
+    *status = read(path);
+    return sylva_wtime() - t0;
+}
+
+static int read_mm(const char *path)
+{
+    sylva_matrix *A = NULL;
+    int st = sylva_read_matrix_market(path, &A);
+    sylva_matrix_free(A);
+    return st;
+}
+
+static int read_dn(const char *path)
+{
+    int64_t n, k;
+    double *X = NULL;
+    int st = sylva_read_dense(path, &n, &k, &X);
+    free(X);
+    return st;
+}
+
+/* 3: a tiny file declaring a huge n fails at once (no gigabytes filled). */
+static void case_huge_dimension(void)
+{
+    static const struct {
+        const char *text, *limit;
+        int dense;
+    } cases[] = {
+        /* 2^28 columns: 6 GB of column arrays under a 1 GB budget. */
+        {"%%MatrixMarket matrix coordinate real symmetric\n268435456 268435456 1\n1 1 1\n", "1G",
+         0},
+        {"%%MatrixMarket matrix coordinate real symmetric\n2147483647 2147483647 1\n1 1 1\n", "8G",
+         0},
+        {"%%MatrixMarket matrix coordinate pattern symmetric\n2147483647 2147483647 1\n1 1\n", "8G",
+         0},
+        {"%%MatrixMarket matrix coordinate real general\n2147483647 2147483647 1\n1 1 1\n", "8G",
+         0},
+        /* 2^40 columns: more than any machine has, no limit needed. */
+        {"%%MatrixMarket matrix coordinate real symmetric\n1099511627776 1099511627776 1\n1 1 1\n",
+         NULL, 0},
+        /* dense: 10^12 values declared, one given */
+        {"%%MatrixMarket matrix array real general\n1000000000 1000\n1\n", NULL, 1},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const char *p = tmp_path("huge.mtx");
+        write_text(p, cases[c].text, strlen(cases[c].text));
+        if (cases[c].limit)
+            setenv("SYLVA_MEMORY_LIMIT", cases[c].limit, 1);
+        else
+            unsetenv("SYLVA_MEMORY_LIMIT");
+        int st;
+        double s = seconds_of(cases[c].dense ? read_dn : read_mm, p, &st);
+        CHECK(st == SYLVA_ERR_NO_MEMORY || st == SYLVA_ERR_FORMAT, "case %zu: %s (%s)", c,
+              sylva_status_name(st), sylva_last_error());
+        CHECK(s < 1.0, "case %zu took %.2f s", c, s);
+        printf("case %zu: %s in %.3f s: %s\n", c, sylva_status_name(st), s, sylva_last_error());
+    }
+    unsetenv("SYLVA_MEMORY_LIMIT");
+}
+
+/* 4: the analysis may be freed before its factors. */
+static void case_analysis_lifetime(void)
+{
+    if (start()) return;
+    sylva_matrix *A = tridiag(200);
+    sylva_analysis_t *an = NULL;
+    sylva_factor_t *F = NULL;
+    CHECK(sylva_analyze(A, NULL, &an, NULL) == SYLVA_OK, "analyze: %s", sylva_last_error());
+    CHECK(sylva_factorize(an, A, &F, NULL) == SYLVA_OK, "factorize: %s", sylva_last_error());
+    sylva_analysis_free(an);
+    /* Reuse the freed blocks, as a program would. */
+    for (int k = 0; k < 2000; k++) {
+        size_t sz = (size_t)(16 + (k * 37) % 4096);
+        void *p = malloc(sz);
+        memset(p, 0xff, sz);
+        free(k % 3 ? p : NULL);
+    }
+    double e = solve_berr(F, A);
+    CHECK(e <= 1e-14, "solve after freeing the analysis: backward error %g", e);
+    CHECK(sylva_refactorize(F, A, NULL) == SYLVA_OK, "refactorize after freeing the analysis: %s",
+          sylva_last_error());
+    double ld = 0;
+    CHECK(sylva_logdet(F, &ld) == SYLVA_OK && isfinite(ld), "logdet %g", ld);
+    sylva_factor_free(F);
+    sylva_matrix_free(A);
+    sylva_finalize();
+}
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    static const char msg[] = "reader hung on a FIFO\n";
+    if (write(2, msg, sizeof msg - 1) < 0) _exit(98);
+    _exit(99);
+}
+
+/* 5: a FIFO (no writer) is refused at once, not waited on. */
+static void case_fifo_input(void)
+{
+    const char *p = tmp_path("fifo.mtx");
+    CHECK(mkfifo(p, 0600) == 0, "mkfifo: %s", strerror(errno));
+    signal(SIGALRM, on_alarm);
+    alarm(10);
+    sylva_matrix *A = NULL;
+    int st = sylva_read_matrix_market(p, &A);
+    CHECK(st == SYLVA_ERR_IO && A == NULL, "FIFO: %s", sylva_status_name(st));
+    CHECK(contains(sylva_last_error(), "not a regular file"), "message '%s'", sylva_last_error());
+    st = read_dn(p);
+    CHECK(st == SYLVA_ERR_IO, "FIFO (dense): %s", sylva_status_name(st));
+    alarm(0);
+    unlink(p);
+}
+
+/* 7: a failed write leaves no partial file and the old one intact. */
+static void case_write_atomic(void)
+{
+    const char *p = tmp_path("x.mtx");
+    double x[4] = {1, 2, 3, 4};
+    CHECK(sylva_write_dense(p, 4, 1, x, 4) == SYLVA_OK, "write: %s", sylva_last_error());
+    struct stat st0;
+    stat(p, &st0);
+    enum { N = 100000 };
+    double *big = malloc(N * sizeof *big);
+    for (int i = 0; i < N; i++) big[i] = 1.0 / (i + 3);
+    /* A full disk, as a file-size limit: the write fails midway. */
+    struct rlimit old, lim = {.rlim_cur = 64 * 1024, .rlim_max = RLIM_INFINITY};
+    getrlimit(RLIMIT_FSIZE, &old);
+    lim.rlim_max = old.rlim_max;
+    signal(SIGXFSZ, SIG_IGN);
+    setrlimit(RLIMIT_FSIZE, &lim);
+    int st = sylva_write_dense(p, N, 1, big, N);
+    setrlimit(RLIMIT_FSIZE, &old);
+    CHECK(st == SYLVA_ERR_IO, "write past the limit: %s", sylva_status_name(st));
+    struct stat st1;
+    stat(p, &st1);
+    CHECK(st1.st_size == st0.st_size,
+          "the old file was truncated or replaced (%lld bytes, was %lld)", (long long)st1.st_size,
+          (long long)st0.st_size);
+    int64_t n = 0, k = 0;
+    double *X = NULL;
+    CHECK(sylva_read_dense(p, &n, &k, &X) == SYLVA_OK && n == 4 && X && X[3] == 4.0,
+          "old contents");
+    free(X);
+    /* nothing else left in the directory but x.mtx */
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "test \"$(ls -A '%s' | grep -v '^x.mtx$' | wc -l)\" = 0", tmpdir);
+    CHECK(system(cmd) == 0, "a temporary file was left in %s", tmpdir);
+    /* a new file that cannot be completed is not created */
+    const char *q = tmp_path("new.mtx");
+    setrlimit(RLIMIT_FSIZE, &lim);
+    st = sylva_write_dense(q, N, 1, big, N);
+    setrlimit(RLIMIT_FSIZE, &old);
+    CHECK(st == SYLVA_ERR_IO && access(q, F_OK) != 0, "a partial new file exists (%s)",
+          sylva_status_name(st));
+    /* a full device */
+    if (access("/dev/full", W_OK) == 0) {
+        st = sylva_write_dense("/dev/full", N, 1, big, N);
+        CHECK(st == SYLVA_ERR_IO, "/dev/full: %s", sylva_status_name(st));
+    }
+    /* an unwritable directory */
+    st = sylva_write_dense(tmp_path("no/such/dir/x.mtx"), 4, 1, x, 4);
+    CHECK(st == SYLVA_ERR_IO, "missing directory: %s", sylva_status_name(st));
+    free(big);
+}
+
+/* 10: the backward error of a good solution with entries near DBL_MAX is
+ * small, not NaN or 0. */
+static void case_backward_error_scale(void)
+{
+    int64_t cp[3] = {0, 2, 3}, ri[3] = {0, 1, 1};
+    double v[3] = {1.5e308, -6e307, 1.5e308};
+    sylva_matrix *A = NULL;
+    CHECK(sylva_matrix_from_csc(2, cp, ri, v, 1, &A) == SYLVA_OK, "from_csc: %s",
+          sylva_last_error());
+    if (!A) return;
+    double x[2] = {0.25, 0.25}, b[2];
+    sylva_matrix_symv(A, x, b);
+    CHECK(isfinite(b[0]) && isfinite(b[1]), "b = A x");
+    double e = sylva_backward_error(A, x, b);
+    CHECK(e >= 0 && e <= 1e-15, "backward error %g", e);
+    x[0] = 0.3; /* a wrong solution is still seen as wrong */
+    e = sylva_backward_error(A, x, b);
+    CHECK(e > 1e-3 && isfinite(e), "backward error of a wrong solution %g", e);
+    sylva_matrix_free(A);
+}
+
+/* 11: every option outside its range is refused with its name; the
+ * boundaries themselves are accepted. */
+static void expect_analyze(const sylva_matrix *A, const sylva_options *o, int want,
+                           const char *name, const char *what)
+{
+    sylva_analysis_t *an = NULL;
+    int st = sylva_analyze(A, o, &an, NULL);
+    CHECK(st == want, "%s: %s (%s)", what, sylva_status_name(st), sylva_last_error());
+    if (want != SYLVA_OK)
+        CHECK(contains(sylva_last_error(), name), "%s: message '%s' lacks '%s'", what,
+              sylva_last_error(), name);
+    sylva_analysis_free(an);
+}
+
+static void case_option_ranges(void)
+{
+    sylva_matrix *A = tridiag(50);
+    sylva_options o;
+#define OPT(field, value, want)                                                                    \
+    do {                                                                                           \
+        sylva_default_options(&o);                                                                 \
+        o.field = value;                                                                           \
+        expect_analyze(A, &o, want, #field, #field " = " #value);                                  \
+    } while (0)
+    OPT(small_front_rows, -1, SYLVA_ERR_ARGUMENT);
+    OPT(small_front_rows, 0, SYLVA_OK);
+    OPT(small_front_rows, 1, SYLVA_OK);
+    OPT(small_front_rows, 2147483647, SYLVA_OK);
+    OPT(small_front_rows, 2147483648LL, SYLVA_ERR_ARGUMENT);
+    OPT(tile_rows, -1, SYLVA_ERR_ARGUMENT);
+    OPT(tile_rows, 0, SYLVA_OK);
+    OPT(tile_rows, 2147483647, SYLVA_OK);
+    OPT(tile_rows, 2147483648LL, SYLVA_ERR_ARGUMENT);
+    OPT(batch_flops, -1, SYLVA_ERR_ARGUMENT);
+    OPT(batch_flops, NAN, SYLVA_ERR_ARGUMENT);
+    OPT(batch_flops, INFINITY, SYLVA_ERR_ARGUMENT);
+    OPT(batch_flops, 0, SYLVA_OK);
+    OPT(batch_flops, 1e300, SYLVA_OK);
+    OPT(nrelax[0], -1, SYLVA_ERR_ARGUMENT);
+    OPT(nrelax[2], -5, SYLVA_ERR_ARGUMENT);
+    OPT(nrelax[1], 0, SYLVA_OK);
+    OPT(nrelax[1], 2147483647, SYLVA_OK);
+    OPT(nrelax[1], 2147483648LL, SYLVA_ERR_ARGUMENT);
+    OPT(zrelax[0], NAN, SYLVA_ERR_ARGUMENT);
+    OPT(zrelax[1], 1e300, SYLVA_ERR_ARGUMENT);
+    OPT(zrelax[2], -0.5, SYLVA_ERR_ARGUMENT);
+    OPT(zrelax[2], 1.0000001, SYLVA_ERR_ARGUMENT);
+    OPT(zrelax[0], 0, SYLVA_OK);
+    OPT(zrelax[0], 1, SYLVA_OK);
+    OPT(ordering, (sylva_ordering)7, SYLVA_ERR_ARGUMENT);
+    OPT(ordering, (sylva_ordering)-1, SYLVA_ERR_ARGUMENT);
+    OPT(precision, (sylva_dtype)2, SYLVA_ERR_ARGUMENT);
+    OPT(mode, (sylva_exec_mode)4, SYLVA_ERR_ARGUMENT);
+#undef OPT
+    sylva_matrix_free(A);
+    /* Tiles of one row on large fronts: millions of tiny tasks, refused at
+     * once; a sensible tile is fine. */
+    int64_t n = 90;
+    int64_t *cp = malloc((size_t)(n + 1) * sizeof *cp),
+            *ri = malloc((size_t)(n * (n + 1) / 2) * sizeof *ri);
+    double *v = malloc((size_t)(n * (n + 1) / 2) * sizeof *v);
+    int64_t nz = 0;
+    for (int64_t j = 0; j < n; j++) { /* dense SPD: one front of 90 rows */
+        cp[j] = nz;
+        for (int64_t i = j; i < n; i++) {
+            ri[nz] = i;
+            v[nz++] = i == j ? (double)n : 0.5;
+        }
+    }
+    cp[n] = nz;
+    A = NULL;
+    CHECK(sylva_matrix_from_csc(n, cp, ri, v, 1, &A) == SYLVA_OK, "dense: %s", sylva_last_error());
+    sylva_default_options(&o);
+    o.small_front_rows = 1;
+    o.tile_rows = 1;
+    double t0 = sylva_wtime();
+    expect_analyze(A, &o, SYLVA_ERR_ARGUMENT, "tile_rows", "tile_rows = 1, small_front_rows = 1");
+    CHECK(sylva_wtime() - t0 < 2.0, "the refusal took %.2f s", sylva_wtime() - t0);
+    o.tile_rows = 16;
+    expect_analyze(A, &o, SYLVA_OK, "", "tile_rows = 16, small_front_rows = 1");
+    sylva_matrix_free(A);
+    free(cp);
+    free(ri);
+    free(v);
+    /* sylva_init */
+    struct {
+        int ncpus, ncuda, mode;
+        int64_t devmem;
+        const char *name;
+    } bad[] = {
+        {-2, 0, SYLVA_MODE_CPU, 0, "ncpus"},         {SYLVA_MAX_WORKERS + 1, 0, 3, 0, "ncpus"},
+        {1, -2, SYLVA_MODE_CPU, 0, "ncuda"},         {1, 0, 9, 0, "mode"},
+        {1, 0, SYLVA_MODE_CPU, -1, "device_memory"}, {0, 0, SYLVA_MODE_CPU, 0, "ncpus"}};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        sylva_default_options(&o);
+        o.ncpus = bad[k].ncpus;
+        o.ncuda = bad[k].ncuda;
+        o.mode = (sylva_exec_mode)bad[k].mode;
+        o.device_memory = bad[k].devmem;
+        int st = sylva_init(&o);
+        CHECK(st == SYLVA_ERR_ARGUMENT, "init with bad %s: %s", bad[k].name, sylva_status_name(st));
+        CHECK(contains(sylva_last_error(), bad[k].name), "init message '%s'", sylva_last_error());
+        if (st == SYLVA_OK) sylva_finalize();
+    }
+}
+
+static void *failing_malloc(size_t n)
+{
+    (void)n;
+    return NULL;
+}
+
+/* 12: messages that say what happened. */
+static void case_messages(void)
+{
+    /* /proc files have size 0 and content: read, not "empty". */
+    sylva_matrix *A = NULL;
+    int st = sylva_read_matrix_market("/proc/self/status", &A);
+    CHECK(st == SYLVA_ERR_FORMAT && contains(sylva_last_error(), "bad banner"),
+          "/proc/self/status: %s (%s)", sylva_status_name(st), sylva_last_error());
+    /* A NUL byte inside an entry is named as such. */
+    const char *p = tmp_path("nul.mtx");
+    static const char nul[] =
+        "%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n1\0 1 1\n2 2 1\n";
+    write_text(p, nul, sizeof nul - 1);
+    st = sylva_read_matrix_market(p, &A);
+    CHECK(st == SYLVA_ERR_FORMAT && contains(sylva_last_error(), ":3: NUL byte"), "NUL: %s (%s)",
+          sylva_status_name(st), sylva_last_error());
+    /* CHOLMOD out of memory says so. */
+    A = tridiag(30);
+    sylva_options o;
+    sylva_default_options(&o);
+    o.ordering = SYLVA_ORDERING_NATURAL;
+    void *(*saved)(size_t) = SuiteSparse_config.malloc_func;
+    SuiteSparse_config.malloc_func = failing_malloc;
+    sylva_analysis_t *an = NULL;
+    st = sylva_analyze(A, &o, &an, NULL);
+    SuiteSparse_config.malloc_func = saved;
+    CHECK(st == SYLVA_ERR_NO_MEMORY && contains(sylva_last_error(), "out of memory"),
+          "CHOLMOD without memory: %s (%s)", sylva_status_name(st), sylva_last_error());
+    sylva_analysis_free(an);
+    sylva_matrix_free(A);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_defects CASE\n");
+        return 2;
+    }
+    snprintf(tmpdir, sizeof tmpdir, "%s/sylva-defects-XXXXXX",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(tmpdir)) return 2;
+    static const struct {
+        const char *name;
+        void (*fn)(void);
+    } cases[] = {{"nan_values", case_nan_values},
+                 {"duplicate_overflow", case_duplicate_overflow},
+                 {"huge_dimension", case_huge_dimension},
+                 {"analysis_lifetime", case_analysis_lifetime},
+                 {"fifo_input", case_fifo_input},
+                 {"write_atomic", case_write_atomic},
+                 {"backward_error_scale", case_backward_error_scale},
+                 {"option_ranges", case_option_ranges},
+                 {"messages", case_messages}};
+    int found = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+        if (!strcmp(argv[1], cases[c].name)) {
+            cases[c].fn();
+            found = 1;
+        }
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0) fprintf(stderr, "cannot remove %s\n", tmpdir);
+    if (!found) {
+        fprintf(stderr, "unknown case %s\n", argv[1]);
+        return 2;
+    }
+    return test_exit(argv[1]);
+}
