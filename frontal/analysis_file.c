@@ -42,20 +42,17 @@ int sylva__analysis_file_write(const char *path, const sylva__analysis_record *r
     memcpy(h.nrelax, r->nrelax, sizeof h.nrelax);
     memcpy(h.zrelax, r->zrelax, sizeof h.zrelax);
     uint64_t sum = fnv(fnv(14695981039346656037ull, &h, sizeof h), r->perm, (size_t)r->n * sizeof *r->perm);
-    size_t len = strlen(path);
-    char *tmp = malloc(len + 16);
-    if (!tmp) return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory writing %s", path);
-    snprintf(tmp, len + 16, "%s.tmp%05d", path, (int)(sum % 100000));
-    FILE *f = fopen(tmp, "wb");
-    int ok = f && fwrite(&h, sizeof h, 1, f) == 1 &&
-             fwrite(r->perm, sizeof *r->perm, (size_t)r->n, f) == (size_t)r->n &&
-             fwrite(&sum, sizeof sum, 1, f) == 1;
-    int err = errno;
-    if (f && fclose(f) != 0) ok = 0, err = errno;
-    if (ok && rename(tmp, path) != 0) ok = 0, err = errno;
-    if (!ok) remove(tmp);
-    free(tmp);
-    return ok ? SYLVA_OK : sylva__fail(SYLVA_ERR_IO, "%s: cannot write: %s", path, strerror(err));
+    sylva__out o;
+    int status = sylva__out_open(&o, path);
+    if (status) return status;
+    if (fwrite(&h, sizeof h, 1, o.f) != 1 ||
+        fwrite(r->perm, sizeof *r->perm, (size_t)r->n, o.f) != (size_t)r->n ||
+        fwrite(&sum, sizeof sum, 1, o.f) != 1) {
+        int err = errno;
+        sylva__out_abort(&o);
+        return sylva__fail(SYLVA_ERR_IO, "%s: cannot write: %s", path, strerror(err));
+    }
+    return sylva__out_close(&o);
 }
 
 int sylva__analysis_file_read(const char *path, sylva__analysis_record *r)

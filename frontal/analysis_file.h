@@ -18,7 +18,7 @@ typedef struct sylva__analysis_record {
     int64_t *perm;           /* n: new → old (read: allocated, the caller frees) */
 } sylva__analysis_record;
 
-/* Write r to path (through a temporary file renamed on success). Fails
+/* Write r to path (sylva__out: a temporary file renamed on success). Fails
  * with SYLVA_ERR_IO naming the file. */
 int sylva__analysis_file_write(const char *path, const sylva__analysis_record *r);
 /* Read path into r. Fails with SYLVA_ERR_IO (cannot read), SYLVA_ERR_FORMAT
