@@ -18,6 +18,10 @@ typedef struct cli_args {
     const char *json;
     const char *ordering;
     const char *batches; /* --batches FILE: per-batch JSON */
+    const char *save;     /* --save FILE: write the analysis */
+    const char *analysis; /* --analysis FILE: load it instead of analyzing */
+    int progress;         /* -1: on a terminal after 1 s, 0: never (--quiet), 1: always */
+    int quiet;            /* --quiet: no progress, no summary on stdout */
     sylva_options opts;
     int threads;
     int repeat; /* factorizations timed (refactorize after the first) */
@@ -35,6 +39,15 @@ const char *cli_message(int status);
 int cli_fail(int status);
 /* The same for a file the command could not write: exit 4. */
 int cli_fail_output(int status);
+
+/* The analysis of A (made, or loaded from a->analysis), saved to a->save
+ * when set; *output_failed says a failure was the save's. */
+int cli_analysis_step(const cli_args *a, const sylva_matrix *A, sylva_analysis_t **an,
+                      sylva_analysis_info *ai, int *output_failed);
+/* Route the library's progress reports to the progress line (a->opts),
+ * when it is to be shown; cli_progress_end finishes a line left open. */
+void cli_progress_start(cli_args *a);
+void cli_progress_end(void);
 
 int cli_cmd_factor(const cli_args *a);
 int cli_cmd_analyze(const cli_args *a);

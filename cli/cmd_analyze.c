@@ -1,7 +1,8 @@
 /* cmd_analyze.c — `sylva analyze`: ordering, fronts and the batching plan of
  * a matrix (values not needed: pattern files work), printed as a summary
  * with the front-size histogram; --json writes the same; --batches the plan's
- * batches. Both files are written atomically; failing to write one exits 4. */
+ * batches; --save the analysis (--analysis loads one instead of ordering).
+ * Files are written atomically; failing to write one exits 4. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,15 +14,20 @@ int cli_cmd_analyze(const cli_args *a)
     sylva_analysis_t *an = NULL;
     sylva_analysis_info ai;
     memset(&ai, 0, sizeof ai);
+    int output_failed = 0;
+    double t0 = sylva_wtime();
     int status = sylva_read_matrix_market(a->file, &A);
+    double t_read = sylva_wtime() - t0;
     if (!status) status = sylva_init(&a->opts);
-    if (!status) status = sylva_analyze(A, &a->opts, &an, &ai);
-    int code = status ? cli_fail(status) : EXIT_OK;
-    if (!status) {
+    if (!status) status = cli_analysis_step(a, A, &an, &ai, &output_failed);
+    cli_progress_end();
+    int code = !status ? EXIT_OK : output_failed ? cli_fail_output(status) : cli_fail(status);
+    if (!status && !a->quiet) {
         printf("%s: n = %lld, nnz(A) = %lld, nnz(L) = %lld, flops = %.3e\n", a->file,
                (long long)ai.n, (long long)ai.nnz_A, (long long)ai.nnz_L, ai.flops);
-        printf("  ordering %s: %lld fronts, tree height %lld, largest front %lld rows\n",
-               a->ordering, (long long)ai.fronts, (long long)ai.tree_height,
+        printf("  ordering %s%s%s: %lld fronts, tree height %lld, largest front %lld rows\n",
+               sylva_ordering_name(ai.ordering), a->analysis ? " from " : "",
+               a->analysis ? a->analysis : "", (long long)ai.fronts, (long long)ai.tree_height,
                (long long)ai.max_front_rows);
         printf("  policy %s: %lld batches (%lld small fronts, %lld large), factor %.1f MB, "
                "peak CB %.1f MB\n",
@@ -32,7 +38,10 @@ int cli_cmd_analyze(const cli_args *a)
             if (ai.front_hist[b]) printf(" [%d,%d): %lld", 1 << b, 2 << b, (long long)ai.front_hist[b]);
         printf("\n  batches: %.1f fronts each on average, size spread %.2f, padding waste %.1f%%\n",
                ai.fronts_per_batch, ai.size_spread, 100 * ai.padding_waste);
-        printf("  analyze %.3f s\n", ai.seconds);
+        printf("  analyze %.3f s (ordering %.3f, symbolic %.3f, maps %.3f, plan %.3f)\n", ai.seconds,
+               ai.seconds_ordering, ai.seconds_symbolic, ai.seconds_maps, ai.seconds_plan);
+    }
+    if (!status) {
         int st = a->batches ? cli_write_batches(a->batches, an) : SYLVA_OK;
         if (st) code = cli_fail_output(st);
     }
@@ -50,12 +59,21 @@ int cli_cmd_analyze(const cli_args *a)
             cli_json_int(&j, "tree_height", ai.tree_height);
             cli_json_int(&j, "batches", ai.batches);
             cli_json_str(&j, "policy", a->opts.policy);
-            cli_json_str(&j, "ordering", a->ordering);
+            cli_json_str(&j, "ordering", status ? a->ordering : sylva_ordering_name(ai.ordering));
+            cli_json_str(&j, "ordering_requested", a->ordering);
+            if (a->analysis) cli_json_str(&j, "analysis_file", a->analysis);
             cli_json_num(&j, "fronts_per_batch", ai.fronts_per_batch);
             cli_json_num(&j, "size_spread", ai.size_spread);
             cli_json_num(&j, "padding_waste", ai.padding_waste);
             cli_json_num(&j, "peak_cb_bytes", ai.peak_cb_bytes);
-            cli_json_num(&j, "seconds", ai.seconds);
+            cli_json_begin(&j, "seconds");
+            cli_json_num(&j, "read", t_read);
+            cli_json_num(&j, "analyze", ai.seconds);
+            cli_json_num(&j, "ordering", ai.seconds_ordering);
+            cli_json_num(&j, "symbolic", ai.seconds_symbolic);
+            cli_json_num(&j, "maps", ai.seconds_maps);
+            cli_json_num(&j, "plan", ai.seconds_plan);
+            cli_json_end(&j);
             st = cli_json_close(&j);
         }
         if (st) {

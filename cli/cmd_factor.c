@@ -1,6 +1,7 @@
 /* cmd_factor.c — `sylva factor`: read, analyze, factor (optionally several
  * times: refactorization), solve, check the backward error, print a summary
- * and write --json / -o. Any failure still writes the JSON with its status
+ * and write --json / -o (--analysis loads a saved analysis, --save writes
+ * it; --quiet prints no summary). Any failure still writes the JSON with its status
  * before exiting with the mapped code; -o is written only for an accurate
  * solution, and a file that cannot be written exits 4 (both go through
  * sylva_write_file: never a truncated file). The default right-hand side
@@ -54,7 +55,9 @@ static int write_json(const cli_args *a, const report *r)
     cli_json_int(&j, "tasks", r->fi.tasks);
     cli_json_int(&j, "batches", r->ai.batches);
     cli_json_str(&j, "policy", a->opts.policy);
-    cli_json_str(&j, "ordering", a->ordering);
+    cli_json_str(&j, "ordering", r->ai.n || !r->status ? sylva_ordering_name(r->ai.ordering) : a->ordering);
+    cli_json_str(&j, "ordering_requested", a->ordering);
+    if (a->analysis) cli_json_str(&j, "analysis_file", a->analysis);
     cli_json_str(&j, "precision", sylva_dtype_name(a->opts.precision));
     cli_json_int(&j, "threads", a->threads);
     cli_json_str(&j, "mode", sylva_exec_mode_name(r->fi.mode));
@@ -63,6 +66,10 @@ static int write_json(const cli_args *a, const report *r)
     cli_json_begin(&j, "seconds");
     cli_json_num(&j, "read", r->t_read);
     cli_json_num(&j, "analyze", r->t_analyze);
+    cli_json_num(&j, "ordering", r->ai.seconds_ordering);
+    cli_json_num(&j, "symbolic", r->ai.seconds_symbolic);
+    cli_json_num(&j, "maps", r->ai.seconds_maps);
+    cli_json_num(&j, "plan", r->ai.seconds_plan);
     cli_json_num(&j, "factorize", r->t_factor);
     cli_json_num(&j, "factorize_first", r->t_factor_first);
     cli_json_num(&j, "to_host", r->t_to_host);
@@ -228,7 +235,7 @@ int cli_cmd_factor(const cli_args *a)
         goto out;
     }
     if ((status = sylva_init(&a->opts))) goto out;
-    if ((status = sylva_analyze(A, &a->opts, &an, &r.ai))) goto out;
+    if ((status = cli_analysis_step(a, A, &an, &r.ai, &r.output_failed))) goto out;
     r.t_analyze = r.ai.seconds;
     if (a->batches && (status = cli_write_batches(a->batches, an))) {
         r.output_failed = 1;
@@ -242,6 +249,7 @@ int cli_cmd_factor(const cli_args *a)
         if (rep == 0) r.t_factor_first = fi.seconds;
         if (rep == 0 || fi.seconds < r.t_factor) r.t_factor = fi.seconds;
     }
+    cli_progress_end();
     if (a->opts.verbose) report_where(a, &r.fi);
     /* After a GPU factorization L is on the GPU: time bringing it here. */
     if ((status = sylva_factor_to_host(F, &r.t_to_host))) goto out;
@@ -267,6 +275,7 @@ int cli_cmd_factor(const cli_args *a)
         r.output_failed = 1;
         goto out;
     }
+    if (a->quiet) goto out;
     printf("%s: n = %lld, nnz(A) = %lld, nnz(L) = %lld, flops = %.3e\n", a->file,
            (long long)r.ai.n, (long long)r.ai.nnz_A, (long long)r.ai.nnz_L, r.ai.flops);
     printf("  fronts %lld (tree height %lld, largest %lld rows), policy %s: %lld tasks, %s\n",
@@ -285,6 +294,7 @@ int cli_cmd_factor(const cli_args *a)
     printf("  backward error %.3e (%lld right-hand side%s), log det %.10g\n", r.berr,
            (long long)r.nrhs, r.nrhs == 1 ? "" : "s", r.logdet);
 out:;
+    cli_progress_end();
     int code = finish(a, &r, status);
     free(B);
     free(X);

@@ -20,7 +20,9 @@ static const char usage_head[] =
     "                    [--precision double|single] [--small-rows N] [--tile-rows N]\n"
     "                    [--batch-flops F] [--scheduler NAME] [--gpus N]\n"
     "                    [--mode auto|gpu|hybrid|cpu] [--device-memory BYTES] [-v]\n"
+    "                    [--analysis FILE] [--save FILE] [--progress | -q]\n"
     "       sylva analyze FILE [--ordering ...] [--policy NAME] [--json FILE] [--batches FILE]\n"
+    "                    [--analysis FILE] [--save FILE] [--progress | -q]\n"
     "       sylva --help | --version\n"
     "       (-- ends the options: sylva factor -- -A.mtx)\n"
     "\n"
@@ -47,6 +49,10 @@ static const char usage_tail[] =
     "  --small-rows N    fronts with more rows are factored alone (default 256)\n"
     "  --tile-rows N     tile size of those large fronts' tile tasks (0: one task)\n"
     "  --batch-flops F   flops per batch task (default: automatic)\n"
+    "  --save FILE       write the analysis (permutation, settings, pattern fingerprint)\n"
+    "  --analysis FILE   reuse a saved analysis: no ordering (refused for another pattern)\n"
+    "  --progress        show the progress line even when stderr is not a terminal\n"
+    "  -q, --quiet       no progress line and no summary (errors still on stderr)\n"
     "\n"
     "exit codes: 0 ok, 1 bad input, 2 usage, 3 not positive definite, 4 runtime failure\n"
     "(or, for factor, a backward error above 1e-12 in double, 1e-5 in single precision)\n";
@@ -144,6 +150,7 @@ int main(int argc, char **argv)
     a.ordering = "auto";
     a.repeat = 1;
     a.threads = -1;
+    a.progress = -1;
     if (strcmp(a.command, "factor") && strcmp(a.command, "analyze"))
         return usage_error("unknown command '%s'", a.command);
     int options_end = 0;
@@ -164,10 +171,20 @@ int main(int argc, char **argv)
             a.opts.verbose = 1;
             continue;
         }
+        if (!strcmp(o, "-q") || !strcmp(o, "--quiet")) {
+            a.quiet = 1;
+            a.progress = 0;
+            continue;
+        }
+        if (!strcmp(o, "--progress")) {
+            if (!a.quiet) a.progress = 1;
+            continue;
+        }
         static const char *const valued[] = {"--rhs", "-o", "--output", "--json", "--policy",
                                              "--scheduler", "--ordering", "--threads", "--repeat",
                                              "--small-rows", "--batch-flops", "--tile-rows", "--batches",
-                                             "--precision", "--gpus", "--mode", "--device-memory"};
+                                             "--precision", "--gpus", "--mode", "--device-memory",
+                                             "--save", "--analysis"};
         int known = 0;
         for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++) known |= !strcmp(o, valued[k]);
         if (!known) return usage_error("unknown option '%s'", o);
@@ -177,6 +194,8 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "-o") || !strcmp(o, "--output")) a.output = v;
         else if (!strcmp(o, "--json")) a.json = v;
         else if (!strcmp(o, "--batches")) a.batches = v;
+        else if (!strcmp(o, "--save")) a.save = v;
+        else if (!strcmp(o, "--analysis")) a.analysis = v;
         else if (!strcmp(o, "--policy")) a.opts.policy = v;
         else if (!strcmp(o, "--scheduler")) a.opts.scheduler = v;
         else if (!strcmp(o, "--mode")) {
@@ -223,6 +242,8 @@ int main(int argc, char **argv)
         }
     }
     if (!a.file) return usage_error("%s: missing FILE", a.command);
+    if (a.analysis && a.opts.ordering != SYLVA_ORDERING_AUTO)
+        return usage_error("--ordering %s: the ordering comes from the --analysis file", a.ordering);
     int known = 0;
     for (int i = 0; sylva_policy_name(i); i++) known |= !strcmp(sylva_policy_name(i), a.opts.policy);
     if (!known) {
@@ -230,6 +251,7 @@ int main(int argc, char **argv)
                 a.opts.policy, policy_list());
         return EXIT_USAGE;
     }
+    cli_progress_start(&a);
     if (!strcmp(a.command, "analyze")) return cli_cmd_analyze(&a);
     return cli_cmd_factor(&a);
 }
