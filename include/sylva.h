@@ -230,6 +230,22 @@ int sylva_finalize(void);
 int sylva_gpu_count(void);
 const char *sylva_gpu_name(void);
 
+/* What the running runtime has: its workers (a GPU may have several, one
+ * per stream) and scheduler. SYLVA_ERR_NOT_INITIALIZED before sylva_init. */
+typedef struct sylva_runtime_info {
+    int cpu_workers;
+    int gpu_workers;
+    int gpus;
+    char scheduler[32];
+    char reserved[84];
+} sylva_runtime_info;
+int sylva_runtime_query(sylva_runtime_info *info);
+/* StarPU's i-th scheduling policy name (options.scheduler) and its one-line
+ * summary; NULL past the last. sylva_init refuses another name with
+ * SYLVA_ERR_ARGUMENT listing these. */
+const char *sylva_scheduler_name(int i);
+const char *sylva_scheduler_summary(int i);
+
 /* -------------------------------------------------------------- analysis */
 
 typedef struct sylva_analysis sylva_analysis_t;
