@@ -354,6 +354,11 @@ int sylva_solve(const sylva_factor_t *F, int64_t nrhs, void *B, int64_t ldb);
 sylva_dtype sylva_factor_dtype(const sylva_factor_t *F);
 /* log(det(A)) = 2 sum log(diag(L)). */
 int sylva_logdet(const sylva_factor_t *F, double *logdet);
+/* An estimate of the reciprocal condition number 1 / (‖A‖₁ ‖A⁻¹‖₁) of the
+ * factored matrix A (LAPACK's dlacn2, Hager–Higham: a few solves with F).
+ * The estimate of ‖A⁻¹‖₁ is a lower bound, in practice within a factor of
+ * 3, so rcond may be somewhat too large, never much too small. */
+int sylva_rcond(const sylva_factor_t *F, const sylva_matrix *A, double *rcond);
 void sylva_factor_free(sylva_factor_t *F);
 
 /* Backward error ‖b − A x‖∞ / (‖A‖∞ ‖x‖∞ + ‖b‖∞) of one solution; x and b
