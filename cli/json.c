@@ -115,6 +115,24 @@ int json_close(json_writer *j)
     return status;
 }
 
+int json_snapshot(json_writer *j)
+{
+    if (fflush(j->f) != 0 || ferror(j->f)) return SYLVA_ERR_NO_MEMORY;
+    size_t cap = j->len + 4 * JSON_MAX_DEPTH + 4;
+    char *doc = malloc(cap);
+    if (!doc) return SYLVA_ERR_NO_MEMORY;
+    memcpy(doc, j->text, j->len);
+    size_t len = j->len;
+    for (int d = j->depth; d >= 0; d--) {
+        doc[len++] = '\n';
+        doc[len++] = j->close[d];
+    }
+    doc[len++] = '\n';
+    int status = sylva_write_file(j->path, doc, len);
+    free(doc);
+    return status;
+}
+
 void json_discard(json_writer *j)
 {
     if (j->f) fclose(j->f);

@@ -43,6 +43,10 @@ void json_begin(json_writer *j, const char *key, char kind);
 void json_end(json_writer *j);
 /* Close every open level, write the file: SYLVA_OK or the write's status. */
 int json_close(json_writer *j);
+/* Write the document as it stands, every open level closed, and keep
+ * going (a long benchmark rewrites its file after each row, so a run cut
+ * short keeps what it did). The write's status. */
+int json_snapshot(json_writer *j);
 /* Drop the document without writing anything. */
 void json_discard(json_writer *j);
 
