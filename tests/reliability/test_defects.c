@@ -173,6 +173,42 @@ static void case_nan_values(void)
     }
     sylva_analysis_free(an);
     sylva_matrix_free(B);
+
+    /* The same NaN pivot in a leaf of a 40-front chain (no amalgamation):
+     * found from the root, named at its origin. */
+    int64_t n = 40, cq[41], rq[80];
+    double vq[80];
+    int64_t nz = 0;
+    for (int64_t j = 0; j < n; j++) {
+        cq[j] = nz;
+        rq[nz] = j;
+        vq[nz++] = j == 0 ? 1e-300 : j == 1 || j == 2 ? 1.0 : 4.0;
+        if (j == 0) { /* column 0: rows 1 (explicit 0) and 2 */
+            rq[nz] = 1;
+            vq[nz++] = 0.0;
+            rq[nz] = 2;
+            vq[nz++] = 1e200;
+        } else if (j + 1 < n) {
+            rq[nz] = j + 1;
+            vq[nz++] = j == 1 ? 1.0 : -1.0;
+        }
+    }
+    cq[n] = nz;
+    CHECK(sylva_matrix_from_csc(n, cq, rq, vq, 1, &B) == SYLVA_OK, "chain: %s", sylva_last_error());
+    for (int i = 0; i < 3; i++) {
+        o.nrelax[i] = 0;
+        o.zrelax[i] = 0;
+    }
+    sylva_analysis_info ai;
+    CHECK(sylva_analyze(B, &o, &an, &ai) == SYLVA_OK, "analyze: %s", sylva_last_error());
+    CHECK(ai.fronts > 30, "the chain has %lld fronts", (long long)ai.fronts);
+    F = NULL;
+    st = sylva_factorize(an, B, &F, &fi);
+    CHECK(st == SYLVA_ERR_NOT_SPD && fi.failed_column == 2, "NaN pivot in a leaf: %s, column %lld (%s)",
+          sylva_status_name(st), (long long)fi.failed_column, sylva_last_error());
+    sylva_factor_free(F);
+    sylva_analysis_free(an);
+    sylva_matrix_free(B);
     sylva_finalize();
 }
 
