@@ -170,8 +170,9 @@ static void print_table(const run *rows, int nrows, int nthreads)
 
 static int write_json(const char *path, const run *rows, int nrows)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) return -1;
+    sylva__out out; /* atomic: a rewrite interrupted halfway leaves the last one */
+    if (sylva__out_open(&out, path)) return -1;
+    FILE *f = out.f;
     fprintf(f, "[\n");
     for (int i = 0; i < nrows; i++) {
         const run *r = &rows[i];
@@ -185,7 +186,7 @@ static int write_json(const char *path, const run *rows, int nrows)
                 i + 1 < nrows ? "," : "");
     }
     fprintf(f, "]\n");
-    return fclose(f);
+    return sylva__out_close(&out) == SYLVA_OK ? 0 : -1;
 }
 
 int main(int argc, char **argv)

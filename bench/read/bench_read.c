@@ -120,14 +120,16 @@ int main(int argc, char **argv)
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     printf("machine  %ld CPUs, load average %.2f (other work slows the threaded reader most)\n", ncpu, load[0]);
     if (json) {
-        FILE *f = fopen(json, "w");
-        if (!f) { perror(json); return 1; }
-        fprintf(f,
-                "{\"file\": \"%s\", \"bytes\": %lld, \"sylva_seconds\": %.6f, \"cholmod_seconds\": %.6f, "
-                "\"ratio\": %.3f, \"sylva_cpu_seconds\": %.6f, \"cholmod_cpu_seconds\": %.6f, "
-                "\"cpus\": %ld, \"load_average\": %.2f}\n",
-                file, (long long)sb.st_size, s, c, c / s, median3(cs), median3(cc), ncpu, load[0]);
-        fclose(f);
+        char text[1024];
+        int len = snprintf(text, sizeof text,
+                           "{\"file\": \"%s\", \"bytes\": %lld, \"sylva_seconds\": %.6f, \"cholmod_seconds\": %.6f, "
+                           "\"ratio\": %.3f, \"sylva_cpu_seconds\": %.6f, \"cholmod_cpu_seconds\": %.6f, "
+                           "\"cpus\": %ld, \"load_average\": %.2f}\n",
+                           file, (long long)sb.st_size, s, c, c / s, median3(cs), median3(cc), ncpu, load[0]);
+        if (len < 0 || (size_t)len >= sizeof text || sylva_write_file(json, text, (size_t)len)) {
+            fprintf(stderr, "bench-read: %s: %s\n", json, sylva_last_error());
+            return 1;
+        }
     }
     if (gen_path[0]) {
         unlink(gen_path);
