@@ -96,6 +96,8 @@ static void fill_info(const sylva_analysis_t *an, const sylva_matrix *A, double 
     info->seconds_maps = an->seconds[2];
     info->seconds_plan = an->seconds[3];
     info->ordering = an->ordering;
+    info->small_front_rows = an->opts.small_front_rows;
+    info->batch_flops = an->opts.batch_flops;
 }
 
 int sylva_analyze(const sylva_matrix *A, const sylva_options *opts, sylva_analysis_t **out,

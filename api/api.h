@@ -32,12 +32,18 @@ static inline void sylva__api_progress(const sylva_options *o, const char *phase
     if (o->progress) o->progress(o->progress_arg, phase, fraction);
 }
 
+typedef struct sylva__measure sylva__measure;
+
 struct sylva_factor {
     sylva_analysis_t *an; /* one reference held */
     sylva__numeric *num;
     int valid;          /* the last (re)factorization succeeded: solves may use it */
     int pivots_checked; /* L's pivots were found finite and positive */
+    sylva__measure *measure; /* index of the last run's tasks by batch (measure.c), made on demand */
 };
+
+/* measure.c: drop the index of the last run's measurements (a new run starts). */
+void sylva__measure_free(sylva_factor_t *F);
 
 /* SYLVA_OK when A's arrays are consistent (not a full validation: io/ did
  * that when A was made). */

@@ -17,6 +17,7 @@ static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
 {
     const sylva_analysis_t *an = F->an;
     F->valid = 0;
+    sylva__measure_free(F);
     const sylva__tree *t = an->tree;
     if (info) {
         memset(info, 0, sizeof *info);
@@ -68,7 +69,7 @@ static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
         info->seconds = secs;
         info->gflops = secs > 0 ? t->flops / secs * 1e-9 : 0;
         info->tasks = rep.tasks;
-        info->batches = an->plan->ngroups;
+        info->batches = sylva__numeric_plan(F->num)->ngroups; /* a dynamic policy's: this run's */
         info->failed_column = rep.failed_column;
         info->mode = (sylva_exec_mode)rep.mode;
         info->gpus = rep.gpus;
@@ -175,6 +176,7 @@ int sylva_logdet(const sylva_factor_t *F, double *logdet)
 void sylva_factor_free(sylva_factor_t *F)
 {
     if (!F) return;
+    sylva__measure_free(F);
     sylva__numeric_free(F->num);
     sylva__analysis_release(F->an);
     free(F);

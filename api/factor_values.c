@@ -50,7 +50,7 @@ static int64_t bad_pivot(const sylva__plan *pl, const void *L, sylva_dtype dt, i
 
 int sylva__check_pivots(const sylva_analysis_t *an, sylva__numeric *num, int64_t *failed_column)
 {
-    const sylva__plan *pl = an->plan;
+    const sylva__plan *pl = sylva__numeric_plan(num); /* a dynamic policy's: this run's */
     const sylva__tree *t = an->tree;
     *failed_column = -1;
     const void *L = sylva__numeric_host_values(num);

@@ -22,6 +22,12 @@
 
 #include "frontal.h"
 
+/* Parameters every policy sees. */
+typedef struct sylva__policy_params {
+    int64_t small_front_rows;
+    double batch_flops;
+} sylva__policy_params;
+
 typedef struct sylva__plan {
     const sylva__tree *tree;
     const char *policy;
@@ -40,13 +46,9 @@ typedef struct sylva__plan {
     int64_t *scratch_size;/* ngroups: scalars of internal CBs */
     char *large;          /* ngroups: 1 for a native (large-front) group */
     double *group_flops;  /* ngroups */
+    int dynamic;          /* made by a dynamic policy: the runtime cuts the groups (below) */
+    sylva__policy_params params; /* what the policy was run with */
 } sylva__plan;
-
-/* Parameters every policy sees. */
-typedef struct sylva__policy_params {
-    int64_t small_front_rows;
-    double batch_flops;
-} sylva__policy_params;
 
 /* A policy fills `order` (a permutation of the fronts) and `start` (group
  * boundaries: group g is order[start[g] .. start[g+1])) and returns the
@@ -54,10 +56,15 @@ typedef struct sylva__policy_params {
 typedef int64_t (*sylva__policy_fn)(const sylva__tree *t, const sylva__policy_params *p,
                                     int64_t *order, int64_t *start);
 
+/* A dynamic policy (dynamic = 1) cuts its groups at run time (the runtime
+ * drives a sylva__ready_pool); its fn gives the plan a run on one worker,
+ * finishing each batch before cutting the next, would make: what analysis
+ * statistics describe, and the layout a factorization starts from. */
 typedef struct sylva__policy {
     const char *name;
     const char *summary;
     sylva__policy_fn fn;
+    int dynamic;
 } sylva__policy;
 
 /* Shared by the policies (level_groups.c): append groups for the fronts
@@ -77,6 +84,38 @@ int64_t sylva__policy_sized(const sylva__tree *t, const sylva__policy_params *p,
                             int64_t *start);
 int64_t sylva__policy_subtree(const sylva__tree *t, const sylva__policy_params *p, int64_t *order,
                               int64_t *start);
+int64_t sylva__policy_ready(const sylva__tree *t, const sylva__policy_params *p, int64_t *order,
+                            int64_t *start);
+
+/* The ready pool of the dynamic `ready` policy (ready_pool.c): the fronts
+ * whose children are all done, in bins of rows [2^i, 2^(i+1)), from which
+ * batches are cut. Leaves are ready at creation. */
+typedef struct sylva__ready_pool sylva__ready_pool;
+int sylva__ready_pool_create(const sylva__tree *t, const sylva__policy_params *p, sylva__ready_pool **out);
+void sylva__ready_pool_free(sylva__ready_pool *rp);
+/* Fronts finished: a parent joins the pool when its last child finishes. */
+void sylva__ready_pool_done(sylva__ready_pool *rp, const int64_t *fronts, int64_t n);
+/* Cut the next batch into out (room for every front) and return its size,
+ * 0 when nothing is to be cut now: a ready large front alone; else a bin
+ * whose flops reached batch_flops (fronts taken oldest first up to
+ * batch_flops); else, when `idle` (a worker would otherwise wait), the
+ * fullest bin, up to batch_flops. */
+int64_t sylva__ready_pool_cut(sylva__ready_pool *rp, int idle, int64_t *out);
+/* Fronts in the pool, not yet cut. */
+int64_t sylva__ready_pool_size(const sylva__ready_pool *rp);
+
+/* A plan grown at run time (plan_grow.c): empty, with room for one group
+ * per front and L's total size known; groups are appended as a dynamic
+ * policy cuts them. sylva__plan_grow_add lays out the group like
+ * sylva__plan_build would (its L slice after the previous group's, its CB
+ * pool, its dependency list, its children's CB slots) and returns its
+ * index, or −1 with SYLVA_ERR_RUNTIME when the fronts are not eligible (a
+ * child not in an earlier group, a large front not alone, a front cut
+ * twice). A finished plan meets sylva__plan_check. */
+int sylva__plan_grow_create(const sylva__tree *t, const char *policy, const sylva__policy_params *p,
+                            sylva__plan **out);
+int64_t sylva__plan_grow_add(sylva__plan *pl, const int64_t *fronts, int64_t n,
+                             const sylva__policy_params *p);
 
 /* The registry (policies.c): the i-th policy (NULL past the last), lookup
  * by name (NULL: the default), and the default's name. */
@@ -89,6 +128,8 @@ extern const char sylva__policy_default[];
  * and the front) or memory. */
 int sylva__plan_build(const sylva__tree *t, const char *policy, const sylva__policy_params *p,
                       sylva__plan **plan);
+/* 1 when the policy of that name is dynamic. */
+int sylva__policy_is_dynamic(const char *name);
 void sylva__plan_free(sylva__plan *plan);
 
 /* The plan contract, checked on every plan built: every front in exactly

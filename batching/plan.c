@@ -102,6 +102,8 @@ int sylva__plan_build(const sylva__tree *t, const char *policy, const sylva__pol
     if (!pl) return SYLVA_ERR_NO_MEMORY;
     pl->tree = t;
     pl->policy = pol->name;
+    pl->dynamic = pol->dynamic;
+    pl->params = *pp;
     pl->front_list = sylva__malloc((size_t)ns + 1, sizeof(int64_t));
     pl->group_ptr = sylva__malloc((size_t)ns + 2, sizeof(int64_t));
     pl->front_group = sylva__malloc((size_t)ns + 1, sizeof(int64_t));

@@ -159,7 +159,7 @@ typedef struct sylva_options {
     /* Relaxed supernode amalgamation (CHOLMOD's nrelax/zrelax). */
     int64_t nrelax[3];
     double zrelax[3];
-    /* Batching policy by name: "none", "level", "sized", "subtree". */
+    /* Batching policy by name: "none", "level", "sized", "subtree", "ready". */
     const char *policy;
     /* Fronts with at most this many rows are "small" and batched; larger
      * ones are factored alone: on a GPU by cuSOLVER/cuBLAS, on CPU-only runs
@@ -273,7 +273,9 @@ typedef struct sylva_analysis_info {
     double seconds;         /* the whole analysis; its phases: */
     double seconds_ordering, seconds_symbolic, seconds_maps, seconds_plan;
     sylva_ordering ordering; /* the ordering used (SYLVA_ORDERING_AUTO resolved) */
-    char reserved[88];
+    int64_t small_front_rows; /* the thresholds the plan was made with (0 resolved): */
+    double batch_flops;       /* fronts with more rows are large; flops per batch */
+    char reserved[72];
 } sylva_analysis_info;
 
 /* Order, find supernodes, build the assembly tree and the batching plan.
@@ -306,6 +308,19 @@ typedef struct sylva_batch_info {
 } sylva_batch_info;
 int64_t sylva_analysis_batch_count(const sylva_analysis_t *an);
 int sylva_analysis_batch(const sylva_analysis_t *an, int64_t i, sylva_batch_info *out);
+
+/* One front of the assembly tree (fronts are numbered in postorder: a
+ * child before its parent), for drawing the tree. */
+typedef struct sylva_front_info {
+    int64_t parent;        /* -1 for a root */
+    int64_t rows, cols;    /* m and k: rows of the front, pivot columns */
+    int64_t height;        /* 0 for a leaf */
+    double flops;
+    int64_t batch;         /* its batch in the analysis' plan */
+    char reserved[32];
+} sylva_front_info;
+int64_t sylva_analysis_front_count(const sylva_analysis_t *an);
+int sylva_analysis_front(const sylva_analysis_t *an, int64_t i, sylva_front_info *out);
 
 /* The fill-reducing permutation (new → old), length n; owned by `an`. */
 const int64_t *sylva_analysis_perm(const sylva_analysis_t *an);
@@ -360,6 +375,84 @@ int sylva_logdet(const sylva_factor_t *F, double *logdet);
  * 3, so rcond may be somewhat too large, never much too small. */
 int sylva_rcond(const sylva_factor_t *F, const sylva_matrix *A, double *rcond);
 void sylva_factor_free(sylva_factor_t *F);
+
+/* ------------------------------------------ measurements (policy studies) */
+
+/* What a factorization ran, from StarPU's task profiling (not timers in
+ * the kernels): every task, and per batch its fronts, sizes and times.
+ * Available after sylva_factorize or sylva_refactorize returned (also a
+ * failed refactorization: what ran until it stopped), for the last run;
+ * times are seconds since that run's submission began. docs/policies.md
+ * explains every statistic. */
+
+/* The kinds of task. */
+typedef enum {
+    SYLVA_TASK_BATCH = 0,      /* a batch of small fronts: assembled and factored together */
+    SYLVA_TASK_FRONT = 1,      /* a large front alone (on a CPU-only run with tiles: its assembly) */
+    SYLVA_TASK_TILE_POTRF = 2, /* the tile tasks of a large front on CPU-only runs */
+    SYLVA_TASK_TILE_TRSM = 3,
+    SYLVA_TASK_TILE_SYRK = 4,
+    SYLVA_TASK_TILE_GEMM = 5
+} sylva_task_kind;
+/* "batch", "front", "potrf", "trsm", "syrk", "gemm"; "?" otherwise. */
+const char *sylva_task_kind_name(int kind);
+
+typedef enum { SYLVA_WORKER_CPU = 0, SYLVA_WORKER_GPU = 1 } sylva_worker_kind;
+/* One StarPU worker of the running runtime (ids 0 .. cpu_workers +
+ * gpu_workers − 1). */
+typedef struct sylva_worker_info {
+    int id;
+    int kind;              /* sylva_worker_kind */
+    int device;            /* the GPU's number (GPU workers), the CPU worker's index */
+    char name[64];         /* StarPU's name: "CPU 0", "CUDA 0.1 (H100 ...)" */
+    char reserved[52];
+} sylva_worker_info;
+int sylva_worker_query(int id, sylva_worker_info *out);
+
+/* One task: its batch (index in the run's batches), kind and worker, and
+ * when it was submitted, fetched its input data (host/device transfers and
+ * allocation; equal when nothing moved), started and ended. −1: StarPU
+ * recorded no such time. */
+typedef struct sylva_task_record {
+    int64_t batch;
+    int kind;              /* sylva_task_kind */
+    int worker;
+    double submitted, fetch_start, fetch_end, start, end;
+    char reserved[32];
+} sylva_task_record;
+/* Tasks of the last run in the order they ended. */
+int64_t sylva_factor_task_count(const sylva_factor_t *F);
+int sylva_factor_task_record(const sylva_factor_t *F, int64_t i, sylva_task_record *out);
+
+/* One batch of the last run (for a dynamic policy, the batches cut while it
+ * ran, in the order they were cut). */
+typedef struct sylva_batch_record {
+    int64_t batch;
+    int64_t fronts;
+    int64_t min_rows, max_rows, min_cols, max_cols; /* m and k of its fronts */
+    double mean_rows, mean_cols;
+    double flops;
+    double padding;        /* 1 − flops / (fronts × flops of its largest front): the
+                              share of a fixed-size batched kernel's work that is padding */
+    double padding_level;  /* the same with each level's largest m and k (independent
+                              fronts go in one launch sized by their maxima: sylva's kernels) */
+    int64_t child_batches; /* batches whose contribution blocks it reads */
+    int large;             /* one large front */
+    int tasks;             /* StarPU tasks it ran: 1, or 1 + the tile tasks of a large front */
+    int worker;            /* the worker of its (first) task; −1 when it did not run */
+    int worker_kind;       /* sylva_worker_kind */
+    double submitted;      /* when its first task was submitted */
+    double start, end;     /* first start and last end of its tasks (NaN: did not run) */
+    double seconds;        /* its tasks' execution times summed */
+    double fetch_seconds;  /* its tasks' input fetch times summed */
+    double gflops;         /* flops / seconds / 1e9 */
+    char reserved[64];
+} sylva_batch_record;
+int64_t sylva_factor_batch_count(const sylva_factor_t *F);
+int sylva_factor_batch_record(const sylva_factor_t *F, int64_t i, sylva_batch_record *out);
+/* The batch of the last run that holds front f (sylva_analysis_front's
+ * numbering); -1 when there is none. */
+int64_t sylva_factor_front_batch(const sylva_factor_t *F, int64_t front);
 
 /* Backward error ‖b − A x‖∞ / (‖A‖∞ ‖x‖∞ + ‖b‖∞) of one solution; x and b
  * have A's dtype. */

@@ -19,7 +19,7 @@
 /* CB pools are temporary data: StarPU allocates each where its task runs
  * and keeps freed allocations for reuse by size. Rounding sizes up to the
  * classes 2^(i/4) lets freed pools serve later ones (at most 19% more). */
-static uint32_t cb_class(int64_t n)
+uint32_t sylva__cb_class(int64_t n)
 {
     if (n <= 64) return (uint32_t)n;
     double c = ceil(4.0 * log2((double)n));
@@ -27,28 +27,31 @@ static uint32_t cb_class(int64_t n)
     return (uint32_t)(r < (double)n ? n : r);
 }
 
-/* L's handles, once per factor: a large front's slice as a matrix (so a
- * CPU-only run can tile it), the others as vectors. */
-static void register_L(sylva__numeric *N)
+/* Group g's L handle, once per factor: a large front's slice as a matrix
+ * (so a CPU-only run can tile it), the others as vectors. */
+void sylva__register_L_group(sylva__numeric *N, int64_t g)
 {
     const sylva__plan *pl = N->plan;
     const sylva__tree *t = pl->tree;
     char *base = N->values;
     size_t es = N->elem;
-    for (int64_t g = 0; g < pl->ngroups; g++) {
-        if (N->L[g]) continue;
-        int64_t first = pl->front_list[pl->group_ptr[g]];
-        int64_t last = pl->front_list[pl->group_ptr[g + 1] - 1];
-        int64_t lo = pl->l_off[first], hi = pl->l_off[last] + t->fronts[last].m * t->fronts[last].k;
-        if (pl->large[g]) {
-            const sylva__front *f = &t->fronts[first];
-            starpu_matrix_data_register(&N->L[g], STARPU_MAIN_RAM, (uintptr_t)(base + lo * es),
-                                        (uint32_t)f->m, (uint32_t)f->m, (uint32_t)f->k, es);
-        } else {
-            starpu_vector_data_register(&N->L[g], STARPU_MAIN_RAM, (uintptr_t)(base + lo * es),
-                                        (uint32_t)(hi - lo > 0 ? hi - lo : 1), es);
-        }
+    if (N->L[g]) return;
+    int64_t first = pl->front_list[pl->group_ptr[g]];
+    int64_t last = pl->front_list[pl->group_ptr[g + 1] - 1];
+    int64_t lo = pl->l_off[first], hi = pl->l_off[last] + t->fronts[last].m * t->fronts[last].k;
+    if (pl->large[g]) {
+        const sylva__front *f = &t->fronts[first];
+        starpu_matrix_data_register(&N->L[g], STARPU_MAIN_RAM, (uintptr_t)(base + lo * es),
+                                    (uint32_t)f->m, (uint32_t)f->m, (uint32_t)f->k, es);
+    } else {
+        starpu_vector_data_register(&N->L[g], STARPU_MAIN_RAM, (uintptr_t)(base + lo * es),
+                                    (uint32_t)(hi - lo > 0 ? hi - lo : 1), es);
     }
+}
+
+static void register_L(sylva__numeric *N)
+{
+    for (int64_t g = 0; g < N->plan->ngroups; g++) sylva__register_L_group(N, g);
 }
 
 /* The GPU form of the plan (once per analysis) and the workspace handle
@@ -87,7 +90,7 @@ static int check_device_memory(const sylva__numeric *N, int64_t nnz)
         const sylva__group_desc *d = &gp->groups[g];
         double need = (double)d->lay.bytes + es * (double)(d->l_size + d->cb_pool);
         for (int64_t q = pl->dep_ptr[g]; q < pl->dep_ptr[g + 1]; q++)
-            need += es * (double)cb_class(pl->cb_size[pl->dep_list[q]]);
+            need += es * (double)sylva__cb_class(pl->cb_size[pl->dep_list[q]]);
         if (need > worst) {
             worst = need;
             worst_g = g;
@@ -140,7 +143,7 @@ static int register_cb(sylva__numeric *N, run *r, int64_t g, int tiled)
     const sylva__plan *pl = N->plan;
     if (pl->cb_size[g] == 0) return SYLVA_OK;
     if (!tiled) {
-        starpu_vector_data_register(&r->CB[g], -1, 0, cb_class(pl->cb_size[g]), N->elem);
+        starpu_vector_data_register(&r->CB[g], -1, 0, sylva__cb_class(pl->cb_size[g]), N->elem);
         return SYLVA_OK;
     }
     const sylva__front *f = &pl->tree->fronts[pl->front_list[pl->group_ptr[g]]];
@@ -151,15 +154,17 @@ static int register_cb(sylva__numeric *N, run *r, int64_t g, int tiled)
     return SYLVA_OK;
 }
 
-/* After each group task: its GPU time by kind (StarPU's task profiling),
- * and the progress callback with the flops of finished tasks. */
-static void group_done(void *arg)
+/* After each group task: its record in the task log and GPU time by kind
+ * (StarPU's task profiling), and the progress callback with the flops of
+ * finished tasks. */
+void sylva__group_done(void *arg)
 {
     const sylva__group_args *a = arg;
     sylva__numeric *N = a->num;
     double flops = a->plan->group_flops[a->group];
     struct starpu_task *task = starpu_task_get_current();
     const struct starpu_profiling_task_info *p = task ? task->profiling_info : NULL;
+    sylva__task_log_add(N, a->group, a->plan->large[a->group] ? SYLVA_TASK_FRONT : SYLVA_TASK_BATCH);
     STARPU_PTHREAD_MUTEX_LOCK(&N->stat_lock);
     if (p && starpu_worker_get_type(p->workerid) == STARPU_CUDA_WORKER) {
         int kind = a->plan->large[a->group] != 0;
@@ -192,7 +197,8 @@ static int submit_group(sylva__numeric *N, run *r, int64_t g, int mode, int64_t 
                              .buf_cb = -1,
                              .child_ptrs = r->child_ptrs + pl->dep_ptr[g],
                              .front_info = N->front_info,
-                             .failed = &N->failed};
+                             .failed = &N->failed,
+                             .cost = N->rt->cost[g]};
     int nbuf = 0;
     descr[nbuf++] = (struct starpu_data_descr){r->A, STARPU_R};
     descr[nbuf++] = (struct starpu_data_descr){N->L[g], STARPU_W};
@@ -221,18 +227,18 @@ static int submit_group(sylva__numeric *N, run *r, int64_t g, int mode, int64_t 
     status = SYLVA_STARPU(starpu_task_insert(
         &sylva__group_codelet, STARPU_CL_ARGS_NFREE, a, sizeof *a, STARPU_DATA_MODE_ARRAY, descr,
         nbuf, STARPU_EXECUTE_WHERE, where, STARPU_FLOPS, pl->group_flops[g], STARPU_NAME,
-        pl->large[g] ? "front" : "batch", STARPU_CALLBACK_WITH_ARG_NFREE, group_done, a, 0));
+        pl->large[g] ? "front" : "batch", STARPU_CALLBACK_WITH_ARG_NFREE, sylva__group_done, a, 0));
     if (status) return status;
     if (tile_it) {
         const sylva__front *f = &pl->tree->fronts[pl->front_list[pl->group_ptr[g]]];
         r->tiled[g] = sylva__tiled_submit(N->L[g], r->CB[g], f->m, f->k, tile_rows, N->precision,
-                                          N->front_info + pl->front_list[pl->group_ptr[g]], &status);
+                                          N->front_info + pl->front_list[pl->group_ptr[g]], a, &status);
     }
     return status;
 }
 
 /* The GPUs' failed fronts into front_info, and their peak memory. */
-static int gather_gpu(sylva__numeric *N, sylva__factor_report *rep)
+int sylva__factor_gather_gpu(sylva__numeric *N, sylva__factor_report *rep)
 {
     int cap = SYLVA__GPU_MAX_FAILURES * (rep->gpus > 0 ? rep->gpus : 1), count = 0;
     int64_t *fronts = sylva__malloc((size_t)cap, sizeof *fronts);
@@ -273,6 +279,7 @@ int sylva__factor_submit(sylva__numeric *N, const void *A_values, int64_t nnz, i
     }
     starpu_resume(); /* workers are paused between factorizations (init.c) */
     if (gpu) status = sylva__gpu_workers_reset();
+    if (!status) status = sylva__task_log_start(N, ng);
     sylva__stats_reset();
     starpu_vector_data_register(&r.A, STARPU_MAIN_RAM, (uintptr_t)A_values,
                                 (uint32_t)(nnz ? nnz : 1), N->elem);
@@ -309,7 +316,7 @@ int sylva__factor_submit(sylva__numeric *N, const void *A_values, int64_t nnz, i
     memcpy(rep->gpu_seconds, N->gpu_seconds, sizeof rep->gpu_seconds);
     memcpy(rep->gpu_flops, N->gpu_flops, sizeof rep->gpu_flops);
     if (gpu) {
-        int gathered = gather_gpu(N, rep);
+        int gathered = sylva__factor_gather_gpu(N, rep);
         if (!status) status = gathered;
     }
     N->on_device = gpu;

@@ -131,8 +131,12 @@ static starpu_data_handle_t tile(const sylva__tiled *T, int64_t i, int64_t l)
 
 /* Submit the right-looking tiled Cholesky on T's tiles; the first task
  * StarPU refuses ends the submission (the status says which call). */
-static int submit_tile_tasks(sylva__tiled *T, int *front_info, sylva_dtype precision)
+static int submit_tile_tasks(sylva__tiled *T, int *front_info, sylva_dtype precision,
+                             const sylva__group_args *group)
 {
+    /* Each tile task's callback logs it for the group (task_log.c). */
+    void (*done)(void *) = group ? sylva__tile_done : NULL;
+    void *arg = (void *)group;
     int64_t NB = T->KB + T->RB;
     T->update_args = (sylva__tile_args){NULL, 0, precision};
     sylva__tile_args *u = &T->update_args;
@@ -143,23 +147,26 @@ static int submit_tile_tasks(sylva__tiled *T, int *front_info, sylva_dtype preci
         int prio = (int)(2 * (NB - j));
         st = SYLVA_STARPU(starpu_task_insert(
             &sylva__tile_potrf_codelet, STARPU_CL_ARGS_NFREE, &T->potrf_args[j],
-            sizeof T->potrf_args[j], STARPU_RW, tile(T, j, j), STARPU_PRIORITY, prio + 2, 0));
+            sizeof T->potrf_args[j], STARPU_RW, tile(T, j, j), STARPU_PRIORITY, prio + 2,
+            STARPU_CALLBACK_WITH_ARG_NFREE, done, arg, 0));
         for (int64_t i = j + 1; i < NB && !st; i++)
             st = SYLVA_STARPU(starpu_task_insert(&sylva__tile_trsm_codelet, STARPU_CL_ARGS_NFREE, u,
                                                  us, STARPU_R, tile(T, j, j), STARPU_RW,
-                                                 tile(T, i, j), STARPU_PRIORITY, prio + 1, 0));
+                                                 tile(T, i, j), STARPU_PRIORITY, prio + 1,
+                                                 STARPU_CALLBACK_WITH_ARG_NFREE, done, arg, 0));
         for (int64_t i = j + 1; i < NB && !st; i++)
             for (int64_t l = j + 1; l <= i && !st; l++) {
                 int p = l == j + 1 ? prio : 0;
                 if (i == l)
                     st = SYLVA_STARPU(starpu_task_insert(
                         &sylva__tile_syrk_codelet, STARPU_CL_ARGS_NFREE, u, us, STARPU_R,
-                        tile(T, i, j), STARPU_RW, tile(T, i, i), STARPU_PRIORITY, p, 0));
+                        tile(T, i, j), STARPU_RW, tile(T, i, i), STARPU_PRIORITY, p,
+                        STARPU_CALLBACK_WITH_ARG_NFREE, done, arg, 0));
                 else
                     st = SYLVA_STARPU(starpu_task_insert(
                         &sylva__tile_gemm_codelet, STARPU_CL_ARGS_NFREE, u, us, STARPU_R,
                         tile(T, i, j), STARPU_R, tile(T, l, j), STARPU_RW, tile(T, i, l),
-                        STARPU_PRIORITY, p, 0));
+                        STARPU_PRIORITY, p, STARPU_CALLBACK_WITH_ARG_NFREE, done, arg, 0));
             }
     }
     return st;
@@ -167,7 +174,7 @@ static int submit_tile_tasks(sylva__tiled *T, int *front_info, sylva_dtype preci
 
 sylva__tiled *sylva__tiled_submit(starpu_data_handle_t P, starpu_data_handle_t C, int64_t m,
                                   int64_t k, int64_t nb, sylva_dtype precision, int *front_info,
-                                  int *status)
+                                  const sylva__group_args *group, int *status)
 {
     *status = SYLVA_OK;
     sylva__tiled *T = sylva__calloc(1, sizeof *T);
@@ -188,7 +195,7 @@ sylva__tiled *sylva__tiled_submit(starpu_data_handle_t P, starpu_data_handle_t C
         T->C.cols = (split_spec){bounds_of(0, r, nb, &T->C.ncols), 1};
         if (!T->C.rows.bounds || !T->C.cols.bounds || tile_split(&T->C)) goto oom;
     }
-    *status = submit_tile_tasks(T, front_info, precision);
+    *status = submit_tile_tasks(T, front_info, precision, group);
     tile_gather(&T->P);
     if (r > 0) tile_gather(&T->C);
     tile_free_bounds(&T->P);

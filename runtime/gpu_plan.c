@@ -22,14 +22,26 @@ static int by_height(const void *a, const void *b)
     return (x->pos > y->pos) - (x->pos < y->pos);
 }
 
-/* The group's fronts sorted by height; returns the number of levels. */
-static int sort_group(const sylva__plan *pl, int64_t g, rec_key *keys)
+/* The group's fronts sorted by level: a front's depth among the group's
+ * own fronts (0 without a child in the group, else one more than its
+ * deepest child there), so a level's fronts are independent and every
+ * child is on a lower level. For static policies this is the height in the
+ * tree (a group holds whole subtrees, or fronts of one height); the
+ * `ready` policy's batches, whose fronts never depend on each other, are
+ * one level whatever their heights. depth: room for the tree's fronts.
+ * Returns the number of levels. */
+static int sort_group(const sylva__plan *pl, int64_t g, rec_key *keys, int64_t *depth)
 {
     const sylva__tree *t = pl->tree;
     int64_t q0 = pl->group_ptr[g], nf = pl->group_ptr[g + 1] - q0;
-    for (int64_t q = 0; q < nf; q++) {
-        int64_t f = pl->front_list[q0 + q];
-        keys[q] = (rec_key){t->fronts[f].height, q, f};
+    for (int64_t q = 0; q < nf; q++) { /* children are listed before parents */
+        int64_t f = pl->front_list[q0 + q], d = 0;
+        for (int64_t c = t->child_ptr[f]; c < t->child_ptr[f + 1]; c++) {
+            int64_t ch = t->child_list[c];
+            if (pl->front_group[ch] == g && depth[ch] + 1 > d) d = depth[ch] + 1;
+        }
+        depth[f] = d;
+        keys[q] = (rec_key){d, q, f};
     }
     qsort(keys, (size_t)nf, sizeof *keys, by_height);
     int levels = nf > 0;
@@ -72,12 +84,12 @@ static void layout(int64_t F, int64_t Cc, int64_t na, int64_t nr, sylva__group_l
 #define SYLVA_AT(type, blob, off) ((type *)((char *)(blob) + (off)))
 
 /* Fill group g's desc (level arrays at *ints, *amaps) and blob. */
-static int build_group(const sylva__plan *pl, int64_t g, rec_key *keys, int **ints, int64_t **amaps,
-                       sylva__group_desc *d, void **blob_out)
+static int build_group(const sylva__plan *pl, int64_t g, rec_key *keys, int64_t *depth, int **ints,
+                       int64_t **amaps, sylva__group_desc *d, void **blob_out)
 {
     const sylva__tree *t = pl->tree;
     int64_t q0 = pl->group_ptr[g], F = pl->group_ptr[g + 1] - q0;
-    int nl = sort_group(pl, g, keys);
+    int nl = sort_group(pl, g, keys, depth);
     int64_t Cc = 0, na = 0, nr = 0;
     for (int64_t i = 0; i < F; i++) {
         int64_t f = keys[i].front;
@@ -179,11 +191,12 @@ int sylva__gpu_plan_build(const sylva__plan *pl, sylva__gpu_plan **out)
     int64_t ng = pl->ngroups, ns = t->nfronts;
     sylva__gpu_plan *gp = sylva__calloc(1, sizeof *gp);
     rec_key *keys = sylva__malloc((size_t)ns + 1, sizeof *keys);
-    if (!gp || !keys) goto oom;
+    int64_t *depth = sylva__malloc((size_t)ns + 1, sizeof *depth);
+    if (!gp || !keys || !depth) goto oom;
     gp->plan = pl;
     gp->ngroups = ng;
     int64_t total_levels = 0;
-    for (int64_t g = 0; g < ng; g++) total_levels += sort_group(pl, g, keys);
+    for (int64_t g = 0; g < ng; g++) total_levels += sort_group(pl, g, keys, depth);
     gp->groups = sylva__calloc((size_t)ng + 1, sizeof *gp->groups);
     gp->blobs = sylva__calloc((size_t)ng + 1, sizeof *gp->blobs);
     gp->ints = sylva__malloc((size_t)(5 * total_levels + 2 * ng + 1), sizeof *gp->ints);
@@ -193,9 +206,10 @@ int sylva__gpu_plan_build(const sylva__plan *pl, sylva__gpu_plan **out)
     int64_t *amaps = gp->amaps;
     for (int64_t g = 0; g < ng; g++) {
         sylva__group_desc *d = &gp->groups[g];
-        int status = build_group(pl, g, keys, &ints, &amaps, d, &gp->blobs[g]);
+        int status = build_group(pl, g, keys, depth, &ints, &amaps, d, &gp->blobs[g]);
         if (status) {
             free(keys);
+            free(depth);
             sylva__gpu_plan_free(gp);
             return status;
         }
@@ -205,12 +219,45 @@ int sylva__gpu_plan_build(const sylva__plan *pl, sylva__gpu_plan **out)
         if (d->large && d->level_max_k[0] > gp->max_large_k) gp->max_large_k = d->level_max_k[0];
     }
     free(keys);
+    free(depth);
     *out = gp;
     return SYLVA_OK;
 oom:
     free(keys);
+    free(depth);
     sylva__gpu_plan_free(gp);
     return SYLVA_ERR_NO_MEMORY;
+}
+
+int sylva__gpu_group_build(const sylva__plan *pl, int64_t g, sylva__group_desc *d, void **blob,
+                           void **levels)
+{
+    *blob = *levels = NULL;
+    int64_t nf = pl->group_ptr[g + 1] - pl->group_ptr[g];
+    rec_key *keys = sylva__malloc((size_t)nf + 1, sizeof *keys);
+    int64_t *depth = sylva__malloc((size_t)pl->tree->nfronts + 1, sizeof *depth);
+    int status = keys && depth ? SYLVA_OK : SYLVA_ERR_NO_MEMORY;
+    int64_t nl = 0;
+    if (!status) {
+        nl = sort_group(pl, g, keys, depth);
+        /* The level arrays: 5 int arrays (two of nl + 1) and one int64 array. */
+        size_t ints = (size_t)(5 * nl + 2) * sizeof(int), at = (ints + 15) / 16 * 16;
+        *levels = sylva__malloc(at + (size_t)(nl + 1) * sizeof(int64_t), 1);
+        if (!*levels) status = SYLVA_ERR_NO_MEMORY;
+    }
+    if (!status) {
+        int *ip = *levels;
+        int64_t *ap = (int64_t *)((char *)*levels + ((size_t)(5 * nl + 2) * sizeof(int) + 15) / 16 * 16);
+        status = build_group(pl, g, keys, depth, &ip, &ap, d, blob);
+    }
+    if (status) {
+        free(*levels);
+        free(*blob);
+        *blob = *levels = NULL;
+    }
+    free(keys);
+    free(depth);
+    return status;
 }
 
 void sylva__gpu_plan_free(sylva__gpu_plan *gp)

@@ -32,5 +32,10 @@ typedef struct sylva__gpu_plan {
  * fit the GPU path's 32-bit sizes). */
 int sylva__gpu_plan_build(const sylva__plan *plan, sylva__gpu_plan **out);
 void sylva__gpu_plan_free(sylva__gpu_plan *gp);
+/* One group's desc and blob on their own, for plans grown at run time (the
+ * `ready` policy): *levels holds the desc's level arrays; the caller frees
+ * *blob and *levels. Fails as sylva__gpu_plan_build. */
+int sylva__gpu_group_build(const sylva__plan *plan, int64_t g, sylva__group_desc *d, void **blob,
+                           void **levels);
 
 #endif

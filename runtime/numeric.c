@@ -32,7 +32,8 @@ int sylva__numeric_create(sylva__rt_plan *rt, sylva_dtype precision, sylva__nume
     N->elem = es;
     N->values = sylva__malloc((size_t)plan->l_off[t->nfronts] + 1, es);
     N->front_info = sylva__calloc((size_t)t->nfronts + 1, sizeof *N->front_info);
-    N->L = sylva__calloc((size_t)plan->ngroups + 1, sizeof *N->L);
+    /* A dynamic policy's run may cut up to one group per front. */
+    N->L = sylva__calloc((size_t)t->nfronts + 1, sizeof *N->L);
     if (!N->values || !N->front_info || !N->L) {
         sylva__numeric_free(N);
         return SYLVA_ERR_NO_MEMORY;
@@ -51,6 +52,8 @@ void sylva__numeric_free(sylva__numeric *N)
     if (N->work && sylva__runtime_ready()) starpu_data_unregister_no_coherency(N->work);
     if (N->pinned && sylva__runtime_ready()) starpu_memory_unpin(N->values, N->plan->l_off[N->plan->tree->nfronts] * N->elem);
     STARPU_PTHREAD_MUTEX_DESTROY(&N->stat_lock);
+    sylva__task_log_free(N->log);
+    sylva__plan_free(N->run_plan);
     free(N->L);
     free(N->values);
     free(N->front_info);
@@ -117,7 +120,8 @@ int sylva__numeric_factor(sylva__numeric *N, const void *A_values, int64_t nnz, 
     memset(N->front_info, 0, (size_t)(t->nfronts + 1) * sizeof *N->front_info);
     N->ok = 0;
     N->failed = N->error_set = 0;
-    int status = sylva__factor_submit(N, A_values, nnz, tile_rows, rep->mode, rep);
+    int status = N->rt->plan->dynamic ? sylva__factor_submit_ready(N, A_values, nnz, tile_rows, rep->mode, rep)
+                                      : sylva__factor_submit(N, A_values, nnz, tile_rows, rep->mode, rep);
     if (!status && N->error_set) status = sylva__fail(SYLVA_ERR_RUNTIME, "%s", N->error);
     if (!status) status = reduce_status(N, &rep->failed_column);
     N->ok = status == SYLVA_OK;
@@ -125,6 +129,8 @@ int sylva__numeric_factor(sylva__numeric *N, const void *A_values, int64_t nnz, 
 }
 
 int sylva__numeric_ok(const sylva__numeric *N) { return N->ok; }
+
+const sylva__plan *sylva__numeric_plan(const sylva__numeric *N) { return N->plan; }
 
 void sylva__numeric_set_progress(sylva__numeric *N, void (*fn)(void *, const char *, double), void *arg)
 {

@@ -16,6 +16,17 @@
  * regression (a·size^b + c, per kind of worker) is fitted on. */
 #define SYLVA__COST_PER_ENTRY 64.0
 
+double sylva__group_cost(const sylva__plan *plan, int64_t g)
+{
+    const sylva__tree *t = plan->tree;
+    double entries = 0;
+    for (int64_t q = plan->group_ptr[g]; q < plan->group_ptr[g + 1]; q++) {
+        const sylva__front *f = &t->fronts[plan->front_list[q]];
+        entries += (double)f->m * (double)f->m;
+    }
+    return plan->group_flops[g] + SYLVA__COST_PER_ENTRY * entries;
+}
+
 int sylva__rt_plan_create(const sylva__plan *plan, sylva__rt_plan **out)
 {
     *out = NULL;
@@ -27,15 +38,7 @@ int sylva__rt_plan_create(const sylva__plan *plan, sylva__rt_plan **out)
         free(rt);
         return SYLVA_ERR_NO_MEMORY;
     }
-    const sylva__tree *t = plan->tree;
-    for (int64_t g = 0; g < plan->ngroups; g++) {
-        double entries = 0;
-        for (int64_t q = plan->group_ptr[g]; q < plan->group_ptr[g + 1]; q++) {
-            const sylva__front *f = &t->fronts[plan->front_list[q]];
-            entries += (double)f->m * (double)f->m;
-        }
-        rt->cost[g] = plan->group_flops[g] + SYLVA__COST_PER_ENTRY * entries;
-    }
+    for (int64_t g = 0; g < plan->ngroups; g++) rt->cost[g] = sylva__group_cost(plan, g);
     *out = rt;
     return SYLVA_OK;
 }

@@ -80,6 +80,24 @@ void sylva__numeric_set_progress(sylva__numeric *N, void (*fn)(void *, const cha
 int sylva__numeric_ok(const sylva__numeric *N);
 sylva_dtype sylva__numeric_dtype(const sylva__numeric *N);
 
+/* The plan N's last factorization ran: the analysis' for static policies,
+ * the one cut at run time for a dynamic policy (front f's L at l_off[f]). */
+const sylva__plan *sylva__numeric_plan(const sylva__numeric *N);
+
+/* One task of a run as StarPU profiled it: its group in the run's plan, its
+ * sylva_task_kind, worker, and times in seconds since the run began (−1
+ * when StarPU recorded none). */
+typedef struct sylva__task_rec {
+    int64_t group;
+    int kind, worker;
+    double submit, fetch_start, fetch_end, start, end;
+} sylva__task_rec;
+/* The last run's tasks in completion order (count of them; dropped: records
+ * lost for want of memory), NULL before the first run. */
+const sylva__task_rec *sylva__numeric_tasks(const sylva__numeric *N, int64_t *count, int64_t *dropped);
+/* StarPU worker `id`: kind (1 GPU, 0 CPU), device number, name. */
+int sylva__runtime_worker(int id, int *kind, int *device, char *name, size_t size);
+
 /* Bring L to host memory if its valid copy is on a GPU (asynchronous copies
  * of every group's slice into page-locked memory, then a wait); *seconds
  * the time it took (0 when L was already there). */

@@ -34,6 +34,8 @@ struct sylva__rt_plan {
     double *cost;               /* ngroups: the perfmodels' size of each group */
 };
 
+typedef struct sylva__task_log sylva__task_log;
+
 struct sylva__numeric {
     sylva__rt_plan *rt;
     const sylva__plan *plan;
@@ -55,6 +57,8 @@ struct sylva__numeric {
     int error_set;              /* the first task error's message is in error[] */
     char error[512];
     int ok;                     /* 1 once a factorization succeeded */
+    sylva__task_log *log;       /* the last run's tasks (task_log.c) */
+    sylva__plan *run_plan;      /* dynamic policies: the last run's plan (plan is it) */
 };
 
 /* A StarPU call's return code as a status: 0 stays SYLVA_OK, anything else
@@ -80,6 +84,7 @@ typedef struct sylva__group_args {
     double **child_ptrs;        /* GPU: room for the child pools' device pointers */
     int *front_info;
     int *failed;                /* the numeric object's flag, set atomically on a task failure */
+    double cost;                /* the perfmodels' size of the group (rt_plan.c) */
 } sylva__group_args;
 
 /* The calling GPU worker's stream (a StarPU built without CUDA has no GPU
@@ -127,7 +132,7 @@ typedef struct sylva__tiled sylva__tiled;
  * tasks have ended. On failure *status is set and what was split is gathered. */
 sylva__tiled *sylva__tiled_submit(starpu_data_handle_t P, starpu_data_handle_t C, int64_t m,
                                   int64_t k, int64_t nb, sylva_dtype precision, int *front_info,
-                                  int *status);
+                                  const sylva__group_args *group, int *status);
 void sylva__tiled_free(sylva__tiled *T);
 
 /* Submit the whole plan for values `A_values` into N in the resolved mode
@@ -136,8 +141,22 @@ void sylva__tiled_free(sylva__tiled *T);
 int sylva__factor_submit(sylva__numeric *N, const void *A_values, int64_t nnz, int64_t tile_rows,
                          int mode, sylva__factor_report *rep);
 
+/* The same for a dynamic policy (factorize_ready.c): batches cut at run
+ * time from the ready pool as tasks complete, into N->run_plan. */
+int sylva__factor_submit_ready(sylva__numeric *N, const void *A_values, int64_t nnz, int64_t tile_rows,
+                               int mode, sylva__factor_report *rep);
+/* Shared by both submissions (factorize.c): the size class of a CB pool,
+ * group g's L handle (registered once), a group task's callback (GPU time,
+ * progress, task log), the GPUs' failed fronts and peak memory. */
+uint32_t sylva__cb_class(int64_t n);
+void sylva__register_L_group(sylva__numeric *N, int64_t g);
+void sylva__group_done(void *group_args);
+int sylva__factor_gather_gpu(sylva__numeric *N, sylva__factor_report *rep);
+
 /* The GPU form of the plan and its handles, made once (gpu_run.c). */
 int sylva__rt_plan_gpu(sylva__rt_plan *rt);
+/* The perfmodels' size of group g (flops and assembled entries). */
+double sylva__group_cost(const sylva__plan *plan, int64_t g);
 
 /* GPU workers' contexts (gpu_workers.c). */
 int sylva__gpu_workers_start(void);
@@ -155,5 +174,16 @@ const sylva__kernel_tuning *sylva__gpu_workers_tuning(void);
  * (StarPU's bus and worker profiling). */
 void sylva__stats_reset(void);
 void sylva__stats_read(sylva__factor_report *rep);
+
+/* The task log of a run (task_log.c): every task's worker and times from
+ * StarPU's task profiling, appended by the tasks' callbacks. Start it
+ * before the first submission (the run's time origin); a record that
+ * cannot be stored (memory) is counted in `dropped`. */
+int sylva__task_log_start(sylva__numeric *N, int64_t expected);
+/* In a task's callback: the current task's record, as group g of kind k. */
+void sylva__task_log_add(sylva__numeric *N, int64_t group, int kind);
+/* Callback of a tile task: logs it (kind from its codelet) for its group. */
+void sylva__tile_done(void *group_args);
+void sylva__task_log_free(sylva__task_log *log);
 
 #endif

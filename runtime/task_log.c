@@ -1,0 +1,105 @@
+/* task_log.c — every task of a factorization run as StarPU's task profiling
+ * saw it (profiling is on from sylva_init, init.c): its group, kind,
+ * worker, and its submission, input-fetch, start and end times, relative to
+ * the run's start. Records are appended by the tasks' callbacks under the
+ * log's lock, into an array reserved before the run and doubled when full;
+ * a record that finds no memory is dropped and counted, never a failure of
+ * the factorization. Nothing here times a kernel: the times are StarPU's.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime_internal.h"
+
+struct sylva__task_log {
+    starpu_pthread_mutex_t lock;
+    sylva__task_rec *rec;
+    int64_t n, cap, dropped;
+    double t0; /* µs on StarPU's clock (that of the profiling dates) */
+};
+
+int sylva__task_log_start(sylva__numeric *N, int64_t expected)
+{
+    sylva__task_log *L = N->log;
+    if (!L) {
+        L = sylva__calloc(1, sizeof *L);
+        if (!L) return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory for the task log");
+        STARPU_PTHREAD_MUTEX_INIT(&L->lock, NULL);
+        N->log = L;
+    }
+    int64_t want = expected + 64;
+    if (L->cap < want) {
+        sylva__task_rec *r = realloc(L->rec, (size_t)want * sizeof *r);
+        if (!r) return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory for the task log");
+        L->rec = r;
+        L->cap = want;
+    }
+    L->n = L->dropped = 0;
+    L->t0 = starpu_timing_now();
+    return SYLVA_OK;
+}
+
+static double since(const sylva__task_log *L, const struct timespec *t)
+{
+    if (t->tv_sec == 0 && t->tv_nsec == 0) return -1; /* StarPU did not record it */
+    return (starpu_timing_timespec_to_us((struct timespec *)t) - L->t0) * 1e-6;
+}
+
+void sylva__task_log_add(sylva__numeric *N, int64_t group, int kind)
+{
+    sylva__task_log *L = N->log;
+    struct starpu_task *task = starpu_task_get_current();
+    const struct starpu_profiling_task_info *p = task ? task->profiling_info : NULL;
+    if (!L || !p) return;
+    sylva__task_rec r = {group, kind, p->workerid, since(L, &p->submit_time), since(L, &p->acquire_data_start_time),
+                         since(L, &p->acquire_data_end_time), since(L, &p->start_time), since(L, &p->end_time)};
+    STARPU_PTHREAD_MUTEX_LOCK(&L->lock);
+    if (L->n == L->cap) {
+        sylva__task_rec *grown = realloc(L->rec, (size_t)(2 * L->cap) * sizeof *grown);
+        if (grown) {
+            L->rec = grown;
+            L->cap *= 2;
+        }
+    }
+    if (L->n < L->cap) L->rec[L->n++] = r;
+    else L->dropped++;
+    STARPU_PTHREAD_MUTEX_UNLOCK(&L->lock);
+}
+
+void sylva__tile_done(void *arg)
+{
+    const sylva__group_args *a = arg;
+    struct starpu_task *task = starpu_task_get_current();
+    const struct starpu_codelet *cl = task ? task->cl : NULL;
+    int kind = cl == &sylva__tile_potrf_codelet  ? SYLVA_TASK_TILE_POTRF
+               : cl == &sylva__tile_trsm_codelet ? SYLVA_TASK_TILE_TRSM
+               : cl == &sylva__tile_syrk_codelet ? SYLVA_TASK_TILE_SYRK
+                                                 : SYLVA_TASK_TILE_GEMM;
+    sylva__task_log_add(a->num, a->group, kind);
+}
+
+const sylva__task_rec *sylva__numeric_tasks(const sylva__numeric *N, int64_t *count, int64_t *dropped)
+{
+    *count = N->log ? N->log->n : 0;
+    if (dropped) *dropped = N->log ? N->log->dropped : 0;
+    return N->log ? N->log->rec : NULL;
+}
+
+void sylva__task_log_free(sylva__task_log *L)
+{
+    if (!L) return;
+    STARPU_PTHREAD_MUTEX_DESTROY(&L->lock);
+    free(L->rec);
+    free(L);
+}
+
+int sylva__runtime_worker(int id, int *kind, int *device, char *name, size_t size)
+{
+    if (!sylva__runtime_ready() || id < 0 || id >= (int)starpu_worker_get_count())
+        return sylva__fail(SYLVA_ERR_ARGUMENT, "no worker %d (the runtime has %d)", id,
+                           sylva__runtime_ready() ? (int)starpu_worker_get_count() : 0);
+    *kind = starpu_worker_get_type(id) == STARPU_CUDA_WORKER;
+    *device = starpu_worker_get_devid(id);
+    starpu_worker_get_name(id, name, size);
+    return SYLVA_OK;
+}
