@@ -237,6 +237,58 @@ static void check_checker(sylva__plan *pl, const sylva__policy_params *pp, const
     CHECK(sylva__plan_check(pl, pp) == SYLVA_OK, "%s: restored plan refused", what);
 }
 
+/* The dynamic policy as a parallel run drives it: batches cut from the
+ * ready pool, several in flight, ending in random order, each appended to a
+ * grown plan; the finished plan must meet the contract, and so must the
+ * checker's verdict. `workers`: batches in flight before a partial cut. */
+static void check_grown(const sylva__tree *t, const sylva__policy_params *pp, int workers, const char *what)
+{
+    sylva__ready_pool *rp = NULL;
+    sylva__plan *pl = NULL;
+    CHECK(sylva__ready_pool_create(t, pp, &rp) == SYLVA_OK, "%s: pool", what);
+    CHECK(sylva__plan_grow_create(t, "ready", pp, &pl) == SYLVA_OK, "%s: grown plan", what);
+    int64_t ns = t->nfronts, *cut = malloc((size_t)ns * sizeof *cut), *flight = malloc((size_t)ns * sizeof *flight);
+    int64_t nflight = 0, done = 0, n;
+    while (done < ns) {
+        while ((n = sylva__ready_pool_cut(rp, nflight < workers, cut)) > 0) {
+            int64_t g = sylva__plan_grow_add(pl, cut, n, pp);
+            CHECK(g >= 0, "%s: cut refused: %s", what, sylva_last_error());
+            if (g < 0) break;
+            flight[nflight++] = g;
+        }
+        CHECK(nflight > 0, "%s: stalled with %lld fronts left", what, (long long)(ns - done));
+        if (nflight == 0) break;
+        int64_t i = rnd(0, nflight - 1), g = flight[i];
+        flight[i] = flight[--nflight];
+        sylva__ready_pool_done(rp, pl->front_list + pl->group_ptr[g], pl->group_ptr[g + 1] - pl->group_ptr[g]);
+        done += pl->group_ptr[g + 1] - pl->group_ptr[g];
+    }
+    CHECK(sylva__ready_pool_size(rp) == 0, "%s: fronts left in the pool", what);
+    if (done == ns) {
+        check_contract(pl, pp, what);
+        CHECK(sylva__plan_check(pl, pp) == SYLVA_OK, "%s: grown plan refused: %s", what, sylva_last_error());
+        /* No batch holds a front and its child (its parent is not ready). */
+        for (int64_t f = 0; f < ns; f++)
+            CHECK(!pl->cb_internal[f], "%s: front %lld shares a batch with its parent", what, (long long)f);
+    }
+    /* Ineligible cuts are refused: a front twice, a parent before its child. */
+    sylva__plan *bad = NULL;
+    sylva__plan_grow_create(t, "ready", pp, &bad);
+    int64_t f0 = 0;
+    CHECK(sylva__plan_grow_add(bad, &f0, 1, pp) == 0, "%s: leaf 0 refused", what); /* postorder: a leaf */
+    CHECK(sylva__plan_grow_add(bad, &f0, 1, pp) < 0, "%s: front cut twice accepted", what);
+    for (int64_t f = 0; f < ns; f++)
+        if (t->child_ptr[f + 1] > t->child_ptr[f] && bad->front_group[t->child_list[t->child_ptr[f]]] < 0) {
+            CHECK(sylva__plan_grow_add(bad, &f, 1, pp) < 0, "%s: parent before its child accepted", what);
+            break;
+        }
+    sylva__plan_free(bad);
+    sylva__plan_free(pl);
+    sylva__ready_pool_free(rp);
+    free(cut);
+    free(flight);
+}
+
 int main(int argc, char **argv)
 {
     int trees = argc > 1 ? atoi(argv[1]) : 40;
@@ -264,9 +316,17 @@ int main(int argc, char **argv)
                     sylva__plan_free(pl);
                 }
             }
+            for (size_t q = 0; q < sizeof params / sizeof params[0]; q++)
+                for (int w = 1; w <= 8; w *= 2) {
+                    char what[96];
+                    snprintf(what, sizeof what, "ready grown, shape %d tree %d, small %lld flops %g, %d workers",
+                             sh, r, (long long)params[q].small_front_rows, params[q].batch_flops, w);
+                    check_grown(t, &params[q], w, what);
+                }
             free_tree(t);
         }
-    CHECK(npol >= 4, "only %d policies registered", npol);
+    CHECK(npol >= 5, "only %d policies registered", npol);
+    CHECK(sylva__policy_is_dynamic("ready") && !sylva__policy_is_dynamic("level"), "dynamic flags");
     /* A raw grouping that skips a front, or lists an empty group. */
     sylva__tree *t = shape_tree(1, 4);
     int64_t order[4] = {0, 1, 2, 3}, start_missing[3] = {0, 2, 3}, start_empty[4] = {0, 2, 2, 4};
