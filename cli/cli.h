@@ -11,16 +11,19 @@
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_NOT_SPD = 3, EXIT_RUNTIME = 4 };
 
 /* The commands an option applies to (options.c). */
-enum { CMD_FACTOR = 1, CMD_ANALYZE = 2 };
+enum { CMD_FACTOR = 1, CMD_ANALYZE = 2, CMD_STUDY = 4 };
 
 typedef struct cli_args {
-    const char *command; /* "factor" or "analyze" */
-    int cmd;             /* CMD_FACTOR or CMD_ANALYZE */
+    const char *command; /* "factor", "analyze" or "study" */
+    int cmd;             /* CMD_FACTOR, CMD_ANALYZE or CMD_STUDY */
     const char *file;    /* the matrix; "-" is standard input */
     const char *rhs;
-    const char *output;
+    const char *output;   /* -o: the solution (factor), the report's folder (study) */
     const char *json;
     const char *batches;  /* --batches FILE: per-batch JSON */
+    const char *trace;    /* --trace FILE: Chrome/Perfetto trace of the factorization */
+    const char *policies; /* study --policies a,b,c (checked names) */
+    int thresholds;       /* study --thresholds */
     const char *save;     /* --save FILE: write the analysis */
     const char *analysis; /* --analysis FILE: load it instead of analyzing */
     const char *perm;     /* --perm FILE: the user's permutation */
@@ -88,8 +91,12 @@ void cli_verbose_analysis(const cli_args *a, const sylva_analysis_info *ai);
 
 int cli_cmd_factor(const cli_args *a);
 int cli_cmd_analyze(const cli_args *a);
-/* Write the plan's batches as a JSON array (policy studies), atomically;
- * a status. */
-int cli_write_batches(const char *path, const sylva_analysis_t *an);
+int cli_cmd_study(const cli_args *a);
+/* Write the batches as a JSON array (policy studies), atomically; a
+ * status. With F (after a factorization), the batches that run made with
+ * what their tasks measured; else the analysis' plan. */
+int cli_write_batches(const char *path, const sylva_analysis_t *an, const sylva_factor_t *F);
+/* Write F's last run as a Chrome/Perfetto trace (trace.c); a status. */
+int cli_write_trace(const char *path, const sylva_factor_t *F, const char *title);
 
 #endif

@@ -89,7 +89,7 @@ int cli_cmd_analyze(const cli_args *a)
     cli_progress_end();
     if (!status && a->opts.verbose) cli_verbose_analysis(a, &ai);
     if (!status && !a->quiet) print_summary(a, &ai);
-    if (!status && a->batches && (status = cli_write_batches(a->batches, an))) output_failed = 1;
+    if (!status && a->batches && (status = cli_write_batches(a->batches, an, NULL))) output_failed = 1;
     int code = !status ? EXIT_OK : output_failed ? cli_fail_output(status) : cli_fail(status);
     if (a->json) {
         int st = write_json(a, status, &ai, t_read);
@@ -102,25 +102,4 @@ int cli_cmd_analyze(const cli_args *a)
     sylva_matrix_free(A);
     sylva_finalize();
     return code;
-}
-
-int cli_write_batches(const char *path, const sylva_analysis_t *an)
-{
-    json_writer j;
-    if (json_open(&j, path, '[')) return cli_error(SYLVA_ERR_NO_MEMORY, "%s: out of memory", path);
-    int64_t nb = sylva_analysis_batch_count(an);
-    for (int64_t i = 0; i < nb; i++) {
-        sylva_batch_info b;
-        sylva_analysis_batch(an, i, &b);
-        json_begin(&j, NULL, '{');
-        json_int(&j, "batch", i);
-        json_int(&j, "fronts", b.fronts);
-        json_int(&j, "min_rows", b.min_rows);
-        json_int(&j, "max_rows", b.max_rows);
-        json_int(&j, "child_batches", b.child_batches);
-        json_num(&j, "flops", b.flops);
-        json_bool(&j, "large", b.large);
-        json_end(&j);
-    }
-    return json_close(&j);
 }

@@ -112,7 +112,9 @@ int cli_cmd_factor(const cli_args *a)
     if ((status = cli_analysis_step(a, A, &an, &r.ai, &r.output_failed))) goto out;
     cli_progress_end();
     if (a->opts.verbose) cli_verbose_analysis(a, &r.ai);
-    if (a->batches && (status = cli_write_batches(a->batches, an))) {
+    /* The plan's batches now (a failed factorization still leaves them),
+     * the measured ones once it ran. */
+    if (a->batches && (status = cli_write_batches(a->batches, an, NULL))) {
         r.output_failed = 1;
         goto out;
     }
@@ -127,6 +129,21 @@ int cli_cmd_factor(const cli_args *a)
     }
     cli_progress_end();
     if (a->opts.verbose) report_where(a, &r.fi);
+    /* What the last factorization's tasks measured (StarPU's profiling). */
+    if ((status = run_summary_compute(F, &r.measured))) goto out;
+    r.have_measured = 1;
+    if (a->batches && (status = cli_write_batches(a->batches, an, F))) {
+        r.output_failed = 1;
+        goto out;
+    }
+    if (a->trace) {
+        char title[512];
+        snprintf(title, sizeof title, "sylva factor %s, policy %s", a->file, a->opts.policy);
+        if ((status = cli_write_trace(a->trace, F, title))) {
+            r.output_failed = 1;
+            goto out;
+        }
+    }
     /* After a GPU factorization L is on the GPU: time bringing it here. */
     if ((status = sylva_factor_to_host(F, &r.t_to_host))) goto out;
     X = malloc((size_t)(A->n * r.nrhs + 1) * sizeof *X);

@@ -51,6 +51,8 @@ static void json_options(json_writer *j, const cli_args *a, const factor_report 
     json_int(j, "repeat", a->repeat);
     json_str(j, "rhs", a->rhs);
     json_str(j, "output", a->output);
+    json_str(j, "batches", a->batches);
+    json_str(j, "trace", a->trace);
     json_num(j, "max_backward_error", r->max_berr);
     json_bool(j, "rcond", a->rcond);
     json_end(j);
@@ -80,7 +82,7 @@ int factor_report_json(const cli_args *a, const factor_report *r)
     json_int(&j, "tree_height", r->ai.tree_height);
     json_int(&j, "max_front_rows", r->ai.max_front_rows);
     json_int(&j, "tasks", r->fi.tasks);
-    json_int(&j, "batches", r->ai.batches);
+    json_int(&j, "batches", r->fi.batches ? r->fi.batches : r->ai.batches); /* the run's (ready: cut at run time) */
     json_str(&j, "policy", a->opts.policy);
     json_str(&j, "ordering", r->ai.n || !r->status ? sylva_ordering_name(r->ai.ordering) : a->ordering);
     json_str(&j, "ordering_requested", a->ordering);
@@ -127,6 +129,7 @@ int factor_report_json(const cli_args *a, const factor_report *r)
     json_num(&j, "gpu_seconds_large", r->fi.gpu_seconds_large);
     json_num(&j, "gpu_flops_large", r->fi.gpu_flops_large);
     json_end(&j);
+    if (r->have_measured) run_summary_json(&j, "measured", &r->measured);
     json_num(&j, "gflops", r->t_factor > 0 ? r->ai.flops / r->t_factor * 1e-9 : 0);
     json_str(&j, "rhs", r->rhs);
     json_int(&j, "nrhs", r->nrhs);

@@ -6,6 +6,7 @@
 #define SYLVA_CLI_FACTOR_REPORT_H
 
 #include "cli.h"
+#include "run_summary.h"
 
 typedef struct factor_report {
     int status;
@@ -21,6 +22,8 @@ typedef struct factor_report {
     char rhs[96];         /* which right-hand side (cli_make_rhs) */
     int inaccurate;       /* solved, but berr > max_berr */
     int output_failed;    /* the status is a failure to write an output */
+    run_summary measured; /* the last factorization's tasks, when have_measured */
+    int have_measured;
 } factor_report;
 
 /* The summary on stdout (not with --quiet). */

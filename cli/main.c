@@ -1,5 +1,5 @@
 /* main.c — the `sylva` command: `help`, `--help`, `--version`, and the
- * dispatch to the subcommands (factor, analyze) once the command line has
+ * dispatch to the subcommands (factor, analyze, study) once the command line has
  * parsed (options.c). Writing past a file-size limit is an I/O error the
  * command reports (SIGXFSZ ignored), not a signal that kills it. */
 #include <signal.h>
@@ -27,5 +27,5 @@ int main(int argc, char **argv)
     int code = cli_parse(argc, argv, &a);
     if (code >= 0) return code;
     cli_progress_start(&a);
-    return a.cmd == CMD_ANALYZE ? cli_cmd_analyze(&a) : cli_cmd_factor(&a);
+    return a.cmd == CMD_ANALYZE ? cli_cmd_analyze(&a) : a.cmd == CMD_STUDY ? cli_cmd_study(&a) : cli_cmd_factor(&a);
 }

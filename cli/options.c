@@ -22,52 +22,67 @@
 enum {
     O_RHS = 256, O_JSON, O_BATCHES, O_ORDERING, O_PERM, O_POLICY, O_THREADS, O_GPUS, O_MODE,
     O_DEVICE_MEMORY, O_SCHEDULER, O_PRECISION, O_REPEAT, O_SMALL_ROWS, O_TILE_ROWS, O_BATCH_FLOPS,
-    O_SAVE, O_ANALYSIS, O_MAX_BERR, O_RCOND, O_PROGRESS
+    O_SAVE, O_ANALYSIS, O_MAX_BERR, O_RCOND, O_PROGRESS, O_TRACE, O_POLICIES, O_THRESHOLDS
 };
 
 typedef struct opt_spec {
     const char *name;
     int id;
     const char *value; /* its placeholder in the help, NULL for a flag */
-    int commands;      /* CMD_FACTOR | CMD_ANALYZE */
+    int commands;      /* CMD_FACTOR | CMD_ANALYZE | CMD_STUDY */
     const char *help;
 } opt_spec;
 
 #define BOTH (CMD_FACTOR | CMD_ANALYZE)
+#define ALL (CMD_FACTOR | CMD_ANALYZE | CMD_STUDY)
+#define RUNS (CMD_FACTOR | CMD_STUDY)
 static const opt_spec specs[] = {
     {"rhs", O_RHS, "FILE", CMD_FACTOR, "right-hand sides, Matrix Market array (n x nrhs); - is stdin"},
-    {"output", 'o', "FILE", CMD_FACTOR, "write the solution (Matrix Market array)"},
+    {"output", 'o', "FILE", RUNS,
+     "factor: write the solution (Matrix Market array); study: the folder\n"
+     "of study.json, study.html and the traces (default .)"},
     {"json", O_JSON, "FILE", BOTH, "write a JSON record of the run (also on failure)"},
-    {"batches", O_BATCHES, "FILE", BOTH, "write the batching plan, one JSON row per batch"},
-    {"save", O_SAVE, "FILE", BOTH, "write the analysis (permutation, settings, pattern fingerprint)"},
-    {"analysis", O_ANALYSIS, "FILE", BOTH, "reuse a saved analysis: no ordering (refused for another pattern)"},
-    {"ordering", O_ORDERING, "NAME", BOTH,
+    {"batches", O_BATCHES, "FILE", BOTH,
+     "write the batches, one JSON object each (factor: with what each\n"
+     "batch's tasks measured)"},
+    {"trace", O_TRACE, "FILE", CMD_FACTOR,
+     "write a Chrome/Perfetto trace of the factorization (one track per\n"
+     "worker, a slice per task)"},
+    {"policies", O_POLICIES, "A,B,..", CMD_STUDY, "the policies to study (default: every registered one)"},
+    {"thresholds", O_THRESHOLDS, NULL, CMD_STUDY,
+     "also run each policy with --small-rows halved and doubled and\n"
+     "--batch-flops divided and multiplied by 4"},
+    {"save", O_SAVE, "FILE", ALL, "write the analysis (permutation, settings, pattern fingerprint)"},
+    {"analysis", O_ANALYSIS, "FILE", ALL, "reuse a saved analysis: no ordering (refused for another pattern)"},
+    {"ordering", O_ORDERING, "NAME", ALL,
      "auto (default: nd-parallel on several threads, else metis), metis,\n"
      "nd-parallel, scotch, amd, natural"},
-    {"perm", O_PERM, "FILE", BOTH, "your own ordering: n integers 1..n (new to old), one per line"},
+    {"perm", O_PERM, "FILE", ALL, "your own ordering: n integers 1..n (new to old), one per line"},
     {"policy", O_POLICY, "NAME", BOTH, "batching policy (default subtree):"},
-    {"threads", O_THREADS, "N", BOTH, "StarPU CPU workers and analysis threads (default: all cores)"},
-    {"gpus", O_GPUS, "N", BOTH, "GPUs to use (default: all; 0: CPU only)"},
-    {"mode", O_MODE, "M", BOTH,
+    {"threads", O_THREADS, "N", ALL, "StarPU CPU workers and analysis threads (default: all cores)"},
+    {"gpus", O_GPUS, "N", ALL, "GPUs to use (default: all; 0: CPU only)"},
+    {"mode", O_MODE, "M", ALL,
      "auto (GPUs when there are, default), gpu, hybrid (GPUs and CPU\n"
      "workers, placed by StarPU's perfmodels), cpu"},
-    {"device-memory", O_DEVICE_MEMORY, "B", CMD_FACTOR, "bytes of device memory each GPU may use (suffix K, M, G)"},
-    {"scheduler", O_SCHEDULER, "NAME", CMD_FACTOR,
+    {"device-memory", O_DEVICE_MEMORY, "B", RUNS, "bytes of device memory each GPU may use (suffix K, M, G)"},
+    {"scheduler", O_SCHEDULER, "NAME", RUNS,
      "StarPU scheduler (default dmdas with GPUs, lws without;\n"
      "`sylva help schedulers` lists them)"},
-    {"precision", O_PRECISION, "P", BOTH, "double (default) or single: the factorization's precision"},
-    {"repeat", O_REPEAT, "N", CMD_FACTOR, "factor N times (refactorization after the first), report the best"},
-    {"small-rows", O_SMALL_ROWS, "N", BOTH, "fronts with more rows are factored alone (default: 256 on CPUs)"},
-    {"tile-rows", O_TILE_ROWS, "N", BOTH, "tile size of those large fronts' tile tasks (0: one task)"},
-    {"batch-flops", O_BATCH_FLOPS, "F", BOTH, "flops per batch task (default: automatic)"},
-    {"max-backward-error", O_MAX_BERR, "X", CMD_FACTOR,
+    {"precision", O_PRECISION, "P", ALL, "double (default) or single: the factorization's precision"},
+    {"repeat", O_REPEAT, "N", RUNS,
+     "factor N times (refactorization after the first), report the best\n"
+     "(study: the median)"},
+    {"small-rows", O_SMALL_ROWS, "N", ALL, "fronts with more rows are factored alone (default: 256 on CPUs)"},
+    {"tile-rows", O_TILE_ROWS, "N", ALL, "tile size of those large fronts' tile tasks (0: one task)"},
+    {"batch-flops", O_BATCH_FLOPS, "F", ALL, "flops per batch task (default: automatic)"},
+    {"max-backward-error", O_MAX_BERR, "X", RUNS,
      "a larger backward error fails the run (exit 4; default 1e-12,\n"
      "1e-5 with --precision single)"},
     {"rcond", O_RCOND, NULL, CMD_FACTOR, "estimate the reciprocal condition number (1-norm, Hager-Higham)"},
-    {"progress", O_PROGRESS, NULL, BOTH, "show the progress line even when stderr is not a terminal"},
-    {"quiet", 'q', NULL, BOTH, "no progress line and no summary (errors still on stderr)"},
-    {"verbose", 'v', NULL, BOTH, "workers, scheduler, where it ran, analysis statistics (stderr)"},
-    {"help", 'h', NULL, BOTH, "this help"},
+    {"progress", O_PROGRESS, NULL, ALL, "show the progress line even when stderr is not a terminal"},
+    {"quiet", 'q', NULL, ALL, "no progress line and no summary (errors still on stderr)"},
+    {"verbose", 'v', NULL, ALL, "workers, scheduler, where it ran, analysis statistics (stderr)"},
+    {"help", 'h', NULL, ALL, "this help"},
 };
 enum { NSPECS = sizeof specs / sizeof specs[0] };
 
@@ -78,7 +93,25 @@ static const opt_spec *spec_of(int id)
     return NULL;
 }
 
-static const char *command_name(int cmd) { return cmd == CMD_ANALYZE ? "analyze" : "factor"; }
+static const char *command_name(int cmd)
+{
+    return cmd == CMD_ANALYZE ? "analyze" : cmd == CMD_STUDY ? "study" : "factor";
+}
+
+/* "factor", "factor and study", ...: the commands of a mask. */
+static const char *commands_of(int mask)
+{
+    static char buf[64];
+    buf[0] = '\0';
+    const int order[] = {CMD_FACTOR, CMD_ANALYZE, CMD_STUDY};
+    int count = 0;
+    for (int i = 0; i < 3; i++)
+        if (mask & order[i]) {
+            strcat(buf, count++ ? " and " : "");
+            strcat(buf, command_name(order[i]));
+        }
+    return buf;
+}
 
 /* ------------------------------------------------------------------ help */
 
@@ -88,6 +121,11 @@ static const char help_factor[] =
     "        |b - A x|inf / (|A|inf |x|inf + |b|inf). Without --rhs, b = A * ones.\n";
 static const char help_analyze[] =
     "analyze: ordering, supernodal fronts and the batching plan only (pattern files work).\n";
+static const char help_study[] =
+    "study: factor one matrix under every batching policy (--policies, --thresholds), each\n"
+    "       --repeat times, check every backward error, and write study.json and a\n"
+    "       self-contained study.html (time per policy, batch sizes and padding, busy/idle\n"
+    "       timelines, the assembly tree coloured by batch, the numbers) and a trace per run.\n";
 static const char help_exit[] =
     "exit codes: 0 ok, 1 bad input, 2 usage, 3 not positive definite, 4 runtime failure\n"
     "(or, for factor, a backward error above --max-backward-error)\n";
@@ -105,8 +143,9 @@ static void print_option(FILE *f, const opt_spec *s, int only)
     while (*text) {
         const char *nl = strchr(text, '\n');
         int len = nl ? (int)(nl - text) : (int)strlen(text);
-        fprintf(f, "  %-26s %.*s%s\n", first ? left : "", len, text,
-                first && only ? (only == CMD_FACTOR ? " [factor]" : " [analyze]") : "");
+        char tag[80] = "";
+        if (first && only) snprintf(tag, sizeof tag, " [%s]", commands_of(only));
+        fprintf(f, "  %-26s %.*s%s\n", first ? left : "", len, text, tag);
         first = 0;
         text += len + (nl != NULL);
     }
@@ -120,20 +159,22 @@ void cli_print_help(FILE *f, int cmd)
     if (cmd == 0) {
         fputs("usage: sylva factor FILE [options]\n"
               "       sylva analyze FILE [options]\n"
-              "       sylva help [factor | analyze | schedulers]\n"
+              "       sylva study FILE [options]\n"
+              "       sylva help [factor | analyze | study | schedulers]\n"
               "       sylva --version\n"
               "       (FILE - is standard input; -- ends the options: sylva factor -- -A.mtx)\n\n",
               f);
         fputs(help_factor, f);
         fputs(help_analyze, f);
-        fputs("\noptions ([factor]: factor only):\n", f);
+        fputs(help_study, f);
+        fputs("\noptions ([factor]: factor only, ...; the others apply to every command):\n", f);
     } else {
         fprintf(f, "usage: sylva %s FILE [options]\n\n%s\noptions:\n", command_name(cmd),
-                cmd == CMD_FACTOR ? help_factor : help_analyze);
+                cmd == CMD_FACTOR ? help_factor : cmd == CMD_STUDY ? help_study : help_analyze);
     }
     for (int i = 0; i < NSPECS; i++)
         if (cmd == 0 || (specs[i].commands & cmd))
-            print_option(f, &specs[i], cmd == 0 && specs[i].commands != BOTH ? specs[i].commands : 0);
+            print_option(f, &specs[i], cmd == 0 && specs[i].commands != ALL ? specs[i].commands : 0);
     fprintf(f, "\n%s", help_exit);
 }
 
@@ -238,6 +279,9 @@ static int apply(cli_args *a, const opt_spec *s, const char *v)
     case 'o': a->output = v; break;
     case O_JSON: a->json = v; break;
     case O_BATCHES: a->batches = v; break;
+    case O_TRACE: a->trace = v; break;
+    case O_POLICIES: a->policies = v; break;
+    case O_THRESHOLDS: a->thresholds = 1; break;
     case O_SAVE: a->save = v; break;
     case O_ANALYSIS: a->analysis = v; break;
     case O_PERM: a->perm = v; break;
@@ -319,8 +363,11 @@ int cli_parse(int argc, char **argv, cli_args *a)
     a->threads = -1;
     a->progress = -1;
     a->command = argv[1];
-    a->cmd = !strcmp(argv[1], "factor") ? CMD_FACTOR : !strcmp(argv[1], "analyze") ? CMD_ANALYZE : 0;
-    if (!a->cmd) return usage_error("unknown command '%s' (factor, analyze, help)", argv[1]);
+    a->cmd = !strcmp(argv[1], "factor")    ? CMD_FACTOR
+             : !strcmp(argv[1], "analyze") ? CMD_ANALYZE
+             : !strcmp(argv[1], "study")   ? CMD_STUDY
+                                           : 0;
+    if (!a->cmd) return usage_error("unknown command '%s' (factor, analyze, study, help)", argv[1]);
 
     struct option longopts[NSPECS + 1];
     for (int i = 0; i < NSPECS; i++)
@@ -361,7 +408,7 @@ int cli_parse(int argc, char **argv, cli_args *a)
         }
         if (!(s->commands & a->cmd))
             return usage_error("option --%s does not apply to '%s' (it is for %s)", s->name, a->command,
-                               command_name(s->commands));
+                               commands_of(s->commands));
         int code = apply(a, s, optarg);
         if (code >= 0) return code;
     }
@@ -373,6 +420,27 @@ int cli_parse(int argc, char **argv, cli_args *a)
 
     if (!known_name(sylva_policy_name, a->opts.policy))
         return usage_error("unknown policy '%s' (%s)", a->opts.policy, name_list(sylva_policy_name));
+    if (a->policies) {
+        /* a,b,c: registered names, each once, none empty. */
+        char name[64];
+        const char *p = a->policies;
+        int count = 0;
+        while (1) {
+            size_t len = strcspn(p, ",");
+            if (len == 0 || len >= sizeof name)
+                return usage_error("--policies needs names separated by commas, not '%s'", a->policies);
+            snprintf(name, sizeof name, "%.*s", (int)len, p);
+            if (!known_name(sylva_policy_name, name))
+                return usage_error("--policies: unknown policy '%s' (%s)", name, name_list(sylva_policy_name));
+            const char *q = a->policies;
+            for (int i = 0; i < count; i++, q += strcspn(q, ",") + 1)
+                if (strcspn(q, ",") == len && !strncmp(q, p, len))
+                    return usage_error("--policies: '%s' is listed twice", name);
+            count++;
+            if (!p[len]) break;
+            p += len + 1;
+        }
+    }
     if (a->opts.scheduler && !known_name(sylva_scheduler_name, a->opts.scheduler))
         return usage_error("unknown scheduler '%s' (%s)", a->opts.scheduler, name_list(sylva_scheduler_name));
     if (a->analysis && a->opts.ordering != SYLVA_ORDERING_AUTO)
@@ -400,7 +468,8 @@ int cli_help_command(int argc, char **argv)
     if (!topic) cli_print_help(stdout, 0);
     else if (!strcmp(topic, "factor")) cli_print_help(stdout, CMD_FACTOR);
     else if (!strcmp(topic, "analyze")) cli_print_help(stdout, CMD_ANALYZE);
+    else if (!strcmp(topic, "study")) cli_print_help(stdout, CMD_STUDY);
     else if (!strcmp(topic, "schedulers")) print_schedulers(stdout);
-    else return usage_error("no help on '%s' (factor, analyze, schedulers)", topic);
+    else return usage_error("no help on '%s' (factor, analyze, study, schedulers)", topic);
     return EXIT_OK;
 }

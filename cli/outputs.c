@@ -42,7 +42,8 @@ int cli_check_output(const char *option, const char *path)
 int cli_check_outputs(const cli_args *a)
 {
     int status;
-    if ((status = cli_check_output("-o", a->output))) return status;
+    if (a->cmd != CMD_STUDY && (status = cli_check_output("-o", a->output))) return status;
     if ((status = cli_check_output("--batches", a->batches))) return status;
+    if ((status = cli_check_output("--trace", a->trace))) return status;
     return cli_check_output("--save", a->save);
 }

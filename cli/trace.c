@@ -1,0 +1,175 @@
+/* trace.c — `--trace FILE`: a factorization run as a Chrome trace (JSON
+ * object format: traceEvents; opens in ui.perfetto.dev and
+ * chrome://tracing), written through json.h. One track (thread) per StarPU
+ * worker, named as StarPU names it, every worker listed even if idle; one
+ * complete ("X") slice per task on its worker's track, named by its kind
+ * (batch, front, potrf, ...) with its batch's statistics as arguments; the
+ * time each task spent fetching its input data (transfers, allocation) as
+ * a slice of its own on a second track of the worker ("NAME data"), when
+ * StarPU recorded any. Times are StarPU's task profiling dates, in µs from
+ * the run's start. A GPU worker may overlap tasks (asynchronous streams):
+ * the overlapping ones go to extra lanes ("NAME lane 2") so slices on one
+ * track never overlap. Fails only on memory or the write (a status). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "json.h"
+
+enum { LANE_TID = 1000, FETCH_TID = 100000, MAX_LANES = 8 };
+
+typedef struct task_ref {
+    int64_t i;
+    sylva_task_record r;
+} task_ref;
+
+static int by_worker_start(const void *a, const void *b)
+{
+    const sylva_task_record *x = &((const task_ref *)a)->r, *y = &((const task_ref *)b)->r;
+    if (x->worker != y->worker) return (x->worker > y->worker) - (x->worker < y->worker);
+    return (x->start > y->start) - (x->start < y->start);
+}
+
+static void track_name(json_writer *j, int tid, const char *name, int sort)
+{
+    json_begin(j, NULL, '{');
+    json_str(j, "name", "thread_name");
+    json_str(j, "ph", "M");
+    json_int(j, "pid", 1);
+    json_int(j, "tid", tid);
+    json_begin(j, "args", '{');
+    json_str(j, "name", name);
+    json_end(j);
+    json_end(j);
+    json_begin(j, NULL, '{');
+    json_str(j, "name", "thread_sort_index");
+    json_str(j, "ph", "M");
+    json_int(j, "pid", 1);
+    json_int(j, "tid", tid);
+    json_begin(j, "args", '{');
+    json_int(j, "sort_index", sort);
+    json_end(j);
+    json_end(j);
+}
+
+static void slice(json_writer *j, const char *name, const char *cat, int tid, double t0, double t1)
+{
+    json_str(j, "name", name);
+    json_str(j, "cat", cat);
+    json_str(j, "ph", "X");
+    json_int(j, "pid", 1);
+    json_int(j, "tid", tid);
+    json_num(j, "ts", t0 * 1e6);
+    json_num(j, "dur", (t1 - t0) * 1e6);
+}
+
+static void task_args(json_writer *j, const sylva_task_record *t, const sylva_batch_record *b)
+{
+    json_begin(j, "args", '{');
+    json_int(j, "batch", t->batch);
+    json_int(j, "fronts", b->fronts);
+    json_int(j, "min_m", b->min_rows);
+    json_int(j, "max_m", b->max_rows);
+    json_num(j, "mean_m", b->mean_rows);
+    json_int(j, "min_k", b->min_cols);
+    json_int(j, "max_k", b->max_cols);
+    json_num(j, "mean_k", b->mean_cols);
+    json_num(j, "flops", b->flops);
+    json_num(j, "padding", b->padding);
+    json_num(j, "padding_level", b->padding_level);
+    json_num(j, "batch_gflops", b->gflops);
+    json_num(j, "fetch_us", t->fetch_end >= t->fetch_start ? (t->fetch_end - t->fetch_start) * 1e6 : 0);
+    json_end(j);
+}
+
+int cli_write_trace(const char *path, const sylva_factor_t *F, const char *title)
+{
+    sylva_runtime_info ri;
+    int status = sylva_runtime_query(&ri);
+    if (status) return status;
+    int nw = ri.cpu_workers + ri.gpu_workers;
+    int64_t nt = sylva_factor_task_count(F);
+    task_ref *tasks = malloc((size_t)(nt + 1) * sizeof *tasks);
+    int *lanes = calloc((size_t)nw + 1, sizeof *lanes), *fetch = calloc((size_t)nw + 1, sizeof *fetch);
+    json_writer j;
+    if (!tasks || !lanes || !fetch || json_open(&j, path, '{')) {
+        free(tasks);
+        free(lanes);
+        free(fetch);
+        return cli_error(SYLVA_ERR_NO_MEMORY, "%s: out of memory", path);
+    }
+    int64_t n = 0;
+    for (int64_t i = 0; i < nt; i++)
+        if (sylva_factor_task_record(F, i, &tasks[n].r) == SYLVA_OK && tasks[n].r.start >= 0 &&
+            tasks[n].r.end >= tasks[n].r.start && tasks[n].r.worker >= 0 && tasks[n].r.worker < nw) {
+            tasks[n].i = i;
+            n++;
+        }
+    qsort(tasks, (size_t)n, sizeof *tasks, by_worker_start);
+    json_str(&j, "displayTimeUnit", "ms");
+    json_begin(&j, "otherData", '{');
+    json_str(&j, "generator", "sylva");
+    json_str(&j, "version", sylva_version());
+    json_str(&j, "title", title);
+    json_int(&j, "workers", nw);
+    json_int(&j, "tasks", nt);
+    json_end(&j);
+    json_begin(&j, "traceEvents", '[');
+    json_begin(&j, NULL, '{');
+    json_str(&j, "name", "process_name");
+    json_str(&j, "ph", "M");
+    json_int(&j, "pid", 1);
+    json_begin(&j, "args", '{');
+    json_str(&j, "name", title);
+    json_end(&j);
+    json_end(&j);
+    double lane_end[MAX_LANES];
+    int worker = -1;
+    for (int64_t k = 0; k < n; k++) {
+        const sylva_task_record *t = &tasks[k].r;
+        if (t->worker != worker) {
+            worker = t->worker;
+            for (int l = 0; l < MAX_LANES; l++) lane_end[l] = -1;
+        }
+        int lane = 0;
+        while (lane < MAX_LANES - 1 && lane_end[lane] > t->start) lane++;
+        lane_end[lane] = t->end;
+        if (lane + 1 > lanes[worker]) lanes[worker] = lane + 1;
+        sylva_batch_record b;
+        memset(&b, 0, sizeof b);
+        sylva_factor_batch_record(F, t->batch, &b);
+        json_begin(&j, NULL, '{');
+        slice(&j, sylva_task_kind_name(t->kind), "task", worker + LANE_TID * lane, t->start, t->end);
+        task_args(&j, t, &b);
+        json_end(&j);
+        if (t->fetch_start >= 0 && t->fetch_end > t->fetch_start) {
+            fetch[worker] = 1;
+            json_begin(&j, NULL, '{');
+            slice(&j, "fetch inputs", "transfer", worker + FETCH_TID, t->fetch_start, t->fetch_end);
+            json_begin(&j, "args", '{');
+            json_int(&j, "batch", t->batch);
+            json_str(&j, "task", sylva_task_kind_name(t->kind));
+            json_end(&j);
+            json_end(&j);
+        }
+    }
+    /* Every worker's track, named, in worker order; extra lanes and data tracks after it. */
+    for (int w = 0; w < nw; w++) {
+        sylva_worker_info wi;
+        char name[96];
+        if (sylva_worker_query(w, &wi) != SYLVA_OK) snprintf(wi.name, sizeof wi.name, "worker %d", w);
+        track_name(&j, w, wi.name, 10 * w);
+        for (int l = 1; l < lanes[w]; l++) {
+            snprintf(name, sizeof name, "%s lane %d", wi.name, l + 1);
+            track_name(&j, w + LANE_TID * l, name, 10 * w + l);
+        }
+        if (fetch[w]) {
+            snprintf(name, sizeof name, "%s data", wi.name);
+            track_name(&j, w + FETCH_TID, name, 10 * w + 9);
+        }
+    }
+    free(tasks);
+    free(lanes);
+    free(fetch);
+    return json_close(&j);
+}
