@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # setup.sh — install what sylva needs on Debian 12, then configure and build it.
-# (clang and libclang-rt-14-dev are for the fuzz targets: scripts/fuzz.sh.)
+# (clang and libclang-rt-14-dev are for the fuzz targets: scripts/fuzz.sh;
+# chromium is the headless browser of the study report's test, study.chromium.)
 #
 # Idempotent: packages already present are skipped by apt, a StarPU prefix that
 # already has its library is reused, and the CMake build is incremental.
@@ -21,7 +22,7 @@ sudo_() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 pkgs="build-essential cmake pkg-config gfortran libstarpu-dev libhwloc-dev
       libmetis-dev libscotch-dev libsuitesparse-dev libopenblas-dev liblapacke-dev
-      zlib1g-dev python3 clang libclang-rt-14-dev"
+      zlib1g-dev python3 clang libclang-rt-14-dev chromium"
 missing=""
 for p in $pkgs; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"; done
 if [ -n "$missing" ]; then
