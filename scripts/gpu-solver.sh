@@ -7,7 +7,7 @@
 # each mode, CHOLMOD at several thread counts, cuDSS when its library is
 # given). Logs and JSON go to $OUT (default ./gpu-solver-out); a compact
 # summary is printed last.
-#   usage: scripts/gpu-solver.sh BUNDLE_DIR [kernels] [test] [sanitize] [bench] [analysis]
+#   usage: scripts/gpu-solver.sh BUNDLE_DIR [kernels] [test] [sanitize] [bench] [analysis] [study]
 # BUNDLE_DIR: an unpacked gpu-bundle of build/bin, build/tests/gpu and
 # build/bench (docs/gpu.md). Environment: CUDSS_LIB (libcudss.so.1),
 # KERNEL_ARGS (e.g. --quick: the kernel tests' reduced sizes),
@@ -18,6 +18,11 @@
 # process, e.g. STARPU_NWORKER_PER_CUDA=2); the analysis phase runs
 # bench-analysis on every core (ANALYSIS_SPECS, ANALYSIS_ARGS). StarPU's perfmodels are kept in
 # BUNDLE_DIR/starpu-home: the test phase calibrates them for the bench.
+# The study phase runs `sylva study` (every policy, STUDY_REPEAT times,
+# default 3; STUDY_ARGS more options, e.g. --thresholds) on STUDY_SPECS
+# (default lap3d7:60 lap2d5:1000) into $OUT/study-SPEC/ (study.json,
+# study.html, gzipped traces), and a screenshot of each report when a
+# chromium is there (else scripts/study-shot.sh takes it where one is).
 set -uo pipefail
 B=$(cd "$1" && pwd); shift
 phases=${*:-kernels test sanitize bench}
@@ -85,6 +90,23 @@ for p in $phases; do
       "${cudss[@]}" --json "$OUT/$name.json" $specs > "$OUT/$name.log" 2> "$OUT/$name.err"; rc=$?
     note "bench-solver $name: rc=$rc ($(( $(date +%s) - s )) s)"
     grep -v '^\[starpu' "$OUT/$name.err" | tail -40 ;;
+  study)
+    for spec in ${STUDY_SPECS:-lap3d7:60 lap2d5:1000}; do
+      kind=${spec%%:*} size=${spec#*:} name=study-${spec//[:\/]/_}
+      "$B/bin/sylva-gen" "$kind" "$size" -o "$OUT/$name.mtx" > /dev/null
+      s=$(date +%s)
+      # shellcheck disable=SC2086
+      timeout "${STUDY_TIMEOUT:-540}" "$B/bin/sylva" study "$OUT/$name.mtx" --repeat "${STUDY_REPEAT:-3}" \
+        ${STUDY_ARGS:-} -o "$OUT/$name" > "$OUT/$name.log" 2> "$OUT/$name.err"; rc=$?
+      note "study $spec: rc=$rc ($(( $(date +%s) - s )) s)"
+      cat "$OUT/$name.log" | tee -a "$summary"
+      rm -f "$OUT/$name.mtx"
+      gzip -f "$OUT/$name"/trace_*.json 2>/dev/null
+      if command -v chromium > /dev/null; then
+        timeout 120 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1100,3600 \
+          --screenshot="$OUT/$name.png" "file://$OUT/$name/study.html" > /dev/null 2>&1
+      fi
+    done ;;
   analysis)
     s=$(date +%s)
     # shellcheck disable=SC2086
