@@ -2,10 +2,12 @@
  * first configuration orders, through --perm/--analysis/--save as
  * `factor` does; the others reuse its permutation, so every run factors the
  * same tree), factor --repeat times (refactorization after the first),
- * keep the median repetition's measurements (its batches, tasks, summary),
- * write the last repetition's trace, solve b and check the backward error. A run that fails
+ * keep the median repetition's measurements (its batches, tasks, summary)
+ * and its trace, solve b and check the backward error. A run that fails
  * records its status and message and the study goes on. */
+#include <errno.h>
 #include <math.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,6 +113,19 @@ int study_run_one(study *s, study_run *r, int index)
             return cli_error(SYLVA_ERR_NO_MEMORY, "out of memory for the tree");
         }
         for (int64_t f = 0; f < s->nfronts; f++) sylva_analysis_front(an, f, &s->fronts[f]);
+    } else { /* the first analysis' permutation must give its tree back */
+        int same = sylva_analysis_front_count(an) == s->nfronts;
+        for (int64_t f = 0; same && f < s->nfronts; f++) {
+            sylva_front_info fi;
+            sylva_analysis_front(an, f, &fi);
+            same = fi.parent == s->fronts[f].parent && fi.rows == s->fronts[f].rows && fi.cols == s->fronts[f].cols;
+        }
+        if (!same) {
+            sylva_analysis_free(an);
+            r->status = SYLVA_ERR_RUNTIME;
+            snprintf(r->message, sizeof r->message, "analysis: the tree differs from the first run's");
+            return SYLVA_OK;
+        }
     }
     r->small_rows_used = ai.small_front_rows;
     r->batch_flops_used = ai.batch_flops;
@@ -118,15 +133,35 @@ int study_run_one(study *s, study_run *r, int index)
     r->plan_padding = ai.padding_waste;
     /* Every repetition's measurements, until the median is known. */
     snapshot *snaps = calloc((size_t)r->repeat + 1, sizeof *snaps);
-    int fatal = snaps ? SYLVA_OK : SYLVA_ERR_NO_MEMORY;
+    int fatal = snaps ? SYLVA_OK : cli_error(SYLVA_ERR_NO_MEMORY, "out of memory keeping the measurements");
+    snprintf(r->trace, sizeof r->trace, "trace_%s.json", r->file_label);
+    char path[4096], title[256];
     for (int k = 0; k < r->repeat && !fatal; k++) {
         sylva_factor_info fi;
         status = k == 0 ? sylva_factorize(an, s->A, &F, &fi) : sylva_refactorize(F, s->A, &fi);
         if (status) break;
         r->seconds[r->done++] = fi.seconds;
         r->mode = fi.mode;
-        fatal = take(s, F, &snaps[k]);
+        if ((fatal = take(s, F, &snaps[k]))) cli_error(fatal, "out of memory keeping the measurements");
+        /* Each repetition's trace; the median's is kept (below). */
+        snprintf(path, sizeof path, "%s/%s.%d", s->dir, r->trace, k);
+        snprintf(title, sizeof title, "sylva study %s: %s (repetition %d of %d)", s->a->file, r->label, k + 1,
+                 r->repeat);
+        if (!fatal && (fatal = cli_write_trace(path, F, title)))
+            cli_error(fatal, "cannot write %s: %s", path, sylva_last_error());
     }
+    if (!fatal && !status && r->done) { /* the median repetition's trace, the others removed */
+        char kept[4096];
+        snprintf(kept, sizeof kept, "%s/%s.%d", s->dir, r->trace, median_index(r));
+        snprintf(path, sizeof path, "%s/%s", s->dir, r->trace);
+        if (rename(kept, path) != 0)
+            fatal = cli_error(SYLVA_ERR_IO, "cannot rename %s to %s: %s", kept, path, strerror(errno));
+    }
+    for (int k = 0; k < r->done; k++) {
+        snprintf(path, sizeof path, "%s/%s.%d", s->dir, r->trace, k);
+        unlink(path); /* gone already for the kept one */
+    }
+    if (fatal || status || !r->done) r->trace[0] = '\0';
     if (!fatal && !status) {
         r->kept = median_index(r);
         r->median = r->seconds[r->kept];
@@ -146,7 +181,7 @@ int study_run_one(study *s, study_run *r, int index)
     if (fatal) {
         sylva_factor_free(F);
         sylva_analysis_free(an);
-        return cli_error(fatal, "out of memory keeping the measurements");
+        return fatal;
     }
     if (status) {
         run_failed(r, status, "factorization");
@@ -158,18 +193,6 @@ int study_run_one(study *s, study_run *r, int index)
     for (int k = 1; k < r->done; k++)
         if (r->seconds[k] < r->best) r->best = r->seconds[k];
     r->gflops = r->median > 0 ? ai.flops / r->median * 1e-9 : 0;
-    /* The trace of the last repetition (F's measurements are its own). */
-    snprintf(r->trace, sizeof r->trace, "trace_%s.json", r->file_label);
-    char path[4096], title[256];
-    snprintf(path, sizeof path, "%s/%s", s->dir, r->trace);
-    snprintf(title, sizeof title, "sylva study %s: %s (repetition %d of %d)", s->a->file, r->label, r->done,
-             r->repeat);
-    if ((fatal = cli_write_trace(path, F, title))) {
-        cli_error(fatal, "cannot write %s: %s", path, sylva_last_error());
-        sylva_factor_free(F);
-        sylva_analysis_free(an);
-        return fatal;
-    }
     int64_t n = s->A->n;
     double *x = malloc((size_t)(n + 1) * sizeof *x);
     if (!x) status = cli_error(SYLVA_ERR_NO_MEMORY, "out of memory for the solution");

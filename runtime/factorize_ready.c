@@ -34,7 +34,7 @@
 
 #include "runtime_internal.h"
 
-enum { WORK_CLASSES = 48, WORK_MIN_CLASS = 12 };
+enum { WORK_CLASSES = 40, WORK_MIN_CLASS = 12 }; /* 4 KiB .. 512 GiB: sizes StarPU's uint32 element count holds */
 
 /* A batch's task arguments and the run it belongs to (callback argument). */
 typedef struct ready_task {

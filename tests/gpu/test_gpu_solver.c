@@ -62,10 +62,10 @@ static sylva_analysis_t *analyze(const sylva_matrix *A, const char *policy, sylv
 }
 
 /* ‖L_a − L_b‖_F / ‖L_b‖_F over every front (plans may differ in grouping,
- * not in fronts). */
+ * not in fronts; a dynamic policy's layout is its run's plan). */
 static double factor_difference(sylva_factor_t *Fa, sylva_factor_t *Fb)
 {
-    const sylva__plan *pa = Fa->an->plan, *pb = Fb->an->plan;
+    const sylva__plan *pa = sylva__numeric_plan(Fa->num), *pb = sylva__numeric_plan(Fb->num);
     const double *La = sylva__numeric_host_values(Fa->num), *Lb = sylva__numeric_host_values(Fb->num);
     if (!La || !Lb) return INFINITY;
     double d = 0, r = 0;
@@ -105,9 +105,16 @@ static void run_policy(sylva_matrix *A, const char *policy, sylva_exec_mode mode
               what, fi.bytes_to_device, a_bytes);
     }
     CHECK(sylva_refactorize(F, A, &ri) == SYLVA_OK, "%s: refactorize: %s", what, sylva_last_error());
-    if (mode == SYLVA_MODE_GPU)
+    /* A static plan's per-pattern data stays on the GPU: a refactorization
+     * uploads A's values only. The dynamic `ready` policy builds each
+     * batch's data when it cuts it, so it uploads that again. */
+    if (mode == SYLVA_MODE_GPU && strcmp(policy, "ready") != 0)
         CHECK(ri.bytes_to_device == a_bytes, "%s: refactorization uploaded %.0f bytes, A's values are %.0f",
               what, ri.bytes_to_device, a_bytes);
+    if (mode == SYLVA_MODE_GPU && strcmp(policy, "ready") == 0)
+        CHECK(ri.bytes_to_device >= a_bytes && ri.bytes_to_host == 0 && ri.batches == ri.tasks,
+              "%s: refactorization uploaded %.0f bytes (A's values are %.0f), %.0f back, %lld batches, %lld tasks",
+              what, ri.bytes_to_device, a_bytes, ri.bytes_to_host, (long long)ri.batches, (long long)ri.tasks);
     printf("%s: %.3f s (refactorization %.3f s, GPU busy %.3f s), %lld GPU + %lld CPU tasks, "
            "%.1f MB up (%.1f MB on refactorization), peak device %.1f MB\n",
            what, fi.seconds, ri.seconds, ri.gpu_busy_seconds, (long long)ri.tasks_gpu,
