@@ -59,4 +59,9 @@ int sylva__options_check_tiles(const sylva__tree *t, int64_t small_rows, int64_t
 int sylva__check_values(const sylva_matrix *A, const char *who);
 int sylva__check_pivots(const sylva_analysis_t *an, sylva__numeric *num, int64_t *failed_column);
 
+/* memory.c: the resident memory a first factorization and a
+ * refactorization add to the process (bytes), on GPUs (on_gpu) or CPUs. */
+void sylva__memory_predict(const sylva_analysis_t *an, const sylva_matrix *A, int on_gpu,
+                           double *first, double *refactor);
+
 #endif

@@ -82,6 +82,7 @@ static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
         info->gpu_flops_batched = rep.gpu_flops[0];
         info->gpu_seconds_large = rep.gpu_seconds[1];
         info->gpu_flops_large = rep.gpu_flops[1];
+        info->peak_rss_bytes = sylva__peak_rss_bytes();
     }
     return status;
 }

@@ -257,7 +257,21 @@ typedef struct sylva_analysis_info {
     double seconds;         /* the whole analysis; its phases: */
     double seconds_ordering, seconds_symbolic, seconds_maps, seconds_plan;
     sylva_ordering ordering; /* the ordering used (SYLVA_ORDERING_AUTO resolved) */
-    char reserved[88];
+    /* Memory (bytes of resident memory; docs/limits.md has the model).
+     * memory_on_gpu: 1 when the factorization will run on GPUs, whose
+     * contribution blocks and workspaces are device memory and not in the
+     * predictions. memory_baseline_bytes: the process's resident memory when
+     * the analysis ended (A, the analysis, libraries, anything else the
+     * program holds). predicted_peak_bytes: the process's predicted peak
+     * during a first sylva_factorize — the baseline plus L as it is written,
+     * the contribution blocks alive at once, workspaces and a converted copy
+     * of A's values when the precisions differ. predicted_refactor_peak_bytes:
+     * the same for sylva_refactorize, when all of L is already resident. */
+    int memory_on_gpu;
+    double memory_baseline_bytes;
+    double predicted_peak_bytes;
+    double predicted_refactor_peak_bytes;
+    char reserved[64];
 } sylva_analysis_info;
 
 /* Order, find supernodes, build the assembly tree and the batching plan.
@@ -318,7 +332,11 @@ typedef struct sylva_factor_info {
      * fronts (native cuSOLVER/cuBLAS path). */
     double gpu_seconds_batched, gpu_flops_batched;
     double gpu_seconds_large, gpu_flops_large;
-    char reserved[128];
+    /* The process's peak resident memory so far (getrusage's high-water
+     * mark), read when the factorization ended: compare with the analysis'
+     * predicted_peak_bytes. */
+    double peak_rss_bytes;
+    char reserved[120];
 } sylva_factor_info;
 
 /* Numeric factorization of A (same pattern as analyzed). info may be NULL. */

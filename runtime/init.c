@@ -13,6 +13,38 @@
 
 static int ready;
 
+/* StarPU's host allocations on CPU-only runs (its temporary CB pools above
+ * all): through sylva__host_map, so that a freed pool's memory leaves the
+ * process at once instead of staying in malloc's arenas. The block's size
+ * sits in a header, since starpu_free() passes none. With GPU workers
+ * StarPU keeps its own (pinned) allocator. */
+#define HOOK_HEADER 64
+static int host_malloc_hook(unsigned node, void **A, size_t dim, int flags)
+{
+    (void)node;
+    (void)flags;
+    char *p = sylva__host_map(dim + HOOK_HEADER);
+    if (!p) {
+        *A = NULL;
+        return -ENOMEM;
+    }
+    *(size_t *)p = dim + HOOK_HEADER;
+    *A = p + HOOK_HEADER;
+    return 0;
+}
+
+static int host_free_hook(unsigned node, void *A, size_t dim, int flags)
+{
+    (void)node;
+    (void)dim;
+    (void)flags;
+    if (A) {
+        char *p = (char *)A - HOOK_HEADER;
+        sylva__host_unmap(p, *(size_t *)p);
+    }
+    return 0;
+}
+
 int sylva__starpu_status(int rc, const char *call, const char *file, int line)
 {
     if (rc == 0) return SYLVA_OK;
@@ -55,12 +87,15 @@ int sylva__runtime_start(const sylva_options *opts)
     conf.ncuda = cuda_workers(opts);
     conf.nopencl = 0;
     conf.sched_policy_name = opts->scheduler ? opts->scheduler : conf.ncuda != 0 ? "dmdas" : "lws";
+    if (conf.ncuda == 0) starpu_malloc_set_hooks(host_malloc_hook, host_free_hook);
     int rc = starpu_init(&conf);
+    if (rc != 0) starpu_malloc_set_hooks(NULL, NULL);
     if (rc != 0)
         return sylva__fail(SYLVA_ERR_RUNTIME, "StarPU failed to start (%s)",
                            rc == -ENODEV ? "no worker available" : "starpu_init error");
     if (starpu_cpu_worker_get_count() == 0 && starpu_cuda_worker_get_count() == 0) {
         starpu_shutdown();
+        starpu_malloc_set_hooks(NULL, NULL);
         return sylva__fail(SYLVA_ERR_RUNTIME, "StarPU started without workers");
     }
     openblas_set_num_threads(1);
@@ -70,6 +105,7 @@ int sylva__runtime_start(const sylva_options *opts)
     if (status) {
         sylva__gpu_workers_stop();
         starpu_shutdown();
+        starpu_malloc_set_hooks(NULL, NULL);
         return status;
     }
     /* Idle workers poll for work and take cores from the main thread's own
@@ -86,6 +122,7 @@ void sylva__runtime_stop(void)
     starpu_resume();
     sylva__gpu_workers_stop();
     starpu_shutdown();
+    starpu_malloc_set_hooks(NULL, NULL);
     ready = 0;
 }
 
@@ -109,4 +146,12 @@ int64_t sylva__runtime_gpu_small_rows(void)
 {
     const sylva__kernel_tuning *t = ready ? sylva__gpu_workers_tuning() : NULL;
     return t ? t->native_min_m : 0;
+}
+
+double sylva__runtime_workspace_bytes(int workers)
+{
+    if (ready) workers = (int)starpu_cpu_worker_get_count();
+    if (workers < 1) workers = 1;
+    return SYLVA__TASK_DESCRIPTOR_BYTES * SYLVA__MAX_SUBMITTED_TASKS +
+           SYLVA__WORKER_BLAS_BYTES * (double)workers;
 }

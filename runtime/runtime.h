@@ -31,6 +31,12 @@ int64_t sylva__runtime_gpu_memory(void);
 const char *sylva__runtime_gpu_name(void);
 int64_t sylva__runtime_gpu_small_rows(void);
 
+/* Resident memory the runtime adds during a CPU factorization besides the
+ * plan's data: the submitted tasks' descriptors and the CPU workers' BLAS
+ * buffers (bytes; an estimate, docs/limits.md). `workers` is used when the
+ * runtime is not running (the running one's count otherwise). */
+double sylva__runtime_workspace_bytes(int workers);
+
 /* A plan as the runtime keeps it for the analysis's life (its GPU form,
  * made at the first GPU factorization). */
 typedef struct sylva__rt_plan sylva__rt_plan;
