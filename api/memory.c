@@ -23,7 +23,9 @@ void sylva__memory_predict(const sylva_analysis_t *an, const sylva_matrix *A, in
         return;
     }
     int workers = an->opts.ncpus > 0 ? an->opts.ncpus : (int)sysconf(_SC_NPROCESSORS_ONLN);
-    double work = sylva__runtime_workspace_bytes(workers);
-    *first = es * an->stats.peak_factor_cb_scalars + convert + work;
-    *refactor = factor + es * an->stats.peak_cb_scalars + convert + work;
+    double work = sylva__runtime_workspace_bytes(pl, an->opts.tile_rows, workers, (size_t)es);
+    double peak_first, peak_cb;
+    sylva__plan_memory_sim(pl, workers, an->opts.tile_rows > 0, &peak_first, &peak_cb);
+    *first = es * peak_first + convert + work;
+    *refactor = factor + es * peak_cb + convert + work;
 }

@@ -125,4 +125,12 @@ typedef struct sylva__plan_stats {
 } sylva__plan_stats;
 void sylva__plan_stats_compute(const sylva__plan *plan, sylva__plan_stats *st);
 
+/* The plan's run on `workers` CPU workers, simulated for its memory
+ * (plan_memory.c; `tiled`: large fronts are shared by the workers): the
+ * peak, in scalars, of L written so far plus the CB pools and scratch
+ * alive (a first factorization), and of the CB pools and scratch alive
+ * alone (a refactorization adds all of L). 0 and 0 when out of memory. */
+void sylva__plan_memory_sim(const sylva__plan *plan, int workers, int tiled, double *peak_first,
+                            double *peak_cb);
+
 #endif

@@ -213,6 +213,13 @@ int64_t sylva__tiled_priorities(int64_t m, int64_t k, int64_t nb)
     return 2 * NB + 3;
 }
 
+double sylva__tiled_task_count(int64_t m, int64_t k, int64_t nb)
+{
+    double KB = (double)((k + nb - 1) / nb), NB = KB + (double)((m - k + nb - 1) / nb), tasks = 0;
+    for (double j = 0; j < KB; j++) tasks += 1 + (NB - j - 1) + (NB - j - 1) * (NB - j) / 2;
+    return tasks;
+}
+
 void sylva__tiled_free(sylva__tiled *T)
 {
     if (!T) return;

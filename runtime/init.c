@@ -147,11 +147,3 @@ int64_t sylva__runtime_gpu_small_rows(void)
     const sylva__kernel_tuning *t = ready ? sylva__gpu_workers_tuning() : NULL;
     return t ? t->native_min_m : 0;
 }
-
-double sylva__runtime_workspace_bytes(int workers)
-{
-    if (ready) workers = (int)starpu_cpu_worker_get_count();
-    if (workers < 1) workers = 1;
-    return SYLVA__TASK_DESCRIPTOR_BYTES * SYLVA__MAX_SUBMITTED_TASKS +
-           SYLVA__WORKER_BLAS_BYTES * (double)workers;
-}

@@ -31,11 +31,13 @@ int64_t sylva__runtime_gpu_memory(void);
 const char *sylva__runtime_gpu_name(void);
 int64_t sylva__runtime_gpu_small_rows(void);
 
-/* Resident memory the runtime adds during a CPU factorization besides the
- * plan's data: the submitted tasks' descriptors and the CPU workers' BLAS
- * buffers (bytes; an estimate, docs/limits.md). `workers` is used when the
- * runtime is not running (the running one's count otherwise). */
-double sylva__runtime_workspace_bytes(int workers);
+/* Resident memory the runtime adds during a CPU factorization of plan pl
+ * besides the plan's data (bytes; an estimate, docs/limits.md): the
+ * descriptors of the tasks it keeps submitted (at most
+ * SYLVA__MAX_SUBMITTED_TASKS, tile tasks of tile_rows included) and each
+ * CPU worker's BLAS packing buffers. `workers` is used when the runtime is
+ * not running (the running one's count otherwise). */
+double sylva__runtime_workspace_bytes(const sylva__plan *pl, int64_t tile_rows, int workers, size_t es);
 
 /* A plan as the runtime keeps it for the analysis's life (its GPU form,
  * made at the first GPU factorization). */

@@ -144,6 +144,8 @@ sylva__tiled *sylva__tiled_submit(starpu_data_handle_t P, starpu_data_handle_t C
                                   int64_t k, int64_t nb, sylva_dtype precision, int *front_info,
                                   int prio, int *status);
 int64_t sylva__tiled_priorities(int64_t m, int64_t k, int64_t nb);
+/* Tile tasks a front of m rows and k pivots makes with tiles of nb. */
+double sylva__tiled_task_count(int64_t m, int64_t k, int64_t nb);
 void sylva__tiled_free(sylva__tiled *T);
 
 /* Submit the whole plan for values `A_values` into N in the resolved mode
