@@ -1,17 +1,30 @@
 /* init.c — start and stop StarPU with the options' CPU and GPU workers,
  * scheduler and device-memory limit, make each GPU worker's context, and the
  * check every StarPU return code goes through. CPU workers run
- * single-threaded BLAS: StarPU supplies the parallelism. Fails with
+ * single-threaded BLAS (StarPU supplies the parallelism); the host
+ * program's BLAS thread count is put back when the runtime stops. A second
+ * start while running is accepted with the same runtime options and refused
+ * (SYLVA_ERR_ARGUMENT, naming the option) with others. Fails with
  * SYLVA_ERR_RUNTIME when StarPU or a GPU context cannot start.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "blas.h"
 #include "runtime_internal.h"
 
 static int ready;
+
+/* The runtime options it started with (what a second start compares), and
+ * the BLAS thread count the host program had. */
+static struct {
+    int ncpus, gpus; /* asked CPU workers; GPU workers asked (0 in CPU mode) */
+    int64_t device_memory;
+    char scheduler[64]; /* "" for the default */
+    int blas_threads;
+} running;
 
 /* StarPU's host allocations on CPU-only runs (its temporary CB pools above
  * all): through sylva__host_map, so that a freed pool's memory leaves the
@@ -60,9 +73,38 @@ static int cuda_workers(const sylva_options *o)
     return sylva__gpu_device_count() > 0 ? o->ncuda : 0;
 }
 
+/* The options' scheduler as compared and kept ("" for the default). */
+static const char *scheduler_name(const sylva_options *o) { return o->scheduler ? o->scheduler : ""; }
+
+/* SYLVA_OK when opts asks for the runtime that is running. */
+static int same_runtime(const sylva_options *opts)
+{
+    const char *w = "sylva_init: the runtime is running with";
+    const char *tail = "call sylva_finalize first to restart it with other options";
+    int gpus = cuda_workers(opts);
+    if (opts->ncpus != running.ncpus)
+        return sylva__fail(SYLVA_ERR_ARGUMENT, "%s options.ncpus = %d, not %d: %s", w, running.ncpus,
+                           opts->ncpus, tail);
+    if (gpus != running.gpus)
+        return sylva__fail(SYLVA_ERR_ARGUMENT,
+                           "%s %d GPU workers asked (options.ncuda, options.mode), not %d: %s", w,
+                           running.gpus, gpus, tail);
+    if (opts->device_memory != running.device_memory)
+        return sylva__fail(SYLVA_ERR_ARGUMENT, "%s options.device_memory = %lld, not %lld: %s", w,
+                           (long long)running.device_memory, (long long)opts->device_memory, tail);
+    if (strcmp(scheduler_name(opts), running.scheduler) != 0)
+        return sylva__fail(SYLVA_ERR_ARGUMENT, "%s options.scheduler = \"%s\", not \"%s\": %s", w,
+                           running.scheduler[0] ? running.scheduler : "(default)",
+                           opts->scheduler ? opts->scheduler : "(default)", tail);
+    return SYLVA_OK;
+}
+
 int sylva__runtime_start(const sylva_options *opts)
 {
-    if (ready) return SYLVA_OK;
+    if (ready) return same_runtime(opts);
+    if (strlen(scheduler_name(opts)) >= sizeof running.scheduler)
+        return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_init: options.scheduler \"%.40s...\" is too long",
+                           opts->scheduler);
     if (!opts->verbose) setenv("STARPU_SILENT", "1", 0);
     /* StarPU writes dirty device buffers back to the host whenever fewer
      * than 5% of them are clean (starpu_memchunk_tidy), to have buffers to
@@ -98,6 +140,7 @@ int sylva__runtime_start(const sylva_options *opts)
         starpu_malloc_set_hooks(NULL, NULL);
         return sylva__fail(SYLVA_ERR_RUNTIME, "StarPU started without workers");
     }
+    running.blas_threads = openblas_get_num_threads();
     openblas_set_num_threads(1);
     /* Transfer and worker statistics (stats.c) come from StarPU's profiling. */
     starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
@@ -106,12 +149,17 @@ int sylva__runtime_start(const sylva_options *opts)
         sylva__gpu_workers_stop();
         starpu_shutdown();
         starpu_malloc_set_hooks(NULL, NULL);
+        openblas_set_num_threads(running.blas_threads > 0 ? running.blas_threads : 1);
         return status;
     }
     /* Idle workers poll for work and take cores from the main thread's own
      * phases (analysis, solve; docs/performance.md). They are paused outside
      * factorization (sylva__factor_submit resumes them). */
     starpu_pause();
+    running.ncpus = opts->ncpus;
+    running.gpus = cuda_workers(opts);
+    running.device_memory = opts->device_memory;
+    snprintf(running.scheduler, sizeof running.scheduler, "%s", scheduler_name(opts));
     ready = 1;
     return SYLVA_OK;
 }
@@ -123,6 +171,7 @@ void sylva__runtime_stop(void)
     sylva__gpu_workers_stop();
     starpu_shutdown();
     starpu_malloc_set_hooks(NULL, NULL);
+    openblas_set_num_threads(running.blas_threads > 0 ? running.blas_threads : 1);
     ready = 0;
 }
 
