@@ -39,6 +39,11 @@ struct sylva_factor {
     int pivots_checked; /* L's pivots were found finite and positive */
 };
 
+/* factor.c: SYLVA_OK when F holds a usable factor (its last factorization
+ * succeeded and, after a GPU one, its pivots were checked once L came to
+ * the host); else the status, with a message starting with `who`. */
+int sylva__factor_usable(const sylva_factor_t *F, const char *who);
+
 /* SYLVA_OK when A's arrays are consistent (not a full validation: io/ did
  * that when A was made). */
 int sylva__api_check_matrix(const sylva_matrix *A);

@@ -121,7 +121,7 @@ int sylva_refactorize(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
 
 /* SYLVA_OK when F holds a usable factor: its last factorization succeeded
  * and, after a GPU one, its pivots (checked once L is on the host). */
-static int factor_usable(const sylva_factor_t *F, const char *who)
+int sylva__factor_usable(const sylva_factor_t *F, const char *who)
 {
     if (!F->valid || !sylva__numeric_ok(F->num))
         return sylva__fail(SYLVA_ERR_ARGUMENT, "%s: the factorization did not succeed", who);
@@ -142,7 +142,7 @@ int sylva_solve(const sylva_factor_t *F, int64_t nrhs, void *B, int64_t ldb)
     if (nrhs < 0 || ldb < n || ldb < 1)
         return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_solve: nrhs = %lld, ldb = %lld for n = %lld",
                            (long long)nrhs, (long long)ldb, (long long)n);
-    int status = factor_usable(F, "sylva_solve");
+    int status = sylva__factor_usable(F, "sylva_solve");
     return status ? status : sylva__numeric_solve(F->num, nrhs, B, ldb);
 }
 
@@ -155,7 +155,7 @@ int sylva_factor_to_host(const sylva_factor_t *F, double *seconds)
         return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_factor_to_host: the factorization did not succeed");
     int status = sylva__numeric_to_host(F->num, &s);
     if (seconds) *seconds = s;
-    return status ? status : factor_usable(F, "sylva_factor_to_host");
+    return status ? status : sylva__factor_usable(F, "sylva_factor_to_host");
 }
 
 sylva_dtype sylva_factor_dtype(const sylva_factor_t *F)
@@ -167,7 +167,7 @@ int sylva_logdet(const sylva_factor_t *F, double *logdet)
 {
     sylva__clear_error();
     if (!F || !logdet) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_logdet: NULL argument");
-    int status = factor_usable(F, "sylva_logdet");
+    int status = sylva__factor_usable(F, "sylva_logdet");
     return status ? status : sylva__numeric_logdet(F->num, logdet);
 }
 

@@ -89,6 +89,11 @@ int sylva__numeric_to_host(sylva__numeric *N, double *seconds);
 /* B (n × nrhs, ld ldb, N's precision, user's numbering) ← A⁻¹ B (on the
  * host: L is brought there first). */
 int sylva__numeric_solve(sylva__numeric *N, int64_t nrhs, void *B, int64_t ldb);
+/* The solve in parts (solve_partial.c): B (n × nrhs, ld ldb, N's
+ * precision) ← A⁻¹B, (LLᵀ)⁻¹B, L⁻¹B, L⁻ᵀB, PB or PᵀB, with P A Pᵀ = L Lᵀ
+ * (sylva_system); L is brought to the host first when the system needs it. */
+int sylva__numeric_solve_system(sylva__numeric *N, sylva_system sys, int64_t nrhs, void *B,
+                                int64_t ldb);
 /* log det A = 2 Σ log diag L. */
 int sylva__numeric_logdet(sylva__numeric *N, double *logdet);
 /* L's values (plan layout) in host memory, brought there first; NULL on
