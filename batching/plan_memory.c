@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "batching.h"
+#include "group_heap.h"
 
 typedef struct sim {
     const sylva__plan *pl;
@@ -23,7 +24,7 @@ typedef struct sim {
     int64_t *pending;    /* per group: child groups not done */
     int64_t *left;       /* per group: readers of its CB pool not done */
     int64_t *rptr, *rlist; /* per group: the groups that read its CB pool */
-    int64_t *heap, nheap;  /* ready groups, least plan index on top */
+    sylva__group_heap ready; /* ready groups, least plan index on top */
     double factor, alive, peak_first, peak_cb;
 } sim;
 
@@ -35,31 +36,6 @@ static double group_cost(const sylva__plan *pl, int64_t g)
         c += (double)f->m * (double)f->k + (double)(f->m - f->k) * (double)(f->m - f->k);
     }
     return c > 1 ? c : 1;
-}
-
-static void heap_push(sim *s, int64_t g)
-{
-    int64_t i = s->nheap++;
-    while (i > 0 && s->heap[(i - 1) / 2] > g) {
-        s->heap[i] = s->heap[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    s->heap[i] = g;
-}
-
-static int64_t heap_pop(sim *s)
-{
-    int64_t top = s->heap[0], last = s->heap[--s->nheap], i = 0;
-    for (;;) {
-        int64_t c = 2 * i + 1;
-        if (c >= s->nheap) break;
-        if (c + 1 < s->nheap && s->heap[c + 1] < s->heap[c]) c++;
-        if (s->heap[c] >= last) break;
-        s->heap[i] = s->heap[c];
-        i = c;
-    }
-    if (s->nheap > 0) s->heap[i] = last;
-    return top;
 }
 
 static void start(sim *s, int64_t g)
@@ -81,20 +57,20 @@ static void finish(sim *s, int64_t g)
         if (--s->left[pl->dep_list[d]] == 0) s->alive -= (double)pl->cb_size[pl->dep_list[d]];
     if (pl->readers[g] == 0) s->alive -= (double)pl->cb_size[g];
     for (int64_t q = s->rptr[g]; q < s->rptr[g + 1]; q++)
-        if (--s->pending[s->rlist[q]] == 0) heap_push(s, s->rlist[q]);
+        if (--s->pending[s->rlist[q]] == 0) sylva__group_heap_push(&s->ready, s->rlist[q]);
 }
 
 /* What a free worker takes: the first in plan order of the ready groups
  * and the shared (tiled) groups already running; −1 when none. */
 static int64_t pick(sim *s, const int64_t *running, int workers)
 {
-    int64_t best = s->nheap > 0 ? s->heap[0] : -1;
+    int64_t best = s->ready.n > 0 ? s->ready.g[0] : -1;
     for (int w = 0; s->tiled && w < workers; w++) {
         int64_t g = running[w];
         if (g >= 0 && s->pl->large[g] && (best < 0 || g < best)) best = g;
     }
-    if (best >= 0 && s->nheap > 0 && best == s->heap[0]) {
-        heap_pop(s);
+    if (best >= 0 && s->ready.n > 0 && best == s->ready.g[0]) {
+        sylva__group_heap_pop(&s->ready);
         start(s, best);
     }
     return best;
@@ -114,9 +90,9 @@ void sylva__plan_memory_sim(const sylva__plan *pl, int workers, int tiled, doubl
     s.left = sylva__malloc((size_t)ng, sizeof *s.left);
     s.rptr = sylva__calloc((size_t)ng + 1, sizeof *s.rptr);
     s.rlist = sylva__malloc((size_t)nd + 1, sizeof *s.rlist);
-    s.heap = sylva__malloc((size_t)ng, sizeof *s.heap);
+    s.ready.g = sylva__malloc((size_t)ng, sizeof *s.ready.g);
     int64_t *running = sylva__malloc((size_t)workers, sizeof *running); /* each worker's group */
-    if (!s.work || !s.crew || !s.pending || !s.left || !s.rptr || !s.rlist || !s.heap || !running)
+    if (!s.work || !s.crew || !s.pending || !s.left || !s.rptr || !s.rlist || !s.ready.g || !running)
         goto done;
     for (int64_t g = 0; g < ng; g++) {
         s.work[g] = group_cost(pl, g);
@@ -130,7 +106,7 @@ void sylva__plan_memory_sim(const sylva__plan *pl, int workers, int tiled, doubl
     for (int64_t g = ng; g > 0; g--) s.rptr[g] = s.rptr[g - 1];
     s.rptr[0] = 0;
     for (int64_t g = 0; g < ng; g++)
-        if (s.pending[g] == 0) heap_push(&s, g);
+        if (s.pending[g] == 0) sylva__group_heap_push(&s.ready, g);
     for (int w = 0; w < workers; w++) running[w] = -1;
     for (int64_t done_count = 0; done_count < ng;) {
         for (int w = 0; w < workers; w++) {
@@ -169,6 +145,6 @@ done:
     free(s.left);
     free(s.rptr);
     free(s.rlist);
-    free(s.heap);
+    free(s.ready.g);
     free(running);
 }

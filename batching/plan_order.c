@@ -12,39 +12,7 @@
 #include <string.h>
 
 #include "batching.h"
-
-/* A binary min-heap of groups keyed by key[g]. */
-typedef struct heap {
-    int64_t *g, n;
-    const int64_t *key;
-} heap;
-
-static void heap_push(heap *h, int64_t g)
-{
-    int64_t i = h->n++;
-    while (i > 0) {
-        int64_t p = (i - 1) / 2;
-        if (h->key[h->g[p]] <= h->key[g]) break;
-        h->g[i] = h->g[p];
-        i = p;
-    }
-    h->g[i] = g;
-}
-
-static int64_t heap_pop(heap *h)
-{
-    int64_t top = h->g[0], last = h->g[--h->n], i = 0;
-    for (;;) {
-        int64_t c = 2 * i + 1;
-        if (c >= h->n) break;
-        if (c + 1 < h->n && h->key[h->g[c + 1]] < h->key[h->g[c]]) c++;
-        if (h->key[h->g[c]] >= h->key[last]) break;
-        h->g[i] = h->g[c];
-        i = c;
-    }
-    if (h->n > 0) h->g[i] = last;
-    return top;
-}
+#include "group_heap.h"
 
 int sylva__plan_order_groups(const sylva__tree *t, int64_t *order, int64_t *start, int64_t ng)
 {
@@ -71,17 +39,17 @@ int sylva__plan_order_groups(const sylva__tree *t, int64_t *order, int64_t *star
         int64_t p = t->fronts[f].parent;
         if (p >= 0 && fg[p] != fg[f]) indeg[fg[p]]++;
     }
-    heap h = {heapv, 0, key};
+    sylva__group_heap h = {heapv, 0, key};
     for (int64_t g = 0; g < ng; g++)
-        if (indeg[g] == 0) heap_push(&h, g);
+        if (indeg[g] == 0) sylva__group_heap_push(&h, g);
     int64_t pos = 0, out = 0;
     while (h.n > 0) {
-        int64_t g = heap_pop(&h);
+        int64_t g = sylva__group_heap_pop(&h);
         nstart[out++] = pos;
         for (int64_t q = start[g]; q < start[g + 1]; q++) {
             int64_t f = order[q], p = t->fronts[f].parent;
             norder[pos++] = f;
-            if (p >= 0 && fg[p] != g && --indeg[fg[p]] == 0) heap_push(&h, fg[p]);
+            if (p >= 0 && fg[p] != g && --indeg[fg[p]] == 0) sylva__group_heap_push(&h, fg[p]);
         }
     }
     nstart[out] = pos;
