@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -49,6 +50,11 @@ static int load_stream(const char *path, int fd, char **data, size_t *size)
         if ((st = sylva__grow_buffer(path, &buf, &cap, len, 1u << 16))) break;
         ssize_t got = read(fd, buf + len, cap - len);
         if (got < 0 && errno == EINTR) continue;
+        if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            /* a non-blocking pipe handed down: wait for the writer */
+            struct pollfd pfd = {.fd = fd, .events = POLLIN};
+            if (poll(&pfd, 1, -1) >= 0 || errno == EINTR) continue;
+        }
         if (got < 0) {
             st = sylva__fail(SYLVA_ERR_IO, "%s: read error: %s", path, strerror(errno));
             break;

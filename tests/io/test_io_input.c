@@ -1,6 +1,7 @@
 /* test_io_input.c — where the readers' bytes come from: standard input
- * ("-": a regular file at its start or further on, a pipe, /dev/null, a
- * closed descriptor, a directory, a terminal), gzip, bzip2 and xz data
+ * ("-": a regular file at its start or further on, a pipe (also a
+ * non-blocking one whose writer is late), /dev/null, a closed descriptor, a
+ * directory, a terminal), gzip, bzip2 and xz data
  * (compressed here with zlib, libbz2 and liblzma, in files whose names say
  * nothing) read to the same matrix as the plain file, from files and from
  * stdin, concatenated streams, zero padding, trailing data, truncations and
@@ -187,12 +188,14 @@ typedef struct {
     int fd;
     const unsigned char *data;
     size_t n;
+    int delay_ms; /* before the first write */
 } pipe_job;
 
 static void *pipe_writer(void *arg)
 {
     pipe_job *j = arg;
     size_t off = 0;
+    if (j->delay_ms) usleep((useconds_t)j->delay_ms * 1000);
     while (off < j->n) {
         ssize_t w = write(j->fd, j->data + off, j->n - off);
         if (w <= 0) break; /* the reader stopped (EPIPE): fine */
@@ -202,18 +205,25 @@ static void *pipe_writer(void *arg)
     return NULL;
 }
 
-/* Standard input is a pipe fed with data by a thread while `read` runs. */
-static void with_pipe(const void *data, size_t n, void (*read)(void *), void *arg)
+/* Standard input is a pipe fed with data by a thread while `read` runs;
+ * nonblock: its read end is non-blocking and the writer starts late. */
+static void with_pipe_mode(const void *data, size_t n, void (*read)(void *), void *arg, int nonblock)
 {
     int p[2];
     if (pipe(p) != 0) exit(99);
-    pipe_job j = {p[1], data, n};
+    if (nonblock) fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) | O_NONBLOCK);
+    pipe_job j = {p[1], data, n, nonblock ? 200 : 0};
     pthread_t t;
     pthread_create(&t, NULL, pipe_writer, &j);
     stdin_from(p[0]);
     read(arg);
     stdin_restore();
     pthread_join(t, NULL);
+}
+
+static void with_pipe(const void *data, size_t n, void (*read)(void *), void *arg)
+{
+    with_pipe_mode(data, n, read, arg, 0);
 }
 
 typedef struct {
@@ -282,6 +292,8 @@ static void test_stdin(void)
     /* A pipe: plain, and each codec (2.2 MB, more than a pipe holds). */
     pipe_expect e = {W, "", "stdin, pipe"};
     with_pipe(text, n, read_stdin_same, &e);
+    e.what = "stdin, non-blocking pipe, late writer";
+    with_pipe_mode(text, n, read_stdin_same, &e, 1);
     for (int c = 0; c < CODECS; c++) {
         bytes z = {0};
         compress_mem(c, text, n, &z);
