@@ -2,7 +2,7 @@
 # each layer links exactly the ones it may use (docs/architecture.md):
 #   sylva_ext_starpu   StarPU               runtime/ only
 #   sylva_ext_cuda     cudart/cuBLAS/cuSOLVER kernels/ only (CUDA builds)
-#   sylva_ext_blas     OpenBLAS (CBLAS, LAPACK) kernels/, runtime/
+#   sylva_ext_blas     OpenBLAS (CBLAS, LAPACK) kernels/, runtime/, api/ (dlacn2)
 #   sylva_ext_cholmod  CHOLMOD and its SuiteSparse siblings, AMD
 #   sylva_ext_metis    METIS                frontal/
 #   sylva_ext_scotch   Scotch               frontal/

@@ -278,6 +278,22 @@ int sylva_finalize(void);
 int sylva_gpu_count(void);
 const char *sylva_gpu_name(void);
 
+/* What the running runtime has: its workers (a GPU may have several, one
+ * per stream) and scheduler. SYLVA_ERR_NOT_INITIALIZED before sylva_init. */
+typedef struct sylva_runtime_info {
+    int cpu_workers;
+    int gpu_workers;
+    int gpus;
+    char scheduler[32];
+    char reserved[84];
+} sylva_runtime_info;
+int sylva_runtime_query(sylva_runtime_info *info);
+/* StarPU's i-th scheduling policy name (options.scheduler) and its one-line
+ * summary; NULL past the last. sylva_init refuses another name with
+ * SYLVA_ERR_ARGUMENT listing these. */
+const char *sylva_scheduler_name(int i);
+const char *sylva_scheduler_summary(int i);
+
 /* -------------------------------------------------------------- analysis */
 
 typedef struct sylva_analysis sylva_analysis_t;
@@ -386,6 +402,11 @@ int sylva_solve(const sylva_factor_t *F, int64_t nrhs, void *B, int64_t ldb);
 sylva_dtype sylva_factor_dtype(const sylva_factor_t *F);
 /* log(det(A)) = 2 sum log(diag(L)). */
 int sylva_logdet(const sylva_factor_t *F, double *logdet);
+/* An estimate of the reciprocal condition number 1 / (‖A‖₁ ‖A⁻¹‖₁) of the
+ * factored matrix A (LAPACK's dlacn2, Hager–Higham: a few solves with F).
+ * The estimate of ‖A⁻¹‖₁ is a lower bound, in practice within a factor of
+ * 3, so rcond may be somewhat too large, never much too small. */
+int sylva_rcond(const sylva_factor_t *F, const sylva_matrix *A, double *rcond);
 void sylva_factor_free(sylva_factor_t *F);
 
 /* Backward error ‖b − A x‖∞ / (‖A‖∞ ‖x‖∞ + ‖b‖∞) of one solution; x and b

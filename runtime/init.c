@@ -7,11 +7,39 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "blas.h"
 #include "runtime_internal.h"
 
 static int ready;
+static char scheduler[32]; /* the running scheduler's name */
+
+const char *sylva__runtime_scheduler_name(int i, const char **summary)
+{
+    struct starpu_sched_policy **p = starpu_sched_get_predefined_policies();
+    for (int k = 0; p && p[k]; k++)
+        if (k == i) {
+            if (summary) *summary = p[k]->policy_description;
+            return p[k]->policy_name;
+        }
+    return NULL;
+}
+
+/* SYLVA_OK when name is one of StarPU's scheduling policies; else
+ * SYLVA_ERR_ARGUMENT listing them. */
+static int check_scheduler(const char *name)
+{
+    char list[512];
+    size_t len = 0;
+    list[0] = '\0';
+    const char *s;
+    for (int i = 0; (s = sylva__runtime_scheduler_name(i, NULL)); i++) {
+        if (!strcmp(s, name)) return SYLVA_OK;
+        if (len < sizeof list) len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", s);
+    }
+    return sylva__fail(SYLVA_ERR_ARGUMENT, "unknown scheduler '%s' (%s)", name, list);
+}
 
 int sylva__starpu_status(int rc, const char *call, const char *file, int line)
 {
@@ -31,6 +59,10 @@ static int cuda_workers(const sylva_options *o)
 int sylva__runtime_start(const sylva_options *opts)
 {
     if (ready) return SYLVA_OK;
+    if (opts->scheduler) {
+        int status = check_scheduler(opts->scheduler);
+        if (status) return status;
+    }
     if (!opts->verbose) setenv("STARPU_SILENT", "1", 0);
     /* StarPU writes dirty device buffers back to the host whenever fewer
      * than 5% of them are clean (starpu_memchunk_tidy), to have buffers to
@@ -55,6 +87,7 @@ int sylva__runtime_start(const sylva_options *opts)
     conf.ncuda = cuda_workers(opts);
     conf.nopencl = 0;
     conf.sched_policy_name = opts->scheduler ? opts->scheduler : conf.ncuda != 0 ? "dmdas" : "lws";
+    snprintf(scheduler, sizeof scheduler, "%s", conf.sched_policy_name);
     int rc = starpu_init(&conf);
     if (rc != 0)
         return sylva__fail(SYLVA_ERR_RUNTIME, "StarPU failed to start (%s)",
@@ -93,7 +126,25 @@ int sylva__runtime_ready(void) { return ready; }
 
 int sylva__runtime_workers(void) { return ready ? (int)starpu_worker_get_count() : 0; }
 
-int sylva__runtime_gpus(void) { return ready ? (int)starpu_cuda_worker_get_count() : 0; }
+int sylva__runtime_cpu_workers(void) { return ready ? (int)starpu_cpu_worker_get_count() : 0; }
+
+int sylva__runtime_gpu_workers(void) { return ready ? (int)starpu_cuda_worker_get_count() : 0; }
+
+int sylva__runtime_gpus(void)
+{
+    if (!ready) return 0;
+    /* Several workers may share a GPU (STARPU_NWORKER_PER_CUDA): count devices. */
+    int count = 0, seen[STARPU_NMAXWORKERS];
+    for (unsigned w = 0; w < starpu_worker_get_count(); w++) {
+        if (starpu_worker_get_type((int)w) != STARPU_CUDA_WORKER) continue;
+        int dev = starpu_worker_get_devid((int)w), known = 0;
+        for (int k = 0; k < count; k++) known |= seen[k] == dev;
+        if (!known && count < STARPU_NMAXWORKERS) seen[count++] = dev;
+    }
+    return count;
+}
+
+const char *sylva__runtime_scheduler(void) { return ready ? scheduler : ""; }
 
 int64_t sylva__runtime_gpu_memory(void)
 {

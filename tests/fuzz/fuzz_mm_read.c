@@ -52,8 +52,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    /* Arrays sized by the input stay under libFuzzer's malloc limit. */
-    setenv("SYLVA_MEMORY_LIMIT", "1G", 1);
+    fuzz_limit_memory();
     return 0;
 }
 

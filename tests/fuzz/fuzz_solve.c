@@ -16,7 +16,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    setenv("SYLVA_MEMORY_LIMIT", "1G", 1);
+    fuzz_limit_memory();
     setenv("STARPU_SILENT", "1", 1);
     sylva_options o;
     sylva_default_options(&o);
