@@ -18,8 +18,8 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/sylvaConfig.cmake
   ${CMAKE_CURRENT_BINARY_DIR}/sylvaConfigVersion.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/sylva)
 # sylva.pc: static linking needs the dependencies (Libs.private).
-set(SYLVA_PC_REQUIRES_PRIVATE "starpu-1.3 openblas zlib")
+set(SYLVA_PC_REQUIRES_PRIVATE "starpu-1.3 openblas zlib liblzma")
 string(JOIN " " SYLVA_PC_LIBS_PRIVATE "-lcholmod -lamd -lcamd -lcolamd -lccolamd"
-  "-lsuitesparseconfig -lmetis -lscotch -lscotcherr -lm -lpthread")
+  "-lsuitesparseconfig -lmetis -lscotch -lscotcherr -lbz2 -lm -lpthread")
 configure_file(cmake/sylva.pc.in ${CMAKE_CURRENT_BINARY_DIR}/sylva.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/sylva.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
