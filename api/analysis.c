@@ -54,13 +54,13 @@ static int64_t small_rows(const sylva_options *o)
 /* Automatic batch size on GPUs: a few groups per GPU worker for each
  * level, so each batched launch is as large as the tree allows; a small
  * problem is one batch (a task costs more than its arithmetic there). */
-static double gpu_batch_flops(const sylva__tree *t, int64_t small_rows_, int gpus)
+static double gpu_batch_flops(const sylva__tree *t, int64_t small_rows_, int gpu_workers)
 {
     double small = 0;
     for (int64_t f = 0; f < t->nfronts; f++)
         if (t->fronts[f].m <= small_rows_) small += t->fronts[f].flops;
     if (small <= SYLVA__GPU_ONE_BATCH_FLOPS) return small > SYLVA__AUTO_MIN_BATCH_FLOPS ? small : SYLVA__AUTO_MIN_BATCH_FLOPS;
-    double b = small / (SYLVA__AUTO_GROUPS_PER_WORKER * gpus);
+    double b = small / (SYLVA__AUTO_GROUPS_PER_WORKER * gpu_workers);
     return b < SYLVA__AUTO_MIN_BATCH_FLOPS ? SYLVA__AUTO_MIN_BATCH_FLOPS : b;
 }
 
@@ -162,7 +162,7 @@ int sylva_analyze(const sylva_matrix *A, const sylva_options *opts, sylva_analys
     int automatic = pp.batch_flops <= 0;
     if (automatic)
         pp.batch_flops = will_use_gpus(&an->opts)
-                             ? gpu_batch_flops(an->tree, pp.small_front_rows, sylva__runtime_gpus())
+                             ? gpu_batch_flops(an->tree, pp.small_front_rows, sylva__runtime_gpu_workers())
                              : auto_batch_flops(an->tree, pp.small_front_rows);
     if ((status = sylva__plan_build(an->tree, an->policy, &pp, &an->plan))) goto fail;
     sylva__plan_stats_compute(an->plan, &an->stats);

@@ -123,13 +123,14 @@ int sylva_refactorize(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
  * and, after a GPU one, its pivots (checked once L is on the host). */
 int sylva__factor_usable(const sylva_factor_t *F, const char *who)
 {
-    if (!F->valid || !sylva__numeric_ok(F->num))
+    /* Solves may run concurrently on one factor: the flags are atomic. */
+    if (!__atomic_load_n(&F->valid, __ATOMIC_ACQUIRE) || !sylva__numeric_ok(F->num))
         return sylva__fail(SYLVA_ERR_ARGUMENT, "%s: the factorization did not succeed", who);
     if (__atomic_load_n(&F->pivots_checked, __ATOMIC_ACQUIRE)) return SYLVA_OK;
     sylva_factor_t *G = (sylva_factor_t *)F; /* the check's result is cached */
     int64_t col;
     int status = sylva__check_pivots(F->an, F->num, &col);
-    if (status) G->valid = 0;
+    if (status) __atomic_store_n(&G->valid, 0, __ATOMIC_RELEASE);
     __atomic_store_n(&G->pivots_checked, 1, __ATOMIC_RELEASE);
     return status;
 }
@@ -151,8 +152,9 @@ int sylva_factor_to_host(const sylva_factor_t *F, double *seconds)
     sylva__clear_error();
     double s = 0;
     if (!F) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_factor_to_host: factor is NULL");
-    if (!F->valid || !sylva__numeric_ok(F->num))
+    if (!__atomic_load_n(&F->valid, __ATOMIC_ACQUIRE) || !sylva__numeric_ok(F->num))
         return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_factor_to_host: the factorization did not succeed");
+    /* The copy first, timed; then the pivot check, which needs L here. */
     int status = sylva__numeric_to_host(F->num, &s);
     if (seconds) *seconds = s;
     return status ? status : sylva__factor_usable(F, "sylva_factor_to_host");

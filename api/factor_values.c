@@ -5,8 +5,13 @@
  * entry), and after a factorization every pivot of L is finite and positive
  * (OpenBLAS's potrf lets a NaN pivot through, and finite values can
  * overflow in a matrix that is not positive definite): SYLVA_ERR_NOT_SPD
- * naming the column, found as numeric.c finds a failing pivot. Both are a
- * pass over nnz(A) or n values, negligible beside the factorization. */
+ * naming the column, found as numeric.c finds a failing pivot. The pivot
+ * check reads the root fronts only: a NaN pivot makes its front's
+ * contribution block NaN (every front but a root has one), hence its
+ * parent's, up to the root, where it leaves the last pivots NaN; the whole
+ * diagonal is read only to name the column once a root is bad. The values
+ * check is a pass over nnz(A). Both cost under a percent of a
+ * factorization (docs/limits.md). */
 #include <math.h>
 #include <stdlib.h>
 
@@ -50,9 +55,13 @@ int sylva__check_pivots(const sylva_analysis_t *an, sylva__numeric *num, int64_t
     *failed_column = -1;
     const void *L = sylva__numeric_host_values(num);
     if (!L) return SYLVA_ERR_RUNTIME;
+    sylva_dtype dt = sylva__numeric_dtype(num);
+    int root_bad = 0;
+    for (int64_t f = 0; f < t->nfronts && !root_bad; f++)
+        root_bad = t->fronts[f].parent < 0 && bad_pivot(pl, L, dt, f) >= 0;
+    if (!root_bad) return SYLVA_OK;
     char *below = sylva__calloc((size_t)t->nfronts + 1, 1); /* a descendant has a bad pivot */
     if (!below) return SYLVA_ERR_NO_MEMORY;
-    sylva_dtype dt = sylva__numeric_dtype(num);
     int64_t col = -1;
     double value = 0;
     for (int64_t f = 0; f < t->nfronts; f++) { /* postorder: children first */

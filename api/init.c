@@ -1,5 +1,8 @@
 /* init.c — sylva_init and sylva_finalize: check the runtime options
  * (options_check.c), start and stop the runtime. */
+#include <stdio.h>
+#include <string.h>
+
 #include "api.h"
 
 int sylva_init(const sylva_options *opts)
@@ -23,3 +26,25 @@ int sylva_finalize(void)
 int sylva_gpu_count(void) { return sylva__runtime_gpus(); }
 
 const char *sylva_gpu_name(void) { return sylva__runtime_gpu_name(); }
+
+int sylva_runtime_query(sylva_runtime_info *info)
+{
+    sylva__clear_error();
+    if (!info) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_runtime_query: info is NULL");
+    memset(info, 0, sizeof *info);
+    if (!sylva__runtime_ready())
+        return sylva__fail(SYLVA_ERR_NOT_INITIALIZED, "sylva_runtime_query: sylva_init has not been called");
+    info->cpu_workers = sylva__runtime_cpu_workers();
+    info->gpu_workers = sylva__runtime_gpu_workers();
+    info->gpus = sylva__runtime_gpus();
+    snprintf(info->scheduler, sizeof info->scheduler, "%s", sylva__runtime_scheduler());
+    return SYLVA_OK;
+}
+
+const char *sylva_scheduler_name(int i) { return i < 0 ? NULL : sylva__runtime_scheduler_name(i, NULL); }
+
+const char *sylva_scheduler_summary(int i)
+{
+    const char *summary = NULL;
+    return i >= 0 && sylva__runtime_scheduler_name(i, &summary) ? summary : NULL;
+}

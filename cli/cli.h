@@ -1,6 +1,6 @@
 /* cli.h — shared pieces of the `sylva` command: parsed arguments, exit codes
  * (0 ok, 1 bad input, 2 usage, 3 not positive definite, 4 runtime or
- * resource failure) and the subcommands. */
+ * resource failure), the steps the subcommands share and the subcommands. */
 #ifndef SYLVA_CLI_H
 #define SYLVA_CLI_H
 
@@ -10,22 +10,38 @@
 
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_NOT_SPD = 3, EXIT_RUNTIME = 4 };
 
+/* The commands an option applies to (options.c). */
+enum { CMD_FACTOR = 1, CMD_ANALYZE = 2 };
+
 typedef struct cli_args {
-    const char *command;
-    const char *file;
+    const char *command; /* "factor" or "analyze" */
+    int cmd;             /* CMD_FACTOR or CMD_ANALYZE */
+    const char *file;    /* the matrix; "-" is standard input */
     const char *rhs;
     const char *output;
     const char *json;
-    const char *ordering;
-    const char *batches; /* --batches FILE: per-batch JSON */
+    const char *batches;  /* --batches FILE: per-batch JSON */
     const char *save;     /* --save FILE: write the analysis */
     const char *analysis; /* --analysis FILE: load it instead of analyzing */
+    const char *perm;     /* --perm FILE: the user's permutation */
+    const char *ordering; /* the --ordering text ("auto" when not given) */
+    sylva_options opts;
+    int threads;          /* --threads, -1: every core */
+    int repeat;           /* factorizations timed (refactorize after the first) */
     int progress;         /* -1: on a terminal after 1 s, 0: never (--quiet), 1: always */
     int quiet;            /* --quiet: no progress, no summary on stdout */
-    sylva_options opts;
-    int threads;
-    int repeat; /* factorizations timed (refactorize after the first) */
+    int rcond;            /* --rcond: estimate the condition number */
+    double max_berr;      /* --max-backward-error; 0: the precision's default */
+    sylva_read_options read; /* --symmetric-both, --symmetrize */
 } cli_args;
+
+/* Parse the command line (argv[1] is the command): SYLVA_OK-like -1 to go
+ * on, or the exit code to return (0 after printing help). */
+int cli_parse(int argc, char **argv, cli_args *a);
+/* The help of one command (CMD_FACTOR, CMD_ANALYZE) or of all (0). */
+void cli_print_help(FILE *f, int cmd);
+/* `sylva help [factor | analyze | schedulers]`: the exit code. */
+int cli_help_command(int argc, char **argv);
 
 /* Map a library status to the command's exit code. */
 int cli_exit_code(int status);
@@ -37,40 +53,47 @@ int cli_error(int status, const char *fmt, ...) __attribute__((format(printf, 2,
 const char *cli_message(int status);
 /* Print "sylva: <message>" on stderr; return the exit code. */
 int cli_fail(int status);
-/* The same for a file the command could not write: exit 4. */
+/* The same for a file the command failed to write: exit 4. */
 int cli_fail_output(int status);
+
+/* An output the command will write, checked before any work: its
+ * directory exists and is writable, and the file, if it exists, can be
+ * replaced (or is a device or FIFO). SYLVA_ERR_IO naming the option and the
+ * file, else SYLVA_OK. cli_check_outputs checks -o, --batches and --save
+ * (--json is checked first, on its own: its failure has no JSON). */
+int cli_check_output(const char *option, const char *path);
+int cli_check_outputs(const cli_args *a);
+/* --perm FILE: n integers 1..n (new → old), one per line or a Matrix
+ * Market array; *perm (0-based) or a status naming the file. */
+int cli_read_perm(const char *path, int64_t n, int64_t **perm);
+
+/* Read the matrix (a->file, a->read); *info as sylva_read_matrix_market_info. */
+int cli_read_matrix(const cli_args *a, sylva_matrix **A, sylva_read_info *info);
+
+/* The right-hand sides (n × nrhs, double): the --rhs file, checked against
+ * A's size, or b = A·x0 for a known x0; `which` (size bytes) says which. */
+int cli_make_rhs(const cli_args *a, const sylva_matrix *A, double **B, int64_t *nrhs, char *which,
+                 size_t size);
 
 /* The analysis of A (made, or loaded from a->analysis), saved to a->save
  * when set; *output_failed says a failure was the save's. */
 int cli_analysis_step(const cli_args *a, const sylva_matrix *A, sylva_analysis_t **an,
                       sylva_analysis_info *ai, int *output_failed);
 /* Route the library's progress reports to the progress line (a->opts),
- * when it is to be shown; cli_progress_end finishes a line left open. */
+ * when it is to be shown; cli_progress_flops gives the factorization's
+ * flops (for its rate); cli_progress_end finishes a line left open. */
 void cli_progress_start(cli_args *a);
+void cli_progress_flops(double flops);
 void cli_progress_end(void);
+
+/* -v: the runtime's workers and scheduler, and the analysis' statistics
+ * and phases, on stderr. */
+void cli_verbose_analysis(const cli_args *a, const sylva_analysis_info *ai);
 
 int cli_cmd_factor(const cli_args *a);
 int cli_cmd_analyze(const cli_args *a);
 /* Write the plan's batches as a JSON array (policy studies), atomically;
  * a status. */
 int cli_write_batches(const char *path, const sylva_analysis_t *an);
-
-/* Minimal JSON writer: one flat object, with nested objects one level
- * deep, built in memory and written atomically (sylva_write_file) by
- * cli_json_close, which returns the status of the write. */
-typedef struct cli_json {
-    FILE *f; /* a memory stream */
-    char *text;
-    size_t len;
-    const char *path;
-    int first;
-} cli_json;
-int cli_json_open(cli_json *j, const char *path);
-void cli_json_str(cli_json *j, const char *key, const char *value);
-void cli_json_int(cli_json *j, const char *key, long long value);
-void cli_json_num(cli_json *j, const char *key, double value);
-void cli_json_begin(cli_json *j, const char *key);
-void cli_json_end(cli_json *j);
-int cli_json_close(cli_json *j);
 
 #endif

@@ -1,79 +1,142 @@
-/* json.c — a tiny JSON object writer for --json (flat keys, one level of
- * nesting, strings escaped, non-finite numbers written as null). The text
- * is built in memory and written by sylva_write_file on close, so a file is
- * either complete or not there (or left as it was); a failure to write it is
- * the close's status. */
+/* json.c — the JSON writer (contract in json.h). Pretty-printed: one member
+ * per line, two spaces per level. */
+#include "json.h"
+
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "sylva.h"
 
-int cli_json_open(cli_json *j, const char *path)
+int json_open(json_writer *j, const char *path, char root)
 {
+    memset(j, 0, sizeof *j);
     j->path = path;
-    j->text = NULL;
-    j->len = 0;
-    j->first = 1;
     j->f = open_memstream(&j->text, &j->len);
-    if (!j->f) return cli_error(SYLVA_ERR_NO_MEMORY, "%s: out of memory", path);
-    fputc('{', j->f);
+    if (!j->f) return SYLVA_ERR_NO_MEMORY;
+    fputc(root, j->f);
+    j->first[0] = 1;
+    j->close[0] = root == '[' ? ']' : '}';
     return SYLVA_OK;
 }
 
-static void key(cli_json *j, const char *k)
+static void put_string(FILE *f, const char *s)
 {
-    fprintf(j->f, "%s\n  \"%s\": ", j->first ? "" : ",", k);
-    j->first = 0;
-}
-
-void cli_json_str(cli_json *j, const char *k, const char *v)
-{
-    key(j, k);
-    fputc('"', j->f);
-    for (const char *p = v; *p; p++) {
-        if (*p == '"' || *p == '\\') fprintf(j->f, "\\%c", *p);
-        else if ((unsigned char)*p < 0x20) fprintf(j->f, "\\u%04x", *p);
-        else fputc(*p, j->f);
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
+        else if (*p == '\n') fputs("\\n", f);
+        else if (*p == '\t') fputs("\\t", f);
+        else if (*p < 0x20) fprintf(f, "\\u%04x", *p);
+        else fputc(*p, f);
     }
-    fputc('"', j->f);
+    fputc('"', f);
 }
 
-void cli_json_int(cli_json *j, const char *k, long long v)
+/* A new member: the separator, the indentation and "key": when in an object. */
+static void member(json_writer *j, const char *key)
 {
-    key(j, k);
-    fprintf(j->f, "%lld", v);
+    fprintf(j->f, "%s\n%*s", j->first[j->depth] ? "" : ",", 2 * (j->depth + 1), "");
+    j->first[j->depth] = 0;
+    if (key) {
+        put_string(j->f, key);
+        fputs(": ", j->f);
+    }
 }
 
-void cli_json_num(cli_json *j, const char *k, double v)
+void json_str(json_writer *j, const char *key, const char *value)
 {
-    key(j, k);
-    if (isfinite(v)) fprintf(j->f, "%.6g", v);
+    member(j, key);
+    if (value) put_string(j->f, value);
     else fputs("null", j->f);
 }
 
-void cli_json_begin(cli_json *j, const char *k)
+void json_int(json_writer *j, const char *key, long long value)
 {
-    key(j, k);
-    fputc('{', j->f);
-    j->first = 1;
+    member(j, key);
+    fprintf(j->f, "%lld", value);
 }
 
-void cli_json_end(cli_json *j)
+void json_format_double(char *buf, size_t size, double value)
 {
-    fputs("}", j->f);
-    j->first = 0;
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(buf, size, "%.*g", digits, value);
+        if (strtod(buf, NULL) == value) return;
+    }
 }
 
-int cli_json_close(cli_json *j)
+void json_num(json_writer *j, const char *key, double value)
 {
-    fputs("\n}\n", j->f);
+    member(j, key);
+    if (!isfinite(value)) {
+        fputs("null", j->f);
+        return;
+    }
+    char buf[40];
+    json_format_double(buf, sizeof buf, value);
+    fputs(buf, j->f);
+}
+
+void json_bool(json_writer *j, const char *key, int value)
+{
+    member(j, key);
+    fputs(value ? "true" : "false", j->f);
+}
+
+void json_begin(json_writer *j, const char *key, char kind)
+{
+    member(j, key);
+    fputc(kind, j->f);
+    assert(j->depth + 1 < JSON_MAX_DEPTH); /* deeper nesting is a caller's bug */
+    j->depth++;
+    j->first[j->depth] = 1;
+    j->close[j->depth] = kind == '[' ? ']' : '}';
+}
+
+void json_end(json_writer *j)
+{
+    if (j->depth == 0) return;
+    if (!j->first[j->depth]) fprintf(j->f, "\n%*s", 2 * j->depth, "");
+    fputc(j->close[j->depth], j->f);
+    j->depth--;
+}
+
+int json_close(json_writer *j)
+{
+    while (j->depth > 0) json_end(j);
+    fprintf(j->f, "\n%c\n", j->close[0]);
     int bad = ferror(j->f);
-    int status = fclose(j->f) != 0 || bad
-                     ? cli_error(SYLVA_ERR_NO_MEMORY, "%s: out of memory", j->path)
-                     : sylva_write_file(j->path, j->text, j->len);
+    int status = fclose(j->f) != 0 || bad ? SYLVA_ERR_NO_MEMORY
+                                          : sylva_write_file(j->path, j->text, j->len);
     free(j->text);
     j->f = NULL;
     j->text = NULL;
     return status;
+}
+
+int json_snapshot(json_writer *j)
+{
+    if (fflush(j->f) != 0 || ferror(j->f)) return SYLVA_ERR_NO_MEMORY;
+    size_t cap = j->len + 4 * JSON_MAX_DEPTH + 4;
+    char *doc = malloc(cap);
+    if (!doc) return SYLVA_ERR_NO_MEMORY;
+    memcpy(doc, j->text, j->len);
+    size_t len = j->len;
+    for (int d = j->depth; d >= 0; d--) {
+        doc[len++] = '\n';
+        doc[len++] = j->close[d];
+    }
+    doc[len++] = '\n';
+    int status = sylva_write_file(j->path, doc, len);
+    free(doc);
+    return status;
+}
+
+void json_discard(json_writer *j)
+{
+    if (j->f) fclose(j->f);
+    free(j->text);
+    j->f = NULL;
+    j->text = NULL;
 }

@@ -40,17 +40,17 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/sylvaConfig.cmake
 # add; sylva-static.pc links libsylva.a with its dependencies' shared
 # libraries instead (docs/api.md says why `--static` cannot work here).
 set(SYLVA_PC_CFLAGS_EXTRA "-I${CHOLMOD_INCLUDE_DIR}")
-set(SYLVA_PC_REQUIRES_PRIVATE "starpu-1.3 openblas zlib")
+set(SYLVA_PC_REQUIRES_PRIVATE "starpu-1.3 openblas zlib liblzma")
 # sylva-static.pc names StarPU's library directly, with a run path when it
 # is not a system directory: Debian's CPU-only StarPU has the same soname,
 # and a program linked against the CUDA one must not load the other.
-set(SYLVA_PC_STATIC_REQUIRES "openblas zlib")
+set(SYLVA_PC_STATIC_REQUIRES "openblas zlib liblzma")
 set(SYLVA_PC_STARPU "-L${STARPU_LIBDIR} -lstarpu-1.3")
 if(NOT STARPU_LIBDIR MATCHES "^/usr/lib")
   set(SYLVA_PC_STARPU "${SYLVA_PC_STARPU} -Wl,-rpath,${STARPU_LIBDIR}")
 endif()
 set(SYLVA_PC_DEP_LIBS "-lcholmod -lamd -lcamd -lcolamd -lccolamd -lsuitesparseconfig -lmetis"
-  "-lscotch -lscotcherr")
+  "-lscotch -lscotcherr -lbz2")
 if(SYLVA_ENABLE_CUDA)
   list(APPEND SYLVA_PC_DEP_LIBS "-L${CUDAToolkit_LIBRARY_DIR} -Wl,-rpath,${CUDAToolkit_LIBRARY_DIR}"
     "-lcudart -lcublas -lcusolver -lstdc++")

@@ -1,9 +1,11 @@
 /* core.h — the ground floor every layer of sylva may include, and which
  * includes nothing of ours but the public header: error reporting (the
- * per-thread last message), checked allocation, the monotonic timer, and the
- * named constants more than one layer uses. Nothing here can fail loudly:
- * sylva__fail() records a message and returns its status, the allocators
- * return NULL after recording SYLVA_ERR_NO_MEMORY.
+ * per-thread last message), checked allocation (with the tests'
+ * allocation-failure hook), the memory budget, atomic output files, the
+ * monotonic timer, and the named constants more than one layer uses.
+ * Nothing here can fail loudly: sylva__fail() records a message and returns
+ * its status, the allocators return NULL after recording
+ * SYLVA_ERR_NO_MEMORY, the output functions return SYLVA_ERR_IO.
  *
  *   return sylva__fail(SYLVA_ERR_FORMAT, "%s:%lld: bad entry", path, line);
  */

@@ -105,7 +105,9 @@ int sylva__nd_compress(int32_t n, int32_t *xadj, int32_t *adj, double min_gain, 
         g->adj = adj;
         g->weight = n;
         g->gid = identity(n);
-        return g->gid ? SYLVA_OK : SYLVA_ERR_NO_MEMORY;
+        if (g->gid) return SYLVA_OK;
+        sylva__nd_graph_free(g); /* owned: freed on failure too */
+        return SYLVA_ERR_NO_MEMORY;
     }
     int32_t *gptr = sylva__calloc((size_t)cn + 1, sizeof *gptr);
     int32_t *gmem = sylva__malloc((size_t)n + 1, sizeof *gmem);

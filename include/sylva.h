@@ -94,9 +94,56 @@ typedef struct sylva_matrix {
     int owns_arrays;      /* 1 when sylva_matrix_free releases the arrays */
 } sylva_matrix;
 
-/* Read a Matrix Market file (.mtx, or .mtx.gz). On error returns a status,
- * *A is NULL, and sylva_last_error() says "FILE:LINE: reason". */
+/* Read a Matrix Market file: plain, or gzip, bzip2 or xz compressed
+ * (recognised by their first bytes, not by the name); "-" reads standard
+ * input. On error returns a status, *A is NULL, and sylva_last_error() says
+ * "FILE:LINE: reason" ("<stdin>" names standard input). The same as
+ * sylva_read_matrix_market_opts(path, NULL, A). */
 int sylva_read_matrix_market(const char *path, sylva_matrix **A);
+
+/* A 'symmetric' file stores one triangle; when it stores both A(i,j) and
+ * A(j,i) (i != j) for some entry: */
+typedef enum {
+    SYLVA_BOTH_REFUSE = 0, /* SYLVA_ERR_FORMAT at the line of the first mirrored entry */
+    SYLVA_BOTH_SUM,        /* A(i,j) = the two summed (what most readers do silently) */
+    SYLVA_BOTH_LOWER,      /* keep the lower-triangle entry (i > j), ignore its mirror */
+    SYLVA_BOTH_AVERAGE     /* their mean */
+} sylva_both_triangles;
+/* A 'general' file must be symmetric; when its triangles differ: */
+typedef enum {
+    SYLVA_SYMMETRIZE_NONE = 0, /* SYLVA_ERR_NOT_SYMMETRIC naming the first difference */
+    SYLVA_SYMMETRIZE_LOWER,    /* A = the lower triangle, mirrored */
+    SYLVA_SYMMETRIZE_UPPER,    /* A = the upper triangle, mirrored */
+    SYLVA_SYMMETRIZE_AVERAGE   /* A = (A + A^T) / 2 */
+} sylva_symmetrize;
+typedef struct sylva_read_options {
+    sylva_both_triangles symmetric_both; /* a 'symmetric' file storing both A(i,j) and A(j,i) */
+    sylva_symmetrize symmetrize;         /* a 'general' file */
+    double symmetrize_tol;               /* > 0: refuse asymmetry above tol (relative); 0: none */
+    char reserved[64];
+} sylva_read_options;
+/* Defaults: refuse both cases (every field 0). */
+void sylva_default_read_options(sylva_read_options *o);
+/* sylva_read_matrix_market with options (NULL = defaults); "-" = stdin.
+ * With symmetrize_tol > 0 an entry whose |A(i,j) - A(j,i)| exceeds
+ * tol * max(|A(i,j)|, |A(j,i)|) is still SYLVA_ERR_NOT_SYMMETRIC (a missing
+ * entry counts as 0). Options out of range: SYLVA_ERR_ARGUMENT. */
+int sylva_read_matrix_market_opts(const char *path, const sylva_read_options *o, sylva_matrix **A);
+/* What a read found, for messages and reports. */
+typedef struct sylva_read_info {
+    const char *compression; /* "gzip", "bzip2", "xz", or "" for a plain file */
+    int64_t mirrored;        /* 'symmetric' file: entries stored in both triangles
+                                (combined as symmetric_both says) */
+    int64_t asymmetric;      /* 'general' file read with symmetrize: entries whose
+                                two triangles differ (a missing one counts as 0) */
+    double max_asymmetry;    /* largest |A(i,j) - A(j,i)| / max(|A(i,j)|, |A(j,i)|)
+                                over those (0 when none) */
+    char reserved[64];
+} sylva_read_info;
+/* sylva_read_matrix_market_opts that also fills *info (may be NULL); info
+ * is filled on success only. */
+int sylva_read_matrix_market_info(const char *path, const sylva_read_options *o, sylva_matrix **A,
+                                  sylva_read_info *info);
 
 /* Build a matrix from CSC arrays. `lower_only`: 1 if only the lower triangle
  * is given; 0 if both triangles are (checked numerically symmetric, upper
@@ -129,7 +176,8 @@ void sylva_matrix_symv(const sylva_matrix *A, const void *x, void *y);
 double sylva_matrix_norm_inf(const sylva_matrix *A);
 
 /* Dense vectors in Matrix Market array format (n x nrhs, column-major).
- * The reader allocates no more than the file can hold, whatever its size
+ * The reader takes what sylva_read_matrix_market takes ("-", compressed
+ * files) and allocates no more than the file can hold, whatever its size
  * line says; the writer writes atomically, as sylva_write_file. */
 int sylva_read_dense(const char *path, int64_t *n, int64_t *nrhs, double **X);
 int sylva_write_dense(const char *path, int64_t n, int64_t nrhs, const double *X,
@@ -239,6 +287,22 @@ int sylva_finalize(void);
  * ncuda = 0), and their model ("" without). */
 int sylva_gpu_count(void);
 const char *sylva_gpu_name(void);
+
+/* What the running runtime has: its workers (a GPU may have several, one
+ * per stream) and scheduler. SYLVA_ERR_NOT_INITIALIZED before sylva_init. */
+typedef struct sylva_runtime_info {
+    int cpu_workers;
+    int gpu_workers;
+    int gpus;
+    char scheduler[32];
+    char reserved[84];
+} sylva_runtime_info;
+int sylva_runtime_query(sylva_runtime_info *info);
+/* StarPU's i-th scheduling policy name (options.scheduler) and its one-line
+ * summary; NULL past the last. sylva_init refuses another name with
+ * SYLVA_ERR_ARGUMENT listing these. */
+const char *sylva_scheduler_name(int i);
+const char *sylva_scheduler_summary(int i);
 
 /* -------------------------------------------------------------- analysis */
 
@@ -425,6 +489,11 @@ int sylva_factor_supernode(const sylva_factor_t *F, int64_t s, sylva_supernode *
 sylva_dtype sylva_factor_dtype(const sylva_factor_t *F);
 /* log(det(A)) = 2 sum log(diag(L)). */
 int sylva_logdet(const sylva_factor_t *F, double *logdet);
+/* An estimate of the reciprocal condition number 1 / (‖A‖₁ ‖A⁻¹‖₁) of the
+ * factored matrix A (LAPACK's dlacn2, Hager–Higham: a few solves with F).
+ * The estimate of ‖A⁻¹‖₁ is a lower bound, in practice within a factor of
+ * 3, so rcond may be somewhat too large, never much too small. */
+int sylva_rcond(const sylva_factor_t *F, const sylva_matrix *A, double *rcond);
 void sylva_factor_free(sylva_factor_t *F);
 
 /* Backward error ‖b − A x‖∞ / (‖A‖∞ ‖x‖∞ + ‖b‖∞) of one solution; x and b

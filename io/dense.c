@@ -1,6 +1,7 @@
 /* dense.c — dense matrices (right-hand sides, solutions) in Matrix Market
  * 'array real general' form: n x nrhs, column-major, one value a line.
- * sylva_read_dense accepts .gz, comments and blank lines, and fails with
+ * sylva_read_dense accepts what file_load.c loads ("-" for standard input,
+ * gzip, bzip2, xz), comments and blank lines, and fails with
  * "FILE:LINE: reason" (SYLVA_ERR_FORMAT / _UNSUPPORTED / _BAD_VALUE / _IO);
  * it allocates no more values than the file has room for, whatever the size
  * line declares; the caller frees *X with free(). sylva_write_dense writes
@@ -8,11 +9,9 @@
  * leaves no partial file) and fails with SYLVA_ERR_IO or SYLVA_ERR_ARGUMENT. */
 #include "mm_header.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 int sylva__read_dense_buffer(const char *path, const char *buf, size_t size, int64_t *n,
                              int64_t *nrhs, double **X)
@@ -96,7 +95,7 @@ int sylva__read_dense(const char *path, int64_t *n, int64_t *nrhs, double **X)
     sylva__file file;
     int st = sylva__load_file(path, &file);
     if (st != SYLVA_OK) return st;
-    st = sylva__read_dense_buffer(path, file.data, file.size, n, nrhs, X);
+    st = sylva__read_dense_buffer(file.name, file.data, file.size, n, nrhs, X);
     sylva__unload_file(&file);
     return st;
 }
@@ -112,34 +111,13 @@ int sylva__write_dense(const char *path, int64_t n, int64_t nrhs, const double *
     if (nrhs > 1 && ldx < n)
         return sylva__fail(SYLVA_ERR_ARGUMENT, "%s: ldx = %lld is smaller than n = %lld", who,
                            (long long)ldx, (long long)n);
-    static const size_t cap = 1 << 16;
-    char *buf = sylva__malloc(cap, 1);
-    if (!buf) return SYLVA_ERR_NO_MEMORY;
-    sylva__out out;
+    sylva__out out; /* a stdio stream over a temporary: errors surface at close */
     int st = sylva__out_open(&out, path);
-    if (st) {
-        free(buf);
-        return st;
-    }
-    size_t len = (size_t)snprintf(buf, cap, "%%%%MatrixMarket matrix array real general\n%lld %lld\n",
-                                  (long long)n, (long long)nrhs);
-    int ok = 1;
-    errno = 0;
-    for (int64_t c = 0; c < nrhs && ok; c++)
-        for (int64_t i = 0; i < n; i++) {
-            if (cap - len < 64) {
-                ok = fwrite(buf, 1, len, out.f) == len;
-                len = 0;
-                if (!ok) break;
-            }
-            len += (size_t)snprintf(buf + len, cap - len, "%.17g\n", X[c * ldx + i]);
-        }
-    if (ok && len) ok = fwrite(buf, 1, len, out.f) == len;
-    free(buf);
-    if (!ok) {
-        int err = errno ? errno : EIO;
-        sylva__out_abort(&out);
-        return sylva__fail(SYLVA_ERR_IO, "%s: write error: %s", path, strerror(err));
-    }
+    if (st) return st;
+    setvbuf(out.f, NULL, _IOFBF, 1 << 16);
+    fprintf(out.f, "%%%%MatrixMarket matrix array real general\n%lld %lld\n", (long long)n,
+            (long long)nrhs);
+    for (int64_t c = 0; c < nrhs && !ferror(out.f); c++)
+        for (int64_t i = 0; i < n; i++) fprintf(out.f, "%.17g\n", X[c * ldx + i]);
     return sylva__out_close(&out);
 }

@@ -198,8 +198,13 @@ sylva__tiled *sylva__tiled_submit(starpu_data_handle_t P, starpu_data_handle_t C
 oom:
     *status = sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory tiling a front of %lld rows", (long long)m);
     if (T) {
+        /* Partitioned only when both arrays were had (tile_split). */
         if (T->P.row_blocks && T->P.tiles) tile_gather(&T->P);
         if (T->C.row_blocks && T->C.tiles) tile_gather(&T->C);
+        free(T->P.row_blocks);
+        free(T->P.tiles);
+        free(T->C.row_blocks);
+        free(T->C.tiles);
         tile_free_bounds(&T->P);
         tile_free_bounds(&T->C);
     }

@@ -16,6 +16,33 @@
 #include "runtime_internal.h"
 
 static int ready;
+static char scheduler[32]; /* the running scheduler's name */
+
+const char *sylva__runtime_scheduler_name(int i, const char **summary)
+{
+    struct starpu_sched_policy **p = starpu_sched_get_predefined_policies();
+    for (int k = 0; p && p[k]; k++)
+        if (k == i) {
+            if (summary) *summary = p[k]->policy_description;
+            return p[k]->policy_name;
+        }
+    return NULL;
+}
+
+/* SYLVA_OK when name is one of StarPU's scheduling policies; else
+ * SYLVA_ERR_ARGUMENT listing them. */
+static int check_scheduler(const char *name)
+{
+    char list[512];
+    size_t len = 0;
+    list[0] = '\0';
+    const char *s;
+    for (int i = 0; (s = sylva__runtime_scheduler_name(i, NULL)); i++) {
+        if (!strcmp(s, name)) return SYLVA_OK;
+        if (len < sizeof list) len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", s);
+    }
+    return sylva__fail(SYLVA_ERR_ARGUMENT, "unknown scheduler '%s' (%s)", name, list);
+}
 
 /* The runtime options it started with (what a second start compares), and
  * the BLAS thread count the host program had. */
@@ -101,6 +128,10 @@ static int same_runtime(const sylva_options *opts)
 
 int sylva__runtime_start(const sylva_options *opts)
 {
+    if (opts->scheduler) {
+        int status = check_scheduler(opts->scheduler);
+        if (status) return status;
+    }
     if (ready) return same_runtime(opts);
     if (strlen(scheduler_name(opts)) >= sizeof running.scheduler)
         return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_init: options.scheduler \"%.40s...\" is too long",
@@ -129,6 +160,7 @@ int sylva__runtime_start(const sylva_options *opts)
     conf.ncuda = cuda_workers(opts);
     conf.nopencl = 0;
     conf.sched_policy_name = opts->scheduler ? opts->scheduler : conf.ncuda != 0 ? "dmdas" : "lws";
+    snprintf(scheduler, sizeof scheduler, "%s", conf.sched_policy_name);
     if (conf.ncuda == 0) starpu_malloc_set_hooks(host_malloc_hook, host_free_hook);
     int rc = starpu_init(&conf);
     if (rc != 0) starpu_malloc_set_hooks(NULL, NULL);
@@ -179,7 +211,25 @@ int sylva__runtime_ready(void) { return ready; }
 
 int sylva__runtime_workers(void) { return ready ? (int)starpu_worker_get_count() : 0; }
 
-int sylva__runtime_gpus(void) { return ready ? (int)starpu_cuda_worker_get_count() : 0; }
+int sylva__runtime_cpu_workers(void) { return ready ? (int)starpu_cpu_worker_get_count() : 0; }
+
+int sylva__runtime_gpu_workers(void) { return ready ? (int)starpu_cuda_worker_get_count() : 0; }
+
+int sylva__runtime_gpus(void)
+{
+    if (!ready) return 0;
+    /* Several workers may share a GPU (STARPU_NWORKER_PER_CUDA): count devices. */
+    int count = 0, seen[STARPU_NMAXWORKERS];
+    for (unsigned w = 0; w < starpu_worker_get_count(); w++) {
+        if (starpu_worker_get_type((int)w) != STARPU_CUDA_WORKER) continue;
+        int dev = starpu_worker_get_devid((int)w), known = 0;
+        for (int k = 0; k < count; k++) known |= seen[k] == dev;
+        if (!known && count < STARPU_NMAXWORKERS) seen[count++] = dev;
+    }
+    return count;
+}
+
+const char *sylva__runtime_scheduler(void) { return ready ? scheduler : ""; }
 
 int64_t sylva__runtime_gpu_memory(void)
 {

@@ -22,7 +22,13 @@ void sylva__runtime_stop(void);
 int sylva__runtime_ready(void);
 /* Workers StarPU runs, and how many are GPUs (0 before start). */
 int sylva__runtime_workers(void);
-int sylva__runtime_gpus(void);
+int sylva__runtime_gpus(void);        /* GPUs (devices) in use */
+int sylva__runtime_gpu_workers(void); /* CUDA workers (several per GPU) */
+int sylva__runtime_cpu_workers(void);
+const char *sylva__runtime_scheduler(void); /* "" when not running */
+/* StarPU's i-th scheduling policy (and its one-line summary), NULL past
+ * the last. */
+const char *sylva__runtime_scheduler_name(int i, const char **summary);
 /* Bytes of device memory a GPU worker may use (the limit, or what StarPU
  * found), 0 without GPUs. */
 int64_t sylva__runtime_gpu_memory(void);

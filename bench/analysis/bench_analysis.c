@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "frontal.h"
+#include "json.h"
 #include "order_internal.h"
 #include "sylva.h"
 #include "sylva_cholmod.h"
@@ -170,22 +171,29 @@ static void print_table(const run *rows, int nrows, int nthreads)
 
 static int write_json(const char *path, const run *rows, int nrows)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) return -1;
-    fprintf(f, "[\n");
+    json_writer j;
+    if (json_open(&j, path, '[')) return -1;
     for (int i = 0; i < nrows; i++) {
         const run *r = &rows[i];
-        fprintf(f,
-                "  {\"matrix\": \"%s\", \"n\": %lld, \"nnz_A\": %lld, \"ordering\": \"%s\", \"threads\": %d, "
-                "\"order_s\": %.6g, \"symbolic_s\": %.6g, \"maps_s\": %.6g, \"tree_build_s\": %.6g, "
-                "\"analysis_s\": %.6g, \"nnz_L\": %.0f, \"flops\": %.6g, "
-                "\"nnz_L_ratio\": %.5f, \"flops_ratio\": %.5f, \"speedup\": %.4g}%s\n",
-                r->matrix, (long long)r->n, (long long)r->nnz_A, r->ordering, r->threads, r->order_s,
-                r->symbolic_s, r->maps_s, r->tree_s, total(r), r->lnz, r->fl, r->lnz_ratio, r->fl_ratio, r->speedup,
-                i + 1 < nrows ? "," : "");
+        json_begin(&j, NULL, '{');
+        json_str(&j, "matrix", r->matrix);
+        json_int(&j, "n", r->n);
+        json_int(&j, "nnz_A", r->nnz_A);
+        json_str(&j, "ordering", r->ordering);
+        json_int(&j, "threads", r->threads);
+        json_num(&j, "order_s", r->order_s);
+        json_num(&j, "symbolic_s", r->symbolic_s);
+        json_num(&j, "maps_s", r->maps_s);
+        json_num(&j, "tree_build_s", r->tree_s);
+        json_num(&j, "analysis_s", total(r));
+        json_num(&j, "nnz_L", r->lnz);
+        json_num(&j, "flops", r->fl);
+        json_num(&j, "nnz_L_ratio", r->lnz_ratio);
+        json_num(&j, "flops_ratio", r->fl_ratio);
+        json_num(&j, "speedup", r->speedup);
+        json_end(&j);
     }
-    fprintf(f, "]\n");
-    return fclose(f);
+    return json_close(&j) == SYLVA_OK ? 0 : -1;
 }
 
 int main(int argc, char **argv)

@@ -20,13 +20,14 @@
 #include <string.h>
 
 #include "gpu_test_util.h"
+#include "json.h"
 
 static cudaStream_t st;
 static cublasHandle_t blas;
 static cusolverDnHandle_t solver;
 static int reps = 7;
-static FILE *json;
-static int json_rows;
+static json_writer json; /* rows, rewritten to the file after each (json_snapshot) */
+static int json_on;
 
 static int cmp_f(const void *a, const void *b)
 {
@@ -212,15 +213,20 @@ static void ref_setup(int max_k)
     for (int q = 0; q < NS; q++) CK(cudaMalloc((void **)&rwork[q], (size_t)(lw + 1) * 8));
 }
 
-__attribute__((format(printf, 1, 2))) static void json_row(const char *fmt, ...)
+/* One row: an object with "kind" first, then the members the caller adds,
+ * closed by json_row_end (which rewrites the file). */
+static void json_row(const char *kind)
 {
-    if (!json) return;
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(json, "%s\n  {", json_rows++ ? "," : "");
-    vfprintf(json, fmt, ap);
-    fprintf(json, "}");
-    va_end(ap);
+    if (!json_on) return;
+    json_begin(&json, NULL, '{');
+    json_str(&json, "kind", kind);
+}
+
+static void json_row_end(void)
+{
+    if (!json_on) return;
+    json_end(&json);
+    if (json_snapshot(&json)) fprintf(stderr, "cannot write %s\n", json.path);
 }
 
 static double gf(double flops, float ms) { return flops / (ms * 1e-3) / 1e9; }
@@ -426,16 +432,23 @@ int main(int argc, char **argv)
         printf("wrote %s\n", tune_out);
         return 0;
     }
-    if (json_path && !(json = fopen(json_path, "w"))) {
-        fprintf(stderr, "cannot write %s\n", json_path);
-        return 1;
+    if (json_path) {
+        if (json_open(&json, json_path, '[') || json_snapshot(&json)) {
+            fprintf(stderr, "cannot write %s\n", json_path);
+            return 1;
+        }
+        json_on = 1;
     }
-    if (json) fprintf(json, "[");
     double bw = measure_bandwidth(), dgemm = measure_dgemm(8192);
     printf("measured: device copy %.0f GB/s (read + write), DGEMM n=8192 %.0f GFLOP/s\n",
            bw / 1e9, dgemm / 1e9);
-    json_row("\"kind\": \"ceilings\", \"gpu\": \"%s\", \"copy_gbs\": %.1f, \"dgemm_gflops\": %.1f",
-             prop.name, bw / 1e9, dgemm / 1e9);
+    if (json_on) {
+        json_row("ceilings");
+        json_str(&json, "gpu", prop.name);
+        json_num(&json, "copy_gbs", bw / 1e9);
+        json_num(&json, "dgemm_gflops", dgemm / 1e9);
+        json_row_end();
+    }
     char lines[64][160];
     int nl = 0;
     /* Fixed size. */
@@ -448,12 +461,17 @@ int main(int argc, char **argv)
         double ref, ours = fixed_run(n, (int)cnt, &t, &ref);
         double flops = (double)n * n * n / 3 + (double)n * n / 2 + n / 6.0;
         double bound = flops / (2.0 * n * n * 8 / bw) / 1e9;
-        json_row("\"kind\": \"fixed\", \"n\": %d, \"batch\": %ld, \"ours_gflops\": %.1f, "
-                 "\"ref_gflops\": %.1f, \"bound_gflops\": %.1f",
-                 n, cnt, ours, ref, bound);
+        if (json_on) {
+            json_row("fixed");
+            json_int(&json, "n", n);
+            json_int(&json, "batch", cnt);
+            json_num(&json, "ours_gflops", ours);
+            json_num(&json, "ref_gflops", ref);
+            json_num(&json, "bound_gflops", bound);
+            json_row_end();
+        }
         snprintf(lines[nl++], 160, "fixed    n=%-5d        %9.0f %9.0f %9.0f   ours/ref %5.2f  ours/bound %5.2f", n,
                  ours, ref, bound, ours / ref, ours / bound);
-        if (json) fflush(json);
     }
     /* Variable sizes. */
     ref_setup(512);
@@ -479,13 +497,19 @@ int main(int argc, char **argv)
         for (int q = 0; q < count; q++) fm[q] = m0, fk[q] = k0;
         double fixed_eq = vbatched_run(count, fm, fk, &t, NULL);
         free(fm), free(fk);
-        json_row("\"kind\": \"vbatched\", \"N\": %d, \"fronts\": %d, \"ours_gflops\": %.1f, "
-                 "\"ref_gflops\": %.1f, \"fixed_equiv_gflops\": %.1f, \"fixed_equiv_m\": %d, "
-                 "\"fixed_equiv_k\": %d",
-                 N, count, ours, ref, fixed_eq, m0, k0);
+        if (json_on) {
+            json_row("vbatched");
+            json_int(&json, "N", N);
+            json_int(&json, "fronts", count);
+            json_num(&json, "ours_gflops", ours);
+            json_num(&json, "ref_gflops", ref);
+            json_num(&json, "fixed_equiv_gflops", fixed_eq);
+            json_int(&json, "fixed_equiv_m", m0);
+            json_int(&json, "fixed_equiv_k", k0);
+            json_row_end();
+        }
         snprintf(lines[nl++], 160, "vbatched N=%-5d      %9.0f %9.0f %9.0f   ours/ref %5.2f  ours/fixed %5.2f", N,
                  ours, ref, fixed_eq, ours / ref, ours / fixed_eq);
-        if (json) fflush(json);
     }
     free(m), free(k);
     /* Native. */
@@ -495,13 +519,19 @@ int main(int argc, char **argv)
         double ours = native_run(nat[i][0], nat[i][1], &u, quick ? 3 : 5);
         u.native_syrk_nb = 0;
         double plain = native_run(nat[i][0], nat[i][1], &u, 3);
-        json_row("\"kind\": \"native\", \"m\": %d, \"k\": %d, \"ours_gflops\": %.1f, "
-                 "\"dsyrk_variant_gflops\": %.1f, \"dgemm_gflops\": %.1f",
-                 nat[i][0], nat[i][1], ours, plain, dgemm / 1e9);
+        if (json_on) {
+            json_row("native");
+            json_int(&json, "m", nat[i][0]);
+            json_int(&json, "k", nat[i][1]);
+            json_num(&json, "ours_gflops", ours);
+            json_num(&json, "dsyrk_variant_gflops", plain);
+            json_num(&json, "dgemm_gflops", dgemm / 1e9);
+            json_row_end();
+        }
         snprintf(lines[nl++], 160, "native   m=%-5d k=%-5d%9.0f %9.0f %9.0f   ours/dgemm %5.2f (dsyrk form %.0f)",
                  nat[i][0], nat[i][1], ours, plain, dgemm / 1e9, ours / (dgemm / 1e9), plain);
     }
-    if (json) fprintf(json, "\n]\n"), fclose(json);
+    if (json_on && json_close(&json)) fprintf(stderr, "cannot write %s\n", json_path);
     printf("\n%-27s %9s %9s %9s   (GFLOP/s; ref = cuSOLVER batched / per-front cuSOLVER+cuBLAS;\n"
            "%-27s %9s %9s %9s    third = bandwidth bound / fixed-size equal flops / DGEMM)\n",
            "row", "ours", "ref", "third", "", "", "", "");

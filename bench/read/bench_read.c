@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "json.h"
 #include "sylva.h"
 #include "sylva_gen.h"
 
@@ -120,14 +121,24 @@ int main(int argc, char **argv)
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     printf("machine  %ld CPUs, load average %.2f (other work slows the threaded reader most)\n", ncpu, load[0]);
     if (json) {
-        FILE *f = fopen(json, "w");
-        if (!f) { perror(json); return 1; }
-        fprintf(f,
-                "{\"file\": \"%s\", \"bytes\": %lld, \"sylva_seconds\": %.6f, \"cholmod_seconds\": %.6f, "
-                "\"ratio\": %.3f, \"sylva_cpu_seconds\": %.6f, \"cholmod_cpu_seconds\": %.6f, "
-                "\"cpus\": %ld, \"load_average\": %.2f}\n",
-                file, (long long)sb.st_size, s, c, c / s, median3(cs), median3(cc), ncpu, load[0]);
-        fclose(f);
+        json_writer j;
+        int st = json_open(&j, json, '{');
+        if (!st) {
+            json_str(&j, "file", file);
+            json_int(&j, "bytes", (long long)sb.st_size);
+            json_num(&j, "sylva_seconds", s);
+            json_num(&j, "cholmod_seconds", c);
+            json_num(&j, "ratio", c / s);
+            json_num(&j, "sylva_cpu_seconds", median3(cs));
+            json_num(&j, "cholmod_cpu_seconds", median3(cc));
+            json_int(&j, "cpus", ncpu);
+            json_num(&j, "load_average", load[0]);
+            st = json_close(&j);
+        }
+        if (st) {
+            fprintf(stderr, "bench-read: %s: %s\n", json, sylva_last_error());
+            return 1;
+        }
     }
     if (gen_path[0]) {
         unlink(gen_path);

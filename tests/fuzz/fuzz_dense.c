@@ -11,7 +11,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    setenv("SYLVA_MEMORY_LIMIT", "1G", 1);
+    fuzz_limit_memory();
     return 0;
 }
 

@@ -16,7 +16,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    setenv("SYLVA_MEMORY_LIMIT", "1G", 1);
+    fuzz_limit_memory();
     setenv("STARPU_SILENT", "1", 1);
     sylva_options o;
     sylva_default_options(&o);
@@ -102,7 +102,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *text = fuzz_text(data + 4, size - 4);
     sylva_matrix *A = NULL;
     setenv("SYLVA_IO_THREADS", "1", 1);
-    int st = sylva__mm_read_buffer("fuzz.mtx", text, size - 4, &A);
+    int st = sylva__mm_read_buffer("fuzz.mtx", text, size - 4, NULL, NULL, &A);
     free(text);
     if (st != SYLVA_OK) return 0;
     if (A->n > 400 || A->nnz > 6000) {

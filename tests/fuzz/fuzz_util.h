@@ -31,6 +31,10 @@ static inline char *fuzz_text(const uint8_t *data, size_t size)
     return t;
 }
 
+/* Arrays sized by the input stay under libFuzzer's malloc limit: sylva's
+ * memory budget (core/mem_budget.c) is set below it. */
+static inline void fuzz_limit_memory(void) { setenv("SYLVA_MEMORY_LIMIT", "1G", 1); }
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 

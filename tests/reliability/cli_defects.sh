@@ -2,7 +2,7 @@
 # cli_defects.sh SYLVA MATRICES CASE — the command's side of the defects of
 # issue 11, one CASE per defect (CTest: defect.NN_cli_*), each failing on
 # the command before its fix: a FIFO as input (5), an unwritable --json
-# (6), partial outputs on a full disk and for inaccurate runs (7), numbers
+# (6; since issue 10 refused up front, exit 1), partial outputs on a full disk and for inaccurate runs (7), numbers
 # that do not fit an option (8), a right-hand side of the wrong size (9),
 # the default right-hand side for entries near DBL_MAX (10), absurd options
 # (11), `--` and /proc files (12). A full disk is a file-size limit
@@ -31,10 +31,13 @@ fifo) # 5: not a regular file, at once (no writer would ever come)
   expect 1 "not a regular file" -- analyze "$tmp/in.mtx"
   expect 1 "not a regular file" -- factor "$small" --rhs "$tmp/in.mtx"
   expect 1 "not a regular file (a directory)" -- factor "$tmp" ;;
-json) # 6: an unwritable --json exits 4, with the reason; a good one is complete
-  expect 4 "$tmp/no/such/dir/r.json" -- factor "$small" --json "$tmp/no/such/dir/r.json"
-  expect 4 "No such file or directory" -- analyze "$small" --json "$tmp/no/such/dir/r.json"
-  expect 4 "r.json" -- analyze "$small" --batches "$tmp/no/such/dir/r.json"
+json) # 6: an output that cannot be created is refused before any work
+  # (exit 1, with the reason); one that fails while written exits 4; a good
+  # one is complete
+  expect 1 "$tmp/no/such/dir/r.json" -- factor "$small" --json "$tmp/no/such/dir/r.json"
+  [ "$(grep -c . "$tmp/err")" = 1 ] || { fail "more than one message:"; cat "$tmp/err"; }
+  expect 1 "No such file or directory" -- analyze "$small" --json "$tmp/no/such/dir/r.json"
+  expect 1 "r.json" -- analyze "$small" --batches "$tmp/no/such/dir/r.json"
   expect 4 "write error" -- factor "$small" --json /dev/full
   # a failure keeps its own exit code when the JSON cannot be written either
   expect 1 "no-such.mtx" -- factor "$tmp/no-such.mtx" --json /dev/full

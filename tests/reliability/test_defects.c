@@ -3,10 +3,10 @@
  * code before its fix: a NaN in the values factored as OK (1), duplicates
  * summing to inf (2), a file declaring a huge n filling gigabytes (3), a
  * factor reading its freed analysis (4), a FIFO hanging the reader (5), a
- * failed write leaving a truncated file (7), absurd options accepted (11),
- * a backward error of NaN for entries near DBL_MAX (10), misleading
- * messages (12). Only the public API, so it builds against any version.
- * The command's side is cli_defects.sh. */
+ * failed write leaving a truncated file (7), a backward error of NaN for
+ * entries near DBL_MAX (10), misleading messages (12); absurd options (11)
+ * are test_limits.c. Only the public API, so it builds against any
+ * version. The command's side is cli_defects.sh. */
 
 #include <errno.h>
 #include <math.h>
@@ -20,12 +20,7 @@
 #include <unistd.h>
 
 #include "SuiteSparse_config.h"
-#include "check.h"
-#include "sylva.h"
-
-#ifndef SYLVA_MAX_WORKERS /* a sylva.h older than the limits */
-#define SYLVA_MAX_WORKERS 4096
-#endif
+#include "reliability_util.h"
 
 static char tmpdir[256];
 
@@ -45,45 +40,6 @@ static void write_text(const char *path, const char *text, size_t len)
     if (!f) return;
     fwrite(text, 1, len, f);
     fclose(f);
-}
-
-static int contains(const char *hay, const char *needle) { return strstr(hay, needle) != NULL; }
-
-/* n × n tridiagonal SPD: 4 on the diagonal, -1 beside it. */
-static sylva_matrix *tridiag(int64_t n)
-{
-    int64_t *cp = malloc((size_t)(n + 1) * sizeof *cp), *ri = malloc((size_t)(2 * n) * sizeof *ri);
-    double *v = malloc((size_t)(2 * n) * sizeof *v);
-    int64_t nz = 0;
-    for (int64_t j = 0; j < n; j++) {
-        cp[j] = nz;
-        ri[nz] = j;
-        v[nz++] = 4.0;
-        if (j + 1 < n) {
-            ri[nz] = j + 1;
-            v[nz++] = -1.0;
-        }
-    }
-    cp[n] = nz;
-    sylva_matrix *A = NULL;
-    CHECK(sylva_matrix_from_csc(n, cp, ri, v, 1, &A) == SYLVA_OK, "from_csc: %s",
-          sylva_last_error());
-    free(cp);
-    free(ri);
-    free(v);
-    return A;
-}
-
-static int start(void)
-{
-    sylva_options o;
-    sylva_default_options(&o);
-    o.ncpus = 2;
-    o.ncuda = 0;
-    o.mode = SYLVA_MODE_CPU;
-    int st = sylva_init(&o);
-    CHECK(st == SYLVA_OK, "init: %s", sylva_last_error());
-    return st;
 }
 
 /* Backward error of solving A x = A·1 with F. */
@@ -173,6 +129,43 @@ static void case_nan_values(void)
     }
     sylva_analysis_free(an);
     sylva_matrix_free(B);
+
+    /* The same NaN pivot in a leaf of a 40-front chain (no amalgamation):
+     * found from the root, named at its origin. */
+    int64_t n = 40, cq[41], rq[80];
+    double vq[80];
+    int64_t nz = 0;
+    for (int64_t j = 0; j < n; j++) {
+        cq[j] = nz;
+        rq[nz] = j;
+        vq[nz++] = j == 0 ? 1e-300 : j == 1 || j == 2 ? 1.0 : 4.0;
+        if (j == 0) { /* column 0: rows 1 (explicit 0) and 2 */
+            rq[nz] = 1;
+            vq[nz++] = 0.0;
+            rq[nz] = 2;
+            vq[nz++] = 1e200;
+        } else if (j + 1 < n) {
+            rq[nz] = j + 1;
+            vq[nz++] = j == 1 ? 1.0 : -1.0;
+        }
+    }
+    cq[n] = nz;
+    CHECK(sylva_matrix_from_csc(n, cq, rq, vq, 1, &B) == SYLVA_OK, "chain: %s", sylva_last_error());
+    for (int i = 0; i < 3; i++) {
+        o.nrelax[i] = 0;
+        o.zrelax[i] = 0;
+    }
+    sylva_analysis_info ai;
+    CHECK(sylva_analyze(B, &o, &an, &ai) == SYLVA_OK, "analyze: %s", sylva_last_error());
+    CHECK(ai.fronts > 30, "the chain has %lld fronts", (long long)ai.fronts);
+    F = NULL;
+    st = sylva_factorize(an, B, &F, &fi);
+    CHECK(st == SYLVA_ERR_NOT_SPD && fi.failed_column == 2,
+          "NaN pivot in a leaf: %s, column %lld (%s)", sylva_status_name(st),
+          (long long)fi.failed_column, sylva_last_error());
+    sylva_factor_free(F);
+    sylva_analysis_free(an);
+    sylva_matrix_free(B);
     sylva_finalize();
 }
 
@@ -193,7 +186,15 @@ static void case_duplicate_overflow(void)
     static const char mirror[] = "%%MatrixMarket matrix coordinate real symmetric\n"
                                  "2 2 4\n1 1 1\n2 1 -1e308\n1 2 -1e308\n2 2 1\n";
     write_text(p, mirror, sizeof mirror - 1);
+    /* Both triangles stored: refused unless summing them is asked for;
+     * then the sum is out of range. */
     st = sylva_read_matrix_market(p, &A);
+    CHECK(st == SYLVA_ERR_FORMAT && contains(sylva_last_error(), ":5: A(1,2) and A(2,1) on line 4"),
+          "mirrored entries: %s '%s'", sylva_status_name(st), sylva_last_error());
+    sylva_read_options ro;
+    sylva_default_read_options(&ro);
+    ro.symmetric_both = SYLVA_BOTH_SUM;
+    st = sylva_read_matrix_market_opts(p, &ro, &A);
     CHECK(st == SYLVA_ERR_BAD_VALUE, "mirrored duplicates: %s", sylva_status_name(st));
     CHECK(contains(sylva_last_error(), "lines 4 and 5"), "message '%s'", sylva_last_error());
     sylva_matrix_free(A);
@@ -411,112 +412,6 @@ static void case_backward_error_scale(void)
     sylva_matrix_free(A);
 }
 
-/* 11: every option outside its range is refused with its name; the
- * boundaries themselves are accepted. */
-static void expect_analyze(const sylva_matrix *A, const sylva_options *o, int want,
-                           const char *name, const char *what)
-{
-    sylva_analysis_t *an = NULL;
-    int st = sylva_analyze(A, o, &an, NULL);
-    CHECK(st == want, "%s: %s (%s)", what, sylva_status_name(st), sylva_last_error());
-    if (want != SYLVA_OK)
-        CHECK(contains(sylva_last_error(), name), "%s: message '%s' lacks '%s'", what,
-              sylva_last_error(), name);
-    sylva_analysis_free(an);
-}
-
-static void case_option_ranges(void)
-{
-    sylva_matrix *A = tridiag(50);
-    sylva_options o;
-#define OPT(field, value, want)                                                                    \
-    do {                                                                                           \
-        sylva_default_options(&o);                                                                 \
-        o.field = value;                                                                           \
-        expect_analyze(A, &o, want, #field, #field " = " #value);                                  \
-    } while (0)
-    OPT(small_front_rows, -1, SYLVA_ERR_ARGUMENT);
-    OPT(small_front_rows, 0, SYLVA_OK);
-    OPT(small_front_rows, 1, SYLVA_OK);
-    OPT(small_front_rows, 2147483647, SYLVA_OK);
-    OPT(small_front_rows, 2147483648LL, SYLVA_ERR_ARGUMENT);
-    OPT(tile_rows, -1, SYLVA_ERR_ARGUMENT);
-    OPT(tile_rows, 0, SYLVA_OK);
-    OPT(tile_rows, 2147483647, SYLVA_OK);
-    OPT(tile_rows, 2147483648LL, SYLVA_ERR_ARGUMENT);
-    OPT(batch_flops, -1, SYLVA_ERR_ARGUMENT);
-    OPT(batch_flops, NAN, SYLVA_ERR_ARGUMENT);
-    OPT(batch_flops, INFINITY, SYLVA_ERR_ARGUMENT);
-    OPT(batch_flops, 0, SYLVA_OK);
-    OPT(batch_flops, 1e300, SYLVA_OK);
-    OPT(nrelax[0], -1, SYLVA_ERR_ARGUMENT);
-    OPT(nrelax[2], -5, SYLVA_ERR_ARGUMENT);
-    OPT(nrelax[1], 0, SYLVA_OK);
-    OPT(nrelax[1], 2147483647, SYLVA_OK);
-    OPT(nrelax[1], 2147483648LL, SYLVA_ERR_ARGUMENT);
-    OPT(zrelax[0], NAN, SYLVA_ERR_ARGUMENT);
-    OPT(zrelax[1], 1e300, SYLVA_ERR_ARGUMENT);
-    OPT(zrelax[2], -0.5, SYLVA_ERR_ARGUMENT);
-    OPT(zrelax[2], 1.0000001, SYLVA_ERR_ARGUMENT);
-    OPT(zrelax[0], 0, SYLVA_OK);
-    OPT(zrelax[0], 1, SYLVA_OK);
-    OPT(ordering, (sylva_ordering)7, SYLVA_ERR_ARGUMENT);
-    OPT(ordering, (sylva_ordering)-1, SYLVA_ERR_ARGUMENT);
-    OPT(precision, (sylva_dtype)2, SYLVA_ERR_ARGUMENT);
-    OPT(mode, (sylva_exec_mode)4, SYLVA_ERR_ARGUMENT);
-#undef OPT
-    sylva_matrix_free(A);
-    /* Tiles of one row on large fronts: millions of tiny tasks, refused at
-     * once; a sensible tile is fine. */
-    int64_t n = 90;
-    int64_t *cp = malloc((size_t)(n + 1) * sizeof *cp),
-            *ri = malloc((size_t)(n * (n + 1) / 2) * sizeof *ri);
-    double *v = malloc((size_t)(n * (n + 1) / 2) * sizeof *v);
-    int64_t nz = 0;
-    for (int64_t j = 0; j < n; j++) { /* dense SPD: one front of 90 rows */
-        cp[j] = nz;
-        for (int64_t i = j; i < n; i++) {
-            ri[nz] = i;
-            v[nz++] = i == j ? (double)n : 0.5;
-        }
-    }
-    cp[n] = nz;
-    A = NULL;
-    CHECK(sylva_matrix_from_csc(n, cp, ri, v, 1, &A) == SYLVA_OK, "dense: %s", sylva_last_error());
-    sylva_default_options(&o);
-    o.small_front_rows = 1;
-    o.tile_rows = 1;
-    double t0 = sylva_wtime();
-    expect_analyze(A, &o, SYLVA_ERR_ARGUMENT, "tile_rows", "tile_rows = 1, small_front_rows = 1");
-    CHECK(sylva_wtime() - t0 < 2.0, "the refusal took %.2f s", sylva_wtime() - t0);
-    o.tile_rows = 16;
-    expect_analyze(A, &o, SYLVA_OK, "", "tile_rows = 16, small_front_rows = 1");
-    sylva_matrix_free(A);
-    free(cp);
-    free(ri);
-    free(v);
-    /* sylva_init */
-    struct {
-        int ncpus, ncuda, mode;
-        int64_t devmem;
-        const char *name;
-    } bad[] = {
-        {-2, 0, SYLVA_MODE_CPU, 0, "ncpus"},         {SYLVA_MAX_WORKERS + 1, 0, 3, 0, "ncpus"},
-        {1, -2, SYLVA_MODE_CPU, 0, "ncuda"},         {1, 0, 9, 0, "mode"},
-        {1, 0, SYLVA_MODE_CPU, -1, "device_memory"}, {0, 0, SYLVA_MODE_CPU, 0, "ncpus"}};
-    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
-        sylva_default_options(&o);
-        o.ncpus = bad[k].ncpus;
-        o.ncuda = bad[k].ncuda;
-        o.mode = (sylva_exec_mode)bad[k].mode;
-        o.device_memory = bad[k].devmem;
-        int st = sylva_init(&o);
-        CHECK(st == SYLVA_ERR_ARGUMENT, "init with bad %s: %s", bad[k].name, sylva_status_name(st));
-        CHECK(contains(sylva_last_error(), bad[k].name), "init message '%s'", sylva_last_error());
-        if (st == SYLVA_OK) sylva_finalize();
-    }
-}
-
 static void *failing_malloc(size_t n)
 {
     (void)n;
@@ -574,7 +469,6 @@ int main(int argc, char **argv)
                  {"fifo_input", case_fifo_input},
                  {"write_atomic", case_write_atomic},
                  {"backward_error_scale", case_backward_error_scale},
-                 {"option_ranges", case_option_ranges},
                  {"messages", case_messages}};
     int found = 0;
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)

@@ -1,0 +1,151 @@
+/* factor_report.c — `sylva factor`'s summary and JSON record (contract in
+ * factor_report.h; the keys are listed in docs/cli.md). */
+#include <math.h>
+#include <string.h>
+
+#include "factor_report.h"
+#include "json.h"
+
+void factor_report_print(const cli_args *a, const factor_report *r)
+{
+    printf("%s: n = %lld, nnz(A) = %lld, nnz(L) = %lld, flops = %.3e\n", a->file, (long long)r->ai.n,
+           (long long)r->ai.nnz_A, (long long)r->ai.nnz_L, r->ai.flops);
+    printf("  fronts %lld (tree height %lld, largest %lld rows), ordering %s, policy %s: %lld tasks, %s\n",
+           (long long)r->ai.fronts, (long long)r->ai.tree_height, (long long)r->ai.max_front_rows,
+           sylva_ordering_name(r->ai.ordering), a->opts.policy, (long long)r->fi.tasks,
+           sylva_dtype_name(a->opts.precision));
+    printf("  time: read %.3f s, analyze %.3f s, factorize %.3f s (%.2f GFLOP/s), solve %.3f s\n", r->t_read,
+           r->ai.seconds, r->t_factor, r->t_factor > 0 ? r->ai.flops / r->t_factor * 1e-9 : 0, r->t_solve);
+    if (r->fi.mode != SYLVA_MODE_CPU)
+        printf("  %s on %d GPU%s (%s): GPU busy %.3f s, %lld GPU + %lld CPU tasks; %.1f MB to the "
+               "GPU, %.1f MB back; peak device memory %.1f MB; L to host %.3f s\n",
+               sylva_exec_mode_name(r->fi.mode), r->fi.gpus, r->fi.gpus == 1 ? "" : "s", sylva_gpu_name(),
+               r->fi.gpu_busy_seconds, (long long)r->fi.tasks_gpu, (long long)r->fi.tasks_cpu,
+               r->fi.bytes_to_device / 1e6, r->fi.bytes_to_host / 1e6, r->fi.peak_device_bytes / 1e6,
+               r->t_to_host);
+    printf("  backward error %.3e (%lld right-hand side%s%s%s), log det %.10g", r->berr, (long long)r->nrhs,
+           r->nrhs == 1 ? "" : "s", a->rhs ? "" : ", b = ", a->rhs ? "" : r->rhs, r->logdet);
+    if (a->rcond) printf(", rcond %.3e", r->rcond);
+    printf("\n");
+}
+
+/* The options in effect (requested values; "auto"/0 where the library
+ * chooses, with what it chose in the record's other keys). */
+static void json_options(json_writer *j, const cli_args *a, const factor_report *r)
+{
+    const sylva_options *o = &a->opts;
+    json_begin(j, "options", '{');
+    json_str(j, "ordering", a->ordering);
+    json_str(j, "perm", a->perm);
+    json_str(j, "analysis", a->analysis);
+    json_str(j, "policy", o->policy);
+    json_str(j, "precision", sylva_dtype_name(o->precision));
+    json_str(j, "mode", sylva_exec_mode_name(o->mode));
+    json_int(j, "threads", a->threads);
+    json_int(j, "gpus", o->ncuda);
+    json_int(j, "device_memory", o->device_memory);
+    json_str(j, "scheduler", o->scheduler);
+    json_int(j, "small_rows", o->small_front_rows);
+    json_int(j, "tile_rows", o->tile_rows);
+    json_num(j, "batch_flops", o->batch_flops);
+    json_int(j, "repeat", a->repeat);
+    json_str(j, "rhs", a->rhs);
+    json_str(j, "output", a->output);
+    json_num(j, "max_backward_error", r->max_berr);
+    json_bool(j, "rcond", a->rcond);
+    static const char *both[] = {"refuse", "sum", "lower", "average"}, *sym[] = {"none", "lower", "upper", "average"};
+    json_str(j, "symmetric_both", both[a->read.symmetric_both & 3]);
+    json_str(j, "symmetrize", sym[a->read.symmetrize & 3]);
+    json_num(j, "symmetrize_tol", a->read.symmetrize_tol);
+    json_end(j);
+}
+
+int factor_report_json(const cli_args *a, const factor_report *r)
+{
+    json_writer j;
+    int st = json_open(&j, a->json, '{');
+    if (st) return st;
+    json_str(&j, "status", r->inaccurate ? "inaccurate" : sylva_status_name(r->status));
+    if (r->status) json_str(&j, "message", cli_message(r->status));
+    if (r->inaccurate) {
+        char msg[64];
+        snprintf(msg, sizeof msg, "backward error exceeds %.3g", r->max_berr);
+        json_str(&j, "message", msg);
+    }
+    json_str(&j, "command", "factor");
+    json_str(&j, "version", sylva_version());
+    json_str(&j, "file", a->file);
+    json_options(&j, a, r);
+    json_begin(&j, "input", '{');
+    json_str(&j, "compression", r->input.compression ? r->input.compression : "");
+    json_int(&j, "mirrored", r->input.mirrored);
+    json_int(&j, "asymmetric", r->input.asymmetric);
+    json_num(&j, "max_asymmetry", r->input.max_asymmetry);
+    json_end(&j);
+    json_int(&j, "n", r->ai.n);
+    json_int(&j, "nnz_A", r->ai.nnz_A);
+    json_int(&j, "nnz_L", r->ai.nnz_L);
+    json_num(&j, "flops", r->ai.flops);
+    json_int(&j, "fronts", r->ai.fronts);
+    json_int(&j, "tree_height", r->ai.tree_height);
+    json_int(&j, "max_front_rows", r->ai.max_front_rows);
+    json_int(&j, "tasks", r->fi.tasks);
+    json_int(&j, "batches", r->ai.batches);
+    json_str(&j, "policy", a->opts.policy);
+    json_str(&j, "ordering", r->ai.n || !r->status ? sylva_ordering_name(r->ai.ordering) : a->ordering);
+    json_str(&j, "ordering_requested", a->ordering);
+    if (a->analysis) json_str(&j, "analysis_file", a->analysis);
+    json_str(&j, "precision", sylva_dtype_name(a->opts.precision));
+    json_int(&j, "threads", r->ri.cpu_workers);
+    json_str(&j, "mode", sylva_exec_mode_name(r->fi.mode));
+    json_int(&j, "gpus", r->fi.mode == SYLVA_MODE_CPU ? 0 : r->fi.gpus);
+    json_str(&j, "device", r->fi.mode == SYLVA_MODE_CPU ? "cpu" : sylva_gpu_name());
+    json_begin(&j, "runtime", '{');
+    json_int(&j, "cpu_workers", r->ri.cpu_workers);
+    json_int(&j, "gpu_workers", r->ri.gpu_workers);
+    json_int(&j, "gpus", r->ri.gpus);
+    json_str(&j, "scheduler", r->ri.scheduler);
+    json_end(&j);
+    json_begin(&j, "memory", '{');
+    json_num(&j, "factor_bytes", r->ai.factor_bytes);
+    json_num(&j, "peak_cb_bytes", r->ai.peak_cb_bytes);
+    json_end(&j);
+    json_begin(&j, "seconds", '{');
+    json_num(&j, "read", r->t_read);
+    json_num(&j, "rhs", r->t_rhs);
+    json_num(&j, "analyze", r->ai.seconds);
+    json_num(&j, "ordering", r->ai.seconds_ordering);
+    json_num(&j, "symbolic", r->ai.seconds_symbolic);
+    json_num(&j, "maps", r->ai.seconds_maps);
+    json_num(&j, "plan", r->ai.seconds_plan);
+    json_num(&j, "factorize", r->t_factor);
+    json_num(&j, "factorize_first", r->t_factor_first);
+    json_num(&j, "to_host", r->t_to_host);
+    json_num(&j, "solve", r->t_solve);
+    json_num(&j, "rcond", r->t_rcond);
+    json_end(&j);
+    json_begin(&j, "workers", '{');
+    json_int(&j, "tasks_cpu", r->fi.tasks_cpu);
+    json_int(&j, "tasks_gpu", r->fi.tasks_gpu);
+    json_num(&j, "gpu_busy_seconds", r->fi.gpu_busy_seconds);
+    json_num(&j, "gpu_wait_seconds", r->fi.mode == SYLVA_MODE_CPU ? 0 : r->fi.seconds - r->fi.gpu_busy_seconds);
+    json_num(&j, "bytes_to_device", r->fi.bytes_to_device);
+    json_num(&j, "bytes_to_host", r->fi.bytes_to_host);
+    json_num(&j, "peak_device_bytes", r->fi.peak_device_bytes);
+    json_num(&j, "gpu_seconds_batched", r->fi.gpu_seconds_batched);
+    json_num(&j, "gpu_flops_batched", r->fi.gpu_flops_batched);
+    json_num(&j, "gpu_seconds_large", r->fi.gpu_seconds_large);
+    json_num(&j, "gpu_flops_large", r->fi.gpu_flops_large);
+    json_end(&j);
+    json_num(&j, "gflops", r->t_factor > 0 ? r->ai.flops / r->t_factor * 1e-9 : 0);
+    json_str(&j, "rhs", r->rhs);
+    json_int(&j, "nrhs", r->nrhs);
+    json_num(&j, "backward_error", r->berr);
+    json_begin(&j, "backward_errors", '[');
+    for (int64_t c = 0; r->berr_columns && c < r->nrhs; c++) json_num(&j, NULL, r->berr_columns[c]);
+    json_end(&j);
+    json_num(&j, "logdet", r->logdet);
+    json_num(&j, "rcond", r->rcond);
+    json_int(&j, "failed_column", r->fi.failed_column >= 0 ? r->fi.failed_column + 1 : -1);
+    return json_close(&j);
+}
