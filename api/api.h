@@ -39,6 +39,11 @@ struct sylva_factor {
     int pivots_checked; /* L's pivots were found finite and positive */
 };
 
+/* factor.c: SYLVA_OK when F holds a usable factor (its last factorization
+ * succeeded and, after a GPU one, its pivots were checked once L came to
+ * the host); else the status, with a message starting with `who`. */
+int sylva__factor_usable(const sylva_factor_t *F, const char *who);
+
 /* SYLVA_OK when A's arrays are consistent (not a full validation: io/ did
  * that when A was made). */
 int sylva__api_check_matrix(const sylva_matrix *A);
@@ -58,5 +63,10 @@ int sylva__options_check_tiles(const sylva__tree *t, int64_t small_rows, int64_t
  * factorization (SYLVA_ERR_NOT_SPD naming the column). */
 int sylva__check_values(const sylva_matrix *A, const char *who);
 int sylva__check_pivots(const sylva_analysis_t *an, sylva__numeric *num, int64_t *failed_column);
+
+/* memory.c: the resident memory a first factorization and a
+ * refactorization add to the process (bytes), on GPUs (on_gpu) or CPUs. */
+void sylva__memory_predict(const sylva_analysis_t *an, const sylva_matrix *A, int on_gpu,
+                           double *first, double *refactor);
 
 #endif

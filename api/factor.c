@@ -82,6 +82,7 @@ static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
         info->gpu_flops_batched = rep.gpu_flops[0];
         info->gpu_seconds_large = rep.gpu_seconds[1];
         info->gpu_flops_large = rep.gpu_flops[1];
+        info->peak_rss_bytes = sylva__peak_rss_bytes();
     }
     return status;
 }
@@ -120,7 +121,7 @@ int sylva_refactorize(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
 
 /* SYLVA_OK when F holds a usable factor: its last factorization succeeded
  * and, after a GPU one, its pivots (checked once L is on the host). */
-static int factor_usable(const sylva_factor_t *F, const char *who)
+int sylva__factor_usable(const sylva_factor_t *F, const char *who)
 {
     /* Solves may run concurrently on one factor: the flags are atomic. */
     if (!__atomic_load_n(&F->valid, __ATOMIC_ACQUIRE) || !sylva__numeric_ok(F->num))
@@ -142,7 +143,7 @@ int sylva_solve(const sylva_factor_t *F, int64_t nrhs, void *B, int64_t ldb)
     if (nrhs < 0 || ldb < n || ldb < 1)
         return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_solve: nrhs = %lld, ldb = %lld for n = %lld",
                            (long long)nrhs, (long long)ldb, (long long)n);
-    int status = factor_usable(F, "sylva_solve");
+    int status = sylva__factor_usable(F, "sylva_solve");
     return status ? status : sylva__numeric_solve(F->num, nrhs, B, ldb);
 }
 
@@ -156,7 +157,7 @@ int sylva_factor_to_host(const sylva_factor_t *F, double *seconds)
     /* The copy first, timed; then the pivot check, which needs L here. */
     int status = sylva__numeric_to_host(F->num, &s);
     if (seconds) *seconds = s;
-    return status ? status : factor_usable(F, "sylva_factor_to_host");
+    return status ? status : sylva__factor_usable(F, "sylva_factor_to_host");
 }
 
 sylva_dtype sylva_factor_dtype(const sylva_factor_t *F)
@@ -168,7 +169,7 @@ int sylva_logdet(const sylva_factor_t *F, double *logdet)
 {
     sylva__clear_error();
     if (!F || !logdet) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_logdet: NULL argument");
-    int status = factor_usable(F, "sylva_logdet");
+    int status = sylva__factor_usable(F, "sylva_logdet");
     return status ? status : sylva__numeric_logdet(F->num, logdet);
 }
 

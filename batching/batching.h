@@ -5,7 +5,8 @@
  * One group becomes one StarPU task (one vbatched kernel sequence on a GPU).
  * Fronts with more than `small_front_rows` rows are "large": always alone in
  * their group (native mode). sylva__plan_build() checks the policy's result
- * against that contract (sylva__plan_check) and then lays out memory and
+ * against that contract (sylva__plan_check), orders the groups for memory
+ * (the tree's postorder as far as the grouping allows) and then lays out memory and
  * dependencies the same way for every policy:
  *   - L pool: the factor columns of a group's fronts, contiguous, in one
  *     allocation for the whole factor (l_off[f] is global);
@@ -84,7 +85,13 @@ const sylva__policy *sylva__policy_at(int i);
 const sylva__policy *sylva__policy_find(const char *name);
 extern const char sylva__policy_default[];
 
-/* Run a policy, check its grouping and lay out the plan. Fails on an
+/* Reorder a checked grouping (order, start, ng groups) into the
+ * topological order closest to the tree's postorder (plan_order.c): groups
+ * whose contribution blocks are read soon after they are made. The fronts
+ * of a group keep their order. SYLVA_ERR_NO_MEMORY on allocation failure. */
+int sylva__plan_order_groups(const sylva__tree *t, int64_t *order, int64_t *start, int64_t ng);
+
+/* Run a policy, check its grouping, order its groups and lay out the plan. Fails on an
  * unknown policy, a broken contract (SYLVA_ERR_RUNTIME naming the policy
  * and the front) or memory. */
 int sylva__plan_build(const sylva__tree *t, const char *policy, const sylva__policy_params *p,
@@ -111,9 +118,19 @@ typedef struct sylva__plan_stats {
     double size_spread_mean;  /* mean over groups of max_m / min_m */
     double padding_waste;     /* 1 − Σ flops / Σ (group size × max front flops) */
     double peak_cb_scalars;   /* CB pools alive at once, groups run in order */
+    double peak_factor_cb_scalars; /* the most of L written so far plus CB pools alive,
+                                      groups run in order (a first factorization's peak) */
     double max_task_scalars;  /* the largest task's data: its L slice, own CB pool,
                                  internal CBs and the CB pools it reads */
 } sylva__plan_stats;
 void sylva__plan_stats_compute(const sylva__plan *plan, sylva__plan_stats *st);
+
+/* The plan's run on `workers` CPU workers, simulated for its memory
+ * (plan_memory.c; `tiled`: large fronts are shared by the workers): the
+ * peak, in scalars, of L written so far plus the CB pools and scratch
+ * alive (a first factorization), and of the CB pools and scratch alive
+ * alone (a refactorization adds all of L). 0 and 0 when out of memory. */
+void sylva__plan_memory_sim(const sylva__plan *plan, int workers, int tiled, double *peak_first,
+                            double *peak_cb);
 
 #endif

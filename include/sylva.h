@@ -155,6 +155,16 @@ int sylva_matrix_from_csc(int64_t n, const int64_t *colptr, const int64_t *rowin
  * sorted, unique); checked, not copied. Free with sylva_matrix_free. */
 int sylva_matrix_wrap(int64_t n, int64_t *colptr, int64_t *rowind, double *values,
                       sylva_matrix **A);
+/* The same with 32-bit indices (n and the entries below 2^31), read once:
+ * sylva_matrix_from_csc32 builds A's arrays straight from the caller's
+ * (the one copy, with the same checks, sorting and summing as
+ * sylva_matrix_from_csc); sylva_matrix_wrap32 widens the indices into
+ * arrays A owns and uses the caller's values in place (not copied: they
+ * must outlive A). */
+int sylva_matrix_from_csc32(int64_t n, const int32_t *colptr, const int32_t *rowind,
+                            const double *values, int lower_only, sylva_matrix **A);
+int sylva_matrix_wrap32(int64_t n, const int32_t *colptr, const int32_t *rowind, double *values,
+                        sylva_matrix **A);
 void sylva_matrix_free(sylva_matrix *A);
 /* A copy of A (arrays owned by the copy) with values of another type;
  * a pattern stays a pattern. */
@@ -321,7 +331,21 @@ typedef struct sylva_analysis_info {
     double seconds;         /* the whole analysis; its phases: */
     double seconds_ordering, seconds_symbolic, seconds_maps, seconds_plan;
     sylva_ordering ordering; /* the ordering used (SYLVA_ORDERING_AUTO resolved) */
-    char reserved[88];
+    /* Memory (bytes of resident memory; docs/limits.md has the model).
+     * memory_on_gpu: 1 when the factorization will run on GPUs, whose
+     * contribution blocks and workspaces are device memory and not in the
+     * predictions. memory_baseline_bytes: the process's resident memory when
+     * the analysis ended (A, the analysis, libraries, anything else the
+     * program holds). predicted_peak_bytes: the process's predicted peak
+     * during a first sylva_factorize — the baseline plus L as it is written,
+     * the contribution blocks alive at once, workspaces and a converted copy
+     * of A's values when the precisions differ. predicted_refactor_peak_bytes:
+     * the same for sylva_refactorize, when all of L is already resident. */
+    int memory_on_gpu;
+    double memory_baseline_bytes;
+    double predicted_peak_bytes;
+    double predicted_refactor_peak_bytes;
+    char reserved[64];
 } sylva_analysis_info;
 
 /* Order, find supernodes, build the assembly tree and the batching plan.
@@ -382,7 +406,11 @@ typedef struct sylva_factor_info {
      * fronts (native cuSOLVER/cuBLAS path). */
     double gpu_seconds_batched, gpu_flops_batched;
     double gpu_seconds_large, gpu_flops_large;
-    char reserved[128];
+    /* The process's peak resident memory so far (getrusage's high-water
+     * mark), read when the factorization ended: compare with the analysis'
+     * predicted_peak_bytes. */
+    double peak_rss_bytes;
+    char reserved[120];
 } sylva_factor_info;
 
 /* Numeric factorization of A (same pattern as analyzed). info may be NULL. */
@@ -398,6 +426,65 @@ int sylva_factor_to_host(const sylva_factor_t *F, double *seconds);
 /* Solve A X = B in place; B is n x nrhs, column-major, leading dim ldb, of
  * the factor's type (sylva_factor_dtype). */
 int sylva_solve(const sylva_factor_t *F, int64_t nrhs, void *B, int64_t ldb);
+/* The solve in parts, as CHOLMOD's cholmod_solve systems. The factor is
+ * P A Pᵀ = L Lᵀ, with P the fill-reducing permutation: (P b)[k] =
+ * b[perm[k]], perm = sylva_analysis_perm (new → old). B (n × nrhs,
+ * column-major, ld ldb, the factor's type) is replaced by
+ *   SYLVA_SYS_A    A⁻¹ B (what sylva_solve does)
+ *   SYLVA_SYS_LLT  (L Lᵀ)⁻¹ B   (B in the permuted numbering)
+ *   SYLVA_SYS_L    L⁻¹ B        (permuted numbering)
+ *   SYLVA_SYS_LT   L⁻ᵀ B        (permuted numbering)
+ *   SYLVA_SYS_P    P B          (user's numbering → permuted)
+ *   SYLVA_SYS_PT   Pᵀ B         (permuted → user's numbering)
+ * so that A⁻¹ = Pᵀ L⁻ᵀ L⁻¹ P. */
+typedef enum {
+    SYLVA_SYS_A = 0,
+    SYLVA_SYS_LLT = 1,
+    SYLVA_SYS_L = 2,
+    SYLVA_SYS_LT = 3,
+    SYLVA_SYS_P = 4,
+    SYLVA_SYS_PT = 5
+} sylva_system;
+int sylva_solve_system(const sylva_factor_t *F, sylva_system system, int64_t nrhs, void *B,
+                       int64_t ldb);
+
+/* L as a sparse matrix. sylva_factor_nnz: its entries (as CHOLMOD's lnz;
+ * the analysis info's nnz_L). sylva_factor_csc fills caller arrays of n + 1,
+ * nnz and nnz scalars of the factor's type (values may be NULL for the
+ * pattern) with L in compressed sparse columns, rows sorted within each
+ * column:
+ *   SYLVA_NUMBERING_PERMUTED  L itself: lower triangular, P A Pᵀ = L Lᵀ,
+ *                             the diagonal first in each column;
+ *   SYLVA_NUMBERING_USER      Pᵀ L P, L in the user's numbering: column
+ *                             perm[j] holds column j of L with rows
+ *                             perm[i]; A = (Pᵀ L P)(Pᵀ L P)ᵀ, but it is not
+ *                             triangular. */
+typedef enum { SYLVA_NUMBERING_PERMUTED = 0, SYLVA_NUMBERING_USER = 1 } sylva_numbering;
+int64_t sylva_factor_nnz(const sylva_factor_t *F);
+int sylva_factor_csc(const sylva_factor_t *F, sylva_numbering numbering, int64_t *colptr,
+                     int64_t *rowind, void *values);
+
+/* The supernodal view of L (as CHOLMOD's supernodal factor): supernode s
+ * holds the pivot columns first_col .. first_col + ncols − 1 (permuted
+ * numbering) of L, on the sorted rows rows[0 .. nrows) (permuted numbering;
+ * the first ncols are the pivot columns themselves), stored column-major
+ * in values (nrows × ncols, leading dimension nrows, the factor's type);
+ * the strict upper triangle of the top ncols × ncols block is not part of
+ * L. The pointers are into F (no copy): valid until F is refactorized or
+ * freed. Supernodes are in postorder (children before parents).
+ * sylva_factor_supernode brings L to host memory first after a GPU run. */
+typedef struct sylva_supernode {
+    int64_t first_col;
+    int64_t ncols;
+    int64_t nrows;
+    const int64_t *rows;
+    const void *values;
+    int64_t parent; /* the supernode its update goes to, −1 for a root */
+    char reserved[24];
+} sylva_supernode;
+int64_t sylva_factor_supernode_count(const sylva_factor_t *F);
+int sylva_factor_supernode(const sylva_factor_t *F, int64_t s, sylva_supernode *out);
+
 /* The precision the factor was computed in. */
 sylva_dtype sylva_factor_dtype(const sylva_factor_t *F);
 /* log(det(A)) = 2 sum log(diag(L)). */

@@ -37,6 +37,14 @@ int64_t sylva__runtime_gpu_memory(void);
 const char *sylva__runtime_gpu_name(void);
 int64_t sylva__runtime_gpu_small_rows(void);
 
+/* Resident memory the runtime adds during a CPU factorization of plan pl
+ * besides the plan's data (bytes; an estimate, docs/limits.md): the
+ * descriptors of the tasks it keeps submitted (at most
+ * SYLVA__MAX_SUBMITTED_TASKS, tile tasks of tile_rows included) and each
+ * CPU worker's BLAS packing buffers. `workers` is used when the runtime is
+ * not running (the running one's count otherwise). */
+double sylva__runtime_workspace_bytes(const sylva__plan *pl, int64_t tile_rows, int workers, size_t es);
+
 /* A plan as the runtime keeps it for the analysis's life (its GPU form,
  * made at the first GPU factorization). */
 typedef struct sylva__rt_plan sylva__rt_plan;
@@ -87,6 +95,11 @@ int sylva__numeric_to_host(sylva__numeric *N, double *seconds);
 /* B (n × nrhs, ld ldb, N's precision, user's numbering) ← A⁻¹ B (on the
  * host: L is brought there first). */
 int sylva__numeric_solve(sylva__numeric *N, int64_t nrhs, void *B, int64_t ldb);
+/* The solve in parts (solve_partial.c): B (n × nrhs, ld ldb, N's
+ * precision) ← A⁻¹B, (LLᵀ)⁻¹B, L⁻¹B, L⁻ᵀB, PB or PᵀB, with P A Pᵀ = L Lᵀ
+ * (sylva_system); L is brought to the host first when the system needs it. */
+int sylva__numeric_solve_system(sylva__numeric *N, sylva_system sys, int64_t nrhs, void *B,
+                                int64_t ldb);
 /* log det A = 2 Σ log diag L. */
 int sylva__numeric_logdet(sylva__numeric *N, double *logdet);
 /* L's values (plan layout) in host memory, brought there first; NULL on

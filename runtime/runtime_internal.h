@@ -80,6 +80,10 @@ typedef struct sylva__group_args {
     double **child_ptrs;        /* GPU: room for the child pools' device pointers */
     int *front_info;
     int *failed;                /* the numeric object's flag, set atomically on a task failure */
+    /* CPU runs: per group, a tiled front's CB memory (NULL otherwise) and
+     * its readers that have not ended; the last one frees it. */
+    void **cbmem;
+    int64_t *cb_unread;
 } sylva__group_args;
 
 /* The calling GPU worker's stream (a StarPU built without CUDA has no GPU
@@ -113,6 +117,15 @@ extern struct starpu_codelet sylva__group_codelet;
 void sylva__d_group_cpu(void *buffers[], const sylva__group_args *a);
 void sylva__s_group_cpu(void *buffers[], const sylva__group_args *a);
 
+/* Called between submissions: waits while more than
+ * SYLVA__MAX_SUBMITTED_TASKS tasks are submitted and not finished (their
+ * descriptors are memory), until 3/4 of that remain. */
+static inline void sylva__submit_throttle(void)
+{
+    if (starpu_task_nsubmitted() > SYLVA__MAX_SUBMITTED_TASKS)
+        starpu_task_wait_for_n_submitted(SYLVA__MAX_SUBMITTED_TASKS * 3 / 4);
+}
+
 /* Tiled large fronts (front_tiles.c, codelet_tiles.c). */
 typedef struct sylva__tile_args {
     int *front_info;  /* the front's status slot */
@@ -124,10 +137,15 @@ extern struct starpu_codelet sylva__tile_potrf_codelet, sylva__tile_trsm_codelet
 typedef struct sylva__tiled sylva__tiled;
 /* Partition P (m × k) and C ((m−k)²) into nb tiles, submit the tiled
  * factorization and the gathering; free with sylva__tiled_free after the
- * tasks have ended. On failure *status is set and what was split is gathered. */
+ * tasks have ended. The tile tasks' priorities are prio .. prio +
+ * sylva__tiled_priorities(m, k, nb) − 1 (critical path first). On failure
+ * *status is set and what was split is gathered. */
 sylva__tiled *sylva__tiled_submit(starpu_data_handle_t P, starpu_data_handle_t C, int64_t m,
                                   int64_t k, int64_t nb, sylva_dtype precision, int *front_info,
-                                  int *status);
+                                  int prio, int *status);
+int64_t sylva__tiled_priorities(int64_t m, int64_t k, int64_t nb);
+/* Tile tasks a front of m rows and k pivots makes with tiles of nb. */
+double sylva__tiled_task_count(int64_t m, int64_t k, int64_t nb);
 void sylva__tiled_free(sylva__tiled *T);
 
 /* Submit the whole plan for values `A_values` into N in the resolved mode

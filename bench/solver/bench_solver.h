@@ -17,6 +17,8 @@ typedef struct bench_row {
     double gpu_busy, bytes_to_device, bytes_to_host, peak_device;
     double gpu_s_batched, gpu_f_batched, gpu_s_large, gpu_f_large;
     int64_t tasks, tasks_gpu, tasks_cpu;
+    double peak_rss;       /* bytes: the row's process' peak resident memory */
+    double predicted_peak; /* bytes: sylva's prediction of it (analysis info), 0 for others */
 } bench_row;
 
 typedef struct bench_opts {
@@ -34,5 +36,11 @@ int bench_cholmod(const sylva_matrix *A, const int64_t *perm, int threads, int r
 /* cuDSS from the library at `path` (dlopen), its own ordering; the
  * factorization phase timed with L on the device. */
 int bench_cudss(const sylva_matrix *A, const char *path, int repeat, bench_row *r);
+
+/* Run fn(arg, perm_out, r) in a child process and fill r from it, with
+ * r->peak_rss the child's peak resident memory (isolate.c); perm_out (n
+ * entries) comes back too when not NULL. Returns fn's status. */
+typedef int (*bench_row_fn)(void *arg, int64_t **perm_out, bench_row *r);
+int bench_isolated(bench_row_fn fn, void *arg, int64_t n, int64_t **perm_out, bench_row *r);
 
 #endif

@@ -34,6 +34,8 @@ int bench_sylva(const sylva_matrix *A, const bench_opts *o, sylva_exec_mode mode
     if (!st) st = sylva_analyze(A, &opt, &an, &ai);
     if (st) goto out;
     r->analyze = ai.seconds;
+    /* Repeats refactorize, when all of L is already resident. */
+    r->predicted_peak = o->repeat > 1 ? ai.predicted_refactor_peak_bytes : ai.predicted_peak_bytes;
     snprintf(r->device, sizeof r->device, "%s", sylva_gpu_count() ? sylva_gpu_name() : "cpu");
     r->n = ai.n;
     r->nnz_L = ai.nnz_L;
@@ -57,6 +59,7 @@ int bench_sylva(const sylva_matrix *A, const bench_opts *o, sylva_exec_mode mode
             r->gpu_f_large = fi.gpu_flops_large;
         }
         if (fi.peak_device_bytes > r->peak_device) r->peak_device = fi.peak_device_bytes;
+        r->peak_rss = fi.peak_rss_bytes; /* in process; bench_isolated replaces it */
         r->tasks = fi.tasks;
         if (fi.mode != mode && mode != SYLVA_MODE_AUTO)
             snprintf(r->note, sizeof r->note, "ran in %s mode", sylva_exec_mode_name(fi.mode));

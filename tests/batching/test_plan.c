@@ -4,10 +4,12 @@
  * built, and its contract is checked here independently of
  * sylva__plan_check (every front once, children first, large fronts alone,
  * dependency lists and CB slots naming the right groups, CB regions inside
- * their pools and disjoint, L offsets tiling the factor). Then the checker
+ * their pools and disjoint, L offsets tiling the factor), and the group
+ * order (the first front in postorder first among the ready groups). Then the checker
  * itself must refuse plans broken on purpose.
  *   test_plan [TREES]   (random trees per shape, default 40; seed printed)
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -174,6 +176,42 @@ static void check_contract(const sylva__plan *pl, const sylva__policy_params *pp
     free(grp);
 }
 
+/* The plan's group order (plan_order.c): every group, when it comes, is the
+ * one with the first front in postorder among those whose child groups
+ * have all come — so groups of single fronts come in postorder. */
+static void check_order(const sylva__plan *pl, const char *what)
+{
+    const sylva__tree *t = pl->tree;
+    int64_t ng = pl->ngroups;
+    int64_t *key = malloc((size_t)(ng + 1) * sizeof *key);
+    char *done = calloc((size_t)ng + 1, 1);
+    for (int64_t g = 0; g < ng; g++) {
+        key[g] = INT64_MAX;
+        for (int64_t q = pl->group_ptr[g]; q < pl->group_ptr[g + 1]; q++)
+            if (pl->front_list[q] < key[g]) key[g] = pl->front_list[q];
+    }
+    for (int64_t g = 0; g < ng; g++) {
+        for (int64_t h = g + 1; h < ng; h++) {
+            int ready = 1;
+            for (int64_t q = pl->group_ptr[h]; q < pl->group_ptr[h + 1] && ready; q++) {
+                int64_t f = pl->front_list[q];
+                for (int64_t c = t->child_ptr[f]; c < t->child_ptr[f + 1]; c++) {
+                    int64_t cg = pl->front_group[t->child_list[c]];
+                    if (cg != h && !done[cg]) ready = 0;
+                }
+            }
+            CHECK(!ready || key[h] > key[g], "%s: group %lld (first front %lld) was ready before group %lld "
+                  "(first front %lld)", what, (long long)h, (long long)key[h], (long long)g, (long long)key[g]);
+        }
+        done[g] = 1;
+    }
+    if (pl->ngroups == t->nfronts)
+        for (int64_t q = 0; q < t->nfronts; q++)
+            CHECK(pl->front_list[q] == q, "%s: single-front groups not in postorder", what);
+    free(key);
+    free(done);
+}
+
 /* The checker must refuse broken plans: each mutation of a valid plan, one
  * at a time, then restored. */
 static void check_checker(sylva__plan *pl, const sylva__policy_params *pp, const char *what)
@@ -260,6 +298,7 @@ int main(int argc, char **argv)
                     CHECK(st == SYLVA_OK, "%s: %s", what, sylva_last_error());
                     if (st) continue;
                     check_contract(pl, &params[q], what);
+                    check_order(pl, what);
                     check_checker(pl, &params[q], what);
                     sylva__plan_free(pl);
                 }
