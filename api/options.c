@@ -27,6 +27,9 @@ void sylva_default_options(sylva_options *o)
     o->precision = SYLVA_FLOAT64;
     o->mode = SYLVA_MODE_AUTO;
     o->device_memory = 0;
+    o->refine = 0;
+    o->solve_mode = SYLVA_SOLVE_AUTO;
+    o->solve_block = 0; /* automatic: see sylva_solve_ex */
 }
 
 static const char *const mode_names[] = {"auto", "gpu", "hybrid", "cpu"};

@@ -116,4 +116,34 @@ typedef struct sylva__plan_stats {
 } sylva__plan_stats;
 void sylva__plan_stats_compute(const sylva__plan *plan, sylva__plan_stats *st);
 
+/* The CPU solve's pieces (solve_pieces.c): the tree cut into ranges of
+ * consecutive fronts (postorder), each solved by one task per direction and
+ * column chunk. A piece is either a single "top" front or a run of whole
+ * subtrees; subtrees are split from the roots down (the heaviest first)
+ * until none holds more than 1/(SYLVA__SOLVE_PIECES_PER_WORKER · workers)
+ * of the solve's work (Σ m·k), then consecutive ones are packed up to that
+ * much. A front whose parent lies in another piece "exports" its update
+ * (its m − k rows) through an out buffer at out_off[f]; updates that stay
+ * inside a piece live on the piece's stack, whose peak is stack_rows[p]
+ * rows. Forward deps: the pieces holding external children; backward
+ * deps: the pieces holding the parents of exported fronts. */
+typedef struct sylva__solve_pieces {
+    const sylva__tree *tree;
+    int workers;             /* the worker count it was cut for */
+    int64_t npieces;
+    int64_t *first;          /* npieces + 1: fronts first[p] .. first[p+1] − 1 */
+    int64_t *piece_of;       /* nfronts */
+    int64_t *fwd_ptr, *fwd_list; /* npieces + 1; sorted, unique */
+    int64_t *bwd_ptr, *bwd_list; /* npieces + 1; sorted, unique */
+    int64_t *out_off;        /* nfronts: rows into the out buffer, −1 if not exported */
+    int64_t out_rows;        /* Σ rows of the exported updates */
+    int64_t *stack_rows;     /* npieces */
+    int64_t max_stack_rows, max_rows; /* over pieces; the largest front's m */
+    double *work;            /* npieces: Σ m·k */
+} sylva__solve_pieces;
+
+/* Cut t for `workers` CPU workers. Fails only on memory. */
+int sylva__solve_pieces_build(const sylva__tree *t, int workers, sylva__solve_pieces **out);
+void sylva__solve_pieces_free(sylva__solve_pieces *sp);
+
 #endif

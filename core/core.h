@@ -121,6 +121,18 @@ double sylva__now(void);
  * 1/this of the device memory (the rest for L, other CBs and eviction). */
 #define SYLVA__GPU_TASK_MEMORY_SHARE 4
 
+/* The CPU solve cuts the tree into pieces of about 1/this of the work
+ * per CPU worker (more pieces than workers, so subtrees balance). */
+#define SYLVA__SOLVE_PIECES_PER_WORKER 4
+/* A block of right-hand sides is split into independent column chunks of
+ * at least this many columns when workers would otherwise idle. */
+#define SYLVA__SOLVE_MIN_CHUNK 16
+/* Automatic solve block (options.solve_block = 0): as many right-hand
+ * sides at once as fit this many bytes of permuted copies, but never
+ * fewer than SYLVA__SOLVE_MIN_BLOCK columns. */
+#define SYLVA__SOLVE_BLOCK_BYTES ((int64_t)256 << 20)
+#define SYLVA__SOLVE_MIN_BLOCK 16
+
 /* Status of one front after a factorization (front_info arrays). Positive
  * values are LAPACK's info: the failing pivot, 1-based within the front. */
 typedef enum sylva__front_status {
