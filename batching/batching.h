@@ -142,7 +142,8 @@ typedef struct sylva__solve_pieces {
     double *work;            /* npieces: Σ m·k */
 } sylva__solve_pieces;
 
-/* Cut t for `workers` CPU workers. Fails only on memory. */
+/* Cut t (in postorder: every subtree a range of fronts) for `workers` CPU
+ * workers. Fails on memory, or on a tree not in postorder. */
 int sylva__solve_pieces_build(const sylva__tree *t, int workers, sylva__solve_pieces **out);
 void sylva__solve_pieces_free(sylva__solve_pieces *sp);
 

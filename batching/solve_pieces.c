@@ -5,7 +5,8 @@
  * runs of consecutive subtrees are packed up to the target; then each
  * piece's dependencies, exported updates and stack peak. Postorder makes a
  * subtree a range of consecutive fronts, so pieces are ranges. O(nfronts
- * log nfronts); fails only on memory.
+ * log nfronts); fails on memory, or with SYLVA_ERR_RUNTIME on a tree that
+ * is not in postorder (CHOLMOD's supernodal trees are).
  */
 #include <stdlib.h>
 
@@ -59,6 +60,29 @@ static void split(const sylva__tree *t, const double *sub, double target, int64_
         top[f] = 1;
         for (int64_t c = t->child_ptr[f]; c < t->child_ptr[f + 1]; c++) heap_push(&h, t->child_list[c]);
     }
+}
+
+/* 1 when t is in postorder: parents after children, and each front's
+ * children's subtrees (size[] fronts each, filled here) are consecutive
+ * ranges ending just before it. */
+static int postordered(const sylva__tree *t, int64_t *size)
+{
+    for (int64_t f = 0; f < t->nfronts; f++) size[f] = 1;
+    for (int64_t f = 0; f < t->nfronts; f++) {
+        int64_t p = t->fronts[f].parent;
+        if (p >= 0 && p <= f) return 0;
+        if (p >= 0) size[p] += size[f];
+    }
+    for (int64_t f = 0; f < t->nfronts; f++) {
+        int64_t next = f - size[f] + 1;
+        for (int64_t c = t->child_ptr[f]; c < t->child_ptr[f + 1]; c++) {
+            int64_t ch = t->child_list[c];
+            if (ch - size[ch] + 1 != next) return 0;
+            next = ch + 1;
+        }
+        if (next != f) return 0;
+    }
+    return 1;
 }
 
 /* Sorted unique entries of list[lo..hi); returns the new end. */
@@ -171,6 +195,10 @@ int sylva__solve_pieces_build(const sylva__tree *t, int workers, sylva__solve_pi
     sp->out_off = sylva__malloc((size_t)ns + 1, sizeof(int64_t));
     if (!sp->first || !sp->piece_of || !sp->out_off) goto done;
     double total = 0;
+    if (!postordered(t, buf)) {
+        status = sylva__fail(SYLVA_ERR_RUNTIME, "the solve needs the assembly tree in postorder");
+        goto done;
+    }
     for (int64_t f = 0; f < ns; f++) sub[f] = front_work(&t->fronts[f]);
     for (int64_t f = 0; f < ns; f++) { /* children before parents */
         total += front_work(&t->fronts[f]);

@@ -195,9 +195,9 @@ int sylva__gpu_residual(const sylva__solve_pattern *A, const double *values, int
     (void)A, (void)values, (void)nrhs, (void)X, (void)B, (void)R, (void)omega, (void)s;
     return SYLVA_ERR_UNSUPPORTED;
 }
-int sylva__gpu_axpy(int64_t n, int64_t nrhs, double *X, const double *R, struct CUstream_st *s)
+int sylva__gpu_axpy(int64_t n, int64_t nrhs, int sign, double *X, const double *D, struct CUstream_st *s)
 {
-    (void)n, (void)nrhs, (void)X, (void)R, (void)s;
+    (void)n, (void)nrhs, (void)sign, (void)X, (void)D, (void)s;
     return SYLVA_ERR_UNSUPPORTED;
 }
 int sylva__gpu_copy_to_host(void *dst, const void *src, size_t bytes, struct CUstream_st *s)

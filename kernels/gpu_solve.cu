@@ -215,10 +215,10 @@ __global__ void residual_kernel(int64_t n, const int64_t *rowptr, const int64_t 
         }
 }
 
-template <typename T> __global__ void axpy_kernel(int64_t count, T *X, const T *R)
+template <typename T> __global__ void axpy_kernel(int64_t count, T sign, T *X, const T *D)
 {
     for (int64_t u = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; u < count; u += (int64_t)gridDim.x * blockDim.x)
-        X[u] += R[u];
+        X[u] += sign * D[u];
 }
 
 static unsigned grid_for(int64_t work, int threads)
@@ -430,10 +430,10 @@ extern "C" int sylva__gpu_residual(const sylva__solve_pattern *A, const double *
     return launched("residual_kernel");
 }
 
-extern "C" int sylva__gpu_axpy(int64_t n, int64_t nrhs, double *X, const double *R, cudaStream_t s)
+extern "C" int sylva__gpu_axpy(int64_t n, int64_t nrhs, int sign, double *X, const double *D, cudaStream_t s)
 {
     if (n * nrhs == 0) return SYLVA_OK;
-    axpy_kernel<double><<<grid_for(n * nrhs, 256), 256, 0, s>>>(n * nrhs, X, R);
+    axpy_kernel<double><<<grid_for(n * nrhs, 256), 256, 0, s>>>(n * nrhs, (double)sign, X, D);
     return launched("axpy_kernel");
 }
 

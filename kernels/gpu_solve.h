@@ -72,10 +72,10 @@ typedef struct sylva__solve_pattern {
  * pointers, the groups' base pointers, the large fronts' gathered rows,
  * the pivot check's results (an int and a double per front record), the
  * permuted solution x (n × nrhs, ld n) and, with refinement, the
- * permuted right-hand side b, the residual r and the per-column backward
- * errors. */
+ * permuted right-hand side b, the residual r, the correction d and the
+ * per-column backward errors. */
 typedef struct sylva__solve_ws {
-    size_t Lp, gbase, bad, badval, T, x, b, r, omega, bytes;
+    size_t Lp, gbase, bad, badval, T, x, b, r, d, omega, bytes;
 } sylva__solve_ws;
 void sylva__solve_ws_layout(const sylva__solve_desc *d, int64_t nrhs, int refine, sylva__solve_ws *w);
 
@@ -113,8 +113,8 @@ int sylva__gpu_solve_permute(const sylva__solve_desc *d, const sylva__solve_bufs
 int sylva__gpu_residual(const sylva__solve_pattern *A, const double *values, int64_t nrhs,
                         const double *X, const double *B, double *R, double *omega,
                         struct CUstream_st *s);
-/* X += R (n × nrhs, ld n). */
-int sylva__gpu_axpy(int64_t n, int64_t nrhs, double *X, const double *R, struct CUstream_st *s);
+/* X += sign·D (n × nrhs, ld n; sign ±1). */
+int sylva__gpu_axpy(int64_t n, int64_t nrhs, int sign, double *X, const double *D, struct CUstream_st *s);
 /* Copy device → host and wait for the stream. */
 int sylva__gpu_copy_to_host(void *dst, const void *src, size_t bytes, struct CUstream_st *s);
 /* Queue a device → device copy. */

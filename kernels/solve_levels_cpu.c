@@ -27,11 +27,13 @@ void sylva__solve_ws_layout(const sylva__solve_desc *d, int64_t nrhs, int refine
     o = round_up(o + (size_t)d->max_large_rows * (size_t)nrhs * sizeof(double));
     w->x = o;
     o = round_up(o + vec);
-    w->b = w->r = w->omega = o;
+    w->b = w->r = w->d = w->omega = o;
     if (refine) {
         w->b = o;
         o = round_up(o + vec);
         w->r = o;
+        o = round_up(o + vec);
+        w->d = o;
         o = round_up(o + vec);
         w->omega = o;
         o = round_up(o + (size_t)nrhs * sizeof(double));

@@ -7,7 +7,7 @@
  * refining, the residual's pattern blob and A's values (R). On the
  * worker's stream: the L pointers, B permuted into x, the forward and
  * backward levels, then the refinement loop of refine.c on device buffers
- * (the residual kernel, a correction solve, x += r; each step reads the
+ * (the residual kernel, a correction solve, x += d; each step reads the
  * per-column backward errors back, a few bytes), and x permuted back into
  * B. One task rather than one per group: a solve does O(m·k) work per
  * front, less than a task's fixed cost for most fronts, and every task
@@ -28,7 +28,7 @@ typedef struct gpu_refine {
     const sylva__solve_bufs *b;
     sylva__solve_pattern pat;
     const double *avals;
-    double *x, *rhs, *r, *omega_dev;
+    double *x, *rhs, *r, *dx, *omega_dev;
     struct CUstream_st *s;
 } gpu_refine;
 
@@ -43,14 +43,16 @@ static int op_residual(void *c, double *omega)
 static int op_solve(void *c)
 {
     gpu_refine *g = c;
-    int st = sylva__gpu_solve_forward(g->ctx, g->d, g->b, g->a->nrhs, g->r, g->s);
-    return st ? st : sylva__gpu_solve_backward(g->ctx, g->d, g->b, g->a->nrhs, g->r, g->s);
+    size_t bytes = (size_t)(g->d->n * g->a->nrhs) * sizeof(double);
+    int st = sylva__gpu_copy_device(g->dx, g->r, bytes, g->s);
+    if (!st) st = sylva__gpu_solve_forward(g->ctx, g->d, g->b, g->a->nrhs, g->dx, g->s);
+    return st ? st : sylva__gpu_solve_backward(g->ctx, g->d, g->b, g->a->nrhs, g->dx, g->s);
 }
 
-static int op_update(void *c)
+static int op_update(void *c, int sign)
 {
     gpu_refine *g = c;
-    return sylva__gpu_axpy(g->d->n, g->a->nrhs, g->x, g->r, g->s);
+    return sylva__gpu_axpy(g->d->n, g->a->nrhs, sign, g->x, g->dx, g->s);
 }
 
 /* The pivot check: every front's first bad pivot, copied back. */
@@ -97,6 +99,7 @@ static int run(sylva__solve_gpu_args *a, void *buffers[], sylva__gpu_context *ct
         const sylva__gpu_solve_plan *gs = a->gs;
         gpu_refine g = {.a = a, .ctx = ctx, .d = d, .b = &b, .avals = sylva__buf_ptr(buffers[a->buf_avals]),
                         .x = x, .rhs = (double *)(ws + b.ws.b), .r = (double *)(ws + b.ws.r),
+                        .dx = (double *)(ws + b.ws.d),
                         .omega_dev = (double *)(ws + b.ws.omega), .s = s};
         g.pat = (sylva__solve_pattern){n, (const int64_t *)(pat + gs->pat_rowptr),
                                        (const int64_t *)(pat + gs->pat_colind),

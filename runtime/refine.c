@@ -4,8 +4,9 @@
  * ω = max_i |r_i| / (|A||x| + |b|)_i of each column, d = A⁻¹ r, x += d.
  * N > 0: exactly N steps. AUTO: as LAPACK's xPORFS, stop once the worst
  * column's ω is at most SYLVA_REFINE_TARGET·ε, once a step fails to halve
- * it (the last step is kept), or after SYLVA_REFINE_AUTO_STEPS steps. A
- * NaN in ω stops the automatic mode. Fails only when an operation fails.
+ * it (a step that made it worse is undone, unlike xPORFS: the solution
+ * returned is the best one seen), or after SYLVA_REFINE_AUTO_STEPS steps.
+ * A NaN in ω stops the automatic mode. Fails only when an operation fails.
  */
 #include "runtime_internal.h"
 
@@ -29,14 +30,19 @@ int sylva__refine(const sylva__refine_ops *ops, int refine, double eps, int64_t 
     *before = cur;
     for (int s = 0; s < max; s++) {
         if (autom && !(cur > SYLVA_REFINE_TARGET * eps)) break; /* reached, or NaN */
-        if ((status = ops->solve(ops->ctx)) || (status = ops->update(ops->ctx))) return status;
+        if ((status = ops->solve(ops->ctx)) || (status = ops->update(ops->ctx, 1))) return status;
         (*steps)++;
         if ((status = ops->residual(ops->ctx, omega))) return status;
         double w = worst(omega, nc);
+        if (autom && !(w <= cur)) { /* worse (or NaN): back to the previous solution */
+            (*steps)--;
+            status = ops->update(ops->ctx, -1);
+            break;
+        }
         int halved = w <= cur / 2;
         cur = w;
         if (autom && !halved) break;
     }
     *after = cur;
-    return SYLVA_OK;
+    return status;
 }

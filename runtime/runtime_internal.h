@@ -209,12 +209,13 @@ int sylva__residual_cpu_tasks(const sylva__residual_run *R, int64_t nrhs);
 
 /* Iterative refinement on one block (refine.c), over the operations of
  * where x lives: residual fills R = B − A X and omega[c] (host array) for
- * the block's columns; solve makes R ← A⁻¹ R; update makes X ← X + R. */
+ * the block's columns; solve makes the correction D = A⁻¹ R; update makes
+ * X ← X + sign·D (sign −1 undoes the last step). */
 typedef struct sylva__refine_ops {
     void *ctx;
     int (*residual)(void *ctx, double *omega);
     int (*solve)(void *ctx);
-    int (*update)(void *ctx);
+    int (*update)(void *ctx, int sign);
 } sylva__refine_ops;
 /* X already holds the first solution. refine: N > 0 or SYLVA_REFINE_AUTO;
  * eps: the unit roundoff of the solution's type; omega: nc doubles of

@@ -24,7 +24,7 @@ typedef struct host_solve {
     void *X;                       /* the block of B: solution */
     int64_t ldx;
     void *tmp;                     /* n × block of the factor's precision, when dtypes differ */
-    void *rhs, *R;                 /* n × block of B's type, when refining */
+    void *rhs, *R, *D;             /* n × block of B's type, when refining */
     double *omega;
     sylva__residual_run res;
 } host_solve;
@@ -68,18 +68,19 @@ static int op_residual(void *c, double *omega)
 static int op_solve(void *c)
 {
     host_solve *h = c;
-    return solve_with_factor(h, h->R, h->n);
+    memcpy(h->D, h->R, (size_t)(h->n * h->nb) * sylva__dtype_size(h->q->dtype));
+    return solve_with_factor(h, h->D, h->n);
 }
 
-static int op_update(void *c)
+static int op_update(void *c, int sign)
 {
     host_solve *h = c;
     for (int64_t col = 0; col < h->nb; col++)
         for (int64_t i = 0; i < h->n; i++) {
             if (h->q->dtype == SYLVA_FLOAT32)
-                ((float *)h->X)[i + col * h->ldx] += ((const float *)h->R)[i + col * h->n];
+                ((float *)h->X)[i + col * h->ldx] += (float)sign * ((const float *)h->D)[i + col * h->n];
             else
-                ((double *)h->X)[i + col * h->ldx] += ((const double *)h->R)[i + col * h->n];
+                ((double *)h->X)[i + col * h->ldx] += sign * ((const double *)h->D)[i + col * h->n];
         }
     return SYLVA_OK;
 }
@@ -140,6 +141,7 @@ static int solve_host(sylva__numeric *N, const sylva__solve_request *q, int64_t 
     if (q->refine) {
         ok &= (h.rhs = sylva__malloc((size_t)h.n * cols, es)) != NULL;
         ok &= (h.R = sylva__malloc((size_t)h.n * cols, es)) != NULL;
+        ok &= (h.D = sylva__malloc((size_t)h.n * cols, es)) != NULL;
         ok &= (h.omega = sylva__malloc(cols, sizeof *h.omega)) != NULL;
         h.res = (sylva__residual_run){.fp = fp, .values = N->avals, .perm = t->perm, .dtype = q->dtype,
                                       .B = h.rhs, .R = h.R, .ldb = h.n, .ldr = h.n};
@@ -151,6 +153,7 @@ static int solve_host(sylva__numeric *N, const sylva__solve_request *q, int64_t 
     free(h.tmp);
     free(h.rhs);
     free(h.R);
+    free(h.D);
     free(h.omega);
     return status;
 }
