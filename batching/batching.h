@@ -126,7 +126,11 @@ void sylva__plan_stats_compute(const sylva__plan *plan, sylva__plan_stats *st);
  * (its m − k rows) through an out buffer at out_off[f]; updates that stay
  * inside a piece live on the piece's stack, whose peak is stack_rows[p]
  * rows. Forward deps: the pieces holding external children; backward
- * deps: the pieces holding the parents of exported fronts. */
+ * deps: the pieces holding the parents of exported fronts. A single-front
+ * piece with a large L21 is split (split_fwd, split_bwd > 1): its forward
+ * task solves the pivot rows only and split_fwd tasks multiply row ranges
+ * of L21; split_bwd tasks multiply column ranges of L21ᵀ before its
+ * backward task solves the pivot rows. */
 typedef struct sylva__solve_pieces {
     const sylva__tree *tree;
     int workers;             /* the worker count it was cut for */
@@ -140,6 +144,8 @@ typedef struct sylva__solve_pieces {
     int64_t *stack_rows;     /* npieces */
     int64_t max_stack_rows, max_rows; /* over pieces; the largest front's m */
     double *work;            /* npieces: Σ m·k */
+    int64_t *split_fwd, *split_bwd; /* npieces: tasks for L21's products (1: none apart) */
+    int64_t split_tasks;     /* Σ over split pieces of split_fwd + split_bwd */
 } sylva__solve_pieces;
 
 /* Cut t (in postorder: every subtree a range of fronts) for `workers` CPU

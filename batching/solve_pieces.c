@@ -3,7 +3,8 @@
  * heaviest first (Geist and Ng's subtree-to-worker mapping), until each is
  * at most the target work; split roots become single-front "top" pieces;
  * runs of consecutive subtrees are packed up to the target; then each
- * piece's dependencies, exported updates and stack peak. Postorder makes a
+ * piece's dependencies, exported updates and stack peak, and how the large
+ * top fronts' L21 products are split. Postorder makes a
  * subtree a range of consecutive fronts, so pieces are ranges. O(nfronts
  * log nfronts); fails on memory, or with SYLVA_ERR_RUNTIME on a tree that
  * is not in postorder (CHOLMOD's supernodal trees are).
@@ -132,6 +133,27 @@ static void pack(const sylva__tree *t, const double *sub, const char *top, doubl
     sp->npieces = np;
 }
 
+/* Parts of a single-front piece's L21 products: by rows forward, by
+ * columns backward; 1 for small fronts and one worker. */
+static void splits(const sylva__tree *t, sylva__solve_pieces *sp)
+{
+    int64_t cap = (int64_t)SYLVA__SOLVE_SPLIT_PER_WORKER * sp->workers;
+    sp->split_tasks = 0;
+    for (int64_t p = 0; p < sp->npieces; p++) {
+        const sylva__front *f = &t->fronts[sp->first[p]];
+        int64_t r = f->m - f->k, nf = 1, nb = 1;
+        if (sp->workers > 1 && sp->first[p + 1] - sp->first[p] == 1 && r * f->k >= SYLVA__SOLVE_SPLIT_MIN_ENTRIES) {
+            nf = (r + SYLVA__SOLVE_SPLIT_ROWS - 1) / SYLVA__SOLVE_SPLIT_ROWS;
+            nb = (f->k + SYLVA__SOLVE_SPLIT_COLS - 1) / SYLVA__SOLVE_SPLIT_COLS;
+            nf = nf < cap ? nf : cap;
+            nb = nb < cap ? nb : cap;
+        }
+        sp->split_fwd[p] = nf;
+        sp->split_bwd[p] = nb;
+        sp->split_tasks += (nf > 1 ? nf : 0) + (nb > 1 ? nb : 0);
+    }
+}
+
 static int links(const sylva__tree *t, sylva__solve_pieces *sp)
 {
     int64_t ns = t->nfronts, np = sp->npieces;
@@ -214,8 +236,11 @@ int sylva__solve_pieces_build(const sylva__tree *t, int workers, sylva__solve_pi
     sp->bwd_ptr = sylva__malloc((size_t)np + 1, sizeof(int64_t));
     sp->stack_rows = sylva__malloc((size_t)np + 1, sizeof(int64_t));
     sp->work = sylva__malloc((size_t)np + 1, sizeof(double));
-    if (!sp->fwd_ptr || !sp->bwd_ptr || !sp->stack_rows || !sp->work) goto done;
+    sp->split_fwd = sylva__malloc((size_t)np + 1, sizeof(int64_t));
+    sp->split_bwd = sylva__malloc((size_t)np + 1, sizeof(int64_t));
+    if (!sp->fwd_ptr || !sp->bwd_ptr || !sp->stack_rows || !sp->work || !sp->split_fwd || !sp->split_bwd) goto done;
     status = links(t, sp);
+    if (!status) splits(t, sp);
 done:
     free(sub);
     free(buf);
@@ -237,5 +262,7 @@ void sylva__solve_pieces_free(sylva__solve_pieces *sp)
     free(sp->out_off);
     free(sp->stack_rows);
     free(sp->work);
+    free(sp->split_fwd);
+    free(sp->split_bwd);
     free(sp);
 }

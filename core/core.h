@@ -124,6 +124,15 @@ double sylva__now(void);
 /* The CPU solve cuts the tree into pieces of about 1/this of the work
  * per CPU worker (more pieces than workers, so subtrees balance). */
 #define SYLVA__SOLVE_PIECES_PER_WORKER 4
+/* A single-front piece whose L21 holds at least this many entries (m − k)·k
+ * has its L21 products split into tasks of at least SYLVA__SOLVE_SPLIT_ROWS
+ * rows (forward) or SYLVA__SOLVE_SPLIT_COLS columns (backward), at most
+ * SYLVA__SOLVE_SPLIT_PER_WORKER per CPU worker: the fronts near the root
+ * hold half the solve's work and would otherwise run on one core. */
+#define SYLVA__SOLVE_SPLIT_MIN_ENTRIES 65536
+#define SYLVA__SOLVE_SPLIT_ROWS 128
+#define SYLVA__SOLVE_SPLIT_COLS 32
+#define SYLVA__SOLVE_SPLIT_PER_WORKER 2
 /* A block of right-hand sides is split into independent column chunks of
  * at least this many columns when workers would otherwise idle. */
 #define SYLVA__SOLVE_MIN_CHUNK 16

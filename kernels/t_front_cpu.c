@@ -84,6 +84,29 @@ void SYLVA_TNAME(front_solve_backward_cpu)(int64_t m, int64_t k, const Scalar *P
                       (int)k, (int)nrhs, 1, P, (int)ldp, X1, (int)ldx);
 }
 
+void SYLVA_TNAME(solve_update_cpu)(int64_t rows, int64_t k, const Scalar *L21s, int64_t ldl, int64_t nrhs,
+                                   const Scalar *X1, int64_t ldx, Scalar *U, int64_t ldu)
+{
+    if (rows <= 0 || k <= 0) return;
+    if (nrhs == 1)
+        SYLVA_CBLAS(gemv)(CblasColMajor, CblasNoTrans, (int)rows, (int)k, 1, L21s, (int)ldl, X1, 1, 1, U, 1);
+    else
+        SYLVA_CBLAS(gemm)(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)rows, (int)nrhs, (int)k, 1, L21s,
+                          (int)ldl, X1, (int)ldx, 1, U, (int)ldu);
+}
+
+void SYLVA_TNAME(solve_update_t_cpu)(int64_t r, int64_t cols, const Scalar *L21s, int64_t ldl, int64_t nrhs,
+                                     const Scalar *T, int64_t ldt, Scalar *X1s, int64_t ldx)
+{
+    if (r <= 0 || cols <= 0) return;
+    if (nrhs == 1)
+        SYLVA_CBLAS(gemv)(CblasColMajor, SYLVA_CBLAS_CONJ_TRANS, (int)r, (int)cols, -1, L21s, (int)ldl, T, 1, 1,
+                          X1s, 1);
+    else
+        SYLVA_CBLAS(gemm)(CblasColMajor, SYLVA_CBLAS_CONJ_TRANS, CblasNoTrans, (int)cols, (int)nrhs, (int)r, -1,
+                          L21s, (int)ldl, T, (int)ldt, 1, X1s, (int)ldx);
+}
+
 void SYLVA_TNAME(solve_extend_add_cpu)(int64_t mc, int64_t nrhs, const Scalar *U, int64_t ldu,
                                        const int64_t *relmap, int64_t kp, Scalar *X1, int64_t ldx,
                                        Scalar *Up, int64_t ldup)

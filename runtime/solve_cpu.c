@@ -5,8 +5,9 @@
  * (batching.h, cut once per analysis and worker count) is one forward task,
  * after the forward tasks of the pieces holding its fronts' children, and
  * one backward task, after the backward tasks of the pieces holding its
- * exported fronts' parents (or its own forward task at a root). The tasks
- * share host memory made here before submission (the permuted block, the
+ * exported fronts' parents (or its own forward task at a root); a split
+ * piece's part tasks come after its forward task and before its backward
+ * one (batching.h). The tasks share host memory made here before submission (the permuted block, the
  * exported updates, a workspace per worker), so none allocates. Fails with
  * SYLVA_ERR_NO_MEMORY, or SYLVA_ERR_RUNTIME when StarPU refuses a task
  * (what was submitted is waited for first).
@@ -36,13 +37,14 @@ static int pieces_for(sylva__rt_plan *rt, int workers, const sylva__solve_pieces
 static int submit(struct starpu_task *task, sylva__solve_piece_args *a, struct starpu_task **deps,
                   unsigned ndeps)
 {
+    static const char *const names[] = {"solve_fwd", "solve_fwd_part", "solve_bwd_part", "solve_bwd"};
     starpu_task_init(task);
     task->cl = &sylva__solve_piece_codelet;
     task->cl_arg = a;
     task->cl_arg_size = sizeof *a;
     task->detach = 0;
     task->destroy = 0;
-    task->name = a->backward ? "solve_bwd" : "solve_fwd";
+    task->name = names[a->kind];
     if (ndeps) starpu_task_declare_deps_array(task, ndeps, deps);
     return SYLVA_STARPU(starpu_task_submit(task));
 }
@@ -53,6 +55,8 @@ typedef struct cpu_block {
     sylva__solve_piece_args *args;
     struct starpu_task **deps;
     struct starpu_task **submitted; /* in submission order */
+    int64_t *part0;                 /* per piece: its first part task (after the 2·np main ones) */
+    int64_t per_chunk;              /* tasks of one column chunk */
     void *scratch_mem;
 } cpu_block;
 
@@ -66,6 +70,54 @@ static void cpu_block_free(cpu_block *b)
     free(b->args);
     free(b->deps);
     free(b->submitted);
+    free(b->part0);
+}
+
+/* Task slots of chunk ch: main forward and backward of each piece, then
+ * each split piece's forward parts and backward parts. */
+static struct starpu_task *main_task(const cpu_block *b, int64_t ch, int backward, int64_t p)
+{
+    return &b->tasks[ch * b->per_chunk + (backward ? b->run.sp->npieces : 0) + p];
+}
+
+static struct starpu_task *part_task(const cpu_block *b, int64_t ch, int backward, int64_t p, int64_t i)
+{
+    const sylva__solve_pieces *sp = b->run.sp;
+    int64_t nf = sp->split_fwd[p] > 1 ? sp->split_fwd[p] : 0;
+    return &b->tasks[ch * b->per_chunk + 2 * sp->npieces + b->part0[p] + (backward ? nf : 0) + i];
+}
+
+/* The tasks that end piece p's forward pass (its parts when split). */
+static unsigned fwd_done(const cpu_block *b, int64_t ch, int64_t p, struct starpu_task **deps)
+{
+    int64_t nf = b->run.sp->split_fwd[p];
+    if (nf <= 1) {
+        deps[0] = main_task(b, ch, 0, p);
+        return 1;
+    }
+    for (int64_t i = 0; i < nf; i++) deps[i] = part_task(b, ch, 0, p, i);
+    return (unsigned)nf;
+}
+
+/* What piece p's backward pass waits for: its parents' pieces' backward
+ * tasks, or at a root its own forward pass. */
+static unsigned bwd_ready(const cpu_block *b, int64_t ch, int64_t p, struct starpu_task **deps)
+{
+    const sylva__solve_pieces *sp = b->run.sp;
+    unsigned nd = 0;
+    for (int64_t d = sp->bwd_ptr[p]; d < sp->bwd_ptr[p + 1]; d++) deps[nd++] = main_task(b, ch, 1, sp->bwd_list[d]);
+    return nd ? nd : fwd_done(b, ch, p, deps);
+}
+
+static int submit_one(cpu_block *b, struct starpu_task *task, sylva__solve_piece_args a, unsigned nd,
+                      int64_t *submitted)
+{
+    sylva__solve_piece_args *slot = &b->args[task - b->tasks];
+    *slot = a;
+    int status = submit(task, slot, b->deps, nd);
+    if (!status) b->submitted[(*submitted)++] = task;
+    else starpu_task_clean(task);
+    return status;
 }
 
 /* Submit every task of the block; *submitted counts them. */
@@ -75,26 +127,39 @@ static int submit_all(cpu_block *b, int64_t nchunks, int64_t nc, int64_t nb, int
     int64_t np = sp->npieces;
     int status = SYLVA_OK;
     *submitted = 0;
-    for (int dir = 0; dir < 2 && !status; dir++)
-        for (int64_t ch = 0; ch < nchunks && !status; ch++)
-            for (int64_t q = 0; q < np && !status; q++) {
-                int64_t p = dir ? np - 1 - q : q; /* backward: parents' pieces first */
-                int64_t i = (dir * nchunks + ch) * np + p, fwd0 = ch * np, bwd0 = (nchunks + ch) * np;
-                b->args[i] = (sylva__solve_piece_args){&b->run, p, ch * nc, 0, dir};
-                b->args[i].nc = nb - ch * nc < nc ? nb - ch * nc : nc;
-                unsigned nd = 0;
-                if (!dir) {
-                    for (int64_t d = sp->fwd_ptr[p]; d < sp->fwd_ptr[p + 1]; d++)
-                        b->deps[nd++] = &b->tasks[fwd0 + sp->fwd_list[d]];
-                } else {
-                    for (int64_t d = sp->bwd_ptr[p]; d < sp->bwd_ptr[p + 1]; d++)
-                        b->deps[nd++] = &b->tasks[bwd0 + sp->bwd_list[d]];
-                    if (nd == 0) b->deps[nd++] = &b->tasks[fwd0 + p];
-                }
-                status = submit(&b->tasks[i], &b->args[i], b->deps, nd);
-                if (!status) b->submitted[(*submitted)++] = &b->tasks[i];
-                else starpu_task_clean(&b->tasks[i]);
+    for (int64_t ch = 0; ch < nchunks && !status; ch++) {
+        sylva__solve_piece_args a = {&b->run, 0, ch * nc, nb - ch * nc < nc ? nb - ch * nc : nc, 0, 0};
+        for (int64_t p = 0; p < np && !status; p++) { /* children's pieces first */
+            unsigned nd = 0;
+            for (int64_t d = sp->fwd_ptr[p]; d < sp->fwd_ptr[p + 1]; d++) nd += fwd_done(b, ch, sp->fwd_list[d], b->deps + nd);
+            a.piece = p;
+            a.kind = SYLVA__SOLVE_FWD;
+            status = submit_one(b, main_task(b, ch, 0, p), a, nd, submitted);
+            a.kind = SYLVA__SOLVE_FWD_PART;
+            for (int64_t i = 0; i < sp->split_fwd[p] && sp->split_fwd[p] > 1 && !status; i++) {
+                b->deps[0] = main_task(b, ch, 0, p);
+                a.part = i;
+                status = submit_one(b, part_task(b, ch, 0, p, i), a, 1, submitted);
             }
+        }
+        for (int64_t p = np - 1; p >= 0 && !status; p--) { /* parents' pieces first */
+            a.piece = p;
+            a.kind = SYLVA__SOLVE_BWD_PART;
+            for (int64_t i = 0; i < sp->split_bwd[p] && sp->split_bwd[p] > 1 && !status; i++) {
+                unsigned nd = bwd_ready(b, ch, p, b->deps);
+                a.part = i;
+                status = submit_one(b, part_task(b, ch, 1, p, i), a, nd, submitted);
+            }
+            unsigned nd = 0;
+            if (sp->split_bwd[p] > 1)
+                for (int64_t i = 0; i < sp->split_bwd[p]; i++) b->deps[nd++] = part_task(b, ch, 1, p, i);
+            else
+                nd = bwd_ready(b, ch, p, b->deps);
+            a.kind = SYLVA__SOLVE_BWD;
+            a.part = 0;
+            if (!status) status = submit_one(b, main_task(b, ch, 1, p), a, nd, submitted);
+        }
+    }
     return status;
 }
 
@@ -115,7 +180,8 @@ int sylva__solve_cpu_block(sylva__numeric *N, int64_t nb, void *B, int64_t ldb)
     if (nchunks < 1) nchunks = 1;
     int64_t nc = (nb + nchunks - 1) / nchunks;
     nchunks = (nb + nc - 1) / nc;
-    size_t es = N->elem, ntasks = 2 * (size_t)nchunks * (size_t)sp->npieces;
+    size_t es = N->elem, per_chunk = 2 * (size_t)sp->npieces + (size_t)sp->split_tasks;
+    size_t ntasks = (size_t)nchunks * per_chunk;
     size_t per_worker = (size_t)(sp->max_stack_rows + sp->max_rows) * (size_t)nc + 1;
     unsigned nw = starpu_worker_get_count();
     cpu_block b;
@@ -128,14 +194,22 @@ int sylva__solve_cpu_block(sylva__numeric *N, int64_t nb, void *B, int64_t ldb)
     b.scratch_mem = sylva__malloc(per_worker * (size_t)workers, es);
     b.tasks = sylva__calloc(ntasks, sizeof *b.tasks);
     b.args = sylva__calloc(ntasks, sizeof *b.args);
-    b.deps = sylva__malloc((size_t)sp->npieces + 1, sizeof *b.deps);
+    /* A task waits for at most every part of every other piece. */
+    size_t max_deps = (size_t)(sp->npieces + 1) * (size_t)(SYLVA__SOLVE_SPLIT_PER_WORKER * workers + 1);
+    b.deps = sylva__malloc(max_deps, sizeof *b.deps);
     b.submitted = sylva__malloc(ntasks, sizeof *b.submitted);
+    b.part0 = sylva__malloc((size_t)sp->npieces + 1, sizeof *b.part0);
+    b.per_chunk = (int64_t)per_chunk;
     if (!b.run.W || !b.run.out || !b.run.scratch || !b.scratch_mem || !b.tasks || !b.args || !b.deps ||
-        !b.submitted) {
+        !b.submitted || !b.part0) {
         cpu_block_free(&b);
         return sylva__fail(SYLVA_ERR_NO_MEMORY,
                            "out of memory for the solve of %lld right-hand sides (n = %lld)",
                            (long long)nb, (long long)t->n);
+    }
+    for (int64_t p = 0, o = 0; p < sp->npieces; p++) {
+        b.part0[p] = o;
+        o += (sp->split_fwd[p] > 1 ? sp->split_fwd[p] : 0) + (sp->split_bwd[p] > 1 ? sp->split_bwd[p] : 0);
     }
     int cw = 0;
     for (unsigned w = 0; w < nw; w++)

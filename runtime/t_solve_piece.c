@@ -10,8 +10,12 @@
  * stack, or to the out buffer when its parent is in another piece.
  * Backward, fronts in decreasing order: each front gathers its CB rows of
  * the solution from W (rows of ancestors, finished) and solves with L11ᵀ;
- * then the piece's rows go back to B. A task writes only its own rows of W
- * and B and its own updates, so tasks of independent pieces run at once.
+ * then the piece's rows go back to B. A split piece (one large front)
+ * leaves its L21 products to part tasks: row ranges of the update after
+ * its forward task, column ranges of L21ᵀ·x before its backward task. A
+ * task writes only its own rows of W and B and its own updates (or its
+ * own rows or columns of them), so tasks of independent pieces, and the
+ * parts of one, run at once.
  */
 #include "precision.h"
 
@@ -56,8 +60,9 @@ static void SYLVA_TNAME(piece_forward)(const sylva__solve_piece_args *a, Scalar 
             SYLVA_TNAME(solve_extend_add_cpu)(rc, nc, Uc, ldc, t->relmap + cf->row_off + cf->k, fr->k,
                                               X1, n, U, ldu);
         }
-        SYLVA_TNAME(front_solve_forward_cpu)(fr->m, fr->k, L + R->plan->l_off[f], fr->m, nc, X1, n, 1,
-                                             U, ldu);
+        /* A split piece's L21 product is its part tasks'. */
+        int64_t mm = sp->split_fwd[p] > 1 ? fr->k : fr->m;
+        SYLVA_TNAME(front_solve_forward_cpu)(mm, fr->k, L + R->plan->l_off[f], fr->m, nc, X1, n, 1, U, ldu);
         if (exported) {
             spos = base;
         } else {
@@ -78,14 +83,48 @@ static void SYLVA_TNAME(piece_backward)(const sylva__solve_piece_args *a, Scalar
     for (int64_t f = sp->first[p + 1] - 1; f >= sp->first[p]; f--) {
         const sylva__front *fr = &t->fronts[f];
         int64_t r = fr->m - fr->k, ldt = r > 0 ? r : 1;
+        if (sp->split_bwd[p] > 1) { /* the parts applied L21ᵀ: the pivot rows remain */
+            SYLVA_TNAME(front_solve_backward_cpu)(fr->k, fr->k, L + R->plan->l_off[f], fr->m, nc, T, 1,
+                                                  W + fr->first_col, n);
+            continue;
+        }
         SYLVA_TNAME(solve_gather_cpu)(r, nc, t->rows + fr->row_off + fr->k, W, n, T, ldt);
         SYLVA_TNAME(front_solve_backward_cpu)(fr->m, fr->k, L + R->plan->l_off[f], fr->m, nc, T, ldt,
                                               W + fr->first_col, n);
     }
 }
 
+/* One part of a split piece's front: rows [i0, i1) of U += L21·X1
+ * (forward), or columns [j0, j1) of X1 −= L21ᵀ·X(rows) (backward). */
+static void SYLVA_TNAME(piece_part)(const sylva__solve_piece_args *a, Scalar *T)
+{
+    const sylva__solve_run *R = a->run;
+    const sylva__solve_pieces *sp = R->sp;
+    const sylva__tree *t = sp->tree;
+    int64_t p = a->piece, f = sp->first[p], n = t->n, nc = a->nc;
+    const sylva__front *fr = &t->fronts[f];
+    const Scalar *L = (const Scalar *)R->L + R->plan->l_off[f];
+    int64_t r = fr->m - fr->k, ldo = sp->out_rows > 0 ? sp->out_rows : 1;
+    Scalar *W = (Scalar *)R->W + a->c0 * n, *X1 = W + fr->first_col;
+    if (a->kind == SYLVA__SOLVE_FWD_PART) {
+        int64_t per = (r + sp->split_fwd[p] - 1) / sp->split_fwd[p], i0 = a->part * per;
+        int64_t i1 = i0 + per < r ? i0 + per : r;
+        Scalar *U = (Scalar *)R->out + a->c0 * ldo + sp->out_off[f];
+        SYLVA_TNAME(solve_update_cpu)(i1 - i0, fr->k, L + fr->k + i0, fr->m, nc, X1, n, U + i0, ldo);
+    } else {
+        int64_t per = (fr->k + sp->split_bwd[p] - 1) / sp->split_bwd[p], j0 = a->part * per;
+        int64_t j1 = j0 + per < fr->k ? j0 + per : fr->k, ldt = r > 0 ? r : 1;
+        SYLVA_TNAME(solve_gather_cpu)(r, nc, t->rows + fr->row_off + fr->k, W, n, T, ldt);
+        SYLVA_TNAME(solve_update_t_cpu)(r, j1 - j0, L + fr->k + j0 * fr->m, fr->m, nc, T, ldt, X1 + j0, n);
+    }
+}
+
 void SYLVA_TNAME(solve_piece_cpu)(const sylva__solve_piece_args *a, void *scratch)
 {
+    if (a->kind == SYLVA__SOLVE_FWD_PART || a->kind == SYLVA__SOLVE_BWD_PART) {
+        SYLVA_TNAME(piece_part)(a, scratch);
+        return;
+    }
     const sylva__solve_run *R = a->run;
     const sylva__solve_pieces *sp = R->sp;
     const sylva__tree *t = sp->tree;
@@ -93,7 +132,7 @@ void SYLVA_TNAME(solve_piece_cpu)(const sylva__solve_piece_args *a, void *scratc
     const sylva__front *lo = &t->fronts[sp->first[p]], *hi = &t->fronts[sp->first[p + 1] - 1];
     int64_t r0 = lo->first_col, r1 = hi->first_col + hi->k; /* the piece's rows */
     Scalar *W = (Scalar *)R->W + a->c0 * n, *B = (Scalar *)R->B + a->c0 * R->ldb;
-    if (!a->backward) {
+    if (a->kind == SYLVA__SOLVE_FWD) {
         for (int64_t c = 0; c < a->nc; c++)
             for (int64_t i = r0; i < r1; i++) W[i + c * n] = B[t->perm[i] + c * R->ldb];
         SYLVA_TNAME(piece_forward)(a, scratch);

@@ -9,7 +9,9 @@
  * backward ones the pieces of exported fronts' parents (all later); and a
  * stack simulation of the forward pass finds each front's in-piece
  * children's updates on top of the stack, in order, and the peak the
- * pieces report. The trees are renumbered in postorder (as CHOLMOD's
+ * pieces report; only single-front pieces are split, into at most
+ * SYLVA__SOLVE_SPLIT_PER_WORKER parts per worker, no more than their L21
+ * has rows (forward) or columns (backward). The trees are renumbered in postorder (as CHOLMOD's
  * are); one not in postorder is refused.
  *   test_solve_pieces [TREES]   (random trees per shape, default 40)
  */
@@ -63,6 +65,16 @@ static void check_pieces(const sylva__tree *t, const sylva__solve_pieces *sp, co
                 out_rows += r;
             }
         }
+        const sylva__front *fr = &t->fronts[lo];
+        int64_t cap = (int64_t)SYLVA__SOLVE_SPLIT_PER_WORKER * sp->workers;
+        int split = sp->split_fwd[p] > 1 || sp->split_bwd[p] > 1;
+        CHECK(sp->split_fwd[p] >= 1 && sp->split_bwd[p] >= 1 && sp->split_fwd[p] <= (cap > 1 ? cap : 1) &&
+                  sp->split_bwd[p] <= (cap > 1 ? cap : 1),
+              "%s: piece %lld split in %lld + %lld parts (cap %lld)", what, (long long)p, (long long)sp->split_fwd[p],
+              (long long)sp->split_bwd[p], (long long)cap);
+        CHECK(!split || (hi - lo == 1 && sp->workers > 1 && sp->split_fwd[p] <= fr->m - fr->k &&
+                         sp->split_bwd[p] <= fr->k),
+              "%s: piece %lld of %lld fronts split", what, (long long)p, (long long)(hi - lo));
         CHECK(work <= target * (1 + 1e-12) || hi - lo == 1, "%s: piece %lld of %lld fronts has work %g > %g", what,
               (long long)p, (long long)(hi - lo), work, target);
         int64_t nd = 0;
@@ -164,10 +176,13 @@ int main(int argc, char **argv)
     rng = s ? strtoull(s, NULL, 10) : (uint64_t)time(NULL) * 2654435761u + 1;
     printf("seed %llu (set SYLVA_TEST_SEED to repeat)\n", (unsigned long long)rng);
     const int workers[] = {1, 2, 3, 16};
-    int64_t pieces = 0;
+    int64_t pieces = 0, split = 0;
     for (int sh = 0; sh < 6; sh++)
         for (int r = 0; r < (sh == 0 ? 1 : trees); r++) {
             sylva__tree *raw = shape_tree(sh, rnd(2, 200)), *t = postorder(raw);
+            if (r % 4 == 3) /* fronts large enough to split */
+                for (int64_t f = 0; f < t->nfronts; f++)
+                    if (t->fronts[f].parent >= 0) t->fronts[f].m += 2000, t->fronts[f].k += 40;
             if (sh == 4 && r == 0) { /* a random tree is seldom in postorder: refused, not mis-cut */
                 sylva__solve_pieces *bad = NULL;
                 int st = sylva__solve_pieces_build(raw, 2, &bad);
@@ -184,10 +199,12 @@ int main(int argc, char **argv)
                 if (!sp) continue;
                 check_pieces(t, sp, what);
                 pieces += sp->npieces;
+                for (int64_t p = 0; p < sp->npieces; p++) split += sp->split_fwd[p] > 1 || sp->split_bwd[p] > 1;
                 sylva__solve_pieces_free(sp);
             }
             free_tree(t);
         }
-    printf("%lld pieces checked\n", (long long)pieces);
+    printf("%lld pieces checked, %lld of them split\n", (long long)pieces, (long long)split);
+    CHECK(split > 0, "no piece was split: the split checks checked nothing");
     return test_exit("test_solve_pieces");
 }
