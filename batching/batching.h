@@ -130,7 +130,11 @@ void sylva__plan_stats_compute(const sylva__plan *plan, sylva__plan_stats *st);
  * piece with a large L21 is split (split_fwd, split_bwd > 1): its forward
  * task solves the pivot rows only and split_fwd tasks multiply row ranges
  * of L21; split_bwd tasks multiply column ranges of L21ᵀ before its
- * backward task solves the pivot rows. */
+ * backward task solves the pivot rows. A single-front piece with more than
+ * SYLVA__SOLVE_DIAG_BLOCK pivots (diag_blocks > 1) solves them in diagonal
+ * blocks: a task per block, and after each the rows beyond it (below
+ * forward, above backward) updated by up to split_cap tasks, one group of
+ * blocks each (sylva__solve_diag_groups). */
 typedef struct sylva__solve_pieces {
     const sylva__tree *tree;
     int workers;             /* the worker count it was cut for */
@@ -145,8 +149,18 @@ typedef struct sylva__solve_pieces {
     int64_t max_stack_rows, max_rows; /* over pieces; the largest front's m */
     double *work;            /* npieces: Σ m·k */
     int64_t *split_fwd, *split_bwd; /* npieces: tasks for L21's products (1: none apart) */
-    int64_t split_tasks;     /* Σ over split pieces of split_fwd + split_bwd */
+    int64_t *diag_blocks;    /* npieces: diagonal blocks of L11 (1: solved whole) */
+    int64_t split_cap;       /* most tasks one product or one block's update is cut into */
+    int64_t *split_tasks_of; /* npieces: the part, block and update tasks of each piece */
+    int64_t split_tasks;     /* their sum */
 } sylva__solve_pieces;
+
+/* Update groups after diagonal block j of a blocked piece's forward
+ * (rows below: blocks j+1 .. nb−1) or backward (rows above: blocks
+ * 0 .. j−1) solve, and group g's first and last-plus-one block. */
+int64_t sylva__solve_diag_groups(const sylva__solve_pieces *sp, int64_t p, int backward, int64_t j);
+void sylva__solve_diag_group(const sylva__solve_pieces *sp, int64_t p, int backward, int64_t j, int64_t g,
+                             int64_t *b0, int64_t *b1);
 
 /* Cut t (in postorder: every subtree a range of fronts) for `workers` CPU
  * workers. Fails on memory, or on a tree not in postorder. */

@@ -133,24 +133,51 @@ static void pack(const sylva__tree *t, const double *sub, const char *top, doubl
     sp->npieces = np;
 }
 
-/* Parts of a single-front piece's L21 products: by rows forward, by
- * columns backward; 1 for small fronts and one worker. */
+int64_t sylva__solve_diag_groups(const sylva__solve_pieces *sp, int64_t p, int backward, int64_t j)
+{
+    int64_t rest = backward ? j : sp->diag_blocks[p] - 1 - j; /* blocks to update */
+    return rest < sp->split_cap ? rest : sp->split_cap;
+}
+
+void sylva__solve_diag_group(const sylva__solve_pieces *sp, int64_t p, int backward, int64_t j, int64_t g,
+                             int64_t *b0, int64_t *b1)
+{
+    int64_t q = sylva__solve_diag_groups(sp, p, backward, j);
+    int64_t first = backward ? 0 : j + 1, rest = backward ? j : sp->diag_blocks[p] - 1 - j;
+    *b0 = first + rest * g / q;
+    *b1 = first + rest * (g + 1) / q;
+}
+
+/* Parts of a single-front piece's L21 products (by rows forward, by
+ * columns backward) and diagonal blocks of its L11; 1 for small fronts and
+ * one worker. Then how many tasks each piece adds. */
 static void splits(const sylva__tree *t, sylva__solve_pieces *sp)
 {
     int64_t cap = (int64_t)SYLVA__SOLVE_SPLIT_PER_WORKER * sp->workers;
+    sp->split_cap = cap > 1 ? cap : 1;
     sp->split_tasks = 0;
     for (int64_t p = 0; p < sp->npieces; p++) {
         const sylva__front *f = &t->fronts[sp->first[p]];
-        int64_t r = f->m - f->k, nf = 1, nb = 1;
-        if (sp->workers > 1 && sp->first[p + 1] - sp->first[p] == 1 && r * f->k >= SYLVA__SOLVE_SPLIT_MIN_ENTRIES) {
+        int64_t r = f->m - f->k, nf = 1, nb = 1, nd = 1;
+        int single = sp->workers > 1 && sp->first[p + 1] - sp->first[p] == 1;
+        if (single && r * f->k >= SYLVA__SOLVE_SPLIT_MIN_ENTRIES) {
             nf = (r + SYLVA__SOLVE_SPLIT_ROWS - 1) / SYLVA__SOLVE_SPLIT_ROWS;
             nb = (f->k + SYLVA__SOLVE_SPLIT_COLS - 1) / SYLVA__SOLVE_SPLIT_COLS;
             nf = nf < cap ? nf : cap;
             nb = nb < cap ? nb : cap;
         }
+        if (single && f->k > SYLVA__SOLVE_DIAG_BLOCK) nd = (f->k + SYLVA__SOLVE_DIAG_BLOCK - 1) / SYLVA__SOLVE_DIAG_BLOCK;
         sp->split_fwd[p] = nf;
         sp->split_bwd[p] = nb;
-        sp->split_tasks += (nf > 1 ? nf : 0) + (nb > 1 ? nb : 0);
+        sp->diag_blocks[p] = nd;
+        int64_t tasks = (nf > 1 ? nf : 0) + (nb > 1 ? nb : 0);
+        if (nd > 1) { /* per direction: the blocks after the first, and each block's updates */
+            tasks += 2 * (nd - 1);
+            for (int64_t j = 0; j < nd; j++)
+                tasks += sylva__solve_diag_groups(sp, p, 0, j) + sylva__solve_diag_groups(sp, p, 1, j);
+        }
+        sp->split_tasks_of[p] = tasks;
+        sp->split_tasks += tasks;
     }
 }
 
@@ -238,7 +265,11 @@ int sylva__solve_pieces_build(const sylva__tree *t, int workers, sylva__solve_pi
     sp->work = sylva__malloc((size_t)np + 1, sizeof(double));
     sp->split_fwd = sylva__malloc((size_t)np + 1, sizeof(int64_t));
     sp->split_bwd = sylva__malloc((size_t)np + 1, sizeof(int64_t));
-    if (!sp->fwd_ptr || !sp->bwd_ptr || !sp->stack_rows || !sp->work || !sp->split_fwd || !sp->split_bwd) goto done;
+    sp->diag_blocks = sylva__malloc((size_t)np + 1, sizeof(int64_t));
+    sp->split_tasks_of = sylva__malloc((size_t)np + 1, sizeof(int64_t));
+    if (!sp->fwd_ptr || !sp->bwd_ptr || !sp->stack_rows || !sp->work || !sp->split_fwd || !sp->split_bwd ||
+        !sp->diag_blocks || !sp->split_tasks_of)
+        goto done;
     status = links(t, sp);
     if (!status) splits(t, sp);
 done:
@@ -264,5 +295,7 @@ void sylva__solve_pieces_free(sylva__solve_pieces *sp)
     free(sp->work);
     free(sp->split_fwd);
     free(sp->split_bwd);
+    free(sp->diag_blocks);
+    free(sp->split_tasks_of);
     free(sp);
 }

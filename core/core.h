@@ -133,6 +133,10 @@ double sylva__now(void);
 #define SYLVA__SOLVE_SPLIT_ROWS 128
 #define SYLVA__SOLVE_SPLIT_COLS 32
 #define SYLVA__SOLVE_SPLIT_PER_WORKER 2
+/* A single-front piece with more pivots than this solves its L11 in
+ * diagonal blocks of this many columns, the update of the rows beyond each
+ * block split into tasks (so the root's triangle is not one core's). */
+#define SYLVA__SOLVE_DIAG_BLOCK 256
 /* A block of right-hand sides is split into independent column chunks of
  * at least this many columns when workers would otherwise idle. */
 #define SYLVA__SOLVE_MIN_CHUNK 16

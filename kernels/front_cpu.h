@@ -59,14 +59,14 @@ void sylva__s_front_solve_backward_cpu(int64_t m, int64_t k, const float *P, int
                                        int64_t nrhs, const float *T, int64_t ldt, float *X1,
                                        int64_t ldx);
 
-/* The L21 products of the solve on a slice of a front, for tasks that
- * share one front: U (rows × nrhs, ldu) += L21s · X1 with L21s the rows ×
- * k slice (ldl) and X1 k × nrhs (ldx); X1s (cols × nrhs, ldx) −= L21sᵀ · T
- * with L21s the r × cols slice and T r × nrhs (ldt). */
+/* The products of the solve on a slice of a front, for tasks that share
+ * one front: U (rows × nrhs, ldu) += alpha · Ls · X1 with Ls a rows × k
+ * slice (ldl) and X1 k × nrhs (ldx); X1s (cols × nrhs, ldx) −= Lsᵀ · T
+ * with Ls an r × cols slice and T r × nrhs (ldt). */
 void sylva__d_solve_update_cpu(int64_t rows, int64_t k, const double *L21s, int64_t ldl, int64_t nrhs,
-                               const double *X1, int64_t ldx, double *U, int64_t ldu);
+                               const double *X1, int64_t ldx, double alpha, double *U, int64_t ldu);
 void sylva__s_solve_update_cpu(int64_t rows, int64_t k, const float *L21s, int64_t ldl, int64_t nrhs,
-                               const float *X1, int64_t ldx, float *U, int64_t ldu);
+                               const float *X1, int64_t ldx, float alpha, float *U, int64_t ldu);
 void sylva__d_solve_update_t_cpu(int64_t r, int64_t cols, const double *L21s, int64_t ldl, int64_t nrhs,
                                  const double *T, int64_t ldt, double *X1s, int64_t ldx);
 void sylva__s_solve_update_t_cpu(int64_t r, int64_t cols, const float *L21s, int64_t ldl, int64_t nrhs,

@@ -85,13 +85,13 @@ void SYLVA_TNAME(front_solve_backward_cpu)(int64_t m, int64_t k, const Scalar *P
 }
 
 void SYLVA_TNAME(solve_update_cpu)(int64_t rows, int64_t k, const Scalar *L21s, int64_t ldl, int64_t nrhs,
-                                   const Scalar *X1, int64_t ldx, Scalar *U, int64_t ldu)
+                                   const Scalar *X1, int64_t ldx, Scalar alpha, Scalar *U, int64_t ldu)
 {
     if (rows <= 0 || k <= 0) return;
     if (nrhs == 1)
-        SYLVA_CBLAS(gemv)(CblasColMajor, CblasNoTrans, (int)rows, (int)k, 1, L21s, (int)ldl, X1, 1, 1, U, 1);
+        SYLVA_CBLAS(gemv)(CblasColMajor, CblasNoTrans, (int)rows, (int)k, alpha, L21s, (int)ldl, X1, 1, 1, U, 1);
     else
-        SYLVA_CBLAS(gemm)(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)rows, (int)nrhs, (int)k, 1, L21s,
+        SYLVA_CBLAS(gemm)(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)rows, (int)nrhs, (int)k, alpha, L21s,
                           (int)ldl, X1, (int)ldx, 1, U, (int)ldu);
 }
 

@@ -176,14 +176,25 @@ typedef struct sylva__solve_run {
     void *out;               /* exported updates: out_rows × nb, ld max(1, out_rows) */
     void **scratch;          /* by worker id: (max_stack_rows + max_rows) × chunk scalars */
 } sylva__solve_run;
-/* The kinds of solve tasks: a piece's forward and backward, and the parts
- * of a split piece's L21 products (rows forward, columns backward). */
-enum { SYLVA__SOLVE_FWD, SYLVA__SOLVE_FWD_PART, SYLVA__SOLVE_BWD_PART, SYLVA__SOLVE_BWD };
+/* The kinds of solve tasks: a piece's forward and backward; the parts of
+ * a split piece's L21 products (rows forward, columns backward); a blocked
+ * piece's diagonal blocks and the updates after each (batching.h). */
+enum {
+    SYLVA__SOLVE_FWD,
+    SYLVA__SOLVE_FWD_PART,
+    SYLVA__SOLVE_FWD_DIAG,
+    SYLVA__SOLVE_FWD_UPD,
+    SYLVA__SOLVE_BWD_PART,
+    SYLVA__SOLVE_BWD_DIAG,
+    SYLVA__SOLVE_BWD_UPD,
+    SYLVA__SOLVE_BWD
+};
 typedef struct sylva__solve_piece_args {
     const sylva__solve_run *run;
     int64_t piece, c0, nc;   /* the piece; the chunk's first column and width */
     int kind;                /* SYLVA__SOLVE_* */
-    int64_t part;            /* the part, for the _PART kinds */
+    int64_t part;            /* _PART: the part; _DIAG, _UPD: the diagonal block */
+    int64_t group;           /* _UPD: the group of blocks updated */
 } sylva__solve_piece_args;
 extern struct starpu_codelet sylva__solve_piece_codelet;
 void sylva__d_solve_piece_cpu(const sylva__solve_piece_args *a, void *scratch);

@@ -7,7 +7,8 @@
  * one backward task, after the backward tasks of the pieces holding its
  * exported fronts' parents (or its own forward task at a root); a split
  * piece's part tasks come after its forward task and before its backward
- * one (batching.h). The tasks share host memory made here before submission (the permuted block, the
+ * one, and a blocked piece's diagonal blocks and their updates between
+ * (batching.h). The tasks share host memory made here before submission (the permuted block, the
  * exported updates, a workspace per worker), so none allocates. Fails with
  * SYLVA_ERR_NO_MEMORY, or SYLVA_ERR_RUNTIME when StarPU refuses a task
  * (what was submitted is waited for first).
@@ -37,7 +38,8 @@ static int pieces_for(sylva__rt_plan *rt, int workers, const sylva__solve_pieces
 static int submit(struct starpu_task *task, sylva__solve_piece_args *a, struct starpu_task **deps,
                   unsigned ndeps)
 {
-    static const char *const names[] = {"solve_fwd", "solve_fwd_part", "solve_bwd_part", "solve_bwd"};
+    static const char *const names[] = {"solve_fwd",      "solve_fwd_part", "solve_fwd_diag", "solve_fwd_upd",
+                                        "solve_bwd_part", "solve_bwd_diag", "solve_bwd_upd",  "solve_bwd"};
     starpu_task_init(task);
     task->cl = &sylva__solve_piece_codelet;
     task->cl_arg = a;
@@ -55,7 +57,7 @@ typedef struct cpu_block {
     sylva__solve_piece_args *args;
     struct starpu_task **deps;
     struct starpu_task **submitted; /* in submission order */
-    int64_t *part0;                 /* per piece: its first part task (after the 2·np main ones) */
+    int64_t *part0;                 /* per piece: its first extra task (after the 2·np main ones) */
     int64_t per_chunk;              /* tasks of one column chunk */
     void *scratch_mem;
 } cpu_block;
@@ -73,28 +75,65 @@ static void cpu_block_free(cpu_block *b)
     free(b->part0);
 }
 
-/* Task slots of chunk ch: main forward and backward of each piece, then
- * each split piece's forward parts and backward parts. */
+/* Task slots of chunk ch: the main forward and backward task of each
+ * piece; then each piece's extra tasks, in this order: forward L21 parts,
+ * backward L21ᵀ parts, forward diagonal blocks 1.., forward updates (by
+ * block, then group), backward diagonal blocks 1.., backward updates. */
 static struct starpu_task *main_task(const cpu_block *b, int64_t ch, int backward, int64_t p)
 {
     return &b->tasks[ch * b->per_chunk + (backward ? b->run.sp->npieces : 0) + p];
 }
 
-static struct starpu_task *part_task(const cpu_block *b, int64_t ch, int backward, int64_t p, int64_t i)
+static struct starpu_task *extra_task(const cpu_block *b, int64_t ch, int64_t p, int64_t offset)
 {
-    const sylva__solve_pieces *sp = b->run.sp;
-    int64_t nf = sp->split_fwd[p] > 1 ? sp->split_fwd[p] : 0;
-    return &b->tasks[ch * b->per_chunk + 2 * sp->npieces + b->part0[p] + (backward ? nf : 0) + i];
+    return &b->tasks[ch * b->per_chunk + 2 * b->run.sp->npieces + b->part0[p] + offset];
 }
 
-/* The tasks that end piece p's forward pass (its parts when split). */
+static int64_t nparts(int64_t n) { return n > 1 ? n : 0; }
+
+static struct starpu_task *part_task(const cpu_block *b, int64_t ch, int backward, int64_t p, int64_t i)
+{
+    return extra_task(b, ch, p, (backward ? nparts(b->run.sp->split_fwd[p]) : 0) + i);
+}
+
+/* Diagonal block j ≥ 1 of a blocked piece (forward or backward). */
+static struct starpu_task *diag_task(const cpu_block *b, int64_t ch, int backward, int64_t p, int64_t j)
+{
+    const sylva__solve_pieces *sp = b->run.sp;
+    int64_t nd = sp->diag_blocks[p], o = nparts(sp->split_fwd[p]) + nparts(sp->split_bwd[p]);
+    if (backward) {
+        o += nd - 1;
+        for (int64_t q = 0; q < nd; q++) o += sylva__solve_diag_groups(sp, p, 0, q);
+    }
+    return extra_task(b, ch, p, o + j - 1);
+}
+
+/* Update group g after diagonal block j of a blocked piece. */
+static struct starpu_task *upd_task(const cpu_block *b, int64_t ch, int backward, int64_t p, int64_t j, int64_t g)
+{
+    const sylva__solve_pieces *sp = b->run.sp;
+    int64_t nd = sp->diag_blocks[p], o = nparts(sp->split_fwd[p]) + nparts(sp->split_bwd[p]) + nd - 1;
+    if (backward) {
+        for (int64_t q = 0; q < nd; q++) o += sylva__solve_diag_groups(sp, p, 0, q);
+        o += nd - 1;
+    }
+    for (int64_t q = 0; q < j; q++) o += sylva__solve_diag_groups(sp, p, backward, q);
+    return extra_task(b, ch, p, o + g);
+}
+
+/* The tasks after which the pivot rows of piece p are solved forward. */
+static unsigned x1_done(const cpu_block *b, int64_t ch, int64_t p, struct starpu_task **deps)
+{
+    int64_t nd = b->run.sp->diag_blocks[p];
+    deps[0] = nd > 1 ? diag_task(b, ch, 0, p, nd - 1) : main_task(b, ch, 0, p);
+    return 1;
+}
+
+/* The tasks that end piece p's forward pass (its L21 parts when split). */
 static unsigned fwd_done(const cpu_block *b, int64_t ch, int64_t p, struct starpu_task **deps)
 {
     int64_t nf = b->run.sp->split_fwd[p];
-    if (nf <= 1) {
-        deps[0] = main_task(b, ch, 0, p);
-        return 1;
-    }
+    if (nf <= 1) return x1_done(b, ch, p, deps);
     for (int64_t i = 0; i < nf; i++) deps[i] = part_task(b, ch, 0, p, i);
     return (unsigned)nf;
 }
@@ -109,6 +148,23 @@ static unsigned bwd_ready(const cpu_block *b, int64_t ch, int64_t p, struct star
     return nd ? nd : fwd_done(b, ch, p, deps);
 }
 
+/* After L21ᵀ has been applied to piece p's pivot rows (its parts when split). */
+static unsigned l21t_done(const cpu_block *b, int64_t ch, int64_t p, struct starpu_task **deps)
+{
+    int64_t nb = b->run.sp->split_bwd[p];
+    if (nb <= 1) return bwd_ready(b, ch, p, deps);
+    for (int64_t i = 0; i < nb; i++) deps[i] = part_task(b, ch, 1, p, i);
+    return (unsigned)nb;
+}
+
+/* Every update group after block j. */
+static unsigned upd_all(const cpu_block *b, int64_t ch, int backward, int64_t p, int64_t j, struct starpu_task **deps)
+{
+    int64_t q = sylva__solve_diag_groups(b->run.sp, p, backward, j);
+    for (int64_t g = 0; g < q; g++) deps[g] = upd_task(b, ch, backward, p, j, g);
+    return (unsigned)q;
+}
+
 static int submit_one(cpu_block *b, struct starpu_task *task, sylva__solve_piece_args a, unsigned nd,
                       int64_t *submitted)
 {
@@ -120,6 +176,68 @@ static int submit_one(cpu_block *b, struct starpu_task *task, sylva__solve_piece
     return status;
 }
 
+/* Piece p's forward tasks: the main one, the diagonal blocks and their
+ * updates, the L21 parts. */
+static int submit_forward(cpu_block *b, sylva__solve_piece_args a, int64_t ch, int64_t p, int64_t *submitted)
+{
+    const sylva__solve_pieces *sp = b->run.sp;
+    unsigned nd = 0;
+    for (int64_t d = sp->fwd_ptr[p]; d < sp->fwd_ptr[p + 1]; d++) nd += fwd_done(b, ch, sp->fwd_list[d], b->deps + nd);
+    a.piece = p;
+    a.kind = SYLVA__SOLVE_FWD;
+    int status = submit_one(b, main_task(b, ch, 0, p), a, nd, submitted);
+    for (int64_t j = 0; j + 1 < sp->diag_blocks[p] && !status; j++) {
+        a.part = j;
+        a.kind = SYLVA__SOLVE_FWD_UPD;
+        int64_t q = sylva__solve_diag_groups(sp, p, 0, j);
+        for (a.group = 0; a.group < q && !status; a.group++) {
+            b->deps[0] = j == 0 ? main_task(b, ch, 0, p) : diag_task(b, ch, 0, p, j);
+            status = submit_one(b, upd_task(b, ch, 0, p, j, a.group), a, 1, submitted);
+        }
+        a.part = j + 1;
+        a.kind = SYLVA__SOLVE_FWD_DIAG;
+        if (!status) status = submit_one(b, diag_task(b, ch, 0, p, j + 1), a, upd_all(b, ch, 0, p, j, b->deps), submitted);
+    }
+    a.kind = SYLVA__SOLVE_FWD_PART;
+    for (int64_t i = 0; i < sp->split_fwd[p] && sp->split_fwd[p] > 1 && !status; i++) {
+        a.part = i;
+        status = submit_one(b, part_task(b, ch, 0, p, i), a, x1_done(b, ch, p, b->deps), submitted);
+    }
+    return status;
+}
+
+/* Piece p's backward tasks: the L21ᵀ parts, the diagonal blocks from the
+ * last and their updates, the main one. */
+static int submit_backward(cpu_block *b, sylva__solve_piece_args a, int64_t ch, int64_t p, int64_t *submitted)
+{
+    const sylva__solve_pieces *sp = b->run.sp;
+    int status = SYLVA_OK;
+    a.piece = p;
+    a.kind = SYLVA__SOLVE_BWD_PART;
+    for (int64_t i = 0; i < sp->split_bwd[p] && sp->split_bwd[p] > 1 && !status; i++) {
+        a.part = i;
+        status = submit_one(b, part_task(b, ch, 1, p, i), a, bwd_ready(b, ch, p, b->deps), submitted);
+    }
+    int64_t nd = sp->diag_blocks[p];
+    for (int64_t j = nd - 1; j >= 1 && !status; j--) {
+        a.part = j;
+        a.kind = SYLVA__SOLVE_BWD_DIAG;
+        unsigned n = j == nd - 1 ? l21t_done(b, ch, p, b->deps) : upd_all(b, ch, 1, p, j + 1, b->deps);
+        status = submit_one(b, diag_task(b, ch, 1, p, j), a, n, submitted);
+        a.kind = SYLVA__SOLVE_BWD_UPD;
+        int64_t q = sylva__solve_diag_groups(sp, p, 1, j);
+        for (a.group = 0; a.group < q && !status; a.group++) {
+            b->deps[0] = diag_task(b, ch, 1, p, j);
+            status = submit_one(b, upd_task(b, ch, 1, p, j, a.group), a, 1, submitted);
+        }
+    }
+    a.kind = SYLVA__SOLVE_BWD;
+    a.part = a.group = 0;
+    unsigned n = nd > 1 ? upd_all(b, ch, 1, p, 1, b->deps) : l21t_done(b, ch, p, b->deps);
+    if (!status) status = submit_one(b, main_task(b, ch, 1, p), a, n, submitted);
+    return status;
+}
+
 /* Submit every task of the block; *submitted counts them. */
 static int submit_all(cpu_block *b, int64_t nchunks, int64_t nc, int64_t nb, int64_t *submitted)
 {
@@ -128,37 +246,9 @@ static int submit_all(cpu_block *b, int64_t nchunks, int64_t nc, int64_t nb, int
     int status = SYLVA_OK;
     *submitted = 0;
     for (int64_t ch = 0; ch < nchunks && !status; ch++) {
-        sylva__solve_piece_args a = {&b->run, 0, ch * nc, nb - ch * nc < nc ? nb - ch * nc : nc, 0, 0};
-        for (int64_t p = 0; p < np && !status; p++) { /* children's pieces first */
-            unsigned nd = 0;
-            for (int64_t d = sp->fwd_ptr[p]; d < sp->fwd_ptr[p + 1]; d++) nd += fwd_done(b, ch, sp->fwd_list[d], b->deps + nd);
-            a.piece = p;
-            a.kind = SYLVA__SOLVE_FWD;
-            status = submit_one(b, main_task(b, ch, 0, p), a, nd, submitted);
-            a.kind = SYLVA__SOLVE_FWD_PART;
-            for (int64_t i = 0; i < sp->split_fwd[p] && sp->split_fwd[p] > 1 && !status; i++) {
-                b->deps[0] = main_task(b, ch, 0, p);
-                a.part = i;
-                status = submit_one(b, part_task(b, ch, 0, p, i), a, 1, submitted);
-            }
-        }
-        for (int64_t p = np - 1; p >= 0 && !status; p--) { /* parents' pieces first */
-            a.piece = p;
-            a.kind = SYLVA__SOLVE_BWD_PART;
-            for (int64_t i = 0; i < sp->split_bwd[p] && sp->split_bwd[p] > 1 && !status; i++) {
-                unsigned nd = bwd_ready(b, ch, p, b->deps);
-                a.part = i;
-                status = submit_one(b, part_task(b, ch, 1, p, i), a, nd, submitted);
-            }
-            unsigned nd = 0;
-            if (sp->split_bwd[p] > 1)
-                for (int64_t i = 0; i < sp->split_bwd[p]; i++) b->deps[nd++] = part_task(b, ch, 1, p, i);
-            else
-                nd = bwd_ready(b, ch, p, b->deps);
-            a.kind = SYLVA__SOLVE_BWD;
-            a.part = 0;
-            if (!status) status = submit_one(b, main_task(b, ch, 1, p), a, nd, submitted);
-        }
+        sylva__solve_piece_args a = {&b->run, 0, ch * nc, nb - ch * nc < nc ? nb - ch * nc : nc, 0, 0, 0};
+        for (int64_t p = 0; p < np && !status; p++) status = submit_forward(b, a, ch, p, submitted); /* children first */
+        for (int64_t p = np - 1; p >= 0 && !status; p--) status = submit_backward(b, a, ch, p, submitted);
     }
     return status;
 }
@@ -209,7 +299,7 @@ int sylva__solve_cpu_block(sylva__numeric *N, int64_t nb, void *B, int64_t ldb)
     }
     for (int64_t p = 0, o = 0; p < sp->npieces; p++) {
         b.part0[p] = o;
-        o += (sp->split_fwd[p] > 1 ? sp->split_fwd[p] : 0) + (sp->split_bwd[p] > 1 ? sp->split_bwd[p] : 0);
+        o += sp->split_tasks_of[p];
     }
     int cw = 0;
     for (unsigned w = 0; w < nw; w++)

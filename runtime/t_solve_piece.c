@@ -60,9 +60,11 @@ static void SYLVA_TNAME(piece_forward)(const sylva__solve_piece_args *a, Scalar 
             SYLVA_TNAME(solve_extend_add_cpu)(rc, nc, Uc, ldc, t->relmap + cf->row_off + cf->k, fr->k,
                                               X1, n, U, ldu);
         }
-        /* A split piece's L21 product is its part tasks'. */
-        int64_t mm = sp->split_fwd[p] > 1 ? fr->k : fr->m;
-        SYLVA_TNAME(front_solve_forward_cpu)(mm, fr->k, L + R->plan->l_off[f], fr->m, nc, X1, n, 1, U, ldu);
+        /* A split piece leaves L21's product to its part tasks; a blocked
+         * one solves its first diagonal block here, the rest in block tasks. */
+        int64_t kk = sp->diag_blocks[p] > 1 ? SYLVA__SOLVE_DIAG_BLOCK : fr->k;
+        int64_t mm = sp->split_fwd[p] > 1 || sp->diag_blocks[p] > 1 ? kk : fr->m;
+        SYLVA_TNAME(front_solve_forward_cpu)(mm, kk, L + R->plan->l_off[f], fr->m, nc, X1, n, 1, U, ldu);
         if (exported) {
             spos = base;
         } else {
@@ -83,9 +85,11 @@ static void SYLVA_TNAME(piece_backward)(const sylva__solve_piece_args *a, Scalar
     for (int64_t f = sp->first[p + 1] - 1; f >= sp->first[p]; f--) {
         const sylva__front *fr = &t->fronts[f];
         int64_t r = fr->m - fr->k, ldt = r > 0 ? r : 1;
-        if (sp->split_bwd[p] > 1) { /* the parts applied L21ᵀ: the pivot rows remain */
-            SYLVA_TNAME(front_solve_backward_cpu)(fr->k, fr->k, L + R->plan->l_off[f], fr->m, nc, T, 1,
-                                                  W + fr->first_col, n);
+        if (sp->split_bwd[p] > 1 || sp->diag_blocks[p] > 1) {
+            /* Parts applied L21ᵀ, block tasks solved all but the first
+             * diagonal block: the pivot rows of that block remain. */
+            int64_t kk = sp->diag_blocks[p] > 1 ? SYLVA__SOLVE_DIAG_BLOCK : fr->k;
+            SYLVA_TNAME(front_solve_backward_cpu)(kk, kk, L + R->plan->l_off[f], fr->m, nc, T, 1, W + fr->first_col, n);
             continue;
         }
         SYLVA_TNAME(solve_gather_cpu)(r, nc, t->rows + fr->row_off + fr->k, W, n, T, ldt);
@@ -110,7 +114,7 @@ static void SYLVA_TNAME(piece_part)(const sylva__solve_piece_args *a, Scalar *T)
         int64_t per = (r + sp->split_fwd[p] - 1) / sp->split_fwd[p], i0 = a->part * per;
         int64_t i1 = i0 + per < r ? i0 + per : r;
         Scalar *U = (Scalar *)R->out + a->c0 * ldo + sp->out_off[f];
-        SYLVA_TNAME(solve_update_cpu)(i1 - i0, fr->k, L + fr->k + i0, fr->m, nc, X1, n, U + i0, ldo);
+        SYLVA_TNAME(solve_update_cpu)(i1 - i0, fr->k, L + fr->k + i0, fr->m, nc, X1, n, 1, U + i0, ldo);
     } else {
         int64_t per = (fr->k + sp->split_bwd[p] - 1) / sp->split_bwd[p], j0 = a->part * per;
         int64_t j1 = j0 + per < fr->k ? j0 + per : fr->k, ldt = r > 0 ? r : 1;
@@ -119,10 +123,54 @@ static void SYLVA_TNAME(piece_part)(const sylva__solve_piece_args *a, Scalar *T)
     }
 }
 
+/* A blocked piece's diagonal block j (L11's block or its transpose), or
+ * the update after it of a group of blocks below (forward) or above
+ * (backward). The last block forward also forms L21·X1 when no part tasks
+ * do; the last backward first applies L21ᵀ, likewise. */
+static void SYLVA_TNAME(piece_block)(const sylva__solve_piece_args *a, Scalar *T)
+{
+    const sylva__solve_run *R = a->run;
+    const sylva__solve_pieces *sp = R->sp;
+    const sylva__tree *t = sp->tree;
+    int64_t p = a->piece, f = sp->first[p], n = t->n, nc = a->nc, bs = SYLVA__SOLVE_DIAG_BLOCK;
+    const sylva__front *fr = &t->fronts[f];
+    const Scalar *L = (const Scalar *)R->L + R->plan->l_off[f];
+    int64_t m = fr->m, k = fr->k, r = m - k, j = a->part, j0 = j * bs, jb = k - j0 < bs ? k - j0 : bs;
+    int64_t ldo = sp->out_rows > 0 ? sp->out_rows : 1, last = sp->diag_blocks[p] - 1;
+    Scalar *X1 = (Scalar *)R->W + a->c0 * n + fr->first_col;
+    const Scalar *Ljj = L + j0 + j0 * m;
+    if (a->kind == SYLVA__SOLVE_FWD_DIAG) {
+        SYLVA_TNAME(front_solve_forward_cpu)(jb, jb, Ljj, m, nc, X1 + j0, n, 1, T, 1);
+        if (j == last && sp->split_fwd[p] <= 1 && r > 0)
+            SYLVA_TNAME(solve_update_cpu)(r, k, L + k, m, nc, X1, n, 1,
+                                          (Scalar *)R->out + a->c0 * ldo + sp->out_off[f], ldo);
+        return;
+    }
+    if (a->kind == SYLVA__SOLVE_BWD_DIAG) {
+        if (j == last && sp->split_bwd[p] <= 1 && r > 0) {
+            SYLVA_TNAME(solve_gather_cpu)(r, nc, t->rows + fr->row_off + k, (Scalar *)R->W + a->c0 * n, n, T, r);
+            SYLVA_TNAME(solve_update_t_cpu)(r, k, L + k, m, nc, T, r, X1, n);
+        }
+        SYLVA_TNAME(front_solve_backward_cpu)(jb, jb, Ljj, m, nc, T, 1, X1 + j0, n);
+        return;
+    }
+    int64_t b0, b1;
+    sylva__solve_diag_group(sp, p, a->kind == SYLVA__SOLVE_BWD_UPD, j, a->group, &b0, &b1);
+    int64_t i0 = b0 * bs, i1 = b1 * bs < k ? b1 * bs : k;
+    if (a->kind == SYLVA__SOLVE_FWD_UPD) /* X1[i0:i1] −= L[i0:i1, block j] · X1[block j] */
+        SYLVA_TNAME(solve_update_cpu)(i1 - i0, jb, L + i0 + j0 * m, m, nc, X1 + j0, n, -1, X1 + i0, n);
+    else /* X1[i0:i1] −= L[block j, i0:i1]ᵀ · X1[block j] */
+        SYLVA_TNAME(solve_update_t_cpu)(jb, i1 - i0, L + j0 + i0 * m, m, nc, X1 + j0, n, X1 + i0, n);
+}
+
 void SYLVA_TNAME(solve_piece_cpu)(const sylva__solve_piece_args *a, void *scratch)
 {
     if (a->kind == SYLVA__SOLVE_FWD_PART || a->kind == SYLVA__SOLVE_BWD_PART) {
         SYLVA_TNAME(piece_part)(a, scratch);
+        return;
+    }
+    if (a->kind != SYLVA__SOLVE_FWD && a->kind != SYLVA__SOLVE_BWD) {
+        SYLVA_TNAME(piece_block)(a, scratch);
         return;
     }
     const sylva__solve_run *R = a->run;

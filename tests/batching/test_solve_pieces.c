@@ -32,7 +32,7 @@ static void check_pieces(const sylva__tree *t, const sylva__solve_pieces *sp, co
     double target = sp->workers > 1 ? total / (SYLVA__SOLVE_PIECES_PER_WORKER * sp->workers) : total;
     char *need = calloc((size_t)np + 1, 1);
     int64_t *stack = malloc((size_t)ns * sizeof *stack), out_rows = 0;
-    int64_t all_rows = 0;
+    int64_t all_rows = 0, all_tasks = 0;
     for (int64_t f = 0; f < ns; f++) all_rows += t->fronts[f].m - t->fronts[f].k;
     char *used = calloc((size_t)all_rows + 1, 1); /* out-buffer rows */
     for (int64_t p = 0; p < np; p++) {
@@ -75,6 +75,29 @@ static void check_pieces(const sylva__tree *t, const sylva__solve_pieces *sp, co
         CHECK(!split || (hi - lo == 1 && sp->workers > 1 && sp->split_fwd[p] <= fr->m - fr->k &&
                          sp->split_bwd[p] <= fr->k),
               "%s: piece %lld of %lld fronts split", what, (long long)p, (long long)(hi - lo));
+        int64_t ndb = sp->diag_blocks[p], bs = SYLVA__SOLVE_DIAG_BLOCK, tasks = 0;
+        CHECK(ndb == 1 || (hi - lo == 1 && sp->workers > 1 && ndb == (fr->k + bs - 1) / bs && fr->k > bs),
+              "%s: piece %lld of %lld fronts, k %lld, in %lld diagonal blocks", what, (long long)p,
+              (long long)(hi - lo), (long long)fr->k, (long long)ndb);
+        for (int dir = 0; dir < 2 && ndb > 1; dir++)
+            for (int64_t j = 0; j < ndb; j++) { /* each block's update groups tile the blocks beyond it */
+                int64_t q = sylva__solve_diag_groups(sp, p, dir, j), next = dir ? 0 : j + 1;
+                CHECK(q >= 0 && q <= sp->split_cap, "%s: %lld groups", what, (long long)q);
+                for (int64_t g = 0; g < q; g++) {
+                    int64_t b0, b1;
+                    sylva__solve_diag_group(sp, p, dir, j, g, &b0, &b1);
+                    CHECK(b0 == next && b1 > b0, "%s: piece %lld block %lld group %lld: blocks %lld..%lld", what,
+                          (long long)p, (long long)j, (long long)g, (long long)b0, (long long)b1);
+                    next = b1;
+                }
+                CHECK(next == (dir ? j : (q ? ndb : j + 1)), "%s: piece %lld block %lld: updates end at %lld", what,
+                      (long long)p, (long long)j, (long long)next);
+                tasks += q + (j > 0);
+            }
+        tasks += (sp->split_fwd[p] > 1 ? sp->split_fwd[p] : 0) + (sp->split_bwd[p] > 1 ? sp->split_bwd[p] : 0);
+        CHECK(tasks == sp->split_tasks_of[p], "%s: piece %lld has %lld extra tasks, reports %lld", what, (long long)p,
+              (long long)tasks, (long long)sp->split_tasks_of[p]);
+        all_tasks += tasks;
         CHECK(work <= target * (1 + 1e-12) || hi - lo == 1, "%s: piece %lld of %lld fronts has work %g > %g", what,
               (long long)p, (long long)(hi - lo), work, target);
         int64_t nd = 0;
@@ -121,6 +144,8 @@ static void check_pieces(const sylva__tree *t, const sylva__solve_pieces *sp, co
         CHECK(peak <= sp->stack_rows[p] && sp->stack_rows[p] <= sp->max_stack_rows, "%s: piece %lld stack %lld rows, "
               "reports %lld", what, (long long)p, (long long)peak, (long long)sp->stack_rows[p]);
     }
+    CHECK(all_tasks == sp->split_tasks, "%s: %lld extra tasks, reports %lld", what, (long long)all_tasks,
+          (long long)sp->split_tasks);
     CHECK(out_rows == sp->out_rows, "%s: %lld exported rows, reports %lld", what, (long long)out_rows,
           (long long)sp->out_rows);
     free(need);
@@ -176,13 +201,13 @@ int main(int argc, char **argv)
     rng = s ? strtoull(s, NULL, 10) : (uint64_t)time(NULL) * 2654435761u + 1;
     printf("seed %llu (set SYLVA_TEST_SEED to repeat)\n", (unsigned long long)rng);
     const int workers[] = {1, 2, 3, 16};
-    int64_t pieces = 0, split = 0;
+    int64_t pieces = 0, split = 0, blocked = 0;
     for (int sh = 0; sh < 6; sh++)
         for (int r = 0; r < (sh == 0 ? 1 : trees); r++) {
             sylva__tree *raw = shape_tree(sh, rnd(2, 200)), *t = postorder(raw);
             if (r % 4 == 3) /* fronts large enough to split */
                 for (int64_t f = 0; f < t->nfronts; f++)
-                    if (t->fronts[f].parent >= 0) t->fronts[f].m += 2000, t->fronts[f].k += 40;
+                    t->fronts[f].m += 2000 + 300 * (t->fronts[f].parent < 0), t->fronts[f].k += 40 + 300 * (t->fronts[f].parent < 0);
             if (sh == 4 && r == 0) { /* a random tree is seldom in postorder: refused, not mis-cut */
                 sylva__solve_pieces *bad = NULL;
                 int st = sylva__solve_pieces_build(raw, 2, &bad);
@@ -199,12 +224,16 @@ int main(int argc, char **argv)
                 if (!sp) continue;
                 check_pieces(t, sp, what);
                 pieces += sp->npieces;
-                for (int64_t p = 0; p < sp->npieces; p++) split += sp->split_fwd[p] > 1 || sp->split_bwd[p] > 1;
+                for (int64_t p = 0; p < sp->npieces; p++) {
+                    split += sp->split_fwd[p] > 1 || sp->split_bwd[p] > 1;
+                    blocked += sp->diag_blocks[p] > 1;
+                }
                 sylva__solve_pieces_free(sp);
             }
             free_tree(t);
         }
-    printf("%lld pieces checked, %lld of them split\n", (long long)pieces, (long long)split);
-    CHECK(split > 0, "no piece was split: the split checks checked nothing");
+    printf("%lld pieces checked, %lld of them split, %lld in diagonal blocks\n", (long long)pieces, (long long)split,
+           (long long)blocked);
+    CHECK(split > 0 && blocked > 0, "no piece was split or blocked: those checks checked nothing");
     return test_exit("test_solve_pieces");
 }
