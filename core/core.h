@@ -137,6 +137,11 @@ double sylva__now(void);
  * diagonal blocks of this many columns, the update of the rows beyond each
  * block split into tasks (so the root's triangle is not one core's). */
 #define SYLVA__SOLVE_DIAG_BLOCK 256
+/* In solve mode AUTO on the CPU, a solve of fewer than this many entries of
+ * L times right-hand sides (or with one CPU worker) runs the sequential
+ * loop: below it, tasks cost more than they save (measured on 2 cores:
+ * bcsstk14 0.1 ms sequential, 0.2–0.4 ms as tasks; docs/performance.md). */
+#define SYLVA__SOLVE_TASKS_MIN_WORK ((int64_t)1 << 22)
 /* A block of right-hand sides is split into independent column chunks of
  * at least this many columns when workers would otherwise idle. */
 #define SYLVA__SOLVE_MIN_CHUNK 16

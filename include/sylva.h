@@ -148,7 +148,9 @@ typedef enum {
 /* Where a solve runs (options.solve_mode). */
 typedef enum {
     SYLVA_SOLVE_AUTO = 0,      /* where the factor is: on a GPU after a GPU factorization
-                                  (double precision), else on the CPU workers */
+                                  (double precision), else on the CPU workers (one thread
+                                  when the solve is too small for tasks to pay: fewer than
+                                  2^22 entries of L times columns, or one CPU worker) */
     SYLVA_SOLVE_GPU = 1,       /* on a GPU (L is copied there if it is not) */
     SYLVA_SOLVE_CPU = 2,       /* StarPU tasks on the CPU workers (L brought to the host) */
     SYLVA_SOLVE_SEQUENTIAL = 3 /* one host thread, front after front (the reference) */

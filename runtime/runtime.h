@@ -107,8 +107,9 @@ typedef struct sylva__solve_report {
     double bytes_to_device, bytes_to_host;
 } sylva__solve_report;
 
-/* B (n × nrhs, ld ldb, user's numbering) ← A⁻¹ B where q says (the GPU
- * after a GPU factorization in mode AUTO), in blocks of q->block columns,
+/* B (n × nrhs, ld ldb, user's numbering) ← A⁻¹ B where q says (mode AUTO:
+ * the GPU after a GPU factorization, else CPU tasks, or the sequential loop
+ * for a small solve), in blocks of q->block columns,
  * each refined as q->refine asks (N must keep A's values then). A GPU
  * solve that cannot run there (no GPU worker, single precision, L larger
  * than the device) runs on the CPU and says so in rep->mode. Fails with

@@ -1,6 +1,7 @@
 /* solve_run.c — sylva__numeric_solve (runtime.h): where a solve runs (the
  * GPU after a GPU factorization in mode AUTO, if the GPU solve can run
- * there; the CPU otherwise), and the host path: L brought to host memory
+ * there; the CPU otherwise: tasks, or the sequential loop for a solve too
+ * small for tasks to pay), and the host path: L brought to host memory
  * (timed), then block after block of columns, the first solve (the CPU
  * pieces' tasks, or the sequential loop), with a single-precision factor
  * and double right-hand sides through a float copy, then refinement with
@@ -194,6 +195,12 @@ int sylva__numeric_solve(sylva__numeric *N, const sylva__solve_request *q, int64
     int mode = q->mode;
     if (mode == SYLVA_SOLVE_AUTO) mode = N->on_device || q->on_device ? SYLVA_SOLVE_GPU : SYLVA_SOLVE_CPU;
     if (mode == SYLVA_SOLVE_GPU && !sylva__solve_gpu_possible(N, q, &why)) mode = SYLVA_SOLVE_CPU;
+    /* AUTO on the CPU: tasks only where they pay. */
+    int64_t cols = nrhs < q->block ? nrhs : q->block;
+    if (q->mode == SYLVA_SOLVE_AUTO && mode == SYLVA_SOLVE_CPU &&
+        (starpu_cpu_worker_get_count() <= 1 ||
+         (double)N->plan->tree->nnz_L * (double)cols < (double)SYLVA__SOLVE_TASKS_MIN_WORK))
+        mode = SYLVA_SOLVE_SEQUENTIAL;
     rep->mode = mode;
     if (nrhs == 0 || N->plan->tree->n == 0) return SYLVA_OK;
     sylva__solve_request r = *q;
