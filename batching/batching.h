@@ -130,7 +130,8 @@ void sylva__plan_stats_compute(const sylva__plan *plan, sylva__plan_stats *st);
  * piece with a large L21 is split (split_fwd, split_bwd > 1): its forward
  * task solves the pivot rows only and split_fwd tasks multiply row ranges
  * of L21; split_bwd tasks multiply column ranges of L21ᵀ before its
- * backward task solves the pivot rows. A single-front piece with more than
+ * backward task solves the pivot rows. With SYLVA__SOLVE_DIAG_MIN_WORKERS
+ * workers or more, a single-front piece with more than
  * SYLVA__SOLVE_DIAG_BLOCK pivots (diag_blocks > 1) solves them in diagonal
  * blocks: a task per block, and after each the rows beyond it (below
  * forward, above backward) updated by up to split_cap tasks, one group of

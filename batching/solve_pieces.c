@@ -166,7 +166,8 @@ static void splits(const sylva__tree *t, sylva__solve_pieces *sp)
             nf = nf < cap ? nf : cap;
             nb = nb < cap ? nb : cap;
         }
-        if (single && f->k > SYLVA__SOLVE_DIAG_BLOCK) nd = (f->k + SYLVA__SOLVE_DIAG_BLOCK - 1) / SYLVA__SOLVE_DIAG_BLOCK;
+        if (single && sp->workers >= SYLVA__SOLVE_DIAG_MIN_WORKERS && f->k > SYLVA__SOLVE_DIAG_BLOCK)
+            nd = (f->k + SYLVA__SOLVE_DIAG_BLOCK - 1) / SYLVA__SOLVE_DIAG_BLOCK;
         sp->split_fwd[p] = nf;
         sp->split_bwd[p] = nb;
         sp->diag_blocks[p] = nd;

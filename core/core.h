@@ -133,10 +133,14 @@ double sylva__now(void);
 #define SYLVA__SOLVE_SPLIT_ROWS 128
 #define SYLVA__SOLVE_SPLIT_COLS 32
 #define SYLVA__SOLVE_SPLIT_PER_WORKER 2
-/* A single-front piece with more pivots than this solves its L11 in
- * diagonal blocks of this many columns, the update of the rows beyond each
- * block split into tasks (so the root's triangle is not one core's). */
+/* With at least SYLVA__SOLVE_DIAG_MIN_WORKERS CPU workers, a single-front
+ * piece with more pivots than SYLVA__SOLVE_DIAG_BLOCK solves its L11 in
+ * diagonal blocks of that many columns, the update of the rows beyond each
+ * block split into tasks (so the root's triangle is not one core's). With
+ * fewer workers the tree and the L21 splits already give the work's bound,
+ * and the blocks' extra task hops only cost (docs/performance.md). */
 #define SYLVA__SOLVE_DIAG_BLOCK 256
+#define SYLVA__SOLVE_DIAG_MIN_WORKERS 4
 /* In solve mode AUTO on the CPU, a solve of fewer than this many entries of
  * L times right-hand sides (or with one CPU worker) runs the sequential
  * loop: below it, tasks cost more than they save (measured on 2 cores:

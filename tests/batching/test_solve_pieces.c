@@ -76,7 +76,8 @@ static void check_pieces(const sylva__tree *t, const sylva__solve_pieces *sp, co
                          sp->split_bwd[p] <= fr->k),
               "%s: piece %lld of %lld fronts split", what, (long long)p, (long long)(hi - lo));
         int64_t ndb = sp->diag_blocks[p], bs = SYLVA__SOLVE_DIAG_BLOCK, tasks = 0;
-        CHECK(ndb == 1 || (hi - lo == 1 && sp->workers > 1 && ndb == (fr->k + bs - 1) / bs && fr->k > bs),
+        CHECK(ndb == 1 || (hi - lo == 1 && sp->workers >= SYLVA__SOLVE_DIAG_MIN_WORKERS &&
+                           ndb == (fr->k + bs - 1) / bs && fr->k > bs),
               "%s: piece %lld of %lld fronts, k %lld, in %lld diagonal blocks", what, (long long)p,
               (long long)(hi - lo), (long long)fr->k, (long long)ndb);
         for (int dir = 0; dir < 2 && ndb > 1; dir++)
