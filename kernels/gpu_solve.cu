@@ -54,19 +54,51 @@ __global__ void pivots_kernel(int F, const int *m, const int *k, double *const *
     }
 }
 
-/* Forward on the small fronts f0 .. f0 + gridDim.x − 1 of a level. */
-template <typename T>
-__global__ void __launch_bounds__(SOLVE_THREADS)
-    forward_level_kernel(int f0, const int *m, const int *k, const int *large, const int64_t *col,
-                         const int64_t *rofs, const int64_t *rows, T *const *Lp, T *X, int64_t ldx,
-                         int nrhs)
+/* What a level launch reads: the blob's front arrays, the fronts' L
+ * pointers, the right-hand side X (n × nrhs, ld ldx). */
+template <typename T> struct level_args {
+    int f0; /* the level's first record */
+    const int *m, *k, *large;
+    const int64_t *col, *rofs, *rows;
+    T *const *Lp;
+    T *X;
+    int64_t ldx;
+    int nrhs;
+};
+
+/* The front and columns of this block: record f0 + blockIdx.x, columns
+ * blockIdx.y · SOLVE_COLS on; false for a large front (cuBLAS's). */
+template <typename T> struct front_view {
+    int fm, fk, r, c0, nc;
+    const T *L;
+    T *X1;             /* its pivot rows, the block's first column */
+    const int64_t *rw; /* its CB rows */
+};
+
+template <typename T> __device__ __forceinline__ bool view_of(const level_args<T> &a, front_view<T> &v)
 {
-    const int f = f0 + blockIdx.x;
-    if (large[f]) return;
-    const int c0 = blockIdx.y * SOLVE_COLS, nc = min(SOLVE_COLS, nrhs - c0);
-    const int fm = m[f], fk = k[f], r = fm - fk;
-    const T *L = Lp[f];
-    T *X1 = X + col[f] + (int64_t)c0 * ldx;
+    const int f = a.f0 + blockIdx.x;
+    if (a.large[f]) return false;
+    v.c0 = blockIdx.y * SOLVE_COLS;
+    v.nc = min(SOLVE_COLS, a.nrhs - v.c0);
+    v.fm = a.m[f];
+    v.fk = a.k[f];
+    v.r = v.fm - v.fk;
+    v.L = a.Lp[f];
+    v.X1 = a.X + a.col[f] + (int64_t)v.c0 * a.ldx;
+    v.rw = a.rows + a.rofs[f];
+    return true;
+}
+
+/* Forward on the small fronts of a level. */
+template <typename T> __global__ void __launch_bounds__(SOLVE_THREADS) forward_level_kernel(level_args<T> a)
+{
+    front_view<T> fv;
+    if (!view_of(a, fv)) return;
+    const int fm = fv.fm, fk = fv.fk, r = fv.r, c0 = fv.c0, nc = fv.nc;
+    const T *L = fv.L;
+    T *X1 = fv.X1, *X = a.X;
+    const int64_t ldx = a.ldx, *rw = fv.rw;
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     for (int j0 = 0; j0 < fk; j0 += SOLVE_DIAG) {
         const int jb = min(SOLVE_DIAG, fk - j0);
@@ -91,7 +123,6 @@ __global__ void __launch_bounds__(SOLVE_THREADS)
         }
         __syncthreads();
     }
-    const int64_t *rw = rows + rofs[f];
     for (int u = threadIdx.x; u < r * nc; u += blockDim.x) {
         const int i = u % r, c = u / r;
         const T *xc = X1 + (int64_t)c * ldx;
@@ -102,20 +133,16 @@ __global__ void __launch_bounds__(SOLVE_THREADS)
 }
 
 /* Backward on the small fronts of a level. */
-template <typename T>
-__global__ void __launch_bounds__(SOLVE_THREADS)
-    backward_level_kernel(int f0, const int *m, const int *k, const int *large, const int64_t *col,
-                          const int64_t *rofs, const int64_t *rows, T *const *Lp, T *X, int64_t ldx,
-                          int nrhs)
+template <typename T> __global__ void __launch_bounds__(SOLVE_THREADS) backward_level_kernel(level_args<T> a)
 {
-    const int f = f0 + blockIdx.x;
-    if (large[f]) return;
-    const int c0 = blockIdx.y * SOLVE_COLS, nc = min(SOLVE_COLS, nrhs - c0);
-    const int fm = m[f], fk = k[f], r = fm - fk;
-    const T *L = Lp[f];
-    T *X1 = X + col[f] + (int64_t)c0 * ldx;
+    front_view<T> fv;
+    if (!view_of(a, fv)) return;
+    const int fm = fv.fm, fk = fv.fk, r = fv.r, c0 = fv.c0, nc = fv.nc;
+    const T *L = fv.L;
+    T *X1 = fv.X1;
+    const T *X = a.X;
+    const int64_t ldx = a.ldx, *rw = fv.rw;
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const int64_t *rw = rows + rofs[f];
     for (int u = warp; r > 0 && u < fk * nc; u += SOLVE_WARPS) { /* X1 −= L21ᵀ X(rows) */
         const int j = u % fk, c = u / fk;
         const T *xc = X + (int64_t)(c0 + c) * ldx, *Lj = L + fk + (int64_t)j * fm;
@@ -333,12 +360,19 @@ static int level_launch(Kernel kernel, const char *name, const sylva__solve_desc
     if (nf == 0 || d->large_ptr[l + 1] - d->large_ptr[l] == nf) return SYLVA_OK; /* all large */
     const sylva__solve_layout *y = &d->lay;
     const char *b = (const char *)bf->blob;
-    double *const *Lp = (double *const *)((char *)bf->work + bf->ws.Lp);
+    level_args<double> a = {f0,
+                            (const int *)(b + y->m),
+                            (const int *)(b + y->k),
+                            (const int *)(b + y->large),
+                            (const int64_t *)(b + y->col),
+                            (const int64_t *)(b + y->rofs),
+                            (const int64_t *)(b + y->rows),
+                            (double *const *)((char *)bf->work + bf->ws.Lp),
+                            X,
+                            d->n,
+                            (int)nrhs};
     dim3 grid((unsigned)nf, (unsigned)((nrhs + SOLVE_COLS - 1) / SOLVE_COLS));
-    kernel<<<grid, SOLVE_THREADS, 0, s>>>(f0, (const int *)(b + y->m), (const int *)(b + y->k),
-                                          (const int *)(b + y->large), (const int64_t *)(b + y->col),
-                                          (const int64_t *)(b + y->rofs), (const int64_t *)(b + y->rows), Lp, X,
-                                          d->n, (int)nrhs);
+    kernel<<<grid, SOLVE_THREADS, 0, s>>>(a);
     return launched(name);
 }
 

@@ -92,6 +92,9 @@ for p in $phases; do
     timeout 300 "$CS" --tool memcheck --error-exitcode 9 --print-limit 20 \
       "$B/bin/test_gpu_solve" elast3d:4 small=32 > "$OUT/sanitize-solve.log" 2>&1; rc=$?
     note "memcheck test_gpu_solve elast3d:4 small=32: rc=$rc ($(( $(date +%s) - s )) s) $(grep -m1 'ERROR SUMMARY' "$OUT/sanitize-solve.log")"
+    # The CPU solve's task graph at this host's core count (its speedup bound).
+    "$B/bin/solve-span" lap3d7:60 "2,4,8,$(nproc)" > "$OUT/solve-span.log" 2>&1
+    note "solve-span lap3d7:60: $(tail -1 "$OUT/solve-span.log")"
     grep -E "CHECK|failures" "$OUT/solve-tests.log" | grep -v " 0 failures" | head -30 ;;
   bench)
     specs=${BENCH_SPECS:-"lap3d7:60 lap3d27:60 lap2d5:1000 elast3d:30 $R/bcsstk13.mtx $R/pyamg_bar.mtx"}

@@ -13,16 +13,6 @@
 
 #include "test_util.h"
 
-static void *random_block(sylva_dtype t, int64_t count)
-{
-    void *B = malloc((size_t)(count + 1) * sylva_dtype_size(t));
-    for (int64_t i = 0; i < count; i++) {
-        double v = test_rand();
-        if (t == SYLVA_FLOAT32) ((float *)B)[i] = (float)v;
-        else ((double *)B)[i] = v;
-    }
-    return B;
-}
 
 static double get(sylva_dtype t, const void *X, int64_t i)
 {
@@ -67,7 +57,7 @@ static void compare(const sylva_matrix *M, sylva_factor_t *F, int64_t nrhs, int6
     char what[96];
     snprintf(what, sizeof what, "nrhs %lld ld %lld block %lld", (long long)nrhs, (long long)ldb, (long long)block);
     int64_t n = M->n;
-    void *B = random_block(M->dtype, n * nrhs);
+    void *B = test_random_block(M->dtype, n * nrhs);
     void *Xp = solve_mode(M, F, SYLVA_SOLVE_CPU, nrhs, ldb, block, B, what);
     void *Xs = solve_mode(M, F, SYLVA_SOLVE_SEQUENTIAL, nrhs, ldb, block, B, what);
     double ep = test_check_solution(M, Xp, B, nrhs, what);
@@ -91,7 +81,7 @@ static void compare(const sylva_matrix *M, sylva_factor_t *F, int64_t nrhs, int6
 static void mixed(const sylva_matrix *A64, sylva_factor_t *F)
 {
     int64_t n = A64->n, nrhs = 3;
-    double *B = random_block(SYLVA_FLOAT64, n * nrhs), *X = malloc((size_t)(n * nrhs + 1) * sizeof *X);
+    double *B = test_random_block(SYLVA_FLOAT64, n * nrhs), *X = malloc((size_t)(n * nrhs + 1) * sizeof *X);
     memcpy(X, B, (size_t)(n * nrhs) * sizeof *X);
     sylva_solve_info info;
     CHECK(sylva_solve_ex(F, NULL, SYLVA_FLOAT64, nrhs, X, n, &info) == SYLVA_OK, "mixed: %s", sylva_last_error());
