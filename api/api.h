@@ -39,10 +39,13 @@ struct sylva_factor {
     int pivots_checked; /* L's pivots were found finite and positive */
 };
 
-/* factor.c: SYLVA_OK when F holds a usable factor (its last factorization
- * succeeded and, after a GPU one, its pivots were checked once L came to
- * the host); else the status, with a message starting with `who`. */
+/* SYLVA_OK when F holds a usable factor: its last factorization succeeded
+ * and, after a GPU one, its pivots are finite and positive (checked once,
+ * when L first comes to the host; a GPU solve does not bring it). */
 int sylva__factor_usable(const sylva_factor_t *F, const char *who);
+
+/* options_check.c: the solve's options (refine, solve_mode, solve_block). */
+int sylva__options_check_solve(const sylva_options *o, const char *who);
 
 /* SYLVA_OK when A's arrays are consistent (not a full validation: io/ did
  * that when A was made). */

@@ -203,6 +203,29 @@ typedef enum {
     SYLVA_ORDERING_AUTO = 6         /* nd-parallel when several cores, else metis */
 } sylva_ordering;
 
+/* Where a solve runs (options.solve_mode). */
+typedef enum {
+    SYLVA_SOLVE_AUTO = 0,      /* where the factor is: on a GPU after a GPU factorization
+                                  (double precision), else on the CPU workers (one thread
+                                  when the solve is too small for tasks to pay: fewer than
+                                  2^22 entries of L times columns, or one CPU worker) */
+    SYLVA_SOLVE_GPU = 1,       /* on a GPU (L is copied there if it is not) */
+    SYLVA_SOLVE_CPU = 2,       /* StarPU tasks on the CPU workers (L brought to the host) */
+    SYLVA_SOLVE_SEQUENTIAL = 3 /* one host thread, front after front (the reference) */
+} sylva_solve_mode;
+
+/* options.refine: iterative refinement after each solve. 0: none; N > 0
+ * (at most SYLVA_MAX_REFINE_STEPS): exactly N steps; SYLVA_REFINE_AUTO:
+ * until the componentwise backward error (sylva_solve_info) is at most
+ * SYLVA_REFINE_TARGET units of roundoff of the right-hand side's type, or
+ * no longer halves in a step, at most SYLVA_REFINE_AUTO_STEPS steps. A
+ * step: r = b − A x (sums in double, where x lives: on the GPU for a GPU
+ * solve), d = A⁻¹ r with the factor, x += d. */
+#define SYLVA_REFINE_AUTO (-1)
+#define SYLVA_MAX_REFINE_STEPS 100
+#define SYLVA_REFINE_AUTO_STEPS 10
+#define SYLVA_REFINE_TARGET 2.0
+
 /* Where the numeric factorization runs. */
 typedef enum {
     SYLVA_MODE_AUTO = 0,   /* on the GPUs when there are, else on the CPU */
@@ -250,7 +273,18 @@ typedef struct sylva_options {
      * at a time). For progress displays; it must return quickly. */
     void (*progress)(void *arg, const char *phase, double fraction);
     void *progress_arg;
-    char reserved[96];
+    /* The solve. refine: SYLVA_REFINE_AUTO, 0 or N steps (above); a factor
+     * keeps a double copy of A's values for the residuals only when the
+     * options given to sylva_analyze ask for refinement. solve_mode: where
+     * the solve runs. solve_block: right-hand sides solved at once (memory
+     * grows with it: about (2 + 3 with refinement) · n · solve_block
+     * scalars); 0 = automatic (as many as fit 256 MiB of those copies, at
+     * least 16). sylva_solve uses the analysis' options; sylva_solve_ex and
+     * sylva_solve_device may be given others for these three. */
+    int refine;
+    sylva_solve_mode solve_mode;
+    int64_t solve_block;
+    char reserved[80];
 } sylva_options;
 
 /* What the options may hold (docs/limits.md has the whole table):
@@ -424,7 +458,11 @@ int sylva_refactorize(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
  * sylva_logdet call it when they need to (safely from several threads). */
 int sylva_factor_to_host(const sylva_factor_t *F, double *seconds);
 /* Solve A X = B in place; B is n x nrhs, column-major, leading dim ldb, of
- * the factor's type (sylva_factor_dtype). */
+ * the factor's type (sylva_factor_dtype), in host memory. Runs where the
+ * analysis' options say (solve_mode, AUTO: where the factor is: after a GPU
+ * factorization on the GPU — B is uploaded once and the solution
+ * downloaded once —, else on the CPU workers), with their refine and
+ * solve_block. */
 int sylva_solve(const sylva_factor_t *F, int64_t nrhs, void *B, int64_t ldb);
 /* The solve in parts, as CHOLMOD's cholmod_solve systems. The factor is
  * P A Pᵀ = L Lᵀ, with P the fill-reducing permutation: (P b)[k] =
@@ -485,6 +523,49 @@ typedef struct sylva_supernode {
 int64_t sylva_factor_supernode_count(const sylva_factor_t *F);
 int sylva_factor_supernode(const sylva_factor_t *F, int64_t s, sylva_supernode *out);
 
+
+/* What a solve did. The componentwise backward error of a solution x of
+ * column b is max_i |b − A x|_i / (|A| |x| + |b|)_i; the worst over the
+ * columns is reported before the first and after the last refinement step
+ * (−1 without refinement). Seconds: to_host (L brought to host memory for a
+ * CPU solve after a GPU factorization), upload (B to the device), solve
+ * (the first forward and backward substitution of every block, with the
+ * permutations), refine (residuals, correction solves, updates), download
+ * (the solution back); bytes moved each way between host and devices. */
+typedef struct sylva_solve_info {
+    sylva_solve_mode mode; /* where it ran (never AUTO) */
+    int refine_steps;      /* steps taken (the most of any block of columns) */
+    int64_t nrhs;
+    int64_t blocks;        /* blocks of at most solve_block columns */
+    double berr_before, berr_after;
+    double seconds;        /* the whole call */
+    double seconds_to_host, seconds_upload, seconds_solve, seconds_refine, seconds_download;
+    double bytes_to_device, bytes_to_host;
+    char reserved[128];
+} sylva_solve_info;
+
+/* sylva_solve with a choice: opts (NULL: the analysis' options) gives
+ * refine, solve_mode and solve_block; dtype is B's type: the factor's, or
+ * SYLVA_FLOAT64 with a single-precision factor (mixed precision: the
+ * solves in float, the residuals and the solution in double, so
+ * refinement brings the solution to double accuracy); info may be NULL.
+ * SYLVA_ERR_ARGUMENT: bad sizes or pointers, an option out of range, a
+ * dtype the factor cannot take, refinement asked of a factor that keeps no
+ * copy of A (set refine in the options given to sylva_analyze). */
+int sylva_solve_ex(const sylva_factor_t *F, const sylva_options *opts, sylva_dtype dtype,
+                   int64_t nrhs, void *B, int64_t ldb, sylva_solve_info *info);
+
+/* The same on device memory: B (n x nrhs, leading dim ldb, the factor's
+ * type) is a CUDA device pointer; the solve runs on that device and B never
+ * leaves it (with opts->solve_mode CPU or SEQUENTIAL, or without GPU
+ * workers, B is copied to the host and back). SYLVA_ERR_ARGUMENT when B is
+ * not device memory; SYLVA_ERR_UNSUPPORTED in a build without CUDA. */
+int sylva_solve_device(const sylva_factor_t *F, const sylva_options *opts, int64_t nrhs, void *B,
+                       int64_t ldb, sylva_solve_info *info);
+
+/* Parse a solve mode name ("auto", "gpu", "cpu", "sequential"); -1 if unknown. */
+int sylva_solve_mode_from_name(const char *name);
+const char *sylva_solve_mode_name(int mode);
 /* The precision the factor was computed in. */
 sylva_dtype sylva_factor_dtype(const sylva_factor_t *F);
 /* log(det(A)) = 2 sum log(diag(L)). */

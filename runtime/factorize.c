@@ -345,7 +345,7 @@ int sylva__factor_submit(sylva__numeric *N, const void *A_values, int64_t nnz, i
         return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory submitting the factorization");
     }
     r.prio_band = tiled_priority_band(pl, gpu ? 0 : tile_rows);
-    starpu_resume(); /* workers are paused between factorizations (init.c) */
+    sylva__runtime_hold(); /* workers are paused between phases (init.c) */
     if (gpu) status = sylva__gpu_workers_reset();
     sylva__stats_reset();
     starpu_vector_data_register(&r.A, STARPU_MAIN_RAM, (uintptr_t)A_values,
@@ -390,7 +390,7 @@ int sylva__factor_submit(sylva__numeric *N, const void *A_values, int64_t nnz, i
     N->on_device = gpu;
     starpu_data_unregister(r.A);
     starpu_task_wait_for_all(); /* the unregistrations submitted above */
-    starpu_pause();
+    sylva__runtime_release();
     release(&r, pl, N->elem);
     return status;
 }

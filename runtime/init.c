@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "blas.h"
+#include "gpu_solve.h"
 #include "runtime_internal.h"
 
 static int ready;
@@ -83,6 +84,23 @@ static int host_free_hook(unsigned node, void *A, size_t dim, int flags)
         sylva__host_unmap(p, *(size_t *)p);
     }
     return 0;
+}
+
+static starpu_pthread_mutex_t hold_lock = STARPU_PTHREAD_MUTEX_INITIALIZER;
+static int holders;
+
+void sylva__runtime_hold(void)
+{
+    STARPU_PTHREAD_MUTEX_LOCK(&hold_lock);
+    if (holders++ == 0) starpu_resume();
+    STARPU_PTHREAD_MUTEX_UNLOCK(&hold_lock);
+}
+
+void sylva__runtime_release(void)
+{
+    STARPU_PTHREAD_MUTEX_LOCK(&hold_lock);
+    if (--holders == 0) starpu_pause();
+    STARPU_PTHREAD_MUTEX_UNLOCK(&hold_lock);
 }
 
 int sylva__starpu_status(int rc, const char *call, const char *file, int line)
@@ -185,13 +203,14 @@ int sylva__runtime_start(const sylva_options *opts)
         return status;
     }
     /* Idle workers poll for work and take cores from the main thread's own
-     * phases (analysis, solve; docs/performance.md). They are paused outside
-     * factorization (sylva__factor_submit resumes them). */
+     * phases (analysis; docs/performance.md). They are paused outside the
+     * phases that submit tasks (sylva__runtime_hold). */
     starpu_pause();
     running.ncpus = opts->ncpus;
     running.gpus = cuda_workers(opts);
     running.device_memory = opts->device_memory;
     snprintf(running.scheduler, sizeof running.scheduler, "%s", scheduler_name(opts));
+    holders = 0;
     ready = 1;
     return SYLVA_OK;
 }
@@ -238,6 +257,10 @@ int64_t sylva__runtime_gpu_memory(void)
     starpu_ssize_t total = starpu_memory_get_total(starpu_worker_get_memory_node((unsigned)w));
     return total > 0 ? (int64_t)total : 0;
 }
+
+int sylva__runtime_cuda_devices(void) { return sylva__gpu_device_count(); }
+
+int sylva__runtime_pointer_device(const void *p) { return sylva__gpu_pointer_device(p); }
 
 const char *sylva__runtime_gpu_name(void) { return ready ? sylva__gpu_workers_name() : ""; }
 

@@ -17,7 +17,7 @@ static void SYLVA_TNAME(sweep_forward)(const sylva__plan *plan, const Scalar *L,
         const int64_t *rows = t->rows + f->row_off;
         int64_t r = f->m - f->k;
         SYLVA_TNAME(front_solve_forward_cpu)(f->m, f->k, L + plan->l_off[s], f->m, nrhs,
-                                             X + f->first_col, ldx, T);
+                                             X + f->first_col, ldx, 0, T, r > 0 ? r : 1);
         for (int64_t c = 0; c < nrhs; c++)
             for (int64_t i = 0; i < r; i++) X[rows[f->k + i] + c * ldx] -= T[i + c * r];
     }
@@ -34,7 +34,7 @@ static void SYLVA_TNAME(sweep_backward)(const sylva__plan *plan, const Scalar *L
         for (int64_t c = 0; c < nrhs; c++)
             for (int64_t i = 0; i < r; i++) T[i + c * r] = X[rows[f->k + i] + c * ldx];
         SYLVA_TNAME(front_solve_backward_cpu)(f->m, f->k, L + plan->l_off[s], f->m, nrhs, T,
-                                              X + f->first_col, ldx);
+                                              r > 0 ? r : 1, X + f->first_col, ldx);
     }
 }
 

@@ -39,6 +39,59 @@ static int split(const char *list, char *buf, size_t cap, const char **items)
     return n;
 }
 
+double *bench_rhs(int64_t n, int64_t nrhs)
+{
+    double *B = malloc((size_t)(n * nrhs + 1) * sizeof *B);
+    uint64_t x = 88172645463325252ull;
+    for (int64_t i = 0; B && i < n * nrhs; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        B[i] = (double)(x >> 11) * 0x1p-52 - 1.0;
+    }
+    return B;
+}
+
+double bench_worst_berr(const sylva_matrix *A, const double *X, const double *B, int64_t nrhs)
+{
+    double w = 0;
+    for (int64_t c = 0; c < nrhs; c++) {
+        double e = sylva_backward_error(A, X + c * A->n, B + c * A->n);
+        if (!(e <= w)) w = e;
+    }
+    return w;
+}
+
+/* Solve times per right-hand-side count: sequential / CPU tasks, GPU /
+ * cuDSS on the same matrix, and the GPU's many-RHS throughput gain. */
+static void print_solves(const bench_row *rows, int nrows)
+{
+    printf("\n%-20s %-13s %-12s %5s %9s %9s %7s %9s %9s %8s %8s %9s\n", "matrix", "solver", "config", "nrhs",
+           "seq s", "cpu s", "seq/cpu", "gpu s", "cuDSS s", "gpu/cuDSS", "thru xK", "berr");
+    for (int i = 0; i < nrows; i++) {
+        const bench_row *r = &rows[i];
+        if (!r->ok || !strcmp(r->solver, "cholmod")) continue;
+        for (int q = 0; q < r->nsolves; q++) {
+            const bench_solve *s = &r->solves[q];
+            double cudss = 0;
+            for (int j = 0; j < nrows; j++)
+                if (!strcmp(rows[j].matrix, r->matrix) && !strcmp(rows[j].solver, "cudss") && rows[j].ok)
+                    for (int p = 0; p < rows[j].nsolves; p++)
+                        if (rows[j].solves[p].nrhs == s->nrhs) cudss = rows[j].solves[p].gpu;
+            /* Throughput of this count against one right-hand side. */
+            double one = 0;
+            for (int p = 0; p < r->nsolves; p++)
+                if (r->solves[p].nrhs == 1) one = r->solves[p].gpu;
+            double thru = one > 0 && s->gpu > 0 ? (double)s->nrhs * one / s->gpu : 0;
+            printf("%-20s %-13s %-12s %5lld %9.4f %9.4f %7.2f %9.4f %9.4f %8.2f %8.1f %9.1e\n", r->matrix,
+                   r->solver, r->config, (long long)s->nrhs, s->seq, s->cpu, s->cpu > 0 ? s->seq / s->cpu : 0,
+                   s->gpu, cudss, cudss > 0 && strcmp(r->solver, "cudss") ? s->gpu / cudss : 0, thru, s->berr);
+        }
+    }
+    printf("(seq/cpu: the CPU solve's speedup over the sequential one; gpu/cuDSS < 1: faster than cuDSS; "
+           "thru xK: K right-hand sides per second against one, on the GPU)\n");
+}
+
 static void print_table(const bench_row *rows, int nrows)
 {
     printf("%-20s %-13s %-12s %9s %9s %8s %8s %9s %8s %8s %8s %8s %7s\n", "matrix", "solver", "config",
@@ -98,7 +151,7 @@ static int cudss_row(void *arg, int64_t **perm_out, bench_row *r)
 {
     (void)perm_out;
     const row_job *j = arg;
-    return bench_cudss(j->A, j->o->cudss, j->o->repeat, r);
+    return bench_cudss(j->A, j->o->cudss, j->o, r);
 }
 
 /* Whether this machine has GPUs for sylva (in r->tasks_gpu). */
@@ -139,13 +192,22 @@ static void write_json(const char *path, const bench_row *rows, int nrows, const
                 "\"tasks_cpu\": %lld, \"gpu_busy\": %.6g, \"bytes_to_device\": %.17g, "
                 "\"bytes_to_host\": %.17g, \"peak_device_bytes\": %.17g, \"gpu_seconds_batched\": %.6g, "
                 "\"gpu_flops_batched\": %.6g, \"gpu_seconds_large\": %.6g, \"gpu_flops_large\": %.6g, "
-                "\"peak_rss_bytes\": %.17g, \"predicted_peak_bytes\": %.17g}%s\n",
+                "\"peak_rss_bytes\": %.17g, \"predicted_peak_bytes\": %.17g,\n   \"solves\": [",
                 r->matrix, r->solver, r->config, r->ok ? "true" : "false", r->note, o->threads, o->repeat,
                 r->device, (long long)r->n, (long long)r->nnz_L, r->flops, r->analyze,
                 r->factor_first, r->factor_best, r->to_host, r->solve, r->berr, (long long)r->tasks,
                 (long long)r->tasks_gpu, (long long)r->tasks_cpu, r->gpu_busy, r->bytes_to_device,
                 r->bytes_to_host, r->peak_device, r->gpu_s_batched, r->gpu_f_batched, r->gpu_s_large,
-                r->gpu_f_large, r->peak_rss, r->predicted_peak, i + 1 < nrows ? "," : "");
+                r->gpu_f_large, r->peak_rss, r->predicted_peak);
+        for (int q = 0; q < r->nsolves; q++) {
+            const bench_solve *b = &r->solves[q];
+            fprintf(f,
+                    "%s{\"nrhs\": %lld, \"gpu\": %.6g, \"gpu_upload\": %.6g, \"gpu_solve\": %.6g, "
+                    "\"gpu_download\": %.6g, \"cpu\": %.6g, \"sequential\": %.6g, \"backward_error\": %.3g}",
+                    q ? ", " : "", (long long)b->nrhs, b->gpu, b->gpu_upload, b->gpu_solve, b->gpu_download, b->cpu,
+                    b->seq, b->berr);
+        }
+        fprintf(f, "]}%s\n", i + 1 < nrows ? "," : "");
     }
     fprintf(f, "]\n");
     fclose(f);
@@ -155,7 +217,7 @@ int main(int argc, char **argv)
 {
     bench_opts o = {.threads = -1, .repeat = 3, .cudss = getenv("SYLVA_CUDSS_LIB")};
     const char *json = NULL, *policies = "subtree", *modes = NULL, *cholmod_threads = NULL;
-    const char *small_list = "0";
+    const char *small_list = "0", *nrhs_list = "1,64";
     int in_process = 0;
     static bench_row rows[MAX_ROWS];
     int nrows = 0;
@@ -170,6 +232,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--small-rows") && v) small_list = argv[++i];
         else if (!strcmp(a, "--cholmod-threads") && v) cholmod_threads = argv[++i];
         else if (!strcmp(a, "--cudss") && v) o.cudss = argv[++i];
+        else if (!strcmp(a, "--nrhs") && v) nrhs_list = argv[++i];
         else if (!strcmp(a, "--json") && v) json = argv[++i];
         else if (!strcmp(a, "--in-process")) in_process = 1;
         else if (a[0] == '-') {
@@ -178,6 +241,17 @@ int main(int argc, char **argv)
         } else if (nspecs < 64) specs[nspecs++] = a;
     }
     if (o.repeat < 1) o.repeat = 1;
+    char kbuf[128];
+    const char *ks[MAX_ITEMS];
+    int nk = strcmp(nrhs_list, "none") ? split(nrhs_list, kbuf, sizeof kbuf, ks) : 0;
+    for (int q = 0; q < nk && o.n_nrhs < BENCH_MAX_NRHS; q++) {
+        o.nrhs[o.n_nrhs] = atoll(ks[q]);
+        if (o.nrhs[o.n_nrhs] < 1) {
+            fprintf(stderr, "bench-solver: --nrhs %s: counts must be positive\n", nrhs_list);
+            return 2;
+        }
+        o.n_nrhs++;
+    }
     /* Default modes: every mode on a machine with GPUs, cpu otherwise
      * (asked in a child: CUDA started here would not survive the forks of
      * the rows). */
@@ -249,5 +323,6 @@ int main(int argc, char **argv)
         if (json) write_json(json, rows, nrows, &o); /* after every row: a cut-off run keeps what it did */
     }
     print_table(rows, nrows);
+    print_solves(rows, nrows);
     return 0;
 }
