@@ -22,7 +22,7 @@ sudo_() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 pkgs="build-essential cmake pkg-config gfortran libstarpu-dev libhwloc-dev
       libmetis-dev libscotch-dev libsuitesparse-dev libopenblas-dev liblapacke-dev
-      zlib1g-dev python3 clang libclang-rt-14-dev chromium"
+      zlib1g-dev libbz2-dev liblzma-dev gzip bzip2 xz-utils python3 clang libclang-rt-14-dev chromium"
 missing=""
 for p in $pkgs; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"; done
 if [ -n "$missing" ]; then

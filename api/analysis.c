@@ -98,6 +98,13 @@ static void fill_info(const sylva_analysis_t *an, const sylva_matrix *A, double 
     info->ordering = an->ordering;
     info->small_front_rows = an->opts.small_front_rows;
     info->batch_flops = an->opts.batch_flops;
+    /* Hybrid runs may put CBs on the host: the CPU model holds for them. */
+    info->memory_on_gpu = will_use_gpus(&an->opts) && an->opts.mode != SYLVA_MODE_HYBRID;
+    info->memory_baseline_bytes = sylva__rss_bytes();
+    double first, refactor;
+    sylva__memory_predict(an, A, info->memory_on_gpu, &first, &refactor);
+    info->predicted_peak_bytes = info->memory_baseline_bytes + first;
+    info->predicted_refactor_peak_bytes = info->memory_baseline_bytes + refactor;
 }
 
 int sylva_analyze(const sylva_matrix *A, const sylva_options *opts, sylva_analysis_t **out,

@@ -42,6 +42,14 @@ struct sylva_factor {
     sylva__measure *measure; /* index of the last run's tasks by batch (measure.c), made on demand */
 };
 
+/* SYLVA_OK when F holds a usable factor: its last factorization succeeded
+ * and, after a GPU one, its pivots are finite and positive (checked once,
+ * when L first comes to the host; a GPU solve does not bring it). */
+int sylva__factor_usable(const sylva_factor_t *F, const char *who);
+
+/* options_check.c: the solve's options (refine, solve_mode, solve_block). */
+int sylva__options_check_solve(const sylva_options *o, const char *who);
+
 /* measure.c: drop the index of the last run's measurements (a new run starts). */
 void sylva__measure_free(sylva_factor_t *F);
 
@@ -64,5 +72,10 @@ int sylva__options_check_tiles(const sylva__tree *t, int64_t small_rows, int64_t
  * factorization (SYLVA_ERR_NOT_SPD naming the column). */
 int sylva__check_values(const sylva_matrix *A, const char *who);
 int sylva__check_pivots(const sylva_analysis_t *an, sylva__numeric *num, int64_t *failed_column);
+
+/* memory.c: the resident memory a first factorization and a
+ * refactorization add to the process (bytes), on GPUs (on_gpu) or CPUs. */
+void sylva__memory_predict(const sylva_analysis_t *an, const sylva_matrix *A, int on_gpu,
+                           double *first, double *refactor);
 
 #endif

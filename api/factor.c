@@ -1,10 +1,12 @@
-/* factor.c — sylva_factorize, sylva_refactorize, sylva_solve, sylva_logdet:
- * argument checks, the pattern check, the finite-value and pivot checks
- * (factor_values.c), conversion of A's values to the factor's precision
- * when they differ, timing and the info struct, over runtime/'s numeric
- * factor. A factor holds a reference on its analysis. After a failed
- * (re)factorization the factor refuses solves until one succeeds. Every
- * failure returns a status with a message.
+/* factor.c — sylva_factorize, sylva_refactorize, sylva_logdet,
+ * sylva_factor_to_host: argument checks, the pattern check, the
+ * finite-value and pivot checks (factor_values.c), conversion of A's values
+ * to the factor's precision when they differ, a copy of A's values for
+ * refinement when the analysis' options ask for it, timing and the info
+ * struct, over runtime/'s numeric factor. A factor holds a reference on
+ * its analysis. After a failed (re)factorization the factor refuses solves
+ * until one succeeds (the solves are solve.c's). Every failure returns a
+ * status with a message.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +56,10 @@ static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
     sylva__numeric_set_progress(F->num, an->opts.progress, an->opts.progress_arg);
     sylva__api_progress(&an->opts, "factorize", 0);
     status = sylva__numeric_factor(F->num, values, A->nnz, an->opts.tile_rows, an->opts.mode, &rep);
+    /* Refinement's residuals use A's own values (in double), not the
+     * factor's (perhaps single-precision) copy. */
+    if (!status && an->opts.refine != 0)
+        status = sylva__numeric_keep_values(F->num, A->values, A->dtype, A->nnz);
     double secs = sylva__now() - t0;
     free(converted);
     /* L is on the host after a CPU factorization: check its pivots now;
@@ -83,6 +89,7 @@ static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
         info->gpu_flops_batched = rep.gpu_flops[0];
         info->gpu_seconds_large = rep.gpu_seconds[1];
         info->gpu_flops_large = rep.gpu_flops[1];
+        info->peak_rss_bytes = sylva__peak_rss_bytes();
     }
     return status;
 }
@@ -119,9 +126,7 @@ int sylva_refactorize(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
     return status;
 }
 
-/* SYLVA_OK when F holds a usable factor: its last factorization succeeded
- * and, after a GPU one, its pivots (checked once L is on the host). */
-static int factor_usable(const sylva_factor_t *F, const char *who)
+int sylva__factor_usable(const sylva_factor_t *F, const char *who)
 {
     /* Solves may run concurrently on one factor: the flags are atomic. */
     if (!__atomic_load_n(&F->valid, __ATOMIC_ACQUIRE) || !sylva__numeric_ok(F->num))
@@ -135,18 +140,6 @@ static int factor_usable(const sylva_factor_t *F, const char *who)
     return status;
 }
 
-int sylva_solve(const sylva_factor_t *F, int64_t nrhs, void *B, int64_t ldb)
-{
-    sylva__clear_error();
-    if (!F || (!B && nrhs > 0)) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_solve: NULL argument");
-    int64_t n = F->an->tree->n;
-    if (nrhs < 0 || ldb < n || ldb < 1)
-        return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_solve: nrhs = %lld, ldb = %lld for n = %lld",
-                           (long long)nrhs, (long long)ldb, (long long)n);
-    int status = factor_usable(F, "sylva_solve");
-    return status ? status : sylva__numeric_solve(F->num, nrhs, B, ldb);
-}
-
 int sylva_factor_to_host(const sylva_factor_t *F, double *seconds)
 {
     sylva__clear_error();
@@ -157,7 +150,7 @@ int sylva_factor_to_host(const sylva_factor_t *F, double *seconds)
     /* The copy first, timed; then the pivot check, which needs L here. */
     int status = sylva__numeric_to_host(F->num, &s);
     if (seconds) *seconds = s;
-    return status ? status : factor_usable(F, "sylva_factor_to_host");
+    return status ? status : sylva__factor_usable(F, "sylva_factor_to_host");
 }
 
 sylva_dtype sylva_factor_dtype(const sylva_factor_t *F)
@@ -169,7 +162,7 @@ int sylva_logdet(const sylva_factor_t *F, double *logdet)
 {
     sylva__clear_error();
     if (!F || !logdet) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_logdet: NULL argument");
-    int status = factor_usable(F, "sylva_logdet");
+    int status = sylva__factor_usable(F, "sylva_logdet");
     return status ? status : sylva__numeric_logdet(F->num, logdet);
 }
 

@@ -5,7 +5,22 @@
 int sylva_read_matrix_market(const char *path, sylva_matrix **A)
 {
     sylva__clear_error();
-    return sylva__read_matrix_market(path, A);
+    return sylva__read_matrix_market(path, NULL, A, NULL);
+}
+
+void sylva_default_read_options(sylva_read_options *o) { sylva__default_read_options(o); }
+
+int sylva_read_matrix_market_opts(const char *path, const sylva_read_options *o, sylva_matrix **A)
+{
+    sylva__clear_error();
+    return sylva__read_matrix_market(path, o, A, NULL);
+}
+
+int sylva_read_matrix_market_info(const char *path, const sylva_read_options *o, sylva_matrix **A,
+                                  sylva_read_info *info)
+{
+    sylva__clear_error();
+    return sylva__read_matrix_market(path, o, A, info);
 }
 
 int sylva_matrix_from_csc(int64_t n, const int64_t *colptr, const int64_t *rowind,

@@ -4,6 +4,11 @@
 
 #include "batching.h"
 
+/* The public structs keep their size when they grow (new fields come out
+ * of `reserved`): their LP64 sizes, checked at build time. */
+_Static_assert(sizeof(void *) != 8 || sizeof(sylva_options) == 248, "sylva_options changed size");
+_Static_assert(sizeof(void *) != 8 || sizeof(sylva_solve_info) == 232, "sylva_solve_info changed size");
+
 void sylva_default_options(sylva_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -27,6 +32,9 @@ void sylva_default_options(sylva_options *o)
     o->precision = SYLVA_FLOAT64;
     o->mode = SYLVA_MODE_AUTO;
     o->device_memory = 0;
+    o->refine = 0;
+    o->solve_mode = SYLVA_SOLVE_AUTO;
+    o->solve_block = 0; /* automatic: see sylva_solve_ex */
 }
 
 static const char *const mode_names[] = {"auto", "gpu", "hybrid", "cpu"};

@@ -3,8 +3,10 @@
  * docs/limits.md): sylva_init checks the runtime fields (workers, mode,
  * device memory), sylva_analyze the analysis fields (ordering, amalgamation,
  * policy, thresholds, batch size, precision) and, once the fronts are known,
- * that tiled large fronts do not dissolve into millions of tiny tasks.
- * Fails with SYLVA_ERR_ARGUMENT; never changes the options. */
+ * that tiled large fronts do not dissolve into millions of tiny tasks;
+ * sylva_analyze and the solves check the solve's fields (refine,
+ * solve_mode, solve_block). Fails with SYLVA_ERR_ARGUMENT; never changes
+ * the options. */
 #include <math.h>
 #include <stdint.h>
 
@@ -73,6 +75,23 @@ int sylva__options_check_analysis(const sylva_options *o)
         return sylva__fail(SYLVA_ERR_ARGUMENT,
                            "%s: options.mode = %d is not a sylva_exec_mode (0..3)", w,
                            (int)o->mode);
+    return sylva__options_check_solve(o, w);
+}
+
+int sylva__options_check_solve(const sylva_options *o, const char *w)
+{
+    if (o->refine < SYLVA_REFINE_AUTO || o->refine > SYLVA_MAX_REFINE_STEPS)
+        return sylva__fail(SYLVA_ERR_ARGUMENT,
+                           "%s: options.refine = %d is out of range -1..%d (-1: automatic, 0: none)", w,
+                           o->refine, SYLVA_MAX_REFINE_STEPS);
+    if ((unsigned)o->solve_mode > SYLVA_SOLVE_SEQUENTIAL)
+        return sylva__fail(SYLVA_ERR_ARGUMENT,
+                           "%s: options.solve_mode = %d is not a sylva_solve_mode (0..3)", w,
+                           (int)o->solve_mode);
+    if (o->solve_block < 0 || o->solve_block > INT32_MAX)
+        return sylva__fail(SYLVA_ERR_ARGUMENT,
+                           "%s: options.solve_block = %lld is out of range 0..%d (0: automatic)", w,
+                           (long long)o->solve_block, INT32_MAX);
     return SYLVA_OK;
 }
 

@@ -5,7 +5,8 @@
  * One group becomes one StarPU task (one vbatched kernel sequence on a GPU).
  * Fronts with more than `small_front_rows` rows are "large": always alone in
  * their group (native mode). sylva__plan_build() checks the policy's result
- * against that contract (sylva__plan_check) and then lays out memory and
+ * against that contract (sylva__plan_check), orders the groups for memory
+ * (the tree's postorder as far as the grouping allows) and then lays out memory and
  * dependencies the same way for every policy:
  *   - L pool: the factor columns of a group's fronts, contiguous, in one
  *     allocation for the whole factor (l_off[f] is global);
@@ -123,7 +124,13 @@ const sylva__policy *sylva__policy_at(int i);
 const sylva__policy *sylva__policy_find(const char *name);
 extern const char sylva__policy_default[];
 
-/* Run a policy, check its grouping and lay out the plan. Fails on an
+/* Reorder a checked grouping (order, start, ng groups) into the
+ * topological order closest to the tree's postorder (plan_order.c): groups
+ * whose contribution blocks are read soon after they are made. The fronts
+ * of a group keep their order. SYLVA_ERR_NO_MEMORY on allocation failure. */
+int sylva__plan_order_groups(const sylva__tree *t, int64_t *order, int64_t *start, int64_t ng);
+
+/* Run a policy, check its grouping, order its groups and lay out the plan. Fails on an
  * unknown policy, a broken contract (SYLVA_ERR_RUNTIME naming the policy
  * and the front) or memory. */
 int sylva__plan_build(const sylva__tree *t, const char *policy, const sylva__policy_params *p,
@@ -152,9 +159,71 @@ typedef struct sylva__plan_stats {
     double size_spread_mean;  /* mean over groups of max_m / min_m */
     double padding_waste;     /* 1 − Σ flops / Σ (group size × max front flops) */
     double peak_cb_scalars;   /* CB pools alive at once, groups run in order */
+    double peak_factor_cb_scalars; /* the most of L written so far plus CB pools alive,
+                                      groups run in order (a first factorization's peak) */
     double max_task_scalars;  /* the largest task's data: its L slice, own CB pool,
                                  internal CBs and the CB pools it reads */
 } sylva__plan_stats;
 void sylva__plan_stats_compute(const sylva__plan *plan, sylva__plan_stats *st);
+
+/* The plan's run on `workers` CPU workers, simulated for its memory
+ * (plan_memory.c; `tiled`: large fronts are shared by the workers): the
+ * peak, in scalars, of L written so far plus the CB pools and scratch
+ * alive (a first factorization), and of the CB pools and scratch alive
+ * alone (a refactorization adds all of L). 0 and 0 when out of memory. */
+void sylva__plan_memory_sim(const sylva__plan *plan, int workers, int tiled, double *peak_first,
+                            double *peak_cb);
+
+/* The CPU solve's pieces (solve_pieces.c): the tree cut into ranges of
+ * consecutive fronts (postorder), each solved by one task per direction and
+ * column chunk. A piece is either a single "top" front or a run of whole
+ * subtrees; subtrees are split from the roots down (the heaviest first)
+ * until none holds more than 1/(SYLVA__SOLVE_PIECES_PER_WORKER · workers)
+ * of the solve's work (Σ m·k), then consecutive ones are packed up to that
+ * much. A front whose parent lies in another piece "exports" its update
+ * (its m − k rows) through an out buffer at out_off[f]; updates that stay
+ * inside a piece live on the piece's stack, whose peak is stack_rows[p]
+ * rows. Forward deps: the pieces holding external children; backward
+ * deps: the pieces holding the parents of exported fronts. A single-front
+ * piece with a large L21 is split (split_fwd, split_bwd > 1): its forward
+ * task solves the pivot rows only and split_fwd tasks multiply row ranges
+ * of L21; split_bwd tasks multiply column ranges of L21ᵀ before its
+ * backward task solves the pivot rows. With SYLVA__SOLVE_DIAG_MIN_WORKERS
+ * workers or more, a single-front piece with more than
+ * SYLVA__SOLVE_DIAG_BLOCK pivots (diag_blocks > 1) solves them in diagonal
+ * blocks: a task per block, and after each the rows beyond it (below
+ * forward, above backward) updated by up to split_cap tasks, one group of
+ * blocks each (sylva__solve_diag_groups). */
+typedef struct sylva__solve_pieces {
+    const sylva__tree *tree;
+    int workers;             /* the worker count it was cut for */
+    int64_t npieces;
+    int64_t *first;          /* npieces + 1: fronts first[p] .. first[p+1] − 1 */
+    int64_t *piece_of;       /* nfronts */
+    int64_t *fwd_ptr, *fwd_list; /* npieces + 1; sorted, unique */
+    int64_t *bwd_ptr, *bwd_list; /* npieces + 1; sorted, unique */
+    int64_t *out_off;        /* nfronts: rows into the out buffer, −1 if not exported */
+    int64_t out_rows;        /* Σ rows of the exported updates */
+    int64_t *stack_rows;     /* npieces */
+    int64_t max_stack_rows, max_rows; /* over pieces; the largest front's m */
+    double *work;            /* npieces: Σ m·k */
+    int64_t *split_fwd, *split_bwd; /* npieces: tasks for L21's products (1: none apart) */
+    int64_t *diag_blocks;    /* npieces: diagonal blocks of L11 (1: solved whole) */
+    int64_t split_cap;       /* most tasks one product or one block's update is cut into */
+    int64_t *split_tasks_of; /* npieces: the part, block and update tasks of each piece */
+    int64_t split_tasks;     /* their sum */
+} sylva__solve_pieces;
+
+/* Update groups after diagonal block j of a blocked piece's forward
+ * (rows below: blocks j+1 .. nb−1) or backward (rows above: blocks
+ * 0 .. j−1) solve, and group g's first and last-plus-one block. */
+int64_t sylva__solve_diag_groups(const sylva__solve_pieces *sp, int64_t p, int backward, int64_t j);
+void sylva__solve_diag_group(const sylva__solve_pieces *sp, int64_t p, int backward, int64_t j, int64_t g,
+                             int64_t *b0, int64_t *b1);
+
+/* Cut t (in postorder: every subtree a range of fronts) for `workers` CPU
+ * workers. Fails on memory, or on a tree not in postorder. */
+int sylva__solve_pieces_build(const sylva__tree *t, int workers, sylva__solve_pieces **out);
+void sylva__solve_pieces_free(sylva__solve_pieces *sp);
 
 #endif

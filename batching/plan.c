@@ -1,5 +1,5 @@
-/* plan.c — runs a policy and lays out the plan every policy shares: L pool
- * offsets, CB pools (external CBs) and scratch (internal CBs), the group
+/* plan.c — runs a policy, orders its groups (plan_order.c) and lays out the
+ * plan every policy shares: L pool offsets, CB pools (external CBs) and scratch (internal CBs), the group
  * dependency lists and reader counts (contract in batching.h). The policy's
  * grouping is checked before the layout relies on it, and the finished plan
  * against the whole contract (plan_check.c); a violation fails with
@@ -130,6 +130,7 @@ int sylva__plan_build(const sylva__tree *t, const char *policy, const sylva__pol
         goto fail;
     status = sylva__plan_check_grouping(t, pol->name, pl->front_list, pl->group_ptr, ng, pp);
     if (status) goto fail;
+    if ((status = sylva__plan_order_groups(t, pl->front_list, pl->group_ptr, ng))) goto fail;
     layout(pl, pp);
     if ((status = dependencies(pl)) || (status = sylva__plan_check(pl, pp))) goto fail;
     *out = pl;

@@ -46,11 +46,14 @@ void sylva__plan_stats_compute(const sylva__plan *pl, sylva__plan_stats *st)
     /* CB pools alive: group g's pool lives from g until its last reader. */
     int64_t *left = sylva__malloc((size_t)pl->ngroups + 1, sizeof *left);
     if (!left) return;
-    double alive = 0;
+    double alive = 0, factor = 0;
     for (int64_t g = 0; g < pl->ngroups; g++) left[g] = pl->readers[g];
     for (int64_t g = 0; g < pl->ngroups; g++) {
         alive += (double)pl->cb_size[g] + (double)pl->scratch_size[g];
+        int64_t first = pl->front_list[pl->group_ptr[g]], last = pl->front_list[pl->group_ptr[g + 1] - 1];
+        factor += (double)(pl->l_off[last] + t->fronts[last].m * t->fronts[last].k - pl->l_off[first]);
         if (alive > st->peak_cb_scalars) st->peak_cb_scalars = alive;
+        if (factor + alive > st->peak_factor_cb_scalars) st->peak_factor_cb_scalars = factor + alive;
         alive -= (double)pl->scratch_size[g];
         for (int64_t d = pl->dep_ptr[g]; d < pl->dep_ptr[g + 1]; d++)
             if (--left[pl->dep_list[d]] == 0) alive -= (double)pl->cb_size[pl->dep_list[d]];

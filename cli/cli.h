@@ -35,6 +35,7 @@ typedef struct cli_args {
     int quiet;            /* --quiet: no progress, no summary on stdout */
     int rcond;            /* --rcond: estimate the condition number */
     double max_berr;      /* --max-backward-error; 0: the precision's default */
+    sylva_read_options read; /* --symmetric-both, --symmetrize */
 } cli_args;
 
 /* Parse the command line (argv[1] is the command): SYLVA_OK-like -1 to go
@@ -68,6 +69,9 @@ int cli_check_outputs(const cli_args *a);
 /* --perm FILE: n integers 1..n (new → old), one per line or a Matrix
  * Market array; *perm (0-based) or a status naming the file. */
 int cli_read_perm(const char *path, int64_t n, int64_t **perm);
+
+/* Read the matrix (a->file, a->read); *info as sylva_read_matrix_market_info. */
+int cli_read_matrix(const cli_args *a, sylva_matrix **A, sylva_read_info *info);
 
 /* The right-hand sides (n × nrhs, double): the --rhs file, checked against
  * A's size, or b = A·x0 for a known x0; `which` (size bytes) says which. */

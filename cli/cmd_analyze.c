@@ -81,7 +81,8 @@ int cli_cmd_analyze(const cli_args *a)
     status = cli_check_outputs(a);
     if (!status) {
         double t0 = sylva_wtime();
-        status = sylva_read_matrix_market(a->file, &A);
+        sylva_read_info info;
+        status = cli_read_matrix(a, &A, &info);
         t_read = sylva_wtime() - t0;
     }
     if (!status) status = sylva_init(&a->opts);

@@ -75,11 +75,16 @@ static int solve_in_precision(const sylva_factor_t *F, int64_t n, int64_t nrhs, 
 /* The not-positive-definite message, with the file and the likely causes. */
 static void explain_not_spd(const cli_args *a, const factor_report *r)
 {
-    fprintf(stderr,
-            "sylva: %s is not positive definite (column %lld, 1-based, in the file's numbering).\n"
-            "       Likely causes: the matrix is indefinite or singular; a 'symmetric' file that stores\n"
-            "       both triangles (their values then count twice); or a sign convention (-A is SPD).\n",
+    fprintf(stderr, "sylva: %s is not positive definite (column %lld, 1-based, in the file's numbering).\n",
             a->file, (long long)(r->fi.failed_column + 1));
+    if (r->input.mirrored > 0)
+        fprintf(stderr,
+                "       It stores %lld entries in both triangles, combined by --symmetric-both %s:\n"
+                "       if the file holds the full matrix, --symmetric-both lower reads it as meant.\n",
+                (long long)r->input.mirrored,
+                a->read.symmetric_both == SYLVA_BOTH_SUM ? "sum" : a->read.symmetric_both == SYLVA_BOTH_LOWER ? "lower" : "average");
+    fprintf(stderr, "       Likely causes: the matrix is indefinite or singular, or a sign convention (-A is SPD)%s.\n",
+            r->input.asymmetric > 0 ? ", or the symmetrization changed it" : "");
 }
 
 int cli_cmd_factor(const cli_args *a)
@@ -97,7 +102,7 @@ int cli_cmd_factor(const cli_args *a)
     if ((status = cli_check_output("--json", a->json))) return cli_fail(status);
     if ((status = cli_check_outputs(a))) return finish(a, &r, status);
     double t0 = sylva_wtime();
-    if ((status = sylva_read_matrix_market(a->file, &A))) return finish(a, &r, status);
+    if ((status = cli_read_matrix(a, &A, &r.input))) return finish(a, &r, status);
     r.t_read = sylva_wtime() - t0;
     if (!A->values) {
         status = cli_error(SYLVA_ERR_PATTERN_ONLY,

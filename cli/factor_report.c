@@ -55,6 +55,10 @@ static void json_options(json_writer *j, const cli_args *a, const factor_report 
     json_str(j, "trace", a->trace);
     json_num(j, "max_backward_error", r->max_berr);
     json_bool(j, "rcond", a->rcond);
+    static const char *both[] = {"refuse", "sum", "lower", "average"}, *sym[] = {"none", "lower", "upper", "average"};
+    json_str(j, "symmetric_both", both[a->read.symmetric_both & 3]);
+    json_str(j, "symmetrize", sym[a->read.symmetrize & 3]);
+    json_num(j, "symmetrize_tol", a->read.symmetrize_tol);
     json_end(j);
 }
 
@@ -74,6 +78,12 @@ int factor_report_json(const cli_args *a, const factor_report *r)
     json_str(&j, "version", sylva_version());
     json_str(&j, "file", a->file);
     json_options(&j, a, r);
+    json_begin(&j, "input", '{');
+    json_str(&j, "compression", r->input.compression ? r->input.compression : "");
+    json_int(&j, "mirrored", r->input.mirrored);
+    json_int(&j, "asymmetric", r->input.asymmetric);
+    json_num(&j, "max_asymmetry", r->input.max_asymmetry);
+    json_end(&j);
     json_int(&j, "n", r->ai.n);
     json_int(&j, "nnz_A", r->ai.nnz_A);
     json_int(&j, "nnz_L", r->ai.nnz_L);

@@ -13,6 +13,7 @@ typedef struct factor_report {
     sylva_analysis_info ai;
     sylva_factor_info fi;
     sylva_runtime_info ri;
+    sylva_read_info input;
     double t_read, t_rhs, t_factor, t_factor_first, t_to_host, t_solve, t_rcond;
     double berr;          /* the worst column's */
     double *berr_columns; /* nrhs of them (NULL before the solve) */

@@ -22,7 +22,8 @@
 enum {
     O_RHS = 256, O_JSON, O_BATCHES, O_ORDERING, O_PERM, O_POLICY, O_THREADS, O_GPUS, O_MODE,
     O_DEVICE_MEMORY, O_SCHEDULER, O_PRECISION, O_REPEAT, O_SMALL_ROWS, O_TILE_ROWS, O_BATCH_FLOPS,
-    O_SAVE, O_ANALYSIS, O_MAX_BERR, O_RCOND, O_PROGRESS, O_TRACE, O_POLICIES, O_THRESHOLDS
+    O_SAVE, O_ANALYSIS, O_MAX_BERR, O_RCOND, O_PROGRESS, O_SYMMETRIC_BOTH, O_SYMMETRIZE, O_TRACE,
+    O_POLICIES, O_THRESHOLDS
 };
 
 typedef struct opt_spec {
@@ -57,6 +58,13 @@ static const opt_spec specs[] = {
     {"ordering", O_ORDERING, "NAME", ALL,
      "auto (default: nd-parallel on several threads, else metis), metis,\n"
      "nd-parallel, scotch, amd, natural"},
+    {"symmetric-both", O_SYMMETRIC_BOTH, "MODE", BOTH,
+     "a 'symmetric' file storing A(i,j) and A(j,i): sum, lower or\n"
+     "average them (default: refuse, naming the line)"},
+    {"symmetrize", O_SYMMETRIZE, "MODE[:TOL]", BOTH,
+     "a 'general' file symmetric only to rounding: keep the lower or\n"
+     "upper triangle or the average; with :TOL refuse relative\n"
+     "differences above TOL (e.g. average:1e-12)"},
     {"perm", O_PERM, "FILE", ALL, "your own ordering: n integers 1..n (new to old), one per line"},
     {"policy", O_POLICY, "NAME", BOTH, "batching policy (default subtree):"},
     {"threads", O_THREADS, "N", ALL, "StarPU CPU workers and analysis threads (default: all cores)"},
@@ -162,7 +170,8 @@ void cli_print_help(FILE *f, int cmd)
               "       sylva study FILE [options]\n"
               "       sylva help [factor | analyze | study | schedulers]\n"
               "       sylva --version\n"
-              "       (FILE - is standard input; -- ends the options: sylva factor -- -A.mtx)\n\n",
+              "       (FILE: Matrix Market, plain, .gz, .bz2 or .xz; - is standard input;\n"
+              "        -- ends the options: sylva factor -- -A.mtx)\n\n",
               f);
         fputs(help_factor, f);
         fputs(help_analyze, f);
@@ -341,6 +350,22 @@ static int apply(cli_args *a, const opt_spec *s, const char *v)
         if (parse_real(v, 0, 1, &a->max_berr))
             return usage_error("--max-backward-error needs a finite number > 0, not '%s'", v);
         break;
+    case O_SYMMETRIC_BOTH:
+        if (!strcmp(v, "sum")) a->read.symmetric_both = SYLVA_BOTH_SUM;
+        else if (!strcmp(v, "lower")) a->read.symmetric_both = SYLVA_BOTH_LOWER;
+        else if (!strcmp(v, "average")) a->read.symmetric_both = SYLVA_BOTH_AVERAGE;
+        else return usage_error("unknown --symmetric-both mode '%s' (sum, lower, average)", v);
+        break;
+    case O_SYMMETRIZE: {
+        size_t len = strcspn(v, ":");
+        if (len == 5 && !strncmp(v, "lower", 5)) a->read.symmetrize = SYLVA_SYMMETRIZE_LOWER;
+        else if (len == 5 && !strncmp(v, "upper", 5)) a->read.symmetrize = SYLVA_SYMMETRIZE_UPPER;
+        else if (len == 7 && !strncmp(v, "average", 7)) a->read.symmetrize = SYLVA_SYMMETRIZE_AVERAGE;
+        else return usage_error("unknown --symmetrize mode '%.*s' (lower, upper, average; then :TOL)", (int)len, v);
+        if (v[len] == ':' && parse_real(v + len + 1, 0, 1, &a->read.symmetrize_tol))
+            return usage_error("--symmetrize %s: the tolerance after ':' must be a number > 0", v);
+        break;
+    }
     case O_RCOND: a->rcond = 1; break;
     case O_PROGRESS:
         if (!a->quiet) a->progress = 1;
@@ -358,6 +383,7 @@ int cli_parse(int argc, char **argv, cli_args *a)
 {
     memset(a, 0, sizeof *a);
     sylva_default_options(&a->opts);
+    sylva_default_read_options(&a->read);
     a->ordering = "auto";
     a->repeat = 1;
     a->threads = -1;

@@ -6,11 +6,18 @@
 #   sylva_ext_cholmod  CHOLMOD and its SuiteSparse siblings, AMD
 #   sylva_ext_metis    METIS                frontal/
 #   sylva_ext_scotch   Scotch               frontal/
-#   sylva_ext_zlib     zlib                 io/
+#   sylva_ext_zlib     zlib                 io/ (gzip input)
+#   sylva_ext_bzip2    libbz2               io/ (bzip2 input)
+#   sylva_ext_lzma     liblzma              io/ (xz input)
 # and sylva_deps, all of them, for the final libraries and the programs
 # that use CHOLMOD or BLAS themselves (benchmarks, tests).
+# zlib, libbz2 and liblzma through CMake's own modules (Debian 12:
+# zlib1g-dev, libbz2-dev, liblzma-dev), which make imported targets.
 # METIS, Scotch and CHOLMOD ship neither CMake nor pkg-config files on
 # Debian 12, so they are found by hand.
+find_package(ZLIB REQUIRED)
+find_package(BZip2 REQUIRED)
+find_package(LibLZMA REQUIRED)
 find_path(METIS_INCLUDE_DIR metis.h REQUIRED)
 find_library(METIS_LIBRARY metis REQUIRED)
 # Scotch: Debian's libscotch-dev (32-bit SCOTCH_Num, header in scotch/).
@@ -39,6 +46,10 @@ target_include_directories(sylva_ext_scotch INTERFACE ${SCOTCH_INCLUDE_DIR})
 target_link_libraries(sylva_ext_scotch INTERFACE ${SCOTCH_LIBRARY} ${SCOTCHERR_LIBRARY})
 add_library(sylva_ext_zlib INTERFACE)
 target_link_libraries(sylva_ext_zlib INTERFACE ZLIB::ZLIB)
+add_library(sylva_ext_bzip2 INTERFACE)
+target_link_libraries(sylva_ext_bzip2 INTERFACE BZip2::BZip2)
+add_library(sylva_ext_lzma INTERFACE)
+target_link_libraries(sylva_ext_lzma INTERFACE LibLZMA::LibLZMA)
 add_library(sylva_ext_cuda INTERFACE)
 if(SYLVA_ENABLE_CUDA)
   target_link_libraries(sylva_ext_cuda INTERFACE CUDA::cudart CUDA::cublas CUDA::cusolver)
@@ -46,4 +57,4 @@ endif()
 
 add_library(sylva_deps INTERFACE)
 target_link_libraries(sylva_deps INTERFACE sylva_ext_starpu sylva_ext_blas sylva_ext_cholmod
-  sylva_ext_metis sylva_ext_scotch sylva_ext_zlib sylva_ext_cuda Threads::Threads m ${CMAKE_DL_LIBS})
+  sylva_ext_metis sylva_ext_scotch sylva_ext_zlib sylva_ext_bzip2 sylva_ext_lzma sylva_ext_cuda Threads::Threads m ${CMAKE_DL_LIBS})

@@ -1,14 +1,30 @@
 # SylvaInstall.cmake — install libsylva (shared, exported as sylva::sylva;
-# static as a plain archive), sylva.h, the `sylva` command, the CMake package
-# files and sylva.pc.
+# static, exported as sylva::sylva_static), the headers, the `sylva` and
+# `sylva-gen` commands (RUNPATH $ORIGIN/../lib: they run from any prefix),
+# the man page sylva.1, the CMake package files and the pkg-config files
+# sylva.pc (shared) and sylva-static.pc (libsylva.a). docs/api.md,
+# "Building against the installed package", says how each is used.
 include(CMakePackageConfigHelpers)
-install(TARGETS sylva EXPORT sylvaTargets
+install(TARGETS sylva sylva_static EXPORT sylvaTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(TARGETS sylva_static ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(FILES include/sylva.h include/sylva_cholmod.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES docs/sylva.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(EXPORT sylvaTargets NAMESPACE sylva:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/sylva)
+
+# What sylvaConfig.cmake needs to find the dependencies again: where they
+# were found here (hints), and whether this build has CUDA.
+# (The StarPU this build uses: its pkg-config directory from the libdir that
+# pkg_check_modules found, not from whatever PKG_CONFIG_PATH says now.)
+set(SYLVA_STARPU_PCDIR ${STARPU_LIBDIR}/pkgconfig)
+set(SYLVA_DEP_HINTS)
+foreach(lib ${CHOLMOD_LIBRARIES} ${METIS_LIBRARY} ${SCOTCH_LIBRARY} ${SCOTCHERR_LIBRARY})
+  get_filename_component(d ${lib} DIRECTORY)
+  list(APPEND SYLVA_DEP_HINTS ${d})
+endforeach()
+list(REMOVE_DUPLICATES SYLVA_DEP_HINTS)
+set(SYLVA_WITH_CUDA ${SYLVA_ENABLE_CUDA})
 configure_package_config_file(cmake/sylvaConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/sylvaConfig.cmake
   INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/sylva)
@@ -17,9 +33,36 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/sylvaConfigVersion.
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/sylvaConfig.cmake
   ${CMAKE_CURRENT_BINARY_DIR}/sylvaConfigVersion.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/sylva)
-# sylva.pc: static linking needs the dependencies (Libs.private).
-set(SYLVA_PC_REQUIRES_PRIVATE "starpu-1.3 openblas zlib")
-string(JOIN " " SYLVA_PC_LIBS_PRIVATE "-lcholmod -lamd -lcamd -lcolamd -lccolamd"
-  "-lsuitesparseconfig -lmetis -lscotch -lscotcherr -lm -lpthread")
+
+# pkg-config. sylva_cholmod.h includes <cholmod.h>: SuiteSparse's include
+# directory (Debian 12's SuiteSparse ships no .pc file to require) goes in
+# Cflags. sylva.pc's private fields are what `pkg-config --static` would
+# add; sylva-static.pc links libsylva.a with its dependencies' shared
+# libraries instead (docs/api.md says why `--static` cannot work here).
+set(SYLVA_PC_CFLAGS_EXTRA "-I${CHOLMOD_INCLUDE_DIR}")
+set(SYLVA_PC_REQUIRES_PRIVATE "starpu-1.3 openblas zlib liblzma")
+# sylva-static.pc names StarPU's library directly, with a run path when it
+# is not a system directory: Debian's CPU-only StarPU has the same soname,
+# and a program linked against the CUDA one must not load the other.
+set(SYLVA_PC_STATIC_REQUIRES "openblas zlib liblzma")
+set(SYLVA_PC_STARPU "-L${STARPU_LIBDIR} -lstarpu-1.3")
+if(NOT STARPU_LIBDIR MATCHES "^/usr/lib")
+  set(SYLVA_PC_STARPU "${SYLVA_PC_STARPU} -Wl,-rpath,${STARPU_LIBDIR}")
+endif()
+set(SYLVA_PC_DEP_LIBS "-lcholmod -lamd -lcamd -lcolamd -lccolamd -lsuitesparseconfig -lmetis"
+  "-lscotch -lscotcherr -lbz2")
+if(SYLVA_ENABLE_CUDA)
+  list(APPEND SYLVA_PC_DEP_LIBS "-L${CUDAToolkit_LIBRARY_DIR} -Wl,-rpath,${CUDAToolkit_LIBRARY_DIR}"
+    "-lcudart -lcublas -lcusolver -lstdc++")
+endif()
+list(APPEND SYLVA_PC_DEP_LIBS "-lm -lpthread -ldl")
+foreach(d ${SYLVA_DEP_HINTS})
+  if(NOT d MATCHES "^/usr/lib")
+    list(PREPEND SYLVA_PC_DEP_LIBS "-L${d}")
+  endif()
+endforeach()
+string(JOIN " " SYLVA_PC_LIBS_PRIVATE ${SYLVA_PC_DEP_LIBS})
 configure_file(cmake/sylva.pc.in ${CMAKE_CURRENT_BINARY_DIR}/sylva.pc @ONLY)
-install(FILES ${CMAKE_CURRENT_BINARY_DIR}/sylva.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+configure_file(cmake/sylva-static.pc.in ${CMAKE_CURRENT_BINARY_DIR}/sylva-static.pc @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/sylva.pc ${CMAKE_CURRENT_BINARY_DIR}/sylva-static.pc
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

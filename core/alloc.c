@@ -1,11 +1,15 @@
 /* alloc.c — malloc/calloc/realloc that check count × size for overflow and
- * record SYLVA_ERR_NO_MEMORY with the size on failure, the size of a scalar
- * type, and the allocation-failure hook of the tests (CHOLMOD's Tcov idea):
+ * record SYLVA_ERR_NO_MEMORY with the size on failure, large host buffers
+ * that go back to the system when freed (mapped pages: malloc's arenas keep
+ * freed blocks below its sliding mmap threshold, which the factorization's
+ * many short-lived contribution blocks turn into resident garbage), the
+ * size of a scalar type, and the allocation-failure hook of the tests (CHOLMOD's Tcov idea):
  * once armed, the k-th allocation through these functions fails (or every
  * one from the k-th on), so a test can walk every failure path. Disarmed,
  * the hook costs one relaxed atomic load per allocation. Contract in core.h. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include "core.h"
 
@@ -62,6 +66,34 @@ void *sylva__realloc(void *old, size_t count, size_t size)
     size_t bytes = count * size;
     void *p = fault_now() ? NULL : realloc(old, bytes > 0 ? bytes : 1);
     if (!p) sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory allocating %zu bytes", bytes);
+    return p;
+}
+
+void *sylva__host_map(size_t bytes)
+{
+    if (bytes < SYLVA__HOST_MAP_MIN_BYTES) {
+        void *p = NULL;
+        return posix_memalign(&p, 64, bytes > 0 ? bytes : 1) == 0 ? p : NULL;
+    }
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+void sylva__host_unmap(void *p, size_t bytes)
+{
+    if (!p) return;
+    if (bytes < SYLVA__HOST_MAP_MIN_BYTES) free(p);
+    else munmap(p, bytes);
+}
+
+void *sylva__host_alloc(size_t count, size_t size)
+{
+    if (size != 0 && count > SIZE_MAX / size) {
+        sylva__fail(SYLVA_ERR_NO_MEMORY, "allocation of %zu x %zu bytes overflows", count, size);
+        return NULL;
+    }
+    void *p = fault_now() ? NULL : sylva__host_map(count * size);
+    if (!p) sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory allocating %zu bytes", count * size);
     return p;
 }
 

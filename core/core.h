@@ -49,6 +49,18 @@ void *sylva__malloc(size_t count, size_t size);
 void *sylva__calloc(size_t count, size_t size);
 void *sylva__realloc(void *old, size_t count, size_t size);
 
+/* Large short-lived host buffers (contribution blocks, task workspaces):
+ * from SYLVA__HOST_MAP_MIN_BYTES on they are mapped pages, unmapped when
+ * freed, so their memory leaves the process at once; smaller ones come
+ * from malloc (64-byte aligned). Free with sylva__host_unmap and the same
+ * size. sylva__host_alloc checks count × size, records SYLVA_ERR_NO_MEMORY
+ * and obeys the test hook below; sylva__host_map does neither (StarPU's
+ * own host allocations, runtime/init.c). */
+void *sylva__host_alloc(size_t count, size_t size);
+void *sylva__host_map(size_t bytes);
+void sylva__host_unmap(void *p, size_t bytes);
+#define SYLVA__HOST_MAP_MIN_BYTES ((size_t)1 << 20)
+
 /* Test hook (tests/reliability): from now on, count the allocations above
  * and make the k-th one fail (k >= 1), or every one from the k-th on
  * (persistent); k = 0 only counts; k < 0 disarms (the count of the last
@@ -64,6 +76,11 @@ int64_t sylva__alloc_fault_count(void);
  * "WHO: out of memory: WHAT needs X GB, Y GB are available". */
 double sylva__memory_available(void);
 int sylva__memory_check(double bytes, const char *who, const char *what);
+
+/* The process's resident memory now, and its peak so far (bytes; 0 where
+ * the system does not say). core/rss.c. */
+double sylva__rss_bytes(void);
+double sylva__peak_rss_bytes(void);
 
 /* ------------------------------------------------------------ output files */
 
@@ -122,6 +139,50 @@ double sylva__now(void);
 /* On GPUs, automatic batches are cut so that a task's data takes at most
  * 1/this of the device memory (the rest for L, other CBs and eviction). */
 #define SYLVA__GPU_TASK_MEMORY_SHARE 4
+
+/* Tasks a factorization keeps submitted at most: StarPU's tasks cost
+ * several kB each until they run, and a tiled front makes O(NB³) of them, so the
+ * submission waits (down to 3/4 of this) rather than hold them all. Far
+ * more than the workers need for lookahead. */
+#define SYLVA__MAX_SUBMITTED_TASKS 1024
+/* The memory model's runtime workspace (api/memory.c): what one submitted
+ * StarPU task holds until it runs, and what one CPU worker's BLAS touches
+ * in its packing buffers (measured on the dev box: docs/limits.md). */
+#define SYLVA__TASK_DESCRIPTOR_BYTES 8192.0
+#define SYLVA__WORKER_BLAS_BYTES 4194304.0
+/* The CPU solve cuts the tree into pieces of about 1/this of the work
+ * per CPU worker (more pieces than workers, so subtrees balance). */
+#define SYLVA__SOLVE_PIECES_PER_WORKER 4
+/* A single-front piece whose L21 holds at least this many entries (m − k)·k
+ * has its L21 products split into tasks of at least SYLVA__SOLVE_SPLIT_ROWS
+ * rows (forward) or SYLVA__SOLVE_SPLIT_COLS columns (backward), at most
+ * SYLVA__SOLVE_SPLIT_PER_WORKER per CPU worker: the fronts near the root
+ * hold half the solve's work and would otherwise run on one core. */
+#define SYLVA__SOLVE_SPLIT_MIN_ENTRIES 65536
+#define SYLVA__SOLVE_SPLIT_ROWS 128
+#define SYLVA__SOLVE_SPLIT_COLS 32
+#define SYLVA__SOLVE_SPLIT_PER_WORKER 2
+/* With at least SYLVA__SOLVE_DIAG_MIN_WORKERS CPU workers, a single-front
+ * piece with more pivots than SYLVA__SOLVE_DIAG_BLOCK solves its L11 in
+ * diagonal blocks of that many columns, the update of the rows beyond each
+ * block split into tasks (so the root's triangle is not one core's). With
+ * fewer workers the tree and the L21 splits already give the work's bound,
+ * and the blocks' extra task hops only cost (docs/performance.md). */
+#define SYLVA__SOLVE_DIAG_BLOCK 256
+#define SYLVA__SOLVE_DIAG_MIN_WORKERS 4
+/* In solve mode AUTO on the CPU, a solve of fewer than this many entries of
+ * L times right-hand sides (or with one CPU worker) runs the sequential
+ * loop: below it, tasks cost more than they save (measured on 2 cores:
+ * bcsstk14 0.1 ms sequential, 0.2–0.4 ms as tasks; docs/performance.md). */
+#define SYLVA__SOLVE_TASKS_MIN_WORK ((int64_t)1 << 22)
+/* A block of right-hand sides is split into independent column chunks of
+ * at least this many columns when workers would otherwise idle. */
+#define SYLVA__SOLVE_MIN_CHUNK 16
+/* Automatic solve block (options.solve_block = 0): as many right-hand
+ * sides at once as fit this many bytes of permuted copies, but never
+ * fewer than SYLVA__SOLVE_MIN_BLOCK columns. */
+#define SYLVA__SOLVE_BLOCK_BYTES ((int64_t)256 << 20)
+#define SYLVA__SOLVE_MIN_BLOCK 16
 
 /* Status of one front after a factorization (front_info arrays). Positive
  * values are LAPACK's info: the failing pivot, 1-based within the front. */

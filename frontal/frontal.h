@@ -69,4 +69,17 @@ void sylva__tree_free(sylva__tree *tree);
  * structure); a cheap O(nnz) pass. */
 int sylva__tree_check_pattern(const sylva__tree *tree, const sylva_matrix *A);
 
+/* A's pattern in the permuted numbering, both triangles, as rows
+ * (full_pattern.c): row i holds colind[rowptr[i] .. rowptr[i+1]) and, for
+ * each, valind: the index of the entry's value among A's stored (lower)
+ * values, so any values array of the analyzed pattern can be used. */
+typedef struct sylva__full_pattern {
+    int64_t n, nnz;
+    int64_t *rowptr; /* n + 1 */
+    int64_t *colind; /* nnz */
+    int64_t *valind; /* nnz */
+} sylva__full_pattern;
+int sylva__full_pattern_build(const sylva__tree *t, sylva__full_pattern **out);
+void sylva__full_pattern_free(sylva__full_pattern *fp);
+
 #endif

@@ -94,9 +94,56 @@ typedef struct sylva_matrix {
     int owns_arrays;      /* 1 when sylva_matrix_free releases the arrays */
 } sylva_matrix;
 
-/* Read a Matrix Market file (.mtx, or .mtx.gz). On error returns a status,
- * *A is NULL, and sylva_last_error() says "FILE:LINE: reason". */
+/* Read a Matrix Market file: plain, or gzip, bzip2 or xz compressed
+ * (recognised by their first bytes, not by the name); "-" reads standard
+ * input. On error returns a status, *A is NULL, and sylva_last_error() says
+ * "FILE:LINE: reason" ("<stdin>" names standard input). The same as
+ * sylva_read_matrix_market_opts(path, NULL, A). */
 int sylva_read_matrix_market(const char *path, sylva_matrix **A);
+
+/* A 'symmetric' file stores one triangle; when it stores both A(i,j) and
+ * A(j,i) (i != j) for some entry: */
+typedef enum {
+    SYLVA_BOTH_REFUSE = 0, /* SYLVA_ERR_FORMAT at the line of the first mirrored entry */
+    SYLVA_BOTH_SUM,        /* A(i,j) = the two summed (what most readers do silently) */
+    SYLVA_BOTH_LOWER,      /* keep the lower-triangle entry (i > j), ignore its mirror */
+    SYLVA_BOTH_AVERAGE     /* their mean */
+} sylva_both_triangles;
+/* A 'general' file must be symmetric; when its triangles differ: */
+typedef enum {
+    SYLVA_SYMMETRIZE_NONE = 0, /* SYLVA_ERR_NOT_SYMMETRIC naming the first difference */
+    SYLVA_SYMMETRIZE_LOWER,    /* A = the lower triangle, mirrored */
+    SYLVA_SYMMETRIZE_UPPER,    /* A = the upper triangle, mirrored */
+    SYLVA_SYMMETRIZE_AVERAGE   /* A = (A + A^T) / 2 */
+} sylva_symmetrize;
+typedef struct sylva_read_options {
+    sylva_both_triangles symmetric_both; /* a 'symmetric' file storing both A(i,j) and A(j,i) */
+    sylva_symmetrize symmetrize;         /* a 'general' file */
+    double symmetrize_tol;               /* > 0: refuse asymmetry above tol (relative); 0: none */
+    char reserved[64];
+} sylva_read_options;
+/* Defaults: refuse both cases (every field 0). */
+void sylva_default_read_options(sylva_read_options *o);
+/* sylva_read_matrix_market with options (NULL = defaults); "-" = stdin.
+ * With symmetrize_tol > 0 an entry whose |A(i,j) - A(j,i)| exceeds
+ * tol * max(|A(i,j)|, |A(j,i)|) is still SYLVA_ERR_NOT_SYMMETRIC (a missing
+ * entry counts as 0). Options out of range: SYLVA_ERR_ARGUMENT. */
+int sylva_read_matrix_market_opts(const char *path, const sylva_read_options *o, sylva_matrix **A);
+/* What a read found, for messages and reports. */
+typedef struct sylva_read_info {
+    const char *compression; /* "gzip", "bzip2", "xz", or "" for a plain file */
+    int64_t mirrored;        /* 'symmetric' file: entries stored in both triangles
+                                (combined as symmetric_both says) */
+    int64_t asymmetric;      /* 'general' file read with symmetrize: entries whose
+                                two triangles differ (a missing one counts as 0) */
+    double max_asymmetry;    /* largest |A(i,j) - A(j,i)| / max(|A(i,j)|, |A(j,i)|)
+                                over those (0 when none) */
+    char reserved[64];
+} sylva_read_info;
+/* sylva_read_matrix_market_opts that also fills *info (may be NULL); info
+ * is filled on success only. */
+int sylva_read_matrix_market_info(const char *path, const sylva_read_options *o, sylva_matrix **A,
+                                  sylva_read_info *info);
 
 /* Build a matrix from CSC arrays. `lower_only`: 1 if only the lower triangle
  * is given; 0 if both triangles are (checked numerically symmetric, upper
@@ -108,6 +155,16 @@ int sylva_matrix_from_csc(int64_t n, const int64_t *colptr, const int64_t *rowin
  * sorted, unique); checked, not copied. Free with sylva_matrix_free. */
 int sylva_matrix_wrap(int64_t n, int64_t *colptr, int64_t *rowind, double *values,
                       sylva_matrix **A);
+/* The same with 32-bit indices (n and the entries below 2^31), read once:
+ * sylva_matrix_from_csc32 builds A's arrays straight from the caller's
+ * (the one copy, with the same checks, sorting and summing as
+ * sylva_matrix_from_csc); sylva_matrix_wrap32 widens the indices into
+ * arrays A owns and uses the caller's values in place (not copied: they
+ * must outlive A). */
+int sylva_matrix_from_csc32(int64_t n, const int32_t *colptr, const int32_t *rowind,
+                            const double *values, int lower_only, sylva_matrix **A);
+int sylva_matrix_wrap32(int64_t n, const int32_t *colptr, const int32_t *rowind, double *values,
+                        sylva_matrix **A);
 void sylva_matrix_free(sylva_matrix *A);
 /* A copy of A (arrays owned by the copy) with values of another type;
  * a pattern stays a pattern. */
@@ -119,7 +176,8 @@ void sylva_matrix_symv(const sylva_matrix *A, const void *x, void *y);
 double sylva_matrix_norm_inf(const sylva_matrix *A);
 
 /* Dense vectors in Matrix Market array format (n x nrhs, column-major).
- * The reader allocates no more than the file can hold, whatever its size
+ * The reader takes what sylva_read_matrix_market takes ("-", compressed
+ * files) and allocates no more than the file can hold, whatever its size
  * line says; the writer writes atomically, as sylva_write_file. */
 int sylva_read_dense(const char *path, int64_t *n, int64_t *nrhs, double **X);
 int sylva_write_dense(const char *path, int64_t n, int64_t nrhs, const double *X,
@@ -144,6 +202,29 @@ typedef enum {
     SYLVA_ORDERING_ND_PARALLEL = 5, /* METIS nested dissection, parts ordered on ncpus threads */
     SYLVA_ORDERING_AUTO = 6         /* nd-parallel when several cores, else metis */
 } sylva_ordering;
+
+/* Where a solve runs (options.solve_mode). */
+typedef enum {
+    SYLVA_SOLVE_AUTO = 0,      /* where the factor is: on a GPU after a GPU factorization
+                                  (double precision), else on the CPU workers (one thread
+                                  when the solve is too small for tasks to pay: fewer than
+                                  2^22 entries of L times columns, or one CPU worker) */
+    SYLVA_SOLVE_GPU = 1,       /* on a GPU (L is copied there if it is not) */
+    SYLVA_SOLVE_CPU = 2,       /* StarPU tasks on the CPU workers (L brought to the host) */
+    SYLVA_SOLVE_SEQUENTIAL = 3 /* one host thread, front after front (the reference) */
+} sylva_solve_mode;
+
+/* options.refine: iterative refinement after each solve. 0: none; N > 0
+ * (at most SYLVA_MAX_REFINE_STEPS): exactly N steps; SYLVA_REFINE_AUTO:
+ * until the componentwise backward error (sylva_solve_info) is at most
+ * SYLVA_REFINE_TARGET units of roundoff of the right-hand side's type, or
+ * no longer halves in a step, at most SYLVA_REFINE_AUTO_STEPS steps. A
+ * step: r = b − A x (sums in double, where x lives: on the GPU for a GPU
+ * solve), d = A⁻¹ r with the factor, x += d. */
+#define SYLVA_REFINE_AUTO (-1)
+#define SYLVA_MAX_REFINE_STEPS 100
+#define SYLVA_REFINE_AUTO_STEPS 10
+#define SYLVA_REFINE_TARGET 2.0
 
 /* Where the numeric factorization runs. */
 typedef enum {
@@ -192,7 +273,18 @@ typedef struct sylva_options {
      * at a time). For progress displays; it must return quickly. */
     void (*progress)(void *arg, const char *phase, double fraction);
     void *progress_arg;
-    char reserved[96];
+    /* The solve. refine: SYLVA_REFINE_AUTO, 0 or N steps (above); a factor
+     * keeps a double copy of A's values for the residuals only when the
+     * options given to sylva_analyze ask for refinement. solve_mode: where
+     * the solve runs. solve_block: right-hand sides solved at once (memory
+     * grows with it: about (2 + 3 with refinement) · n · solve_block
+     * scalars); 0 = automatic (as many as fit 256 MiB of those copies, at
+     * least 16). sylva_solve uses the analysis' options; sylva_solve_ex and
+     * sylva_solve_device may be given others for these three. */
+    int refine;
+    sylva_solve_mode solve_mode;
+    int64_t solve_block;
+    char reserved[80];
 } sylva_options;
 
 /* What the options may hold (docs/limits.md has the whole table):
@@ -273,9 +365,23 @@ typedef struct sylva_analysis_info {
     double seconds;         /* the whole analysis; its phases: */
     double seconds_ordering, seconds_symbolic, seconds_maps, seconds_plan;
     sylva_ordering ordering; /* the ordering used (SYLVA_ORDERING_AUTO resolved) */
+    /* Memory (bytes of resident memory; docs/limits.md has the model).
+     * memory_on_gpu: 1 when the factorization will run on GPUs, whose
+     * contribution blocks and workspaces are device memory and not in the
+     * predictions. memory_baseline_bytes: the process's resident memory when
+     * the analysis ended (A, the analysis, libraries, anything else the
+     * program holds). predicted_peak_bytes: the process's predicted peak
+     * during a first sylva_factorize — the baseline plus L as it is written,
+     * the contribution blocks alive at once, workspaces and a converted copy
+     * of A's values when the precisions differ. predicted_refactor_peak_bytes:
+     * the same for sylva_refactorize, when all of L is already resident. */
+    int memory_on_gpu;
+    double memory_baseline_bytes;
+    double predicted_peak_bytes;
+    double predicted_refactor_peak_bytes;
     int64_t small_front_rows; /* the thresholds the plan was made with (0 resolved): */
     double batch_flops;       /* fronts with more rows are large; flops per batch */
-    char reserved[72];
+    char reserved[48];
 } sylva_analysis_info;
 
 /* Order, find supernodes, build the assembly tree and the batching plan.
@@ -349,7 +455,11 @@ typedef struct sylva_factor_info {
      * fronts (native cuSOLVER/cuBLAS path). */
     double gpu_seconds_batched, gpu_flops_batched;
     double gpu_seconds_large, gpu_flops_large;
-    char reserved[128];
+    /* The process's peak resident memory so far (getrusage's high-water
+     * mark), read when the factorization ended: compare with the analysis'
+     * predicted_peak_bytes. */
+    double peak_rss_bytes;
+    char reserved[120];
 } sylva_factor_info;
 
 /* Numeric factorization of A (same pattern as analyzed). info may be NULL. */
@@ -363,8 +473,114 @@ int sylva_refactorize(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
  * sylva_logdet call it when they need to (safely from several threads). */
 int sylva_factor_to_host(const sylva_factor_t *F, double *seconds);
 /* Solve A X = B in place; B is n x nrhs, column-major, leading dim ldb, of
- * the factor's type (sylva_factor_dtype). */
+ * the factor's type (sylva_factor_dtype), in host memory. Runs where the
+ * analysis' options say (solve_mode, AUTO: where the factor is: after a GPU
+ * factorization on the GPU — B is uploaded once and the solution
+ * downloaded once —, else on the CPU workers), with their refine and
+ * solve_block. */
 int sylva_solve(const sylva_factor_t *F, int64_t nrhs, void *B, int64_t ldb);
+/* The solve in parts, as CHOLMOD's cholmod_solve systems. The factor is
+ * P A Pᵀ = L Lᵀ, with P the fill-reducing permutation: (P b)[k] =
+ * b[perm[k]], perm = sylva_analysis_perm (new → old). B (n × nrhs,
+ * column-major, ld ldb, the factor's type) is replaced by
+ *   SYLVA_SYS_A    A⁻¹ B (what sylva_solve does)
+ *   SYLVA_SYS_LLT  (L Lᵀ)⁻¹ B   (B in the permuted numbering)
+ *   SYLVA_SYS_L    L⁻¹ B        (permuted numbering)
+ *   SYLVA_SYS_LT   L⁻ᵀ B        (permuted numbering)
+ *   SYLVA_SYS_P    P B          (user's numbering → permuted)
+ *   SYLVA_SYS_PT   Pᵀ B         (permuted → user's numbering)
+ * so that A⁻¹ = Pᵀ L⁻ᵀ L⁻¹ P. */
+typedef enum {
+    SYLVA_SYS_A = 0,
+    SYLVA_SYS_LLT = 1,
+    SYLVA_SYS_L = 2,
+    SYLVA_SYS_LT = 3,
+    SYLVA_SYS_P = 4,
+    SYLVA_SYS_PT = 5
+} sylva_system;
+int sylva_solve_system(const sylva_factor_t *F, sylva_system system, int64_t nrhs, void *B,
+                       int64_t ldb);
+
+/* L as a sparse matrix. sylva_factor_nnz: its entries (as CHOLMOD's lnz;
+ * the analysis info's nnz_L). sylva_factor_csc fills caller arrays of n + 1,
+ * nnz and nnz scalars of the factor's type (values may be NULL for the
+ * pattern) with L in compressed sparse columns, rows sorted within each
+ * column:
+ *   SYLVA_NUMBERING_PERMUTED  L itself: lower triangular, P A Pᵀ = L Lᵀ,
+ *                             the diagonal first in each column;
+ *   SYLVA_NUMBERING_USER      Pᵀ L P, L in the user's numbering: column
+ *                             perm[j] holds column j of L with rows
+ *                             perm[i]; A = (Pᵀ L P)(Pᵀ L P)ᵀ, but it is not
+ *                             triangular. */
+typedef enum { SYLVA_NUMBERING_PERMUTED = 0, SYLVA_NUMBERING_USER = 1 } sylva_numbering;
+int64_t sylva_factor_nnz(const sylva_factor_t *F);
+int sylva_factor_csc(const sylva_factor_t *F, sylva_numbering numbering, int64_t *colptr,
+                     int64_t *rowind, void *values);
+
+/* The supernodal view of L (as CHOLMOD's supernodal factor): supernode s
+ * holds the pivot columns first_col .. first_col + ncols − 1 (permuted
+ * numbering) of L, on the sorted rows rows[0 .. nrows) (permuted numbering;
+ * the first ncols are the pivot columns themselves), stored column-major
+ * in values (nrows × ncols, leading dimension nrows, the factor's type);
+ * the strict upper triangle of the top ncols × ncols block is not part of
+ * L. The pointers are into F (no copy): valid until F is refactorized or
+ * freed. Supernodes are in postorder (children before parents).
+ * sylva_factor_supernode brings L to host memory first after a GPU run. */
+typedef struct sylva_supernode {
+    int64_t first_col;
+    int64_t ncols;
+    int64_t nrows;
+    const int64_t *rows;
+    const void *values;
+    int64_t parent; /* the supernode its update goes to, −1 for a root */
+    char reserved[24];
+} sylva_supernode;
+int64_t sylva_factor_supernode_count(const sylva_factor_t *F);
+int sylva_factor_supernode(const sylva_factor_t *F, int64_t s, sylva_supernode *out);
+
+
+/* What a solve did. The componentwise backward error of a solution x of
+ * column b is max_i |b − A x|_i / (|A| |x| + |b|)_i; the worst over the
+ * columns is reported before the first and after the last refinement step
+ * (−1 without refinement). Seconds: to_host (L brought to host memory for a
+ * CPU solve after a GPU factorization), upload (B to the device), solve
+ * (the first forward and backward substitution of every block, with the
+ * permutations), refine (residuals, correction solves, updates), download
+ * (the solution back); bytes moved each way between host and devices. */
+typedef struct sylva_solve_info {
+    sylva_solve_mode mode; /* where it ran (never AUTO) */
+    int refine_steps;      /* steps taken (the most of any block of columns) */
+    int64_t nrhs;
+    int64_t blocks;        /* blocks of at most solve_block columns */
+    double berr_before, berr_after;
+    double seconds;        /* the whole call */
+    double seconds_to_host, seconds_upload, seconds_solve, seconds_refine, seconds_download;
+    double bytes_to_device, bytes_to_host;
+    char reserved[128];
+} sylva_solve_info;
+
+/* sylva_solve with a choice: opts (NULL: the analysis' options) gives
+ * refine, solve_mode and solve_block; dtype is B's type: the factor's, or
+ * SYLVA_FLOAT64 with a single-precision factor (mixed precision: the
+ * solves in float, the residuals and the solution in double, so
+ * refinement brings the solution to double accuracy); info may be NULL.
+ * SYLVA_ERR_ARGUMENT: bad sizes or pointers, an option out of range, a
+ * dtype the factor cannot take, refinement asked of a factor that keeps no
+ * copy of A (set refine in the options given to sylva_analyze). */
+int sylva_solve_ex(const sylva_factor_t *F, const sylva_options *opts, sylva_dtype dtype,
+                   int64_t nrhs, void *B, int64_t ldb, sylva_solve_info *info);
+
+/* The same on device memory: B (n x nrhs, leading dim ldb, the factor's
+ * type) is a CUDA device pointer; the solve runs on that device and B never
+ * leaves it (with opts->solve_mode CPU or SEQUENTIAL, or without GPU
+ * workers, B is copied to the host and back). SYLVA_ERR_ARGUMENT when B is
+ * not device memory; SYLVA_ERR_UNSUPPORTED in a build without CUDA. */
+int sylva_solve_device(const sylva_factor_t *F, const sylva_options *opts, int64_t nrhs, void *B,
+                       int64_t ldb, sylva_solve_info *info);
+
+/* Parse a solve mode name ("auto", "gpu", "cpu", "sequential"); -1 if unknown. */
+int sylva_solve_mode_from_name(const char *name);
+const char *sylva_solve_mode_name(int mode);
 /* The precision the factor was computed in. */
 sylva_dtype sylva_factor_dtype(const sylva_factor_t *F);
 /* log(det(A)) = 2 sum log(diag(L)). */

@@ -2,12 +2,14 @@
  * Two passes of a counting sort by column (stable: file order is kept, so
  * sorted input needs no sort), then rows sorted and duplicates summed within
  * each column. Modes say what an upper-triangle entry means (mirror, error,
- * ignore, or checked against the lower one for numeric symmetry). Finite
- * duplicates whose sum is not (1e308 twice) are SYLVA_ERR_BAD_VALUE naming
- * both entries. The O(n) arrays are checked against the memory budget
+ * ignore, or the two triangles built apart and combined by csc_triangles.c:
+ * checked symmetric, symmetrized, or mirrored with a rule for positions
+ * stored twice). Finite duplicates whose sum is not (1e308 twice) are
+ * SYLVA_ERR_BAD_VALUE naming both entries. The O(n) arrays are checked against the memory budget
  * before they are filled. Fails with SYLVA_ERR_ARGUMENT, SYLVA_ERR_BAD_VALUE,
- * SYLVA_ERR_NOT_SYMMETRIC or SYLVA_ERR_NO_MEMORY; nothing is leaked on
- * failure. */
+ * SYLVA_ERR_NOT_SYMMETRIC, SYLVA_ERR_FORMAT (a position stored in both
+ * triangles of symmetric storage, refused) or SYLVA_ERR_NO_MEMORY; nothing
+ * is leaked on failure. */
 #include "io_internal.h"
 
 #include <math.h>
@@ -110,6 +112,7 @@ static inline int place(sylva__tri_mode mode, int64_t i, int64_t j, int64_t *r, 
         *c = j;
         return i >= j ? 0 : -2;
     case SYLVA__TRI_FULL:
+    case SYLVA__TRI_BOTH:
         if (i >= j) {
             *r = i;
             *c = j;
@@ -130,13 +133,9 @@ static inline int place(sylva__tri_mode mode, int64_t i, int64_t j, int64_t *r, 
     return -1;
 }
 
-typedef struct {
-    int64_t *colptr; /* n + 1 */
-    int64_t *rowind;
-    double *values;
-} csc;
+typedef sylva__csc csc;
 
-static void csc_free(csc *m)
+void sylva__csc_free(csc *m)
 {
     free(m->colptr);
     free(m->rowind);
@@ -239,6 +238,7 @@ static void find_overflow(const sylva__triplets *parts, int nparts, const sylva_
     ov->row = r;
     ov->col = c;
     ov->first = ov->culprit = -1;
+    ov->mirrored = 0;
     for (int t = 0; t < nparts; t++) {
         const sylva__triplets *P = &parts[t];
         for (int64_t k = 0; k < P->count; k++, ord++) {
@@ -369,12 +369,13 @@ done:
         for (int t = 0; t < ncnt; t++) free(cnt[t]);
     free(cnt);
     free(newlen);
-    if (st != SYLVA_OK) csc_free(out);
+    if (st != SYLVA_OK) sylva__csc_free(out);
     return st;
 }
 
 /* The O(n) arrays a build fills (column pointers, counts, one array per
- * part at most, for each of the two parts in FULL mode) and the entries,
+ * part at most, for each of the two parts in FULL and BOTH modes) and the
+ * entries (twice when the two parts are merged into a third matrix),
  * against the memory budget: a file that declares n = 2^31 with one entry
  * fails here at once instead of faulting in tens of gigabytes. */
 static int check_budget(int64_t n, const sylva__triplets *parts, int nparts,
@@ -383,8 +384,11 @@ static int check_budget(int64_t n, const sylva__triplets *parts, int nparts,
     double entries = 0;
     for (int t = 0; t < nparts; t++) entries += (double)parts[t].count;
     int counters = (double)n / 4 > entries || o->nthreads <= 1 ? 1 : nparts;
-    double bytes = ((double)n + 1) * 8.0 * (1.0 + counters) * (o->mode == SYLVA__TRI_FULL ? 2 : 1) +
-                   entries * (o->pattern ? 8.0 : 16.0);
+    int two = o->mode == SYLVA__TRI_FULL || o->mode == SYLVA__TRI_BOTH;
+    int merged = o->mode == SYLVA__TRI_BOTH ||
+                 (o->mode == SYLVA__TRI_FULL && o->symmetrize != SYLVA_SYMMETRIZE_NONE);
+    double bytes = ((double)n + 1) * 8.0 * (1.0 + counters + merged) * (two ? 2 : 1) +
+                   entries * (o->pattern ? 8.0 : 16.0) * (merged ? 2 : 1);
     if (bytes < (double)SYLVA__BUDGET_CHECK_BYTES) return SYLVA_OK;
     char what[96];
     snprintf(what, sizeof what, "a matrix of %lld columns", (long long)n);
@@ -419,50 +423,6 @@ static int first_checks(int64_t n, const sylva__triplets *parts, int nparts,
     return SYLVA_OK;
 }
 
-/* L holds i >= j entries, U the i < j entries transposed: the matrix is
- * symmetric when L's strictly lower part equals U (missing = 0). Scans in
- * column-major order of the lower triangle and names the first mismatch. */
-static int compare_parts(int64_t n, const csc *L, const csc *U, const sylva__build_opts *o)
-{
-    int base = o->index_base;
-    for (int64_t j = 0; j < n; j++) {
-        int64_t p = L->colptr[j], pe = L->colptr[j + 1];
-        int64_t q = U->colptr[j], qe = U->colptr[j + 1];
-        while (p < pe && L->rowind[p] == j) p++; /* the diagonal has no twin */
-        while (p < pe || q < qe) {
-            int64_t rl = p < pe ? L->rowind[p] : INT64_MAX;
-            int64_t ru = q < qe ? U->rowind[q] : INT64_MAX;
-            int64_t r = rl < ru ? rl : ru;
-            int inl = rl == r, inu = ru == r;
-            long long lo_i = (long long)(r + base), lo_j = (long long)(j + base);
-            if (o->pattern) {
-                if (!(inl && inu))
-                    return sylva__fail(SYLVA_ERR_NOT_SYMMETRIC,
-                                       "%s: not symmetric: A(%lld,%lld) is stored but "
-                                       "A(%lld,%lld) is not",
-                                       o->who, inl ? lo_i : lo_j, inl ? lo_j : lo_i,
-                                       inl ? lo_j : lo_i, inl ? lo_i : lo_j);
-            } else {
-                double lv = inl ? L->values[p] : 0.0, uv = inu ? U->values[q] : 0.0;
-                if (lv != uv) {
-                    if (inl)
-                        return sylva__fail(SYLVA_ERR_NOT_SYMMETRIC,
-                                           "%s: not symmetric: A(%lld,%lld) = %.17g but "
-                                           "A(%lld,%lld) = %.17g",
-                                           o->who, lo_i, lo_j, lv, lo_j, lo_i, uv);
-                    return sylva__fail(SYLVA_ERR_NOT_SYMMETRIC,
-                                       "%s: not symmetric: A(%lld,%lld) = %.17g but "
-                                       "A(%lld,%lld) = %.17g",
-                                       o->who, lo_j, lo_i, uv, lo_i, lo_j, lv);
-                }
-            }
-            if (inl) p++;
-            if (inu) q++;
-        }
-    }
-    return SYLVA_OK;
-}
-
 int sylva__csc_from_triplets(int64_t n, const sylva__triplets *parts, int nparts,
                              const sylva__build_opts *o, sylva_matrix **A)
 {
@@ -473,18 +433,20 @@ int sylva__csc_from_triplets(int64_t n, const sylva__triplets *parts, int nparts
     csc L = {0}, U = {0};
     st = build_part(n, parts, nparts, o, 0, &L);
     if (st != SYLVA_OK) return st;
-    if (o->mode == SYLVA__TRI_FULL) {
+    if (o->mode == SYLVA__TRI_FULL || o->mode == SYLVA__TRI_BOTH) {
         st = build_part(n, parts, nparts, o, 1, &U);
-        if (st == SYLVA_OK) st = compare_parts(n, &L, &U, o);
-        csc_free(&U);
         if (st != SYLVA_OK) {
-            csc_free(&L);
+            sylva__csc_free(&L);
             return st;
         }
+        csc C = {0};
+        st = sylva__combine_triangles(n, &L, &U, parts, nparts, o, &C);
+        if (st != SYLVA_OK) return st;
+        L = C;
     }
     sylva_matrix *M = sylva__matrix_alloc();
     if (!M) {
-        csc_free(&L);
+        sylva__csc_free(&L);
         return SYLVA_ERR_NO_MEMORY;
     }
     /* Give back the slack left by duplicates and dropped entries. */

@@ -1,6 +1,7 @@
 /* dense.c — dense matrices (right-hand sides, solutions) in Matrix Market
  * 'array real general' form: n x nrhs, column-major, one value a line.
- * sylva_read_dense accepts .gz, comments and blank lines, and fails with
+ * sylva_read_dense accepts what file_load.c loads ("-" for standard input,
+ * gzip, bzip2, xz), comments and blank lines, and fails with
  * "FILE:LINE: reason" (SYLVA_ERR_FORMAT / _UNSUPPORTED / _BAD_VALUE / _IO);
  * it allocates no more values than the file has room for, whatever the size
  * line declares; the caller frees *X with free(). sylva_write_dense writes
@@ -94,7 +95,7 @@ int sylva__read_dense(const char *path, int64_t *n, int64_t *nrhs, double **X)
     sylva__file file;
     int st = sylva__load_file(path, &file);
     if (st != SYLVA_OK) return st;
-    st = sylva__read_dense_buffer(path, file.data, file.size, n, nrhs, X);
+    st = sylva__read_dense_buffer(file.name, file.data, file.size, n, nrhs, X);
     sylva__unload_file(&file);
     return st;
 }

@@ -1,28 +1,29 @@
-/* file_load.c — whole-file input for the readers: a plain file is mapped
- * read-only (no copy, no zeroed pages to fault in), a gzip file (detected by
- * magic bytes, not by name) inflated by zlib into a malloc'd buffer, a
- * regular file that reports size 0 but has content (/proc, /sys) read as a
- * stream; either way a '\0' follows the last byte so parsers may look one
- * byte past a token. Anything but a regular file (a FIFO, a device, a
- * directory) is refused before it is read, so a FIFO cannot hang the
- * reader. Inflated and streamed data is held to the memory budget. Fails
- * with SYLVA_ERR_IO (cannot open/map/read, not a regular file) or
- * SYLVA_ERR_NO_MEMORY. Also: the io/ thread count. */
+/* file_load.c — whole-input loading for the readers: a plain file is mapped
+ * read-only (no copy, no zeroed pages to fault in); "-" is standard input,
+ * mapped when it is a regular file read from its start, read to its end
+ * otherwise (a pipe), refused when it is a terminal; a regular file that
+ * reports size 0 but has content (/proc, /sys) is read as a stream. Then
+ * decompress.c recognises compressed data and archives by their magic
+ * bytes. Either way a '\0' follows the last byte so parsers may look one
+ * byte past a token. A named path that is not a regular file (a FIFO, a
+ * device, a directory) is refused before it is read, so a FIFO cannot hang
+ * the reader. Streamed data is held to the memory budget. Fails with
+ * SYLVA_ERR_IO (cannot open/map/read, not a regular file, a terminal),
+ * SYLVA_ERR_NO_MEMORY, or decompress.c's errors. Also: the io/ thread
+ * count. */
 #define _POSIX_C_SOURCE 200809L
 #include "io_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
-/* Room for `want` more bytes after len in *buf (capacity *cap, plus the
- * terminating NUL), doubling; held to the memory budget. */
-static int grow(const char *path, char **buf, size_t *cap, size_t len, size_t want)
+int sylva__grow_buffer(const char *path, char **buf, size_t *cap, size_t len, size_t want)
 {
     if (*cap - len >= want) return SYLVA_OK;
     size_t ncap = *cap ? *cap : 1 << 16;
@@ -38,51 +39,22 @@ static int grow(const char *path, char **buf, size_t *cap, size_t len, size_t wa
     return SYLVA_OK;
 }
 
-static int load_gzip(const char *path, int fd, char **data, size_t *size)
-{
-    gzFile gz = gzdopen(fd, "rb");
-    if (!gz) {
-        close(fd);
-        return sylva__fail(SYLVA_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    }
-    gzbuffer(gz, 1 << 20);
-    size_t cap = 0, len = 0;
-    char *buf = NULL;
-    int st = SYLVA_OK;
-    for (;;) {
-        if ((st = grow(path, &buf, &cap, len, 1u << 16))) break;
-        size_t want = cap - len;
-        if (want > (1u << 30)) want = 1u << 30;
-        int got = gzread(gz, buf + len, (unsigned)want);
-        if (got < 0) {
-            int zerr;
-            st = sylva__fail(SYLVA_ERR_IO, "%s: gzip read error: %s", path, gzerror(gz, &zerr));
-            break;
-        }
-        if (got == 0) break;
-        len += (size_t)got;
-    }
-    gzclose(gz);
-    if (st) {
-        free(buf);
-        return st;
-    }
-    buf[len] = '\0';
-    *data = buf;
-    *size = len;
-    return SYLVA_OK;
-}
-
-/* A regular file whose size says 0 (/proc/self/status): read to the end. */
+/* Read fd to its end: a regular file whose size says 0 (/proc/self/status),
+ * or standard input when it is a pipe. */
 static int load_stream(const char *path, int fd, char **data, size_t *size)
 {
     size_t cap = 0, len = 0;
     char *buf = NULL;
     int st = SYLVA_OK;
     for (;;) {
-        if ((st = grow(path, &buf, &cap, len, 1u << 12))) break;
+        if ((st = sylva__grow_buffer(path, &buf, &cap, len, 1u << 16))) break;
         ssize_t got = read(fd, buf + len, cap - len);
         if (got < 0 && errno == EINTR) continue;
+        if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            /* a non-blocking pipe handed down: wait for the writer */
+            struct pollfd pfd = {.fd = fd, .events = POLLIN};
+            if (poll(&pfd, 1, -1) >= 0 || errno == EINTR) continue;
+        }
         if (got < 0) {
             st = sylva__fail(SYLVA_ERR_IO, "%s: read error: %s", path, strerror(errno));
             break;
@@ -136,11 +108,32 @@ static const char *file_kind(mode_t m)
                          : "not a plain file";
 }
 
-int sylva__load_file(const char *path, sylva__file *f)
+const char *sylva__input_name(const char *path)
 {
-    f->data = NULL;
-    f->size = f->mapped = 0;
-    if (!path) return sylva__fail(SYLVA_ERR_ARGUMENT, "file name is NULL");
+    return path && strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
+
+/* Standard input: mapped when it is a regular file positioned at its start
+ * (sylva < A.mtx: as fast as a path), read to the end otherwise. Not closed:
+ * it is the caller's. */
+static int load_stdin(sylva__file *f)
+{
+    const char *name = f->name;
+    struct stat st;
+    if (fstat(STDIN_FILENO, &st) != 0)
+        return sylva__fail(SYLVA_ERR_IO, "%s: cannot read: %s", name, strerror(errno));
+    if (S_ISDIR(st.st_mode)) return sylva__fail(SYLVA_ERR_IO, "%s: is a directory", name);
+    if (isatty(STDIN_FILENO))
+        return sylva__fail(SYLVA_ERR_IO,
+                           "%s: standard input is a terminal: pipe or redirect a file into it",
+                           name);
+    if (S_ISREG(st.st_mode) && st.st_size > 0 && lseek(STDIN_FILENO, 0, SEEK_CUR) == 0)
+        return map_file(name, STDIN_FILENO, (size_t)st.st_size, f);
+    return load_stream(name, STDIN_FILENO, &f->data, &f->size);
+}
+
+static int load_path(const char *path, sylva__file *f)
+{
     /* O_NONBLOCK: opening a FIFO without a writer would block here. */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) return sylva__fail(SYLVA_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
@@ -157,14 +150,22 @@ int sylva__load_file(const char *path, sylva__file *f)
     }
     int flags = fcntl(fd, F_GETFL);
     if (flags >= 0) fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-    unsigned char magic[2] = {0, 0};
-    ssize_t m = pread(fd, magic, 2, 0);
-    if (m == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
-        return load_gzip(path, fd, &f->data, &f->size);
     int r = st.st_size == 0 ? load_stream(path, fd, &f->data, &f->size)
                             : map_file(path, fd, (size_t)st.st_size, f);
     close(fd);
     return r;
+}
+
+int sylva__load_file(const char *path, sylva__file *f)
+{
+    f->data = NULL;
+    f->size = f->mapped = 0;
+    f->name = sylva__input_name(path);
+    f->compression = "";
+    if (!path) return sylva__fail(SYLVA_ERR_ARGUMENT, "file name is NULL");
+    int st = strcmp(path, "-") == 0 ? load_stdin(f) : load_path(path, f);
+    if (st != SYLVA_OK) return st;
+    return sylva__decode_file(path, f);
 }
 
 void sylva__unload_file(sylva__file *f)

@@ -1,13 +1,17 @@
-/* mm_read.c — sylva_read_matrix_market: the whole file in memory, the banner
+/* mm_read.c — sylva_read_matrix_market: the whole input in memory
+ * (file_load.c: a file or standard input, plain or compressed), the banner
  * and size line (mm_header.c), then the entry lines parsed by a tight loop,
  * in parallel over newline-aligned chunks (pthreads) when the file is large.
  * A worker that meets anything odd just stops; the main thread then re-parses
  * serially to write the exact "FILE:LINE: reason" of the first problem in
  * file order (a NUL byte anywhere on that line is named as such). Entries
  * become the lower CSC through csc_build.c; duplicates that sum out of
- * double range are named by both lines. On failure *A is NULL and nothing
- * is leaked. sylva__mm_read_buffer parses text already in memory (the fuzz
- * targets). */
+ * double range are named by both lines. A 'symmetric' file storing both
+ * A(i,j) and A(j,i) is refused at the line completing the first such pair
+ * unless the options say how to combine them; a 'general' one must be
+ * symmetric unless they say how to symmetrize it (csc_triangles.c). On
+ * failure *A is NULL and nothing is leaked. sylva__mm_read_buffer parses
+ * text already in memory (the fuzz targets). */
 #include "mm_header.h"
 
 #include <math.h>
@@ -27,6 +31,7 @@ typedef struct {
     int64_t count, cap;
     int idx32;
     int64_t end_line;
+    int64_t nlower, nupper; /* entries stored below / above the diagonal */
     int status;
 } mm_chunk;
 
@@ -162,6 +167,8 @@ static int parse_chunk(mm_chunk *c)
             ((int64_t *)c->col)[c->count] = j - 1;
         }
         if (!pattern) c->val[c->count] = v;
+        c->nlower += i > j;
+        c->nupper += i < j;
         c->count++;
         if (p < end) p++; /* the '\n' */
         line++;
@@ -251,11 +258,55 @@ static void entry_lines(const sylva__mm_header *h, const char *end, int64_t k1, 
     }
 }
 
-int sylva__mm_read_buffer(const char *path, const char *buf, size_t size, sylva_matrix **A)
+/* The options in range: SYLVA_OK, or SYLVA_ERR_ARGUMENT naming the field. */
+static int check_options(const sylva_read_options *o)
+{
+    const char *who = "sylva_read_matrix_market";
+    if ((unsigned)o->symmetric_both > SYLVA_BOTH_AVERAGE)
+        return sylva__fail(SYLVA_ERR_ARGUMENT, "%s: options.symmetric_both = %d is out of range 0..%d",
+                           who, (int)o->symmetric_both, (int)SYLVA_BOTH_AVERAGE);
+    if ((unsigned)o->symmetrize > SYLVA_SYMMETRIZE_AVERAGE)
+        return sylva__fail(SYLVA_ERR_ARGUMENT, "%s: options.symmetrize = %d is out of range 0..%d",
+                           who, (int)o->symmetrize, (int)SYLVA_SYMMETRIZE_AVERAGE);
+    if (!(o->symmetrize_tol >= 0) || !isfinite(o->symmetrize_tol))
+        return sylva__fail(SYLVA_ERR_ARGUMENT,
+                           "%s: options.symmetrize_tol = %g is out of range: a finite number >= 0",
+                           who, o->symmetrize_tol);
+    if (o->symmetrize_tol > 0 && o->symmetrize == SYLVA_SYMMETRIZE_NONE)
+        return sylva__fail(SYLVA_ERR_ARGUMENT,
+                           "%s: options.symmetrize_tol = %g needs options.symmetrize (lower, upper "
+                           "or average)",
+                           who, o->symmetrize_tol);
+    return SYLVA_OK;
+}
+
+/* The entries of a 'symmetric' file are in both triangles at a position:
+ * the message with the lines of the pair (m: which entries). */
+static int mirror_error(const sylva__mm_header *h, const char *path, const char *end,
+                        const sylva__mirror *m)
+{
+    int64_t l1, l2;
+    entry_lines(h, end, m->first, m->second, &l1, &l2);
+    long long r = (long long)m->row + 1, c = (long long)m->col + 1;
+    long long hi = m->second_upper ? c : r, hj = m->second_upper ? r : c; /* on line l2 */
+    return sylva__fail(SYLVA_ERR_FORMAT,
+                       "%s:%lld: A(%lld,%lld) and A(%lld,%lld) on line %lld are both stored: a "
+                       "'symmetric' file stores one triangle; read with symmetric_both = "
+                       "sum|lower|average to accept it",
+                       path, (long long)l2, hi, hj, hj, hi, (long long)l1);
+}
+
+int sylva__mm_read_buffer(const char *path, const char *buf, size_t size,
+                          const sylva_read_options *opts, sylva_read_info *info, sylva_matrix **A)
 {
     *A = NULL;
+    sylva_read_options defaults;
+    sylva__default_read_options(&defaults);
+    const sylva_read_options *ro = opts ? opts : &defaults;
+    int st = check_options(ro);
+    if (st != SYLVA_OK) return st;
     sylva__mm_header h;
-    int st = sylva__mm_read_header(path, buf, size, 0, &h);
+    st = sylva__mm_read_header(path, buf, size, 0, &h);
     if (st == SYLVA_OK && h.nrows != h.ncols)
         st = sylva__fail(SYLVA_ERR_NOT_SQUARE, "%s:%lld: matrix is %lld x %lld, not square", path,
                          (long long)h.size_line, (long long)h.nrows, (long long)h.ncols);
@@ -292,19 +343,37 @@ int sylva__mm_read_buffer(const char *path, const char *buf, size_t size, sylva_
                              path, (long long)ch[0].end_line, (long long)ch[0].count,
                              (long long)h.nnz, (long long)h.size_line);
     }
-    sylva__overflow ov = {0, 0, -1, -1};
+    sylva__overflow ov = {0, 0, -1, -1, 0};
+    sylva__mirror mirror = {0, 0, -1, -1, 0};
+    sylva__tri_stats stats = {0, 0, 0.0};
     if (st == SYLVA_OK) {
         sylva__triplets parts[SYLVA__IO_MAX_THREADS];
-        for (int t = 0; t < used; t++)
+        int64_t nlower = 0, nupper = 0;
+        for (int t = 0; t < used; t++) {
             parts[t] = (sylva__triplets){ch[t].row, ch[t].col, ch[t].val, ch[t].count, ch[t].idx32};
-        sylva__build_opts o = {.mode = h.symmetric ? SYLVA__TRI_MIRROR : SYLVA__TRI_FULL,
+            nlower += ch[t].nlower;
+            nupper += ch[t].nupper;
+        }
+        /* A symmetric file with entries on one side of the diagonal (nearly
+         * all) is mirrored in one build; with entries on both sides the two
+         * are built apart, to find a position stored twice. */
+        sylva__tri_mode mode = !h.symmetric                ? SYLVA__TRI_FULL
+                               : nlower > 0 && nupper > 0 ? SYLVA__TRI_BOTH
+                                                          : SYLVA__TRI_MIRROR;
+        sylva__build_opts o = {.mode = mode,
                                .pattern = h.field == SYLVA__MM_PATTERN,
                                .check_values = 0,
                                .trusted = 1, /* parse_chunk checked both */
                                .index_base = 1,
                                .who = path,
                                .nthreads = nt,
-                               .overflow = &ov};
+                               .overflow = &ov,
+                               .both = ro->symmetric_both,
+                               .symmetrize = ro->symmetrize,
+                               .tol = ro->symmetrize_tol,
+                               .mirror = &mirror,
+                               .stats = &stats,
+                               .hint = "read with symmetrize = lower|upper|average to accept it"};
         st = sylva__csc_from_triplets(h.nrows, parts, used, &o, A);
     }
     for (int t = 0; t < used; t++) chunk_free(&ch[t]);
@@ -314,22 +383,42 @@ int sylva__mm_read_buffer(const char *path, const char *buf, size_t size, sylva_
         int64_t r = ov.row + 1, c = ov.col + 1;
         st = sylva__fail(SYLVA_ERR_BAD_VALUE,
                          "%s:%lld: the entries of A(%lld,%lld) on lines %lld and %lld sum out of "
-                         "double range (duplicates are summed)",
+                         "double range (%s)",
                          path, (long long)l2, (long long)r, (long long)c, (long long)l1,
-                         (long long)l2);
+                         (long long)l2,
+                         ov.mirrored ? "symmetric_both = sum adds the two triangles"
+                                     : "duplicates are summed");
+    }
+    if (st == SYLVA_ERR_FORMAT && mirror.second >= 0) st = mirror_error(&h, path, data_end, &mirror);
+    if (st == SYLVA_OK && info) {
+        info->mirrored = stats.mirrored;
+        info->asymmetric = stats.asymmetric;
+        info->max_asymmetry = stats.max_asymmetry;
     }
     return st;
 }
 
-int sylva__read_matrix_market(const char *path, sylva_matrix **A)
+void sylva__default_read_options(sylva_read_options *o)
+{
+    if (o) memset(o, 0, sizeof *o);
+}
+
+int sylva__read_matrix_market(const char *path, const sylva_read_options *o, sylva_matrix **A,
+                              sylva_read_info *info)
 {
     if (!A) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_read_matrix_market: A is NULL");
     *A = NULL;
     if (!path) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_read_matrix_market: path is NULL");
-    sylva__file file;
-    int st = sylva__load_file(path, &file);
+    int st = o ? check_options(o) : SYLVA_OK; /* before standard input is consumed */
     if (st != SYLVA_OK) return st;
-    st = sylva__mm_read_buffer(path, file.data, file.size, A);
+    sylva__file file;
+    st = sylva__load_file(path, &file);
+    if (st != SYLVA_OK) return st;
+    sylva_read_info got;
+    memset(&got, 0, sizeof got);
+    st = sylva__mm_read_buffer(file.name, file.data, file.size, o, &got, A);
+    got.compression = file.compression;
     sylva__unload_file(&file);
+    if (st == SYLVA_OK && info) *info = got;
     return st;
 }

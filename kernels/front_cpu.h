@@ -41,17 +41,57 @@ void sylva__s_extend_add_cpu(int64_t mc, const float *cb, int64_t ldcb, const in
 
 /* Solve steps with a factored front (P = [L11; L21], m × k, ldp) on nrhs
  * right-hand sides. Forward: X1 (k × nrhs, ldx) ← L11⁻¹ X1, then
- * T (r × nrhs, ld r, r = m − k) ← L21 X1, which the caller subtracts from
- * the rows of the front's CB. Backward: with T holding those rows of the
- * solution, X1 ← L11⁻ᵀ (X1 − L21ᵀ T). One right-hand side uses level-2
- * BLAS (OpenBLAS's small level-3 calls cost more than their arithmetic). */
+ * T (r × nrhs, ldt, r = m − k) ← beta·T + L21 X1: the amounts to subtract
+ * from the rows of the front's CB (beta 0: T is only written). Backward:
+ * with T holding those rows of the solution, X1 ← L11⁻ᵀ (X1 − L21ᵀ T). One
+ * right-hand side uses level-2 BLAS (OpenBLAS's small level-3 calls cost
+ * more than their arithmetic). */
 void sylva__d_front_solve_forward_cpu(int64_t m, int64_t k, const double *P, int64_t ldp,
-                                      int64_t nrhs, double *X1, int64_t ldx, double *T);
+                                      int64_t nrhs, double *X1, int64_t ldx, double beta,
+                                      double *T, int64_t ldt);
 void sylva__s_front_solve_forward_cpu(int64_t m, int64_t k, const float *P, int64_t ldp,
-                                      int64_t nrhs, float *X1, int64_t ldx, float *T);
+                                      int64_t nrhs, float *X1, int64_t ldx, float beta, float *T,
+                                      int64_t ldt);
 void sylva__d_front_solve_backward_cpu(int64_t m, int64_t k, const double *P, int64_t ldp,
-                                       int64_t nrhs, const double *T, double *X1, int64_t ldx);
+                                       int64_t nrhs, const double *T, int64_t ldt, double *X1,
+                                       int64_t ldx);
 void sylva__s_front_solve_backward_cpu(int64_t m, int64_t k, const float *P, int64_t ldp,
-                                       int64_t nrhs, const float *T, float *X1, int64_t ldx);
+                                       int64_t nrhs, const float *T, int64_t ldt, float *X1,
+                                       int64_t ldx);
+
+/* The products of the solve on a slice of a front, for tasks that share
+ * one front: U (rows × nrhs, ldu) += alpha · Ls · X1 with Ls a rows × k
+ * slice (ldl) and X1 k × nrhs (ldx); X1s (cols × nrhs, ldx) −= Lsᵀ · T
+ * with Ls an r × cols slice and T r × nrhs (ldt). */
+void sylva__d_solve_update_cpu(int64_t rows, int64_t k, const double *L21s, int64_t ldl, int64_t nrhs,
+                               const double *X1, int64_t ldx, double alpha, double *U, int64_t ldu);
+void sylva__s_solve_update_cpu(int64_t rows, int64_t k, const float *L21s, int64_t ldl, int64_t nrhs,
+                               const float *X1, int64_t ldx, float alpha, float *U, int64_t ldu);
+void sylva__d_solve_update_t_cpu(int64_t r, int64_t cols, const double *L21s, int64_t ldl, int64_t nrhs,
+                                 const double *T, int64_t ldt, double *X1s, int64_t ldx);
+void sylva__s_solve_update_t_cpu(int64_t r, int64_t cols, const float *L21s, int64_t ldl, int64_t nrhs,
+                                 const float *T, int64_t ldt, float *X1s, int64_t ldx);
+
+/* Multifrontal solve glue on nrhs columns. Extend-add of a child's update
+ * U (mc × nrhs, ldu; amounts to subtract) into its parent: relmap[i] is the
+ * parent's local row of U's row i (increasing); rows < kp are subtracted
+ * from the parent's pivot rows X1 (ldx), the others added to the parent's
+ * own update Up (ldup, row relmap[i] − kp; Up may be NULL when every row is
+ * a pivot row). Gather T[i] = W[rows[i]] and scatter W[rows[i]] −= T[i]
+ * through a front's row list (r rows, nrhs columns). */
+void sylva__d_solve_extend_add_cpu(int64_t mc, int64_t nrhs, const double *U, int64_t ldu,
+                                   const int64_t *relmap, int64_t kp, double *X1, int64_t ldx,
+                                   double *Up, int64_t ldup);
+void sylva__s_solve_extend_add_cpu(int64_t mc, int64_t nrhs, const float *U, int64_t ldu,
+                                   const int64_t *relmap, int64_t kp, float *X1, int64_t ldx,
+                                   float *Up, int64_t ldup);
+void sylva__d_solve_gather_cpu(int64_t r, int64_t nrhs, const int64_t *rows, const double *W,
+                               int64_t ldw, double *T, int64_t ldt);
+void sylva__s_solve_gather_cpu(int64_t r, int64_t nrhs, const int64_t *rows, const float *W,
+                               int64_t ldw, float *T, int64_t ldt);
+void sylva__d_solve_scatter_sub_cpu(int64_t r, int64_t nrhs, const int64_t *rows, const double *T,
+                                    int64_t ldt, double *W, int64_t ldw);
+void sylva__s_solve_scatter_sub_cpu(int64_t r, int64_t nrhs, const int64_t *rows, const float *T,
+                                    int64_t ldt, float *W, int64_t ldw);
 
 #endif

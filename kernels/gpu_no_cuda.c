@@ -1,8 +1,10 @@
-/* gpu_no_cuda.c — the GPU entry points of gpu_front.h, gpu_context.h and
- * gpu_group.h in a build without CUDA: there is no device, and each call
- * answers SYLVA_ERR_UNSUPPORTED, so callers need no #ifdef. */
+/* gpu_no_cuda.c — the GPU entry points of gpu_front.h, gpu_context.h,
+ * gpu_group.h and gpu_solve.h in a build without CUDA: there is no device,
+ * and each call answers SYLVA_ERR_UNSUPPORTED (no pointer is device
+ * memory), so callers need no #ifdef. */
 #include "gpu_front.h"
 #include "gpu_group.h"
+#include "gpu_solve.h"
 #include "sylva.h"
 
 int sylva__gpu_device_count(void) { return 0; }
@@ -160,5 +162,71 @@ int sylva__gpu_front_factor_native(struct cusolverDnContext *solver, struct cubl
 {
     (void)solver, (void)blas, (void)m, (void)k, (void)P, (void)ldp, (void)C, (void)ldc,
         (void)work, (void)work_bytes, (void)info, (void)tune, (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+
+int sylva__gpu_solve_setup(const sylva__solve_desc *d, const sylva__solve_bufs *b, struct CUstream_st *s)
+{
+    (void)d, (void)b, (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+int sylva__gpu_solve_forward(sylva__gpu_context *ctx, const sylva__solve_desc *d,
+                             const sylva__solve_bufs *b, int64_t nrhs, double *X, struct CUstream_st *s)
+{
+    (void)ctx, (void)d, (void)b, (void)nrhs, (void)X, (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+int sylva__gpu_solve_backward(sylva__gpu_context *ctx, const sylva__solve_desc *d,
+                              const sylva__solve_bufs *b, int64_t nrhs, double *X, struct CUstream_st *s)
+{
+    (void)ctx, (void)d, (void)b, (void)nrhs, (void)X, (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+int sylva__gpu_solve_permute(const sylva__solve_desc *d, const sylva__solve_bufs *b, int to_permuted,
+                             int64_t nrhs, double *B, int64_t ldb, double *X, struct CUstream_st *s)
+{
+    (void)d, (void)b, (void)to_permuted, (void)nrhs, (void)B, (void)ldb, (void)X, (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+int sylva__gpu_residual(const sylva__solve_pattern *A, const double *values, int64_t nrhs,
+                        const double *X, const double *B, double *R, double *omega,
+                        struct CUstream_st *s)
+{
+    (void)A, (void)values, (void)nrhs, (void)X, (void)B, (void)R, (void)omega, (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+int sylva__gpu_axpy(int64_t n, int64_t nrhs, int sign, double *X, const double *D, struct CUstream_st *s)
+{
+    (void)n, (void)nrhs, (void)sign, (void)X, (void)D, (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+int sylva__gpu_copy_to_host(void *dst, const void *src, size_t bytes, struct CUstream_st *s)
+{
+    (void)dst, (void)src, (void)bytes, (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+int sylva__gpu_copy_device(void *dst, const void *src, size_t bytes, struct CUstream_st *s)
+{
+    (void)dst, (void)src, (void)bytes, (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+int sylva__gpu_sync(struct CUstream_st *s)
+{
+    (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+int sylva__gpu_pointer_device(const void *p)
+{
+    (void)p;
+    return -1;
+}
+int sylva__gpu_memcpy(void *dst, const void *src, size_t bytes, int to_device)
+{
+    (void)dst, (void)src, (void)bytes, (void)to_device;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+int sylva__gpu_solve_pivots(const sylva__solve_desc *d, const sylva__solve_bufs *b, struct CUstream_st *s)
+{
+    (void)d, (void)b, (void)s;
     return SYLVA_ERR_UNSUPPORTED;
 }

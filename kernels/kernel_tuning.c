@@ -1,6 +1,10 @@
 /* kernel_tuning.c — defaults, loader and writer of the GPU kernel tuning
  * table (contract in kernel_tuning.h); the writer goes through core's
- * atomic output (a table is whole or not there). */
+ * atomic output (a table is whole or not there). Tables are looked for in
+ * $SYLVA_TUNING_DIR, else in the install prefix's share/sylva/tuning, found
+ * from where this code was loaded (libsylva, or the program it is linked
+ * into), so a package moved to another prefix still finds them; the
+ * configured prefix's directory is the last resort. */
 #include "kernel_tuning.h"
 
 #include "core.h"
@@ -11,9 +15,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dlfcn.h>
+#include <sys/stat.h>
+
 #ifndef SYLVA_KERNELS_TUNING_DIR /* set by kernels/CMakeLists.txt */
 #define SYLVA_KERNELS_TUNING_DIR "share/sylva/tuning"
 #endif
+/* The tuning directory relative to the library directory (or, for a
+ * program linked statically, to the program's directory). */
+#ifndef SYLVA_KERNELS_TUNING_REL
+#define SYLVA_KERNELS_TUNING_REL "../share/sylva/tuning"
+#endif
+
+/* <directory of the loaded object holding this code>/<rel> when it is a
+ * directory; else the configured one. */
+static void tuning_dir(char *buf, size_t bufsz)
+{
+    Dl_info info;
+    if (dladdr((void *)tuning_dir, &info) && info.dli_fname) {
+        const char *slash = strrchr(info.dli_fname, '/');
+        struct stat st;
+        if (slash &&
+            snprintf(buf, bufsz, "%.*s/%s", (int)(slash - info.dli_fname), info.dli_fname,
+                     SYLVA_KERNELS_TUNING_REL) < (int)bufsz &&
+            stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
+            return;
+    }
+    snprintf(buf, bufsz, "%s", SYLVA_KERNELS_TUNING_DIR);
+}
 
 void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
 {
@@ -100,7 +129,11 @@ int sylva__kernel_tuning_save(const char *path, const sylva__kernel_tuning *t, c
 void sylva__kernel_tuning_path(const char *gpu_name, char *buf, size_t bufsz)
 {
     const char *dir = getenv("SYLVA_TUNING_DIR");
-    if (!dir || !*dir) dir = SYLVA_KERNELS_TUNING_DIR;
+    char found[4096];
+    if (!dir || !*dir) {
+        tuning_dir(found, sizeof found);
+        dir = found;
+    }
     char name[128];
     size_t i = 0;
     for (; gpu_name && gpu_name[i] && i + 1 < sizeof name; i++)

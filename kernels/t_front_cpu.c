@@ -45,7 +45,8 @@ void SYLVA_TNAME(extend_add_cpu)(int64_t mc, const Scalar *cb, int64_t ldcb, con
 }
 
 void SYLVA_TNAME(front_solve_forward_cpu)(int64_t m, int64_t k, const Scalar *P, int64_t ldp,
-                                          int64_t nrhs, Scalar *X1, int64_t ldx, Scalar *T)
+                                          int64_t nrhs, Scalar *X1, int64_t ldx, Scalar beta,
+                                          Scalar *T, int64_t ldt)
 {
     int64_t r = m - k;
     if (nrhs == 1) {
@@ -53,18 +54,19 @@ void SYLVA_TNAME(front_solve_forward_cpu)(int64_t m, int64_t k, const Scalar *P,
                           (int)ldp, X1, 1);
         if (r > 0)
             SYLVA_CBLAS(gemv)(CblasColMajor, CblasNoTrans, (int)r, (int)k, 1, P + k, (int)ldp, X1, 1,
-                              0, T, 1);
+                              beta, T, 1);
         return;
     }
     SYLVA_CBLAS(trsm)(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, (int)k,
                       (int)nrhs, 1, P, (int)ldp, X1, (int)ldx);
     if (r > 0)
         SYLVA_CBLAS(gemm)(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)r, (int)nrhs, (int)k, 1,
-                          P + k, (int)ldp, X1, (int)ldx, 0, T, (int)r);
+                          P + k, (int)ldp, X1, (int)ldx, beta, T, (int)ldt);
 }
 
 void SYLVA_TNAME(front_solve_backward_cpu)(int64_t m, int64_t k, const Scalar *P, int64_t ldp,
-                                           int64_t nrhs, const Scalar *T, Scalar *X1, int64_t ldx)
+                                           int64_t nrhs, const Scalar *T, int64_t ldt, Scalar *X1,
+                                           int64_t ldx)
 {
     int64_t r = m - k;
     if (nrhs == 1) {
@@ -77,7 +79,58 @@ void SYLVA_TNAME(front_solve_backward_cpu)(int64_t m, int64_t k, const Scalar *P
     }
     if (r > 0)
         SYLVA_CBLAS(gemm)(CblasColMajor, SYLVA_CBLAS_CONJ_TRANS, CblasNoTrans, (int)k, (int)nrhs,
-                          (int)r, -1, P + k, (int)ldp, T, (int)r, 1, X1, (int)ldx);
+                          (int)r, -1, P + k, (int)ldp, T, (int)ldt, 1, X1, (int)ldx);
     SYLVA_CBLAS(trsm)(CblasColMajor, CblasLeft, CblasLower, SYLVA_CBLAS_CONJ_TRANS, CblasNonUnit,
                       (int)k, (int)nrhs, 1, P, (int)ldp, X1, (int)ldx);
+}
+
+void SYLVA_TNAME(solve_update_cpu)(int64_t rows, int64_t k, const Scalar *L21s, int64_t ldl, int64_t nrhs,
+                                   const Scalar *X1, int64_t ldx, Scalar alpha, Scalar *U, int64_t ldu)
+{
+    if (rows <= 0 || k <= 0) return;
+    if (nrhs == 1)
+        SYLVA_CBLAS(gemv)(CblasColMajor, CblasNoTrans, (int)rows, (int)k, alpha, L21s, (int)ldl, X1, 1, 1, U, 1);
+    else
+        SYLVA_CBLAS(gemm)(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)rows, (int)nrhs, (int)k, alpha, L21s,
+                          (int)ldl, X1, (int)ldx, 1, U, (int)ldu);
+}
+
+void SYLVA_TNAME(solve_update_t_cpu)(int64_t r, int64_t cols, const Scalar *L21s, int64_t ldl, int64_t nrhs,
+                                     const Scalar *T, int64_t ldt, Scalar *X1s, int64_t ldx)
+{
+    if (r <= 0 || cols <= 0) return;
+    if (nrhs == 1)
+        SYLVA_CBLAS(gemv)(CblasColMajor, SYLVA_CBLAS_CONJ_TRANS, (int)r, (int)cols, -1, L21s, (int)ldl, T, 1, 1,
+                          X1s, 1);
+    else
+        SYLVA_CBLAS(gemm)(CblasColMajor, SYLVA_CBLAS_CONJ_TRANS, CblasNoTrans, (int)cols, (int)nrhs, (int)r, -1,
+                          L21s, (int)ldl, T, (int)ldt, 1, X1s, (int)ldx);
+}
+
+void SYLVA_TNAME(solve_extend_add_cpu)(int64_t mc, int64_t nrhs, const Scalar *U, int64_t ldu,
+                                       const int64_t *relmap, int64_t kp, Scalar *X1, int64_t ldx,
+                                       Scalar *Up, int64_t ldup)
+{
+    for (int64_t c = 0; c < nrhs; c++) {
+        const Scalar *u = U + c * ldu;
+        Scalar *x = X1 + c * ldx;
+        int64_t i = 0;
+        /* relmap grows: the pivot rows come first. */
+        for (; i < mc && relmap[i] < kp; i++) x[relmap[i]] -= u[i];
+        for (; i < mc; i++) Up[c * ldup + relmap[i] - kp] += u[i];
+    }
+}
+
+void SYLVA_TNAME(solve_gather_cpu)(int64_t r, int64_t nrhs, const int64_t *rows, const Scalar *W,
+                                   int64_t ldw, Scalar *T, int64_t ldt)
+{
+    for (int64_t c = 0; c < nrhs; c++)
+        for (int64_t i = 0; i < r; i++) T[i + c * ldt] = W[rows[i] + c * ldw];
+}
+
+void SYLVA_TNAME(solve_scatter_sub_cpu)(int64_t r, int64_t nrhs, const int64_t *rows, const Scalar *T,
+                                        int64_t ldt, Scalar *W, int64_t ldw)
+{
+    for (int64_t c = 0; c < nrhs; c++)
+        for (int64_t i = 0; i < r; i++) W[rows[i] + c * ldw] -= T[i + c * ldt];
 }

@@ -4,12 +4,18 @@
  * for StarPU's perfmodels to choose — splitting large fronts into tile tasks
  * on CPU-only runs, unregisters each CB pool after its last reader is
  * submitted, waits, and gathers what the GPUs recorded (failed fronts, peak
- * memory) and the run's transfers. A task StarPU refuses, or one that could
- * not run (the failed flag, polled between submissions), stops the
- * submission (what was submitted still runs and is waited for); a front
- * that is not positive definite does not: it only spoils its ancestors, so
- * the failing column reported is the same in every run.
+ * memory) and the run's transfers. Memory: on CPU-only runs a CB pool has
+ * exactly the plan's size, a tiled front's CB (host memory of its own) is
+ * freed when its last reader ends, and tasks carry priorities falling with
+ * their plan position, so that the workers follow the plan's postorder
+ * (CBs consumed soon after they are made) whenever the DAG lets them. A
+ * task StarPU refuses, or one that could not run (the failed flag, polled
+ * between submissions), stops the submission (what was submitted still
+ * runs and is waited for); a front that is not positive definite does not:
+ * it only spoils its ancestors, so the failing column reported is the same
+ * in every run.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,10 +116,19 @@ static int check_device_memory(const sylva__numeric *N, int64_t nnz)
                        (long long)big, worst / 1e6, (double)total / 1e6);
 }
 
+/* Bytes of the tiled CB of large group g (its one front's (m − k)²). */
+static size_t tiled_cb_bytes(const sylva__plan *pl, int64_t g, size_t elem)
+{
+    const sylva__front *f = &pl->tree->fronts[pl->front_list[pl->group_ptr[g]]];
+    return (size_t)(f->m - f->k) * (size_t)(f->m - f->k) * elem;
+}
+
 /* Per-run storage, freed by release(). */
 typedef struct run {
     starpu_data_handle_t A, *CB;
     int64_t *left;
+    int64_t *unread;           /* per group: readers of a tiled CB that have not ended */
+    int64_t prio_band;         /* CPU runs: priorities one group's tasks span */
     sylva__group_args *args;
     sylva__tiled **tiled;
     void **cbmem;
@@ -121,14 +136,18 @@ typedef struct run {
     double **child_ptrs;
 } run;
 
-static void release(run *r, int64_t ng)
+static void release(run *r, const sylva__plan *pl, size_t elem)
 {
+    int64_t ng = pl->ngroups;
     if (r->tiled)
         for (int64_t g = 0; g < ng; g++) sylva__tiled_free(r->tiled[g]);
-    if (r->cbmem)
-        for (int64_t g = 0; g < ng; g++) free(r->cbmem[g]);
+    if (r->cbmem) /* tiled CBs whose readers never ran */
+        for (int64_t g = 0; g < ng; g++)
+            sylva__host_unmap(__atomic_exchange_n(&r->cbmem[g], NULL, __ATOMIC_ACQ_REL),
+                              tiled_cb_bytes(pl, g, elem));
     free(r->CB);
     free(r->left);
+    free(r->unread);
     free(r->args);
     free(r->tiled);
     free(r->cbmem);
@@ -137,21 +156,53 @@ static void release(run *r, int64_t ng)
 }
 
 /* The group's own CB pool: temporary, or host memory for a tiled front
- * (StarPU 1.3 plans partitions only on nodes where the handle has memory). */
-static int register_cb(sylva__numeric *N, run *r, int64_t g, int tiled)
+ * (StarPU 1.3 plans partitions only on nodes where the handle has memory),
+ * freed by the last of its readers (cb_read). Temporary pools are rounded
+ * to size classes only where StarPU caches freed allocations (GPUs); on
+ * the host it frees them at once, so they have the plan's size. */
+static int register_cb(sylva__numeric *N, run *r, int64_t g, int tiled, int gpu)
 {
     const sylva__plan *pl = N->plan;
     if (pl->cb_size[g] == 0) return SYLVA_OK;
     if (!tiled) {
-        starpu_vector_data_register(&r->CB[g], -1, 0, sylva__cb_class(pl->cb_size[g]), N->elem);
+        uint32_t size = gpu ? sylva__cb_class(pl->cb_size[g]) : (uint32_t)pl->cb_size[g];
+        starpu_vector_data_register(&r->CB[g], -1, 0, size, N->elem);
         return SYLVA_OK;
     }
     const sylva__front *f = &pl->tree->fronts[pl->front_list[pl->group_ptr[g]]];
     uint32_t rr = (uint32_t)(f->m - f->k);
-    r->cbmem[g] = sylva__malloc((size_t)rr * rr, N->elem);
+    r->cbmem[g] = sylva__host_alloc((size_t)rr * rr, N->elem);
     if (!r->cbmem[g]) return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory for a CB of %u rows", rr);
     starpu_matrix_data_register(&r->CB[g], STARPU_MAIN_RAM, (uintptr_t)r->cbmem[g], rr, rr, rr, N->elem);
+    r->unread[g] = pl->readers[g];
     return SYLVA_OK;
+}
+
+/* A group task ended: the tiled CBs it was the last to read are freed now
+ * (nothing touches them after their readers; their handles are
+ * unregistered without coherency). */
+static void cb_read(const sylva__group_args *a)
+{
+    const sylva__plan *pl = a->plan;
+    for (int64_t d = pl->dep_ptr[a->group]; d < pl->dep_ptr[a->group + 1]; d++) {
+        int64_t c = pl->dep_list[d];
+        if (__atomic_load_n(&a->cbmem[c], __ATOMIC_ACQUIRE) &&
+            __atomic_sub_fetch(&a->cb_unread[c], 1, __ATOMIC_ACQ_REL) == 0)
+            sylva__host_unmap(__atomic_exchange_n(&a->cbmem[c], NULL, __ATOMIC_ACQ_REL),
+                              tiled_cb_bytes(pl, c, a->num->elem));
+    }
+}
+
+/* CPU runs: the priority band of group g (its tasks take base .. base +
+ * band − 1), falling with the plan position so that workers take ready
+ * tasks in plan order; bands are squeezed when the plan is too long for an
+ * int (they may then overlap, which only blurs the order). */
+static int group_priority_base(int64_t g, int64_t ng, int64_t band)
+{
+    const double room = (double)(INT_MAX / 2);
+    double rank = (double)(ng - 1 - g);
+    if ((double)ng * (double)band <= room) return (int)(rank * (double)band);
+    return (int)(rank / (double)ng * (room - (double)band));
 }
 
 /* After each group task: its record in the task log and GPU time by kind
@@ -176,13 +227,14 @@ void sylva__group_done(void *arg)
     if (N->progress && a->plan->tree->flops > 0)
         N->progress(N->progress_arg, "factorize", N->flops_done / a->plan->tree->flops);
     STARPU_PTHREAD_MUTEX_UNLOCK(&N->stat_lock);
+    if (a->cbmem) cb_read(a);
 }
 
 static int submit_group(sylva__numeric *N, run *r, int64_t g, int mode, int64_t tile_rows)
 {
     const sylva__plan *pl = N->plan;
     int gpu = mode != SYLVA_MODE_CPU, tile_it = !gpu && pl->large[g] && tile_rows > 0;
-    int status = register_cb(N, r, g, tile_it);
+    int status = register_cb(N, r, g, tile_it, gpu);
     if (status) return status;
     struct starpu_data_descr *descr = r->descr;
     sylva__group_args *a = &r->args[g];
@@ -198,7 +250,11 @@ static int submit_group(sylva__numeric *N, run *r, int64_t g, int mode, int64_t 
                              .child_ptrs = r->child_ptrs + pl->dep_ptr[g],
                              .front_info = N->front_info,
                              .failed = &N->failed,
-                             .cost = N->rt->cost[g]};
+                             .cost = N->rt->cost[g],
+                             .cbmem = gpu ? NULL : r->cbmem,
+                             .cb_unread = gpu ? NULL : r->unread};
+    /* GPU runs keep StarPU's default order (priority 0) they were tuned with. */
+    int prio = gpu ? 0 : group_priority_base(g, pl->ngroups, r->prio_band);
     int nbuf = 0;
     descr[nbuf++] = (struct starpu_data_descr){r->A, STARPU_R};
     descr[nbuf++] = (struct starpu_data_descr){N->L[g], STARPU_W};
@@ -226,15 +282,31 @@ static int submit_group(sylva__numeric *N, run *r, int64_t g, int mode, int64_t 
                                                                  : STARPU_CPU;
     status = SYLVA_STARPU(starpu_task_insert(
         &sylva__group_codelet, STARPU_CL_ARGS_NFREE, a, sizeof *a, STARPU_DATA_MODE_ARRAY, descr,
-        nbuf, STARPU_EXECUTE_WHERE, where, STARPU_FLOPS, pl->group_flops[g], STARPU_NAME,
+        nbuf, STARPU_EXECUTE_WHERE, where, STARPU_PRIORITY, gpu ? 0 : prio + (int)r->prio_band - 1,
+        STARPU_FLOPS, pl->group_flops[g], STARPU_NAME,
         pl->large[g] ? "front" : "batch", STARPU_CALLBACK_WITH_ARG_NFREE, sylva__group_done, a, 0));
     if (status) return status;
     if (tile_it) {
         const sylva__front *f = &pl->tree->fronts[pl->front_list[pl->group_ptr[g]]];
         r->tiled[g] = sylva__tiled_submit(N->L[g], r->CB[g], f->m, f->k, tile_rows, N->precision,
-                                          N->front_info + pl->front_list[pl->group_ptr[g]], a, &status);
+                                          N->front_info + pl->front_list[pl->group_ptr[g]], prio, a,
+                                          &status);
     }
     return status;
+}
+
+/* Priorities one group's tasks need: its own, and the tiled fronts' (the
+ * largest front's tile rows, sylva__tiled_submit). */
+static int64_t tiled_priority_band(const sylva__plan *pl, int64_t tile_rows)
+{
+    int64_t band = 1;
+    for (int64_t g = 0; tile_rows > 0 && g < pl->ngroups; g++) {
+        if (!pl->large[g]) continue;
+        const sylva__front *f = &pl->tree->fronts[pl->front_list[pl->group_ptr[g]]];
+        int64_t b = sylva__tiled_priorities(f->m, f->k, tile_rows) + 1;
+        if (b > band) band = b;
+    }
+    return band;
 }
 
 /* The GPUs' failed fronts into front_info, and their peak memory. */
@@ -271,13 +343,15 @@ int sylva__factor_submit(sylva__numeric *N, const void *A_values, int64_t nnz, i
     r.args = sylva__calloc((size_t)ng, sizeof *r.args);
     r.tiled = sylva__calloc((size_t)ng, sizeof *r.tiled);
     r.cbmem = sylva__calloc((size_t)ng, sizeof *r.cbmem);
+    r.unread = sylva__calloc((size_t)ng, sizeof *r.unread);
     r.descr = sylva__malloc((size_t)pl->tree->nfronts + 6, sizeof *r.descr);
     r.child_ptrs = sylva__calloc((size_t)pl->dep_ptr[ng] + 1, sizeof *r.child_ptrs);
-    if (!r.CB || !r.left || !r.args || !r.tiled || !r.cbmem || !r.descr || !r.child_ptrs) {
-        release(&r, ng);
+    if (!r.CB || !r.left || !r.args || !r.tiled || !r.cbmem || !r.unread || !r.descr || !r.child_ptrs) {
+        release(&r, pl, N->elem);
         return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory submitting the factorization");
     }
-    starpu_resume(); /* workers are paused between factorizations (init.c) */
+    r.prio_band = tiled_priority_band(pl, gpu ? 0 : tile_rows);
+    sylva__runtime_hold(); /* workers are paused between phases (init.c) */
     if (gpu) status = sylva__gpu_workers_reset();
     if (!status) status = sylva__task_log_start(N, ng);
     sylva__stats_reset();
@@ -305,6 +379,7 @@ int sylva__factor_submit(sylva__numeric *N, const void *A_values, int64_t nnz, i
         for (int64_t d = pl->dep_ptr[g]; d < pl->dep_ptr[g + 1]; d++)
             if (--r.left[pl->dep_list[d]] == 0) starpu_data_unregister_submit(r.CB[pl->dep_list[d]]);
         if (pl->cb_size[g] > 0 && pl->readers[g] == 0) starpu_data_unregister_submit(r.CB[g]);
+        sylva__submit_throttle();
     }
     int waited = SYLVA_STARPU(starpu_task_wait_for_all());
     if (!status) status = waited;
@@ -322,7 +397,7 @@ int sylva__factor_submit(sylva__numeric *N, const void *A_values, int64_t nnz, i
     N->on_device = gpu;
     starpu_data_unregister(r.A);
     starpu_task_wait_for_all(); /* the unregistrations submitted above */
-    starpu_pause();
-    release(&r, ng);
+    sylva__runtime_release();
+    release(&r, pl, N->elem);
     return status;
 }

@@ -217,7 +217,7 @@ static int submit_batch(ready_run *r, int64_t n, sylva__factor_report *rep)
     if (tile_it) {
         const sylva__front *f = &pl->tree->fronts[pl->front_list[pl->group_ptr[g]]];
         r->tiled[g] = sylva__tiled_submit(N->L[g], r->CB[g], f->m, f->k, r->tile_rows, N->precision,
-                                          N->front_info + pl->front_list[pl->group_ptr[g]], a, &status);
+                                          N->front_info + pl->front_list[pl->group_ptr[g]], 0, a, &status);
         int acq = SYLVA_STARPU(starpu_data_acquire_cb(N->L[g], STARPU_R, tiled_ended, t));
         if (acq) r->in_flight--; /* never reported: the loop must not wait for it */
         if (!status) status = acq;
@@ -409,7 +409,7 @@ int sylva__factor_submit_ready(sylva__numeric *N, const void *A_values, int64_t 
         release(&r);
         return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory submitting the factorization");
     }
-    starpu_resume(); /* workers are paused between factorizations (init.c) */
+    sylva__runtime_hold(); /* workers are paused between phases (init.c) */
     if (r.gpu) status = sylva__gpu_workers_reset();
     sylva__stats_reset();
     if (!status) status = sylva__task_log_start(N, ns / 4);
@@ -435,6 +435,6 @@ int sylva__factor_submit_ready(sylva__numeric *N, const void *A_values, int64_t 
     starpu_data_unregister(r.A);
     starpu_task_wait_for_all(); /* the unregistrations submitted above */
     release(&r);
-    starpu_pause();
+    sylva__runtime_release();
     return status;
 }

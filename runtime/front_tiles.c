@@ -131,7 +131,7 @@ static starpu_data_handle_t tile(const sylva__tiled *T, int64_t i, int64_t l)
 
 /* Submit the right-looking tiled Cholesky on T's tiles; the first task
  * StarPU refuses ends the submission (the status says which call). */
-static int submit_tile_tasks(sylva__tiled *T, int *front_info, sylva_dtype precision,
+static int submit_tile_tasks(sylva__tiled *T, int *front_info, sylva_dtype precision, int base,
                              const sylva__group_args *group)
 {
     /* Each tile task's callback logs it for the group (task_log.c). */
@@ -144,7 +144,7 @@ static int submit_tile_tasks(sylva__tiled *T, int *front_info, sylva_dtype preci
     int st = SYLVA_OK;
     for (int64_t j = 0; j < T->KB && !st; j++) {
         T->potrf_args[j] = (sylva__tile_args){front_info, T->P.cols.bounds[j], precision};
-        int prio = (int)(2 * (NB - j));
+        int prio = base + (int)(2 * (NB - j));
         st = SYLVA_STARPU(starpu_task_insert(
             &sylva__tile_potrf_codelet, STARPU_CL_ARGS_NFREE, &T->potrf_args[j],
             sizeof T->potrf_args[j], STARPU_RW, tile(T, j, j), STARPU_PRIORITY, prio + 2,
@@ -156,7 +156,8 @@ static int submit_tile_tasks(sylva__tiled *T, int *front_info, sylva_dtype preci
                                                  STARPU_CALLBACK_WITH_ARG_NFREE, done, arg, 0));
         for (int64_t i = j + 1; i < NB && !st; i++)
             for (int64_t l = j + 1; l <= i && !st; l++) {
-                int p = l == j + 1 ? prio : 0;
+                sylva__submit_throttle();
+                int p = l == j + 1 ? prio : base;
                 if (i == l)
                     st = SYLVA_STARPU(starpu_task_insert(
                         &sylva__tile_syrk_codelet, STARPU_CL_ARGS_NFREE, u, us, STARPU_R,
@@ -174,7 +175,7 @@ static int submit_tile_tasks(sylva__tiled *T, int *front_info, sylva_dtype preci
 
 sylva__tiled *sylva__tiled_submit(starpu_data_handle_t P, starpu_data_handle_t C, int64_t m,
                                   int64_t k, int64_t nb, sylva_dtype precision, int *front_info,
-                                  const sylva__group_args *group, int *status)
+                                  int prio, const sylva__group_args *group, int *status)
 {
     *status = SYLVA_OK;
     sylva__tiled *T = sylva__calloc(1, sizeof *T);
@@ -195,7 +196,7 @@ sylva__tiled *sylva__tiled_submit(starpu_data_handle_t P, starpu_data_handle_t C
         T->C.cols = (split_spec){bounds_of(0, r, nb, &T->C.ncols), 1};
         if (!T->C.rows.bounds || !T->C.cols.bounds || tile_split(&T->C)) goto oom;
     }
-    *status = submit_tile_tasks(T, front_info, precision, group);
+    *status = submit_tile_tasks(T, front_info, precision, prio, group);
     tile_gather(&T->P);
     if (r > 0) tile_gather(&T->C);
     tile_free_bounds(&T->P);
@@ -215,6 +216,20 @@ oom:
         tile_free_bounds(&T->C);
     }
     return T;
+}
+
+int64_t sylva__tiled_priorities(int64_t m, int64_t k, int64_t nb)
+{
+    /* submit_tile_tasks: the first POTRF has 2·NB + 2 over the base. */
+    int64_t NB = (k + nb - 1) / nb + (m - k + nb - 1) / nb;
+    return 2 * NB + 3;
+}
+
+double sylva__tiled_task_count(int64_t m, int64_t k, int64_t nb)
+{
+    double KB = (double)((k + nb - 1) / nb), NB = KB + (double)((m - k + nb - 1) / nb), tasks = 0;
+    for (double j = 0; j < KB; j++) tasks += 1 + (NB - j - 1) + (NB - j - 1) * (NB - j) / 2;
+    return tasks;
 }
 
 void sylva__tiled_free(sylva__tiled *T)

@@ -1,7 +1,10 @@
 /* init.c — start and stop StarPU with the options' CPU and GPU workers,
  * scheduler and device-memory limit, make each GPU worker's context, and the
  * check every StarPU return code goes through. CPU workers run
- * single-threaded BLAS: StarPU supplies the parallelism. Fails with
+ * single-threaded BLAS (StarPU supplies the parallelism); the host
+ * program's BLAS thread count is put back when the runtime stops. A second
+ * start while running is accepted with the same runtime options and refused
+ * (SYLVA_ERR_ARGUMENT, naming the option) with others. Fails with
  * SYLVA_ERR_RUNTIME when StarPU or a GPU context cannot start.
  */
 #include <errno.h>
@@ -10,6 +13,7 @@
 #include <string.h>
 
 #include "blas.h"
+#include "gpu_solve.h"
 #include "runtime_internal.h"
 
 static int ready;
@@ -41,6 +45,64 @@ static int check_scheduler(const char *name)
     return sylva__fail(SYLVA_ERR_ARGUMENT, "unknown scheduler '%s' (%s)", name, list);
 }
 
+/* The runtime options it started with (what a second start compares), and
+ * the BLAS thread count the host program had. */
+static struct {
+    int ncpus, gpus; /* asked CPU workers; GPU workers asked (0 in CPU mode) */
+    int64_t device_memory;
+    char scheduler[64]; /* "" for the default */
+    int blas_threads;
+} running;
+
+/* StarPU's host allocations on CPU-only runs (its temporary CB pools above
+ * all): through sylva__host_map, so that a freed pool's memory leaves the
+ * process at once instead of staying in malloc's arenas. The block's size
+ * sits in a header, since starpu_free() passes none. With GPU workers
+ * StarPU keeps its own (pinned) allocator. */
+#define HOOK_HEADER 64
+static int host_malloc_hook(unsigned node, void **A, size_t dim, int flags)
+{
+    (void)node;
+    (void)flags;
+    char *p = sylva__host_map(dim + HOOK_HEADER);
+    if (!p) {
+        *A = NULL;
+        return -ENOMEM;
+    }
+    *(size_t *)p = dim + HOOK_HEADER;
+    *A = p + HOOK_HEADER;
+    return 0;
+}
+
+static int host_free_hook(unsigned node, void *A, size_t dim, int flags)
+{
+    (void)node;
+    (void)dim;
+    (void)flags;
+    if (A) {
+        char *p = (char *)A - HOOK_HEADER;
+        sylva__host_unmap(p, *(size_t *)p);
+    }
+    return 0;
+}
+
+static starpu_pthread_mutex_t hold_lock = STARPU_PTHREAD_MUTEX_INITIALIZER;
+static int holders;
+
+void sylva__runtime_hold(void)
+{
+    STARPU_PTHREAD_MUTEX_LOCK(&hold_lock);
+    if (holders++ == 0) starpu_resume();
+    STARPU_PTHREAD_MUTEX_UNLOCK(&hold_lock);
+}
+
+void sylva__runtime_release(void)
+{
+    STARPU_PTHREAD_MUTEX_LOCK(&hold_lock);
+    if (--holders == 0) starpu_pause();
+    STARPU_PTHREAD_MUTEX_UNLOCK(&hold_lock);
+}
+
 int sylva__starpu_status(int rc, const char *call, const char *file, int line)
 {
     if (rc == 0) return SYLVA_OK;
@@ -56,13 +118,42 @@ static int cuda_workers(const sylva_options *o)
     return sylva__gpu_device_count() > 0 ? o->ncuda : 0;
 }
 
+/* The options' scheduler as compared and kept ("" for the default). */
+static const char *scheduler_name(const sylva_options *o) { return o->scheduler ? o->scheduler : ""; }
+
+/* SYLVA_OK when opts asks for the runtime that is running. */
+static int same_runtime(const sylva_options *opts)
+{
+    const char *w = "sylva_init: the runtime is running with";
+    const char *tail = "call sylva_finalize first to restart it with other options";
+    int gpus = cuda_workers(opts);
+    if (opts->ncpus != running.ncpus)
+        return sylva__fail(SYLVA_ERR_ARGUMENT, "%s options.ncpus = %d, not %d: %s", w, running.ncpus,
+                           opts->ncpus, tail);
+    if (gpus != running.gpus)
+        return sylva__fail(SYLVA_ERR_ARGUMENT,
+                           "%s %d GPU workers asked (options.ncuda, options.mode), not %d: %s", w,
+                           running.gpus, gpus, tail);
+    if (opts->device_memory != running.device_memory)
+        return sylva__fail(SYLVA_ERR_ARGUMENT, "%s options.device_memory = %lld, not %lld: %s", w,
+                           (long long)running.device_memory, (long long)opts->device_memory, tail);
+    if (strcmp(scheduler_name(opts), running.scheduler) != 0)
+        return sylva__fail(SYLVA_ERR_ARGUMENT, "%s options.scheduler = \"%s\", not \"%s\": %s", w,
+                           running.scheduler[0] ? running.scheduler : "(default)",
+                           opts->scheduler ? opts->scheduler : "(default)", tail);
+    return SYLVA_OK;
+}
+
 int sylva__runtime_start(const sylva_options *opts)
 {
-    if (ready) return SYLVA_OK;
     if (opts->scheduler) {
         int status = check_scheduler(opts->scheduler);
         if (status) return status;
     }
+    if (ready) return same_runtime(opts);
+    if (strlen(scheduler_name(opts)) >= sizeof running.scheduler)
+        return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_init: options.scheduler \"%.40s...\" is too long",
+                           opts->scheduler);
     if (!opts->verbose) setenv("STARPU_SILENT", "1", 0);
     /* StarPU writes dirty device buffers back to the host whenever fewer
      * than 5% of them are clean (starpu_memchunk_tidy), to have buffers to
@@ -88,14 +179,18 @@ int sylva__runtime_start(const sylva_options *opts)
     conf.nopencl = 0;
     conf.sched_policy_name = opts->scheduler ? opts->scheduler : conf.ncuda != 0 ? "dmdas" : "lws";
     snprintf(scheduler, sizeof scheduler, "%s", conf.sched_policy_name);
+    if (conf.ncuda == 0) starpu_malloc_set_hooks(host_malloc_hook, host_free_hook);
     int rc = starpu_init(&conf);
+    if (rc != 0) starpu_malloc_set_hooks(NULL, NULL);
     if (rc != 0)
         return sylva__fail(SYLVA_ERR_RUNTIME, "StarPU failed to start (%s)",
                            rc == -ENODEV ? "no worker available" : "starpu_init error");
     if (starpu_cpu_worker_get_count() == 0 && starpu_cuda_worker_get_count() == 0) {
         starpu_shutdown();
+        starpu_malloc_set_hooks(NULL, NULL);
         return sylva__fail(SYLVA_ERR_RUNTIME, "StarPU started without workers");
     }
+    running.blas_threads = openblas_get_num_threads();
     openblas_set_num_threads(1);
     /* Transfer and worker statistics (stats.c) come from StarPU's profiling. */
     starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
@@ -103,12 +198,19 @@ int sylva__runtime_start(const sylva_options *opts)
     if (status) {
         sylva__gpu_workers_stop();
         starpu_shutdown();
+        starpu_malloc_set_hooks(NULL, NULL);
+        openblas_set_num_threads(running.blas_threads > 0 ? running.blas_threads : 1);
         return status;
     }
     /* Idle workers poll for work and take cores from the main thread's own
-     * phases (analysis, solve; docs/performance.md). They are paused outside
-     * factorization (sylva__factor_submit resumes them). */
+     * phases (analysis; docs/performance.md). They are paused outside the
+     * phases that submit tasks (sylva__runtime_hold). */
     starpu_pause();
+    running.ncpus = opts->ncpus;
+    running.gpus = cuda_workers(opts);
+    running.device_memory = opts->device_memory;
+    snprintf(running.scheduler, sizeof running.scheduler, "%s", scheduler_name(opts));
+    holders = 0;
     ready = 1;
     return SYLVA_OK;
 }
@@ -119,6 +221,8 @@ void sylva__runtime_stop(void)
     starpu_resume();
     sylva__gpu_workers_stop();
     starpu_shutdown();
+    starpu_malloc_set_hooks(NULL, NULL);
+    openblas_set_num_threads(running.blas_threads > 0 ? running.blas_threads : 1);
     ready = 0;
 }
 
@@ -153,6 +257,10 @@ int64_t sylva__runtime_gpu_memory(void)
     starpu_ssize_t total = starpu_memory_get_total(starpu_worker_get_memory_node((unsigned)w));
     return total > 0 ? (int64_t)total : 0;
 }
+
+int sylva__runtime_cuda_devices(void) { return sylva__gpu_device_count(); }
+
+int sylva__runtime_pointer_device(const void *p) { return sylva__gpu_pointer_device(p); }
 
 const char *sylva__runtime_gpu_name(void) { return ready ? sylva__gpu_workers_name() : ""; }
 

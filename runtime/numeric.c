@@ -6,9 +6,11 @@
  * column, in the user's numbering, among the fronts that failed with correct
  * input (none of their descendants failed; GPU groups do not skip the
  * fronts above a failure, they compute garbage there that this rule
- * ignores). L is brought to the host when the solve or the log-determinant
- * need it there.
+ * ignores). L is brought to the host when a CPU solve or the
+ * log-determinant need it there. For refinement it keeps a double copy of
+ * A's values (the solve is solve_run.c's).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +52,8 @@ void sylva__numeric_free(sylva__numeric *N)
         for (int64_t g = 0; g < N->plan->ngroups; g++)
             if (N->L[g]) starpu_data_unregister_no_coherency(N->L[g]);
     if (N->work && sylva__runtime_ready()) starpu_data_unregister_no_coherency(N->work);
+    if (N->avals_h && sylva__runtime_ready()) starpu_data_unregister_no_coherency(N->avals_h);
+    free(N->avals);
     if (N->pinned && sylva__runtime_ready()) starpu_memory_unpin(N->values, N->plan->l_off[N->plan->tree->nfronts] * N->elem);
     STARPU_PTHREAD_MUTEX_DESTROY(&N->stat_lock);
     sylva__task_log_free(N->log);
@@ -150,14 +154,14 @@ int sylva__numeric_to_host(sylva__numeric *N, double *seconds)
         size_t bytes = (size_t)N->plan->l_off[N->plan->tree->nfronts] * N->elem;
         /* Page-locked host memory: the copies run as DMA, overlapped. */
         if (!N->pinned && bytes > 0) N->pinned = starpu_memory_pin(N->values, bytes) == 0;
-        starpu_resume();
+        sylva__runtime_hold();
         for (int64_t g = 0; g < N->plan->ngroups && !status; g++)
             status = SYLVA_STARPU(starpu_data_prefetch_on_node(N->L[g], STARPU_MAIN_RAM, 1));
         for (int64_t g = 0; g < N->plan->ngroups && !status; g++) {
             status = SYLVA_STARPU(starpu_data_acquire(N->L[g], STARPU_R));
             if (!status) starpu_data_release(N->L[g]);
         }
-        starpu_pause();
+        sylva__runtime_release();
         if (!status) N->on_device = 0;
         *seconds = sylva__now() - t0;
     }
@@ -165,14 +169,82 @@ int sylva__numeric_to_host(sylva__numeric *N, double *seconds)
     return status;
 }
 
-int sylva__numeric_solve(sylva__numeric *N, int64_t nrhs, void *B, int64_t ldb)
+int sylva__numeric_keep_values(sylva__numeric *N, const void *values, sylva_dtype dtype, int64_t nnz)
 {
+    if (!N->avals || N->annz != nnz) {
+        double *v = sylva__malloc((size_t)nnz + 1, sizeof *v);
+        if (!v) return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory keeping A's %lld values for refinement",
+                                   (long long)nnz);
+        if (N->avals_h && sylva__runtime_ready()) starpu_data_unregister_no_coherency(N->avals_h);
+        N->avals_h = NULL;
+        free(N->avals);
+        N->avals = v;
+        N->annz = nnz;
+    }
+    /* Writing the home copy through an acquisition drops stale device copies. */
+    int held = N->avals_h && sylva__runtime_ready();
+    if (held) {
+        sylva__runtime_hold();
+        if (SYLVA_STARPU(starpu_data_acquire(N->avals_h, STARPU_W))) {
+            sylva__runtime_release();
+            return SYLVA_ERR_RUNTIME;
+        }
+    }
+    for (int64_t p = 0; p < nnz; p++)
+        N->avals[p] = dtype == SYLVA_FLOAT32 ? (double)((const float *)values)[p] : ((const double *)values)[p];
+    if (held) {
+        starpu_data_release(N->avals_h);
+        sylva__runtime_release();
+    }
+    return SYLVA_OK;
+}
+
+int sylva__numeric_pivot_scan(sylva__numeric *N, int64_t *first_bad, double *value)
+{
+    const sylva__plan *pl = N->plan;
+    const sylva__tree *t = pl->tree;
+    /* The GPU check reads the analysis' solve layout: not a dynamic
+     * policy's factor, whose layout is its run's. */
+    if (N->on_device && sylva__runtime_gpus() > 0 && N->precision == SYLVA_FLOAT64 && N->plan == N->rt->plan) {
+        int *bad = sylva__malloc((size_t)t->nfronts + 1, sizeof *bad);
+        double *val = sylva__malloc((size_t)t->nfronts + 1, sizeof *val);
+        int status = bad && val ? sylva__solve_gpu_pivots(N, bad, val)
+                                : sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory for the pivot check");
+        /* Records are in level order; a record's first column names its front. */
+        const sylva__solve_desc *d = status ? NULL : &N->rt->gsolve->desc;
+        for (int i = 0; d && i < d->nfronts; i++) {
+            int64_t f = t->col2front[((const int64_t *)((const char *)d->host_blob + d->lay.col))[i]];
+            first_bad[f] = bad[i];
+            value[f] = val[i];
+        }
+        free(bad);
+        free(val);
+        return status;
+    }
     double s;
     int status = sylva__numeric_to_host(N, &s);
     if (status) return status;
-    if (N->precision == SYLVA_FLOAT32) return sylva__s_solve_seq(N->plan, N->values, nrhs, B, ldb);
-    return sylva__d_solve_seq(N->plan, N->values, nrhs, B, ldb);
+    for (int64_t f = 0; f < t->nfronts; f++) {
+        const sylva__front *fr = &t->fronts[f];
+        first_bad[f] = -1;
+        value[f] = 0;
+        for (int64_t c = 0; c < fr->k; c++) {
+            int64_t at = pl->l_off[f] + c + c * fr->m;
+            double d = N->precision == SYLVA_FLOAT32 ? (double)((const float *)N->values)[at]
+                                                     : ((const double *)N->values)[at];
+            if (!(d > 0 && isfinite(d))) {
+                first_bad[f] = c;
+                value[f] = d;
+                break;
+            }
+        }
+    }
+    return SYLVA_OK;
 }
+
+int sylva__numeric_refinable(const sylva__numeric *N) { return N->avals != NULL; }
+
+int sylva__numeric_on_device(const sylva__numeric *N) { return N->on_device; }
 
 const void *sylva__numeric_host_values(sylva__numeric *N)
 {

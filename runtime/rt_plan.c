@@ -1,9 +1,11 @@
 /* rt_plan.c — the runtime's side of an analysis: the perfmodels' size of
- * every group (made with the plan), and the GPU form of the plan with one
+ * every group (made with the plan), the GPU form of the plan with one
  * read-only StarPU handle per group blob (made at the first GPU
  * factorization and kept until the analysis is freed, so refactorizations
- * find the blobs already on the GPU). Fails only on memory (or a front too
- * large for the GPU path).
+ * find the blobs already on the GPU), and what solves make at their first
+ * need and keep the same way (CPU pieces, A's full pattern, the GPU
+ * solve's blobs; solve_cpu.c, solve_gpu.c). Fails only on memory (or a
+ * front too large for the GPU path).
  */
 #include <stdlib.h>
 
@@ -33,8 +35,10 @@ int sylva__rt_plan_create(const sylva__plan *plan, sylva__rt_plan **out)
     sylva__rt_plan *rt = sylva__calloc(1, sizeof *rt);
     if (!rt) return SYLVA_ERR_NO_MEMORY;
     rt->plan = plan;
+    STARPU_PTHREAD_MUTEX_INIT(&rt->solve_lock, NULL);
     rt->cost = sylva__malloc((size_t)plan->ngroups + 1, sizeof *rt->cost);
     if (!rt->cost) {
+        STARPU_PTHREAD_MUTEX_DESTROY(&rt->solve_lock);
         free(rt);
         return SYLVA_ERR_NO_MEMORY;
     }
@@ -69,7 +73,23 @@ void sylva__rt_plan_free(sylva__rt_plan *rt)
         for (int64_t g = 0; g < rt->plan->ngroups; g++) starpu_data_unregister_no_coherency(rt->maps[g]);
         free(rt->maps);
     }
+    /* Without a runtime the handles went with StarPU's shutdown. */
+    if (rt->gsolve_blob && sylva__runtime_ready()) starpu_data_unregister_no_coherency(rt->gsolve_blob);
+    if (rt->gsolve_pattern && sylva__runtime_ready()) starpu_data_unregister_no_coherency(rt->gsolve_pattern);
+    sylva__gpu_solve_plan_free(rt->gsolve);
+    sylva__full_pattern_free(rt->full);
+    sylva__solve_pieces_free(rt->pieces);
+    STARPU_PTHREAD_MUTEX_DESTROY(&rt->solve_lock);
     sylva__gpu_plan_free(rt->gpu);
     free(rt->cost);
     free(rt);
+}
+
+int sylva__rt_plan_full(sylva__rt_plan *rt, const sylva__full_pattern **out)
+{
+    STARPU_PTHREAD_MUTEX_LOCK(&rt->solve_lock);
+    int status = rt->full ? SYLVA_OK : sylva__full_pattern_build(rt->plan->tree, &rt->full);
+    *out = rt->full;
+    STARPU_PTHREAD_MUTEX_UNLOCK(&rt->solve_lock);
+    return status;
 }

@@ -20,6 +20,12 @@
 int sylva__runtime_start(const sylva_options *opts);
 void sylva__runtime_stop(void);
 int sylva__runtime_ready(void);
+/* Workers are paused between phases (their polling would take cores from
+ * the caller's own work); a phase that submits tasks holds them running.
+ * Counted under a lock, so concurrent holders (solves from several
+ * threads) nest. */
+void sylva__runtime_hold(void);
+void sylva__runtime_release(void);
 /* Workers StarPU runs, and how many are GPUs (0 before start). */
 int sylva__runtime_workers(void);
 int sylva__runtime_gpus(void);        /* GPUs (devices) in use */
@@ -32,10 +38,22 @@ const char *sylva__runtime_scheduler_name(int i, const char **summary);
 /* Bytes of device memory a GPU worker may use (the limit, or what StarPU
  * found), 0 without GPUs. */
 int64_t sylva__runtime_gpu_memory(void);
+/* CUDA devices on this machine (0 without, or in a build without CUDA),
+ * and the device that holds p (−1: not device memory). */
+int sylva__runtime_cuda_devices(void);
+int sylva__runtime_pointer_device(const void *p);
 /* The GPU model ("" without GPUs), and its tuned small/large threshold
  * (fronts with more rows go to the native path; 0 without GPUs). */
 const char *sylva__runtime_gpu_name(void);
 int64_t sylva__runtime_gpu_small_rows(void);
+
+/* Resident memory the runtime adds during a CPU factorization of plan pl
+ * besides the plan's data (bytes; an estimate, docs/limits.md): the
+ * descriptors of the tasks it keeps submitted (at most
+ * SYLVA__MAX_SUBMITTED_TASKS, tile tasks of tile_rows included) and each
+ * CPU worker's BLAS packing buffers. `workers` is used when the runtime is
+ * not running (the running one's count otherwise). */
+double sylva__runtime_workspace_bytes(const sylva__plan *pl, int64_t tile_rows, int workers, size_t es);
 
 /* A plan as the runtime keeps it for the analysis's life (its GPU form,
  * made at the first GPU factorization). */
@@ -102,9 +120,52 @@ int sylva__runtime_worker(int id, int *kind, int *device, char *name, size_t siz
  * of every group's slice into page-locked memory, then a wait); *seconds
  * the time it took (0 when L was already there). */
 int sylva__numeric_to_host(sylva__numeric *N, double *seconds);
-/* B (n × nrhs, ld ldb, N's precision, user's numbering) ← A⁻¹ B (on the
- * host: L is brought there first). */
-int sylva__numeric_solve(sylva__numeric *N, int64_t nrhs, void *B, int64_t ldb);
+/* What a solve is asked for (api/ resolves the options into it). */
+typedef struct sylva__solve_request {
+    int mode;          /* sylva_solve_mode */
+    int refine;        /* refinement steps: 0, N > 0, or SYLVA_REFINE_AUTO */
+    int64_t block;     /* right-hand sides solved at once (> 0) */
+    sylva_dtype dtype; /* of B: N's precision, or double with a single-precision N */
+    int on_device;     /* B is device memory (sylva_solve_device) */
+} sylva__solve_request;
+
+/* What it did; times in seconds, summed over the blocks. */
+typedef struct sylva__solve_report {
+    int mode;                 /* where it ran: SYLVA_SOLVE_GPU, _CPU or _SEQUENTIAL */
+    int steps;                /* refinement steps (the most of any block) */
+    int64_t blocks;
+    double berr_before, berr_after; /* worst componentwise backward error; −1 if not refined */
+    double to_host, upload, solve, refine, download;
+    double bytes_to_device, bytes_to_host;
+} sylva__solve_report;
+
+/* B (n × nrhs, ld ldb, user's numbering) ← A⁻¹ B where q says (mode AUTO:
+ * the GPU after a GPU factorization, else CPU tasks, or the sequential loop
+ * for a small solve), in blocks of q->block columns,
+ * each refined as q->refine asks (N must keep A's values then). A GPU
+ * solve that cannot run there (no GPU worker, single precision, L larger
+ * than the device) runs on the CPU and says so in rep->mode. Fails with
+ * SYLVA_ERR_ARGUMENT (refinement without A's values), SYLVA_ERR_NO_MEMORY,
+ * SYLVA_ERR_UNSUPPORTED (device data without CUDA) or SYLVA_ERR_RUNTIME. */
+int sylva__numeric_solve(sylva__numeric *N, const sylva__solve_request *q, int64_t nrhs, void *B,
+                         int64_t ldb, sylva__solve_report *rep);
+/* Keep a double copy of A's values (nnz of dtype, the analyzed pattern)
+ * for refinement's residuals; a later call replaces them (after a
+ * refactorization). */
+int sylva__numeric_keep_values(sylva__numeric *N, const void *values, sylva_dtype dtype, int64_t nnz);
+/* For every front f: first_bad[f] = the first of its pivots (diagonal of
+ * L11, 0-based) that is not finite and positive, or −1, and value[f] that
+ * pivot; read where L is (a GPU task when it is on a GPU: L stays there). */
+int sylva__numeric_pivot_scan(sylva__numeric *N, int64_t *first_bad, double *value);
+/* 1 when N keeps A's values. */
+int sylva__numeric_refinable(const sylva__numeric *N);
+/* 1 when L's valid copy is on a GPU. */
+int sylva__numeric_on_device(const sylva__numeric *N);
+/* The solve in parts (solve_partial.c): B (n × nrhs, ld ldb, N's
+ * precision) ← A⁻¹B, (LLᵀ)⁻¹B, L⁻¹B, L⁻ᵀB, PB or PᵀB, with P A Pᵀ = L Lᵀ
+ * (sylva_system); L is brought to the host first when the system needs it. */
+int sylva__numeric_solve_system(sylva__numeric *N, sylva_system sys, int64_t nrhs, void *B,
+                                int64_t ldb);
 /* log det A = 2 Σ log diag L. */
 int sylva__numeric_logdet(sylva__numeric *N, double *logdet);
 /* L's values (plan layout) in host memory, brought there first; NULL on

@@ -22,6 +22,7 @@
 
 #include "gpu_context.h"
 #include "gpu_plan.h"
+#include "gpu_solve_plan.h"
 #include "runtime.h"
 #include "solve.h"
 
@@ -32,6 +33,14 @@ struct sylva__rt_plan {
     sylva__gpu_plan *gpu;
     starpu_data_handle_t *maps; /* ngroups, NULL until registered */
     double *cost;               /* ngroups: the perfmodels' size of each group */
+    /* What solves make at their first need and keep (under solve_lock):
+     * the CPU pieces (for one worker count), A's full pattern for
+     * residuals, the GPU solve's blobs and their read-only handles. */
+    starpu_pthread_mutex_t solve_lock;
+    sylva__solve_pieces *pieces;
+    sylva__full_pattern *full;
+    sylva__gpu_solve_plan *gsolve;
+    starpu_data_handle_t gsolve_blob, gsolve_pattern;
 };
 
 typedef struct sylva__task_log sylva__task_log;
@@ -59,6 +68,9 @@ struct sylva__numeric {
     int ok;                     /* 1 once a factorization succeeded */
     sylva__task_log *log;       /* the last run's tasks (task_log.c) */
     sylva__plan *run_plan;      /* dynamic policies: the last run's plan (plan is it) */
+    double *avals;              /* A's values in double for refinement, or NULL */
+    int64_t annz;
+    starpu_data_handle_t avals_h; /* their handle, registered at the first GPU refinement */
 };
 
 /* A StarPU call's return code as a status: 0 stays SYLVA_OK, anything else
@@ -85,6 +97,10 @@ typedef struct sylva__group_args {
     int *front_info;
     int *failed;                /* the numeric object's flag, set atomically on a task failure */
     double cost;                /* the perfmodels' size of the group (rt_plan.c) */
+    /* CPU runs: per group, a tiled front's CB memory (NULL otherwise) and
+     * its readers that have not ended; the last one frees it. */
+    void **cbmem;
+    int64_t *cb_unread;
 } sylva__group_args;
 
 /* The calling GPU worker's stream (a StarPU built without CUDA has no GPU
@@ -118,6 +134,15 @@ extern struct starpu_codelet sylva__group_codelet;
 void sylva__d_group_cpu(void *buffers[], const sylva__group_args *a);
 void sylva__s_group_cpu(void *buffers[], const sylva__group_args *a);
 
+/* Called between submissions: waits while more than
+ * SYLVA__MAX_SUBMITTED_TASKS tasks are submitted and not finished (their
+ * descriptors are memory), until 3/4 of that remain. */
+static inline void sylva__submit_throttle(void)
+{
+    if (starpu_task_nsubmitted() > SYLVA__MAX_SUBMITTED_TASKS)
+        starpu_task_wait_for_n_submitted(SYLVA__MAX_SUBMITTED_TASKS * 3 / 4);
+}
+
 /* Tiled large fronts (front_tiles.c, codelet_tiles.c). */
 typedef struct sylva__tile_args {
     int *front_info;  /* the front's status slot */
@@ -129,10 +154,15 @@ extern struct starpu_codelet sylva__tile_potrf_codelet, sylva__tile_trsm_codelet
 typedef struct sylva__tiled sylva__tiled;
 /* Partition P (m × k) and C ((m−k)²) into nb tiles, submit the tiled
  * factorization and the gathering; free with sylva__tiled_free after the
- * tasks have ended. On failure *status is set and what was split is gathered. */
+ * tasks have ended. The tile tasks' priorities are prio .. prio +
+ * sylva__tiled_priorities(m, k, nb) − 1 (critical path first). On failure
+ * *status is set and what was split is gathered. */
 sylva__tiled *sylva__tiled_submit(starpu_data_handle_t P, starpu_data_handle_t C, int64_t m,
                                   int64_t k, int64_t nb, sylva_dtype precision, int *front_info,
-                                  const sylva__group_args *group, int *status);
+                                  int prio, const sylva__group_args *group, int *status);
+int64_t sylva__tiled_priorities(int64_t m, int64_t k, int64_t nb);
+/* Tile tasks a front of m rows and k pivots makes with tiles of nb. */
+double sylva__tiled_task_count(int64_t m, int64_t k, int64_t nb);
 void sylva__tiled_free(sylva__tiled *T);
 
 /* Submit the whole plan for values `A_values` into N in the resolved mode
@@ -170,10 +200,120 @@ const char *sylva__gpu_workers_name(void);
 int64_t sylva__gpu_workers_native_bytes(int k);
 const sylva__kernel_tuning *sylva__gpu_workers_tuning(void);
 
+/* One block of a CPU solve, shared by its piece tasks (solve_cpu.c,
+ * codelet_solve_piece.c): host memory only. */
+typedef struct sylva__solve_run {
+    const sylva__plan *plan;
+    const sylva__solve_pieces *sp;
+    const void *L;           /* L's host values */
+    sylva_dtype precision;   /* of L, B, W */
+    void *B;                 /* user's numbering, in and out */
+    int64_t ldb;
+    void *W;                 /* n × nb, permuted, ld n */
+    void *out;               /* exported updates: out_rows × nb, ld max(1, out_rows) */
+    void **scratch;          /* by worker id: (max_stack_rows + max_rows) × chunk scalars */
+} sylva__solve_run;
+/* The kinds of solve tasks: a piece's forward and backward; the parts of
+ * a split piece's L21 products (rows forward, columns backward); a blocked
+ * piece's diagonal blocks and the updates after each (batching.h). */
+enum {
+    SYLVA__SOLVE_FWD,
+    SYLVA__SOLVE_FWD_PART,
+    SYLVA__SOLVE_FWD_DIAG,
+    SYLVA__SOLVE_FWD_UPD,
+    SYLVA__SOLVE_BWD_PART,
+    SYLVA__SOLVE_BWD_DIAG,
+    SYLVA__SOLVE_BWD_UPD,
+    SYLVA__SOLVE_BWD
+};
+typedef struct sylva__solve_piece_args {
+    const sylva__solve_run *run;
+    int64_t piece, c0, nc;   /* the piece; the chunk's first column and width */
+    int kind;                /* SYLVA__SOLVE_* */
+    int64_t part;            /* _PART: the part; _DIAG, _UPD: the diagonal block */
+    int64_t group;           /* _UPD: the group of blocks updated */
+} sylva__solve_piece_args;
+extern struct starpu_codelet sylva__solve_piece_codelet;
+void sylva__d_solve_piece_cpu(const sylva__solve_piece_args *a, void *scratch);
+void sylva__s_solve_piece_cpu(const sylva__solve_piece_args *a, void *scratch);
+/* B (n × nb, ld ldb, N's precision) ← A⁻¹ B on the CPU workers (N's L on
+ * the host); the calling thread alone when there is no CPU worker. */
+int sylva__solve_cpu_block(sylva__numeric *N, int64_t nb, void *B, int64_t ldb);
+
+/* The host residual R = B − A X with per-column backward errors, as tasks
+ * over the columns (codelet_residual.c). X, B, R: user's numbering. */
+typedef struct sylva__residual_run {
+    const sylva__full_pattern *fp;
+    const double *values;    /* A's stored values */
+    const int64_t *perm;     /* the tree's permutation */
+    sylva_dtype dtype;       /* of X, B, R */
+    const void *X, *B;
+    void *R;
+    int64_t ldx, ldb, ldr;
+    double *omega;           /* nrhs */
+} sylva__residual_run;
+typedef struct sylva__residual_args {
+    const sylva__residual_run *run;
+    int64_t c0, nc;
+} sylva__residual_args;
+extern struct starpu_codelet sylva__residual_codelet;
+int sylva__residual_cpu_tasks(const sylva__residual_run *R, int64_t nrhs);
+
+/* Iterative refinement on one block (refine.c), over the operations of
+ * where x lives: residual fills R = B − A X and omega[c] (host array) for
+ * the block's columns; solve makes the correction D = A⁻¹ R; update makes
+ * X ← X + sign·D (sign −1 undoes the last step). */
+typedef struct sylva__refine_ops {
+    void *ctx;
+    int (*residual)(void *ctx, double *omega);
+    int (*solve)(void *ctx);
+    int (*update)(void *ctx, int sign);
+} sylva__refine_ops;
+/* X already holds the first solution. refine: N > 0 or SYLVA_REFINE_AUTO;
+ * eps: the unit roundoff of the solution's type; omega: nc doubles of
+ * room. Reports the steps taken and the worst backward error before and
+ * after. */
+int sylva__refine(const sylva__refine_ops *ops, int refine, double eps, int64_t nc, double *omega,
+                  int *steps, double *before, double *after);
+
+/* The GPU solve task of one block (codelet_solve_gpu.c, solve_gpu.c):
+ * buffer indices, and what the task reports back. */
+typedef struct sylva__solve_gpu_args {
+    const sylva__gpu_solve_plan *gs;
+    int64_t nrhs;
+    int refine;                /* 0, N or SYLVA_REFINE_AUTO */
+    double eps;                /* the solution's unit roundoff */
+    int buf_B, buf_blob, buf_work, buf_L0, buf_pattern, buf_avals;
+    double **group_L;          /* ngroups of room for the L slices' device pointers */
+    double *omega;             /* nrhs of room (host) */
+    int pivots;                /* 1: only check the pivots into bad, badval (host, per record) */
+    int *bad;
+    double *badval;
+    int status, steps;         /* results */
+    double berr_before, berr_after, seconds_solve, seconds_refine;
+    char error[512];
+} sylva__solve_gpu_args;
+extern struct starpu_codelet sylva__solve_gpu_codelet;
+
+/* The GPU solve (solve_gpu.c); host or device B per q. */
+int sylva__solve_gpu(sylva__numeric *N, const sylva__solve_request *q, int64_t nrhs, void *B,
+                     int64_t ldb, sylva__solve_report *rep);
+/* The pivot check of a factor on the GPU: per front record of the solve
+ * blob (level order), bad and badval as sylva__gpu_solve_pivots makes them
+ * (host arrays of nfronts). */
+int sylva__solve_gpu_pivots(sylva__numeric *N, int *bad, double *badval);
+/* 1 when the GPU solve can run (GPU workers, double precision, L fits the
+ * device next to a block's workspace); else 0 and why in *why. */
+int sylva__solve_gpu_possible(sylva__numeric *N, const sylva__solve_request *q, const char **why);
+/* A's full pattern for residuals (made once per analysis). */
+int sylva__rt_plan_full(sylva__rt_plan *rt, const sylva__full_pattern **out);
+
 /* Transfers and worker times of a run (stats.c): reset before, read after
  * (StarPU's bus and worker profiling). */
 void sylva__stats_reset(void);
 void sylva__stats_read(sylva__factor_report *rep);
+/* Bytes host → GPUs and GPUs → host since the last reset (or read). */
+void sylva__stats_bytes(double *to_device, double *to_host);
 
 /* The task log of a run (task_log.c): every task's worker and times from
  * StarPU's task profiling, appended by the tasks' callbacks. Start it

@@ -32,7 +32,7 @@ void SYLVA_TNAME(group_cpu)(void *buffers[], const sylva__group_args *a)
     if (pl->scratch_size[g] > 0 && a->buf_work >= 0) {
         scratch = sylva__buf_ptr(buffers[a->buf_work]);
     } else if (pl->scratch_size[g] > 0) {
-        scratch = own = sylva__malloc((size_t)pl->scratch_size[g], sizeof *scratch);
+        scratch = own = sylva__host_alloc((size_t)pl->scratch_size[g], sizeof *scratch);
         if (!scratch) {
             for (int64_t q = pl->group_ptr[g]; q < pl->group_ptr[g + 1]; q++)
                 a->front_info[pl->front_list[q]] = SYLVA__FRONT_NO_MEMORY;
@@ -68,5 +68,5 @@ void SYLVA_TNAME(group_cpu)(void *buffers[], const sylva__group_args *a)
         if (a->factor)
             a->front_info[f] = SYLVA_TNAME(front_factor_cpu)(fr->m, fr->k, P, fr->m, C, r);
     }
-    free(own);
+    sylva__host_unmap(own, (size_t)pl->scratch_size[g] * sizeof *scratch);
 }

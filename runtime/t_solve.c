@@ -29,7 +29,7 @@ int SYLVA_TNAME(solve_seq)(const sylva__plan *plan, const Scalar *L, int64_t nrh
         const int64_t *rows = t->rows + f->row_off;
         int64_t r = f->m - f->k;
         SYLVA_TNAME(front_solve_forward_cpu)(f->m, f->k, L + plan->l_off[s], f->m, nrhs,
-                                             W + f->first_col, n, T);
+                                             W + f->first_col, n, 0, T, r > 0 ? r : 1);
         for (int64_t c = 0; c < nrhs; c++)
             for (int64_t i = 0; i < r; i++) W[rows[f->k + i] + c * n] -= T[i + c * r];
     }
@@ -40,7 +40,7 @@ int SYLVA_TNAME(solve_seq)(const sylva__plan *plan, const Scalar *L, int64_t nrh
         for (int64_t c = 0; c < nrhs; c++)
             for (int64_t i = 0; i < r; i++) T[i + c * r] = W[rows[f->k + i] + c * n];
         SYLVA_TNAME(front_solve_backward_cpu)(f->m, f->k, L + plan->l_off[s], f->m, nrhs, T,
-                                              W + f->first_col, n);
+                                              r > 0 ? r : 1, W + f->first_col, n);
     }
     for (int64_t r = 0; r < nrhs; r++)
         for (int64_t i = 0; i < n; i++) X[t->perm[i] + r * ldx] = W[i + r * n];

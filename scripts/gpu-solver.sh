@@ -3,16 +3,19 @@
 # machine, in one call: the GPU kernel tests (the kernels under the
 # factorization), the whole-solver GPU tests (every policy × GPU-only and
 # hybrid against the CPU path, transfer counters, the device-memory limit),
-# compute-sanitizer memcheck on a small matrix, and bench-solver (sylva in
-# each mode, CHOLMOD at several thread counts, cuDSS when its library is
-# given). Logs and JSON go to $OUT (default ./gpu-solver-out); a compact
-# summary is printed last.
-#   usage: scripts/gpu-solver.sh BUNDLE_DIR [kernels] [test] [sanitize] [bench] [analysis] [study]
+# compute-sanitizer memcheck on a small matrix, the GPU solve's tests (GPU
+# solve against the CPU solve, 1 and 64 right-hand sides, device pointers,
+# refinement on the device, memcheck), and bench-solver (sylva in each
+# mode, CHOLMOD at several thread counts, cuDSS when its library is given;
+# solve timings for 1 and 64 right-hand sides). Logs and JSON go to $OUT
+# (default ./gpu-solver-out); a compact summary is printed last.
+#   usage: scripts/gpu-solver.sh BUNDLE_DIR [kernels] [test] [sanitize] [solve] [bench] [analysis] [study]
 # BUNDLE_DIR: an unpacked gpu-bundle of build/bin, build/tests/gpu and
 # build/bench (docs/gpu.md). Environment: CUDSS_LIB (libcudss.so.1),
 # KERNEL_ARGS (e.g. --quick: the kernel tests' reduced sizes),
 # BENCH_SPECS (matrices; default below), BENCH_NAME (the JSON/log name),
 # BENCH_SMALL_ROWS (small/large thresholds to sweep, default 0 = tuned), BENCH_POLICIES (default all),
+# BENCH_NRHS (right-hand-side counts of the solve timings, default 1,64),
 # BENCH_MODES (default gpu,hybrid,cpu), BENCH_REPEAT (default 3),
 # CHOLMOD_THREADS (default 4,8,16), BENCH_ENV (VAR=value ... for the bench
 # process, e.g. STARPU_NWORKER_PER_CUDA=2); the analysis phase runs
@@ -25,7 +28,7 @@
 # chromium is there (else scripts/study-shot.sh takes it where one is).
 set -uo pipefail
 B=$(cd "$1" && pwd); shift
-phases=${*:-kernels test sanitize bench}
+phases=${*:-kernels test sanitize solve bench}
 OUT=${OUT:-$PWD/gpu-solver-out}
 mkdir -p "$OUT"
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -77,6 +80,27 @@ for p in $phases; do
     timeout 300 "$CS" --tool memcheck --error-exitcode 9 --print-limit 20 \
       "$B/bin/test_gpu_solver" elast3d:4 policy=level modes=gpu small=32 > "$OUT/sanitize2.log" 2>&1; rc=$?
     note "memcheck test_gpu_solver elast3d:4 level gpu small=32: rc=$rc ($(( $(date +%s) - s )) s) $(grep -m1 'ERROR SUMMARY' "$OUT/sanitize2.log")" ;;
+  solve)
+    cases=(
+      "lap3d7:12" "elast3d:6 small=64" "lap2d5:60" "lap3d27:12" "lap3d7:16 policy=level"
+      "$R/bcsstk14.mtx" "$R/wathenSmall.mtx" "$R/1138_bus.mtx" "$R/pyamg_bar.mtx" "$R/bcsstk13.mtx")
+    for c in "${cases[@]}"; do
+      s=$(date +%s)
+      # shellcheck disable=SC2086
+      timeout 240 "$B/bin/test_gpu_solve" $c >> "$OUT/solve-tests.log" 2>&1; rc=$?
+      note "test_gpu_solve $(basename "${c%% *}") ${c#* }: rc=$rc ($(( $(date +%s) - s )) s)"
+    done
+    s=$(date +%s)
+    timeout 240 "$B/bin/test_refine" mode=gpu >> "$OUT/solve-tests.log" 2>&1; rc=$?
+    note "test_refine mode=gpu: rc=$rc ($(( $(date +%s) - s )) s)"
+    s=$(date +%s)
+    timeout 300 "$CS" --tool memcheck --error-exitcode 9 --print-limit 20 \
+      "$B/bin/test_gpu_solve" elast3d:4 small=32 > "$OUT/sanitize-solve.log" 2>&1; rc=$?
+    note "memcheck test_gpu_solve elast3d:4 small=32: rc=$rc ($(( $(date +%s) - s )) s) $(grep -m1 'ERROR SUMMARY' "$OUT/sanitize-solve.log")"
+    # The CPU solve's task graph at this host's core count (its speedup bound).
+    "$B/bin/solve-span" lap3d7:60 "2,4,8,$(nproc)" > "$OUT/solve-span.log" 2>&1
+    note "solve-span lap3d7:60: $(tail -1 "$OUT/solve-span.log")"
+    grep -E "CHECK|failures" "$OUT/solve-tests.log" | grep -v " 0 failures" | head -30 ;;
   bench)
     specs=${BENCH_SPECS:-"lap3d7:60 lap3d27:60 lap2d5:1000 elast3d:30 $R/bcsstk13.mtx $R/pyamg_bar.mtx"}
     name=${BENCH_NAME:-bench}
@@ -87,6 +111,7 @@ for p in $phases; do
     timeout "${BENCH_TIMEOUT:-420}" env ${BENCH_ENV:-} "$B/bin/bench-solver" --repeat "${BENCH_REPEAT:-3}" \
       --policies "${BENCH_POLICIES:-all}" --modes "${BENCH_MODES:-gpu,hybrid,cpu}" \
       --cholmod-threads "${CHOLMOD_THREADS:-4,8,16}" --small-rows "${BENCH_SMALL_ROWS:-0}" \
+      --nrhs "${BENCH_NRHS:-1,64}" \
       "${cudss[@]}" --json "$OUT/$name.json" $specs > "$OUT/$name.log" 2> "$OUT/$name.err"; rc=$?
     note "bench-solver $name: rc=$rc ($(( $(date +%s) - s )) s)"
     grep -v '^\[starpu' "$OUT/$name.err" | tail -40 ;;

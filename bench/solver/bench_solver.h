@@ -8,6 +8,20 @@
 
 #include "sylva.h"
 
+/* Right-hand-side counts a row times solves for (--nrhs). */
+#define BENCH_MAX_NRHS 4
+
+/* Solve timings for one right-hand-side count, best of the repeats
+ * (seconds; 0: not run). gpu: sylva's GPU solve on host arrays (its
+ * phases: upload, solve, download) or cuDSS's solve phase; cpu: sylva's
+ * solve on the CPU workers (L already on the host); seq: the sequential
+ * solve. */
+typedef struct bench_solve {
+    int64_t nrhs;
+    double gpu, gpu_upload, gpu_solve, gpu_download, cpu, seq;
+    double berr; /* worst backward error of the columns, last solve timed */
+} bench_solve;
+
 typedef struct bench_row {
     char matrix[64], solver[24], config[48], note[160], device[64];
     int ok;
@@ -17,13 +31,23 @@ typedef struct bench_row {
     double gpu_busy, bytes_to_device, bytes_to_host, peak_device;
     double gpu_s_batched, gpu_f_batched, gpu_s_large, gpu_f_large;
     int64_t tasks, tasks_gpu, tasks_cpu;
+    double peak_rss;       /* bytes: the row's process' peak resident memory */
+    double predicted_peak; /* bytes: sylva's prediction of it (analysis info), 0 for others */
+    int nsolves;
+    bench_solve solves[BENCH_MAX_NRHS];
 } bench_row;
 
 typedef struct bench_opts {
     int threads;       /* CPU workers / BLAS threads; -1 all */
     int repeat;        /* factorizations timed: first, then refactorizations */
     const char *cudss; /* path of libcudss.so.1, or NULL */
+    int n_nrhs;        /* right-hand-side counts of the solve timings */
+    int64_t nrhs[BENCH_MAX_NRHS];
 } bench_opts;
+
+/* Random columns (fixed seed) of n × nrhs; the worst backward error of X. */
+double *bench_rhs(int64_t n, int64_t nrhs);
+double bench_worst_berr(const sylva_matrix *A, const double *X, const double *B, int64_t nrhs);
 
 /* sylva on A in one mode with one policy; perm: a permutation to reuse
  * (NULL: METIS) — *perm_out receives the analysis' (caller frees). */
@@ -33,6 +57,12 @@ int bench_sylva(const sylva_matrix *A, const bench_opts *o, sylva_exec_mode mode
 int bench_cholmod(const sylva_matrix *A, const int64_t *perm, int threads, int repeat, bench_row *r);
 /* cuDSS from the library at `path` (dlopen), its own ordering; the
  * factorization phase timed with L on the device. */
-int bench_cudss(const sylva_matrix *A, const char *path, int repeat, bench_row *r);
+int bench_cudss(const sylva_matrix *A, const char *path, const bench_opts *o, bench_row *r);
+
+/* Run fn(arg, perm_out, r) in a child process and fill r from it, with
+ * r->peak_rss the child's peak resident memory (isolate.c); perm_out (n
+ * entries) comes back too when not NULL. Returns fn's status. */
+typedef int (*bench_row_fn)(void *arg, int64_t **perm_out, bench_row *r);
+int bench_isolated(bench_row_fn fn, void *arg, int64_t n, int64_t **perm_out, bench_row *r);
 
 #endif

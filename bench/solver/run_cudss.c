@@ -6,7 +6,10 @@
  * CSC read by rows), 32-bit indices, SPD; cuDSS orders it itself. Timed:
  * the analysis phase, the factorization phase (best of `repeat`, the device
  * synchronized around each; L stays on the device, as cuDSS keeps it) and
- * the solve; the backward error of the solution of b = A·1. */
+ * the solve; the backward error of the solution of b = A·1; then the solve
+ * phase for each --nrhs count (random columns, best of `repeat`, device
+ * synchronized around each; right-hand sides and solutions stay on the
+ * device, as cuDSS's API has them). */
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 #include <stdio.h>
@@ -71,8 +74,44 @@ static int load(const char *path, cudss_api *a, char *note, size_t cap)
     return 0;
 }
 
-int bench_cudss(const sylva_matrix *A, const char *path, int repeat, bench_row *r)
+/* The solve phase on k device columns: best of `repeat`; the worst
+ * backward error. Returns 0 or the failing call's status (*where names it). */
+static int time_solves(cudss_api *api, cudss_obj h, cudss_obj cfg, cudss_obj data, cudss_obj mA,
+                       const sylva_matrix *A, int64_t k, int repeat, bench_solve *bs, const char **where)
 {
+    int64_t n = A->n;
+    size_t bytes = (size_t)(n * k) * sizeof(double);
+    double *B = bench_rhs(n, k), *X = malloc(bytes + 8), *d_b = NULL, *d_x = NULL;
+    cudss_obj mb = NULL, mx = NULL;
+    int st = !B || !X;
+    *where = "malloc";
+    if (!st && (cudaMalloc((void **)&d_b, bytes + 8) || cudaMalloc((void **)&d_x, bytes + 8))) st = -1, *where = "cudaMalloc";
+    if (!st && cudaMemcpy(d_b, B, bytes, cudaMemcpyHostToDevice)) st = -1, *where = "cudaMemcpy";
+    if (!st && (st = api->matrix_dn(&mb, n, k, n, d_b, CUDA_R_64F, CUDSS_LAYOUT_COL_MAJOR))) *where = "cudssMatrixCreateDn";
+    if (!st && (st = api->matrix_dn(&mx, n, k, n, d_x, CUDA_R_64F, CUDSS_LAYOUT_COL_MAJOR))) *where = "cudssMatrixCreateDn";
+    bs->nrhs = k;
+    bs->gpu = 1e300;
+    for (int q = 0; q < repeat && !st; q++) {
+        double t0 = sylva_wtime();
+        if ((st = api->execute(h, CUDSS_PHASE_SOLVE, cfg, data, mA, mx, mb))) *where = "solve";
+        if (!st && (st = cudaDeviceSynchronize())) *where = "cudaDeviceSynchronize";
+        double t = sylva_wtime() - t0;
+        if (t < bs->gpu) bs->gpu = t;
+    }
+    if (!st && !(st = cudaMemcpy(X, d_x, bytes, cudaMemcpyDeviceToHost))) bs->berr = bench_worst_berr(A, X, B, k);
+    if (st) bs->gpu = 0;
+    if (mb) api->matrix_destroy(mb);
+    if (mx) api->matrix_destroy(mx);
+    cudaFree(d_b);
+    cudaFree(d_x);
+    free(B);
+    free(X);
+    return st;
+}
+
+int bench_cudss(const sylva_matrix *A, const char *path, const bench_opts *o, bench_row *r)
+{
+    int repeat = o->repeat;
     snprintf(r->solver, sizeof r->solver, "cudss");
     snprintf(r->config, sizeof r->config, "own ordering");
     r->n = A->n;
@@ -139,6 +178,16 @@ int bench_cudss(const sylva_matrix *A, const char *path, int repeat, bench_row *
         size_t got = 0;
         if (api.data_get(h, data, CUDSS_DATA_LU_NNZ, &lnz, sizeof lnz, &got) == 0) r->nnz_L = lnz;
         r->ok = 1;
+    }
+    for (int q = 0; q < o->n_nrhs && r->ok; q++) {
+        const char *w = "";
+        int sst = time_solves(&api, h, cfg, data, mA, A, o->nrhs[q], repeat, &r->solves[q], &w);
+        if (sst) {
+            snprintf(r->note, sizeof r->note, "cuDSS solve of %lld columns failed in %s (status %d)",
+                     (long long)o->nrhs[q], w, sst);
+            break;
+        }
+        r->nsolves = q + 1;
     }
 #undef CALL
     if (!r->ok) snprintf(r->note, sizeof r->note, "cuDSS failed in %s (status %d)", where, st);

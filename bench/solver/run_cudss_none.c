@@ -4,9 +4,9 @@
 
 #include "bench_solver.h"
 
-int bench_cudss(const sylva_matrix *A, const char *path, int repeat, bench_row *r)
+int bench_cudss(const sylva_matrix *A, const char *path, const bench_opts *o, bench_row *r)
 {
-    (void)A, (void)path, (void)repeat;
+    (void)A, (void)path, (void)o;
     snprintf(r->solver, sizeof r->solver, "cudss");
     snprintf(r->note, sizeof r->note, "sylva was built without CUDA");
     return -1;

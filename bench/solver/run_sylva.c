@@ -2,13 +2,50 @@
  * mode (CPU workers only for cpu), analyze (METIS, or the permutation of an
  * earlier row so that every policy and solver factors the same ordering),
  * factorize `repeat` times (the first with the per-pattern uploads, the
- * others refactorizations), bring L to the host, solve b = A·1 and measure
- * the backward error. Only the public API. */
+ * others refactorizations); after a GPU factorization, time the GPU solve
+ * of each --nrhs count (host arrays: upload, solve, download); bring L to
+ * the host, solve b = A·1 and measure the backward error, then time the
+ * CPU solve (StarPU tasks) and the sequential solve of each count. Solve
+ * times are the best of `repeat`. Only the public API. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench_solver.h"
+
+/* Best of `repeat` solves of nrhs random columns in `mode` (fresh copies
+ * each time); info of the best; the worst backward error of the last. */
+static int time_solve(const sylva_matrix *A, sylva_factor_t *F, sylva_solve_mode mode, int64_t nrhs, int repeat,
+                      double *best, sylva_solve_info *best_info, double *berr)
+{
+    int64_t n = A->n;
+    double *B = bench_rhs(n, nrhs), *X = malloc((size_t)(n * nrhs + 1) * sizeof *X);
+    sylva_options o;
+    sylva_default_options(&o);
+    o.solve_mode = mode;
+    int st = B && X ? SYLVA_OK : SYLVA_ERR_NO_MEMORY;
+    *best = 1e300;
+    for (int k = 0; k < repeat && !st; k++) {
+        memcpy(X, B, (size_t)(n * nrhs) * sizeof *X);
+        sylva_solve_info info;
+        double t0 = sylva_wtime();
+        st = sylva_solve_ex(F, &o, SYLVA_FLOAT64, nrhs, X, n > 0 ? n : 1, &info);
+        double t = sylva_wtime() - t0;
+        if (!st && t < *best) {
+            *best = t;
+            if (best_info) *best_info = info;
+        }
+        if (!st && info.mode != mode) {
+            fprintf(stderr, "bench-solver: a %s solve ran in %s mode\n", sylva_solve_mode_name(mode),
+                    sylva_solve_mode_name(info.mode));
+            st = SYLVA_ERR_RUNTIME;
+        }
+    }
+    if (!st) *berr = bench_worst_berr(A, X, B, nrhs);
+    free(B);
+    free(X);
+    return st;
+}
 
 int bench_sylva(const sylva_matrix *A, const bench_opts *o, sylva_exec_mode mode, const char *policy,
                 int64_t small_rows, const int64_t *perm, int64_t **perm_out, bench_row *r)
@@ -34,6 +71,8 @@ int bench_sylva(const sylva_matrix *A, const bench_opts *o, sylva_exec_mode mode
     if (!st) st = sylva_analyze(A, &opt, &an, &ai);
     if (st) goto out;
     r->analyze = ai.seconds;
+    /* Repeats refactorize, when all of L is already resident. */
+    r->predicted_peak = o->repeat > 1 ? ai.predicted_refactor_peak_bytes : ai.predicted_peak_bytes;
     snprintf(r->device, sizeof r->device, "%s", sylva_gpu_count() ? sylva_gpu_name() : "cpu");
     r->n = ai.n;
     r->nnz_L = ai.nnz_L;
@@ -57,11 +96,28 @@ int bench_sylva(const sylva_matrix *A, const bench_opts *o, sylva_exec_mode mode
             r->gpu_f_large = fi.gpu_flops_large;
         }
         if (fi.peak_device_bytes > r->peak_device) r->peak_device = fi.peak_device_bytes;
+        r->peak_rss = fi.peak_rss_bytes; /* in process; bench_isolated replaces it */
         r->tasks = fi.tasks;
         if (fi.mode != mode && mode != SYLVA_MODE_AUTO)
             snprintf(r->note, sizeof r->note, "ran in %s mode", sylva_exec_mode_name(fi.mode));
     }
     if (st) goto out;
+    r->nsolves = o->n_nrhs;
+    for (int q = 0; q < o->n_nrhs; q++) r->solves[q].nrhs = o->nrhs[q];
+    /* GPU solves first: the copy of L to the host comes after them. */
+    for (int q = 0; q < o->n_nrhs && r->tasks_gpu > 0; q++) {
+        bench_solve *bs = &r->solves[q];
+        sylva_solve_info gi;
+        if ((st = time_solve(A, F, SYLVA_SOLVE_GPU, bs->nrhs, o->repeat, &bs->gpu, &gi, &bs->berr))) {
+            snprintf(r->note, sizeof r->note, "GPU solve failed: %s", sylva_last_error());
+            bs->gpu = 0;
+            st = 0;
+            break;
+        }
+        bs->gpu_upload = gi.seconds_upload;
+        bs->gpu_solve = gi.seconds_solve;
+        bs->gpu_download = gi.seconds_download;
+    }
     if ((st = sylva_factor_to_host(F, &r->to_host))) goto out;
     b = malloc((size_t)(A->n + 1) * sizeof *b);
     x = malloc((size_t)(A->n + 1) * sizeof *x);
@@ -73,6 +129,16 @@ int bench_sylva(const sylva_matrix *A, const bench_opts *o, sylva_exec_mode mode
     if ((st = sylva_solve(F, 1, x, A->n > 0 ? A->n : 1))) goto out;
     r->solve = sylva_wtime() - t0;
     r->berr = sylva_backward_error(A, x, b);
+    for (int q = 0; q < o->n_nrhs && !st; q++) {
+        bench_solve *bs = &r->solves[q];
+        double e = 0;
+        st = time_solve(A, F, SYLVA_SOLVE_CPU, bs->nrhs, o->repeat, &bs->cpu, NULL, &e);
+        if (!st) st = time_solve(A, F, SYLVA_SOLVE_SEQUENTIAL, bs->nrhs, o->repeat, &bs->seq, NULL, &e);
+        if (!(e <= bs->berr)) bs->berr = e;
+        fprintf(stderr, "  solve %lld rhs: gpu %.4f cpu %.4f sequential %.4f s\n", (long long)bs->nrhs,
+                bs->gpu, bs->cpu, bs->seq);
+    }
+    if (st) goto out;
     if (perm_out) {
         *perm_out = malloc((size_t)(A->n + 1) * sizeof **perm_out);
         memcpy(*perm_out, sylva_analysis_perm(an), (size_t)A->n * sizeof **perm_out);

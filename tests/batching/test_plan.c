@@ -4,10 +4,12 @@
  * built, and its contract is checked here independently of
  * sylva__plan_check (every front once, children first, large fronts alone,
  * dependency lists and CB slots naming the right groups, CB regions inside
- * their pools and disjoint, L offsets tiling the factor). Then the checker
+ * their pools and disjoint, L offsets tiling the factor), and the group
+ * order (the first front in postorder first among the ready groups). Then the checker
  * itself must refuse plans broken on purpose.
  *   test_plan [TREES]   (random trees per shape, default 40; seed printed)
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -15,87 +17,7 @@
 #include "batching.h"
 #include "check.h"
 
-static uint64_t rng;
-static int64_t rnd(int64_t lo, int64_t hi)
-{
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return lo + (int64_t)((rng * 2685821657736338717ull) % (uint64_t)(hi - lo + 1));
-}
-
-/* A tree in postorder from parent[] (parent[f] > f or −1) and front sizes:
- * children lists, heights and flops as frontal/ computes them. */
-static sylva__tree *make_tree(int64_t ns, const int64_t *parent, const int64_t *m, const int64_t *k)
-{
-    sylva__tree *t = calloc(1, sizeof *t);
-    t->nfronts = ns;
-    t->fronts = calloc((size_t)ns + 1, sizeof *t->fronts);
-    t->child_ptr = calloc((size_t)ns + 2, sizeof *t->child_ptr);
-    t->child_list = calloc((size_t)ns + 1, sizeof *t->child_list);
-    for (int64_t f = 0; f < ns; f++) {
-        sylva__front *fr = &t->fronts[f];
-        fr->m = m[f];
-        fr->k = k[f];
-        fr->parent = parent[f];
-        fr->flops = 0;
-        for (int64_t c = 0; c < k[f]; c++) fr->flops += (double)(m[f] - c) * (double)(m[f] - c);
-        if (parent[f] >= 0) t->child_ptr[parent[f] + 1]++;
-        if (m[f] > t->max_m) t->max_m = m[f];
-    }
-    for (int64_t f = 0; f < ns; f++) t->child_ptr[f + 1] += t->child_ptr[f];
-    int64_t *fill = calloc((size_t)ns + 1, sizeof *fill);
-    for (int64_t f = 0; f < ns; f++)
-        if (parent[f] >= 0) t->child_list[t->child_ptr[parent[f]] + fill[parent[f]]++] = f;
-    free(fill);
-    for (int64_t f = 0; f < ns; f++) { /* children have smaller indices */
-        int64_t h = 0;
-        for (int64_t c = t->child_ptr[f]; c < t->child_ptr[f + 1]; c++) {
-            int64_t hc = t->fronts[t->child_list[c]].height + 1;
-            if (hc > h) h = hc;
-        }
-        t->fronts[f].height = h;
-        if (h + 1 > t->height) t->height = h + 1;
-    }
-    return t;
-}
-
-static void free_tree(sylva__tree *t)
-{
-    free(t->fronts);
-    free(t->child_ptr);
-    free(t->child_list);
-    free(t);
-}
-
-/* Shapes: 0 single front, 1 chain, 2 star, 3 forest of small trees,
- * 4 random tree, 5 random forest. Sizes grow toward the roots, some fronts
- * above the large threshold. */
-static sylva__tree *shape_tree(int shape, int64_t ns)
-{
-    if (shape == 0) ns = 1;
-    int64_t *parent = malloc((size_t)ns * sizeof *parent), *m = malloc((size_t)ns * sizeof *m),
-            *k = malloc((size_t)ns * sizeof *k);
-    for (int64_t f = 0; f < ns; f++) {
-        int64_t p = -1;
-        if (f + 1 < ns) {
-            if (shape == 1) p = f + 1;
-            else if (shape == 2) p = ns - 1;
-            else if (shape == 3) p = (f % 5 == 4) ? -1 : f + 1;
-            else if (shape == 4) p = rnd(f + 1, ns - 1);
-            else if (shape == 5) p = rnd(0, 3) == 0 ? -1 : rnd(f + 1, ns - 1);
-        }
-        parent[f] = p;
-        k[f] = rnd(1, 12);
-        m[f] = k[f] + (p >= 0 ? rnd(0, 40) : 0);
-        if (rnd(0, 15) == 0) m[f] += 300; /* above the default large threshold */
-    }
-    sylva__tree *t = make_tree(ns, parent, m, k);
-    free(parent);
-    free(m);
-    free(k);
-    return t;
-}
+#include "random_trees.h"
 
 /* The contract, checked without sylva__plan_check. */
 static void check_contract(const sylva__plan *pl, const sylva__policy_params *pp, const char *what)
@@ -172,6 +94,42 @@ static void check_contract(const sylva__plan *pl, const sylva__policy_params *pp
     }
     free(pos);
     free(grp);
+}
+
+/* The plan's group order (plan_order.c): every group, when it comes, is the
+ * one with the first front in postorder among those whose child groups
+ * have all come — so groups of single fronts come in postorder. */
+static void check_order(const sylva__plan *pl, const char *what)
+{
+    const sylva__tree *t = pl->tree;
+    int64_t ng = pl->ngroups;
+    int64_t *key = malloc((size_t)(ng + 1) * sizeof *key);
+    char *done = calloc((size_t)ng + 1, 1);
+    for (int64_t g = 0; g < ng; g++) {
+        key[g] = INT64_MAX;
+        for (int64_t q = pl->group_ptr[g]; q < pl->group_ptr[g + 1]; q++)
+            if (pl->front_list[q] < key[g]) key[g] = pl->front_list[q];
+    }
+    for (int64_t g = 0; g < ng; g++) {
+        for (int64_t h = g + 1; h < ng; h++) {
+            int ready = 1;
+            for (int64_t q = pl->group_ptr[h]; q < pl->group_ptr[h + 1] && ready; q++) {
+                int64_t f = pl->front_list[q];
+                for (int64_t c = t->child_ptr[f]; c < t->child_ptr[f + 1]; c++) {
+                    int64_t cg = pl->front_group[t->child_list[c]];
+                    if (cg != h && !done[cg]) ready = 0;
+                }
+            }
+            CHECK(!ready || key[h] > key[g], "%s: group %lld (first front %lld) was ready before group %lld "
+                  "(first front %lld)", what, (long long)h, (long long)key[h], (long long)g, (long long)key[g]);
+        }
+        done[g] = 1;
+    }
+    if (pl->ngroups == t->nfronts)
+        for (int64_t q = 0; q < t->nfronts; q++)
+            CHECK(pl->front_list[q] == q, "%s: single-front groups not in postorder", what);
+    free(key);
+    free(done);
 }
 
 /* The checker must refuse broken plans: each mutation of a valid plan, one
@@ -312,6 +270,7 @@ int main(int argc, char **argv)
                     CHECK(st == SYLVA_OK, "%s: %s", what, sylva_last_error());
                     if (st) continue;
                     check_contract(pl, &params[q], what);
+                    check_order(pl, what);
                     check_checker(pl, &params[q], what);
                     sylva__plan_free(pl);
                 }

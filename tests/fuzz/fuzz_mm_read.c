@@ -1,6 +1,8 @@
 /* fuzz_mm_read.c — the Matrix Market reader on any bytes, serial against
- * parallel chunking. Byte 0 picks the thread count (2..5) and 32- or 64-bit
- * entry indices; the rest is the file. The same text is read with one
+ * parallel chunking. Byte 0 picks the thread count (2..5), 32- or 64-bit
+ * entry indices (bit 2), the read options (bits 3-4: symmetric_both, bits
+ * 5-6: symmetrize, bit 7: symmetrize_tol = 1e-12 when symmetrizing); the
+ * rest is the file. The same text is read with one
  * thread and with several: both must give the same status and message, and
  * on success the same matrix bit for bit, which must keep the CSC contract
  * (colptr from 0, non-decreasing; rows in range, lower, sorted, unique;
@@ -25,8 +27,8 @@ static void check_contract(const sylva_matrix *A)
     }
 }
 
-static int read_with(const char *text, size_t size, int threads, int idx64, sylva_matrix **A,
-                     char *msg, size_t cap)
+static int read_with(const char *text, size_t size, int threads, int idx64,
+                     const sylva_read_options *o, sylva_matrix **A, char *msg, size_t cap)
 {
     char nt[8];
     snprintf(nt, sizeof nt, "%d", threads);
@@ -36,7 +38,7 @@ static int read_with(const char *text, size_t size, int threads, int idx64, sylv
     else
         unsetenv("SYLVA_IO_INDEX64");
     sylva__clear_error();
-    int st = sylva__mm_read_buffer("fuzz.mtx", text, size, A);
+    int st = sylva__mm_read_buffer("fuzz.mtx", text, size, o, NULL, A);
     snprintf(msg, cap, "%s", sylva__last_error());
     if (st == SYLVA_OK)
         check_contract(*A);
@@ -58,11 +60,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1) return 0;
     int threads = 2 + (data[0] & 3), idx64 = (data[0] >> 2) & 1;
+    sylva_read_options o;
+    sylva__default_read_options(&o);
+    o.symmetric_both = (sylva_both_triangles)((data[0] >> 3) & 3);
+    o.symmetrize = (sylva_symmetrize)((data[0] >> 5) & 3);
+    if (o.symmetrize != SYLVA_SYMMETRIZE_NONE && (data[0] >> 7)) o.symmetrize_tol = 1e-12;
     char *text = fuzz_text(data + 1, size - 1);
     sylva_matrix *S = NULL, *P = NULL;
     static char ms[1024], mp[1024];
-    int ss = read_with(text, size - 1, 1, idx64, &S, ms, sizeof ms);
-    int sp = read_with(text, size - 1, threads, idx64, &P, mp, sizeof mp);
+    int ss = read_with(text, size - 1, 1, idx64, &o, &S, ms, sizeof ms);
+    int sp = read_with(text, size - 1, threads, idx64, &o, &P, mp, sizeof mp);
     FUZZ_ASSERT(ss == sp, "serial status %d, parallel %d (%s | %s)", ss, sp, ms, mp);
     FUZZ_ASSERT(!strcmp(ms, mp), "messages differ: '%s' | '%s'", ms, mp);
     if (ss == SYLVA_OK) {

@@ -1,12 +1,15 @@
 /* fuzz_solve.c — read → analyze → factorize → solve → refactorize on small
  * inputs, with the options from the first four bytes (ordering, policy,
- * small/large threshold, tile size, precision, batch size, amalgamation);
+ * small/large threshold, tile size, precision, batch size, amalgamation,
+ * and the solve's refinement, mode and block size);
  * the rest is a Matrix Market file (at most 400 rows, 6000 entries). What
  * must hold: a successful factorization has a finite log-determinant and a
  * finite solution for b = A·1 when b is finite (never a silent NaN); the
  * analysis may be freed before the factor; a refactorization with a NaN is
  * refused and leaves the factor usable; a refactorization with the same
- * values succeeds with the same log-determinant. StarPU starts once. */
+ * values succeeds with the same log-determinant; a single-precision factor
+ * also solves double right-hand sides (mixed precision) to a finite
+ * solution. StarPU starts once. */
 #include "fuzz_util.h"
 #include "io_internal.h"
 
@@ -51,6 +54,13 @@ static void options_from(const uint8_t *b, sylva_options *o)
         o->nrelax[0] = o->nrelax[1] = o->nrelax[2] = 0;
         o->zrelax[0] = o->zrelax[1] = o->zrelax[2] = 0;
     }
+    static const int refine[] = {0, 1, 3, SYLVA_REFINE_AUTO};
+    static const sylva_solve_mode mode[] = {SYLVA_SOLVE_AUTO, SYLVA_SOLVE_CPU, SYLVA_SOLVE_SEQUENTIAL,
+                                            SYLVA_SOLVE_CPU};
+    static const int64_t block[] = {0, 1, 2, 5};
+    o->refine = refine[(b[3] >> 1) & 3];
+    o->solve_mode = mode[(b[3] >> 3) & 3];
+    o->solve_block = block[(b[3] >> 5) & 3];
     o->ncpus = 2;
     o->mode = SYLVA_MODE_CPU;
 }
@@ -89,6 +99,15 @@ static void check_factor(const sylva_factor_t *F, const sylva_matrix *A, const c
     int finite_x = 1;
     for (int64_t i = 0; i < n; i++) finite_x &= !isnan(x[i]);
     FUZZ_ASSERT(!finite_b || finite_x, "%s: factorization OK but the solution has a NaN", what);
+    if (sylva_factor_dtype(F) == SYLVA_FLOAT32) { /* mixed precision: double data */
+        memcpy(x, b, (size_t)n * sizeof *x);
+        sylva_solve_info info;
+        FUZZ_ASSERT(sylva_solve_ex(F, NULL, SYLVA_FLOAT64, 1, x, n > 0 ? n : 1, &info) == SYLVA_OK,
+                    "%s: mixed-precision solve: %s", what, sylva_last_error());
+        finite_x = 1;
+        for (int64_t i = 0; i < n; i++) finite_x &= !isnan(x[i]);
+        FUZZ_ASSERT(!finite_b || finite_x, "%s: mixed-precision solution has a NaN", what);
+    }
     free(one);
     free(b);
     free(x);
@@ -102,7 +121,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *text = fuzz_text(data + 4, size - 4);
     sylva_matrix *A = NULL;
     setenv("SYLVA_IO_THREADS", "1", 1);
-    int st = sylva__mm_read_buffer("fuzz.mtx", text, size - 4, &A);
+    int st = sylva__mm_read_buffer("fuzz.mtx", text, size - 4, NULL, NULL, &A);
     free(text);
     if (st != SYLVA_OK) return 0;
     if (A->n > 400 || A->nnz > 6000) {

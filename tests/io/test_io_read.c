@@ -246,9 +246,66 @@ static int format_value(char *s, double v, int style)
     }
 }
 
+/* What a random file holds at each lower position (r, c), index r + c n:
+ * the sums in file order of the entries stored in the lower triangle (the
+ * diagonal included) and in the upper one, whether each is present, and the
+ * line of each side's first entry. */
+typedef struct {
+    int64_t n;
+    double *DL, *DU;
+    char *PL, *PU;
+    int64_t *lineL, *lineU;
+} sides;
+
+/* Read path with o, check status OK and every position against `want`
+ * (values) and `has` (presence), threaded and not, with both index widths. */
+static void read_expect(const char *path, const sylva_read_options *o, int64_t n, int pattern,
+                        const double *want, const char *has, int64_t mirrored, const char *what)
+{
+    for (int threads = 1; threads <= 4; threads += 3) {
+        set_threads(threads);
+        /* Both index widths of the reader's entry arrays (32-bit is the
+         * default below 2^31 rows). */
+        if (rnd_int(0, 1)) setenv("SYLVA_IO_INDEX64", "1", 1);
+        else unsetenv("SYLVA_IO_INDEX64");
+        sylva_matrix *A = NULL;
+        sylva_read_info info;
+        memset(&info, 0xff, sizeof info);
+        int st = sylva_read_matrix_market_info(path, o, &A, &info);
+        CHECK(st == SYLVA_OK, "%s: %s", what, sylva_last_error());
+        if (st != SYLVA_OK) continue;
+        CHECK(csc_is_valid(A) && A->n == n, "%s: contract", what);
+        CHECK((A->values == NULL) == pattern, "%s: pattern", what);
+        CHECK(info.mirrored == mirrored && info.asymmetric == 0 && info.compression &&
+                  !*info.compression,
+              "%s: info mirrored %lld (want %lld), asymmetric %lld", what,
+              (long long)info.mirrored, (long long)mirrored, (long long)info.asymmetric);
+        int64_t expect_nnz = 0, bad = 0;
+        for (int64_t c = 0; c < n; c++)
+            for (int64_t r = c; r < n; r++) {
+                expect_nnz += has[r + c * n];
+                int found;
+                double v = entry(A, r, c, &found);
+                if (found != has[r + c * n] || (!pattern && found && memcmp(&v, &want[r + c * n], sizeof v) != 0)) {
+                    if (!bad) fprintf(stderr, "A(%lld,%lld) = %.17g, expected %.17g (found %d)\n", (long long)r, (long long)c, v, want[r + c * n], found);
+                    bad++;
+                }
+            }
+        CHECK(A->nnz == expect_nnz && bad == 0, "%s (threads %d): %lld wrong entries, nnz %lld vs %lld",
+              what, threads, (long long)bad, (long long)A->nnz, (long long)expect_nnz);
+        sylva_matrix_free(A);
+    }
+    set_threads(1);
+    unsetenv("SYLVA_IO_INDEX64");
+}
+
 /* One random file: symmetric or general-but-symmetric, random blanks,
- * comments, CRLF, duplicates, upper entries; the expected dense matrix is
- * accumulated in file order from strtod of the written text. */
+ * comments, CRLF, duplicates, upper entries (in a symmetric file, some
+ * positions then stored in both triangles); the expected matrices are
+ * accumulated per triangle in file order from strtod of the written text.
+ * A symmetric file storing a position twice must be refused at the line of
+ * the entry completing the first such pair, and read under each
+ * symmetric_both rule with that rule's values. */
 static void random_file(int trial)
 {
     int64_t n = rnd_int(1, 40);
@@ -256,8 +313,9 @@ static void random_file(int trial)
     int64_t m = rnd_int(0, 3 * n);
     size_t cap = (size_t)(m * 4 + 8) * 160 + 4096;
     char *text = malloc(cap), *s = text;
-    double *D = calloc((size_t)(n * n), sizeof *D);
-    char *P = calloc((size_t)(n * n), 1);
+    sides S = {n, calloc((size_t)(n * n), sizeof(double)), calloc((size_t)(n * n), sizeof(double)),
+               calloc((size_t)(n * n), 1), calloc((size_t)(n * n), 1),
+               calloc((size_t)(n * n), sizeof(int64_t)), calloc((size_t)(n * n), sizeof(int64_t))};
     int64_t *ei = malloc((size_t)(2 * m + 2) * sizeof *ei), *ej = malloc((size_t)(2 * m + 2) * sizeof *ej);
     char (*ev)[64] = malloc((size_t)(2 * m + 2) * sizeof *ev);
     int64_t k = 0;
@@ -271,58 +329,83 @@ static void random_file(int trial)
     s += sprintf(s, "%%%%MatrixMarket matrix coordinate %s %s\n%% trial %d\n", pattern ? "pattern" : "real",
                  general ? "general" : "symmetric", trial);
     s += sprintf(s, "%lld %lld %lld\n", (long long)n, (long long)n, (long long)k);
+    int64_t line = 4, want_line = 0, want_mirror_line = 0, want_i = 0, want_j = 0;
     const char *blanks[] = {" ", "\t", "  ", " \t "};
     for (int64_t t = 0; t < k; t++) {
-        if (rnd_int(0, 9) == 0) s += sprintf(s, rnd_int(0, 1) ? "%% comment\n" : "\n");
+        if (rnd_int(0, 9) == 0) s += sprintf(s, rnd_int(0, 1) ? "%% comment\n" : "\n"), line++;
         const char *b = blanks[rnd_int(0, 3)];
         s += sprintf(s, "%s%lld%s%lld", rnd_int(0, 3) ? "" : b, (long long)(ei[t] + 1), b, (long long)(ej[t] + 1));
         if (!pattern) s += sprintf(s, "%s%s", b, ev[t]);
         s += sprintf(s, "%s%s", rnd_int(0, 4) ? "" : b, rnd_int(0, 3) ? "\n" : "\r\n");
-        int64_t r = ei[t] > ej[t] ? ei[t] : ej[t], c = ei[t] > ej[t] ? ej[t] : ei[t];
-        if (general && ei[t] < ej[t]) continue; /* the twin of a lower entry */
+        int64_t r = ei[t] > ej[t] ? ei[t] : ej[t], c = ei[t] > ej[t] ? ej[t] : ei[t], x = r + c * n;
+        int up = ei[t] < ej[t];
+        if (general && up) { /* the twin of a lower entry */
+            line++;
+            continue;
+        }
+        /* The first entry completing a pair stored in both triangles. */
+        if (!want_line && (up ? S.PL[x] : S.PU[x]) && r != c) {
+            want_line = line;
+            want_mirror_line = up ? S.lineL[x] : S.lineU[x];
+            want_i = ei[t] + 1, want_j = ej[t] + 1;
+        }
         /* First value assigned, later ones added: the reader's order (and
          * -0 stays -0, as it does in the reader). */
         double val = pattern ? 0.0 : strtod(ev[t], NULL);
-        D[r + c * n] = P[r + c * n] ? D[r + c * n] + val : val;
-        P[r + c * n] = 1;
+        double *D = up ? S.DU : S.DL;
+        char *P = up ? S.PU : S.PL;
+        if (!P[x]) (up ? S.lineU : S.lineL)[x] = line;
+        D[x] = P[x] ? D[x] + val : val;
+        P[x] = 1;
+        line++;
     }
     *s = '\0';
-    char path[8192];
+    char path[8192], what[64];
     snprintf(path, sizeof path, "%s/random_%d.mtx", tmpdir, trial);
     write_text(path, text);
-    for (int threads = 1; threads <= 4; threads += 3) {
-        set_threads(threads);
-        /* Both index widths of the reader's entry arrays (32-bit is the
-         * default below 2^31 rows). */
-        if (rnd_int(0, 1)) setenv("SYLVA_IO_INDEX64", "1", 1);
-        else unsetenv("SYLVA_IO_INDEX64");
-        sylva_matrix *A = NULL;
-        int st = sylva_read_matrix_market(path, &A);
-        CHECK(st == SYLVA_OK, "random %d: %s", trial, sylva_last_error());
-        if (st != SYLVA_OK) continue;
-        CHECK(csc_is_valid(A) && A->n == n, "random %d: contract", trial);
-        CHECK((A->values == NULL) == pattern, "random %d: pattern", trial);
-        int64_t expect_nnz = 0, bad = 0;
-        for (int64_t c = 0; c < n; c++)
-            for (int64_t r = c; r < n; r++) {
-                expect_nnz += P[r + c * n];
-                int found;
-                double v = entry(A, r, c, &found);
-                if (found != P[r + c * n] || (!pattern && memcmp(&v, &D[r + c * n], sizeof v) != 0)) {
-                    if (!bad) fprintf(stderr, "A(%lld,%lld) = %.17g, expected %.17g (found %d)\n", (long long)r, (long long)c, v, D[r + c * n], found);
-                    bad++;
-                }
-            }
-        CHECK(A->nnz == expect_nnz && bad == 0, "random %d (threads %d): %lld wrong entries, nnz %lld vs %lld",
-              trial, threads, (long long)bad, (long long)A->nnz, (long long)expect_nnz);
-        sylva_matrix_free(A);
+    /* The matrix under each rule for positions stored in both triangles. */
+    double *want = calloc((size_t)(n * n), sizeof *want);
+    char *has = calloc((size_t)(n * n), 1);
+    int64_t mirrored = 0;
+    for (int64_t x = 0; x < n * n; x++) mirrored += S.PL[x] && S.PU[x];
+    for (int rule = SYLVA_BOTH_REFUSE; rule <= SYLVA_BOTH_AVERAGE; rule++) {
+        for (int64_t x = 0; x < n * n; x++) {
+            has[x] = S.PL[x] || S.PU[x];
+            want[x] = !S.PU[x] ? S.DL[x] : !S.PL[x] ? S.DU[x]
+                      : rule == SYLVA_BOTH_SUM    ? S.DL[x] + S.DU[x]
+                      : rule == SYLVA_BOTH_LOWER  ? S.DL[x]
+                                                  : (S.DL[x] + S.DU[x]) / 2;
+        }
+        sylva_read_options o;
+        sylva_default_read_options(&o);
+        o.symmetric_both = (sylva_both_triangles)rule;
+        snprintf(what, sizeof what, "random %d (both %d)", trial, rule);
+        if (rule == SYLVA_BOTH_REFUSE && mirrored) {
+            sylva_matrix *A = NULL;
+            int st = sylva_read_matrix_market_opts(path, &o, &A);
+            char prefix[8300], part[160];
+            snprintf(prefix, sizeof prefix, "%s:%lld: ", path, (long long)want_line);
+            snprintf(part, sizeof part, "A(%lld,%lld) and A(%lld,%lld) on line %lld are both stored",
+                     (long long)want_i, (long long)want_j, (long long)want_j, (long long)want_i,
+                     (long long)want_mirror_line);
+            const char *msg = sylva_last_error();
+            CHECK(st == SYLVA_ERR_FORMAT && A == NULL && !strncmp(msg, prefix, strlen(prefix)) &&
+                      strstr(msg, part),
+                  "%s: '%s' does not start with '%s' or lacks '%s'", what, msg, prefix, part);
+            continue;
+        }
+        read_expect(path, &o, n, pattern, want, has, rule == SYLVA_BOTH_REFUSE ? 0 : mirrored, what);
     }
-    set_threads(1);
-    unsetenv("SYLVA_IO_INDEX64");
     unlink(path);
     free(text);
-    free(D);
-    free(P);
+    free(want);
+    free(has);
+    free(S.DL);
+    free(S.DU);
+    free(S.PL);
+    free(S.PU);
+    free(S.lineL);
+    free(S.lineU);
     free(ei);
     free(ej);
     free(ev);

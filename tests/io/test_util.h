@@ -15,17 +15,17 @@
 
 /* xorshift64*: reproducible random data; the seed is printed by each test. */
 static uint64_t test_rng = 88172645463325252ull;
-static uint64_t rnd(void)
+static inline uint64_t rnd(void)
 {
     test_rng ^= test_rng >> 12;
     test_rng ^= test_rng << 25;
     test_rng ^= test_rng >> 27;
     return test_rng * 2685821657736338717ull;
 }
-static int64_t rnd_int(int64_t lo, int64_t hi) { return lo + (int64_t)(rnd() % (uint64_t)(hi - lo + 1)); }
-static double rnd_unit(void) { return (double)(rnd() >> 11) / 9007199254740992.0; }
+static inline int64_t rnd_int(int64_t lo, int64_t hi) { return lo + (int64_t)(rnd() % (uint64_t)(hi - lo + 1)); }
+static inline double rnd_unit(void) { return (double)(rnd() >> 11) / 9007199254740992.0; }
 
-static void test_seed(void)
+static inline void test_seed(void)
 {
     const char *s = getenv("SYLVA_TEST_SEED");
     test_rng = s ? strtoull(s, NULL, 10) : (uint64_t)time(NULL) * 2654435761u + (uint64_t)clock();
@@ -50,7 +50,7 @@ static inline double *to_dense(const sylva_matrix *A)
 }
 
 /* 1 when the arrays are sorted, unique, lower and in range (the contract). */
-static int csc_is_valid(const sylva_matrix *A)
+static inline int csc_is_valid(const sylva_matrix *A)
 {
     if (!A || A->n < 0 || A->colptr[0] != 0 || A->colptr[A->n] != A->nnz) return 0;
     for (int64_t j = 0; j < A->n; j++) {
@@ -65,7 +65,7 @@ static int csc_is_valid(const sylva_matrix *A)
 }
 
 /* 1 when both matrices have the same n, pattern and bit-identical values. */
-static int same_matrix(const sylva_matrix *A, const sylva_matrix *B)
+static inline int same_matrix(const sylva_matrix *A, const sylva_matrix *B)
 {
     if (A->n != B->n || A->nnz != B->nnz) return 0;
     if ((A->values == NULL) != (B->values == NULL)) return 0;
@@ -76,7 +76,7 @@ static int same_matrix(const sylva_matrix *A, const sylva_matrix *B)
 }
 
 /* A(i, j) of the stored lower triangle (i >= j), 0 when absent. */
-static double entry(const sylva_matrix *A, int64_t i, int64_t j, int *found)
+static inline double entry(const sylva_matrix *A, int64_t i, int64_t j, int *found)
 {
     if (i < j) {
         int64_t t = i;
@@ -92,7 +92,7 @@ static double entry(const sylva_matrix *A, int64_t i, int64_t j, int *found)
     return 0.0;
 }
 
-static void write_text(const char *path, const char *text)
+static inline void write_text(const char *path, const char *text)
 {
     FILE *f = fopen(path, "wb");
     if (!f) {

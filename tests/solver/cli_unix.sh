@@ -7,7 +7,8 @@
 # a second on a matrix whose factorization takes several), --perm (good
 # and bad permutation files), --max-backward-error, --rcond and the JSON
 # record (version, options, runtime, per-phase times, one backward error
-# per right-hand side, numbers that read back exactly).
+# per right-hand side, numbers that read back exactly); both-triangle and
+# nearly symmetric files with their options, compressed and standard input.
 set -u
 sylva=$1; gen=$2; dir=$3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -91,6 +92,45 @@ expect 2 "--max-backward-error needs" -- factor "$bcs" --max-backward-error 0
 printf '%%%%MatrixMarket matrix coordinate real symmetric\n4 4 4\n1 1 1\n2 2 2\n3 3 4\n4 4 1000\n' >"$tmp/d.mtx"
 expect 0 "rcond 1.000e-03" -- factor "$tmp/d.mtx" --rcond --json "$tmp/r.json"
 json "$tmp/r.json" "abs(d['rcond'] - 1e-3) < 1e-15" | grep -q True || fail "rcond $(json "$tmp/r.json" "d['rcond']")"
+
+# Both triangles in a 'symmetric' file: refused with the option to use; sum
+# (values doubled: not positive definite here, and the hint says why);
+# lower reads the full matrix as meant (same log det as the one-triangle file).
+python3 - "$bcs" "$tmp/full.mtx" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+i = 0
+while lines[i].startswith('%'): i += 1
+n, _, nnz = lines[i].split()
+ents = [l.split() for l in lines[i + 1:] if l.strip()]
+mirror = [[c, r, v] for r, c, v in ents if r != c]
+out = [lines[0], '%s %s %d' % (n, n, len(ents) + len(mirror))] + [' '.join(e) for e in ents + mirror]
+open(sys.argv[2], 'w').write('\n'.join(out) + '\n')
+PY
+expect 1 "--symmetric-both sum|lower|average" -- factor "$tmp/full.mtx"
+expect 0 "log det 30355.02062" -- factor "$tmp/full.mtx" --symmetric-both lower --json "$tmp/lower.json"
+[ "$(json "$tmp/lower.json" "d['input']['mirrored'] > 0")" = True ] || fail "JSON input.mirrored"
+"$sylva" factor "$tmp/full.mtx" --symmetric-both sum >"$tmp/out" 2>"$tmp/err"; rc=$?
+checks=$((checks + 1))
+[ "$rc" = 3 ] && grep -q "symmetric-both lower reads it as meant" "$tmp/err" ||
+  { fail "--symmetric-both sum: exit $rc, hint missing"; cat "$tmp/err"; }
+expect 2 "unknown --symmetric-both mode 'both'" -- factor "$tmp/full.mtx" --symmetric-both both
+# A general file symmetric to rounding: refused, or symmetrized within a tolerance.
+near=$dir/bad/general_near_symmetric.mtx
+expect 1 "--symmetrize lower|upper|average" -- analyze "$near"
+expect 0 "nnz(L)" -- analyze "$near" --symmetrize average
+expect 0 "nnz(L)" -- analyze "$near" --symmetrize lower:1e-12
+expect 1 "" -- analyze "$near" --symmetrize upper:1e-17
+expect 2 "tolerance after ':'" -- analyze "$near" --symmetrize average:x
+# Compressed input and standard input.
+gzip -c "$bcs" >"$tmp/b.mtx.gz"; bzip2 -c "$bcs" >"$tmp/b.mtx.bz2"; xz -c "$bcs" >"$tmp/b.mtx.xz"
+for f in "$tmp/b.mtx.gz" "$tmp/b.mtx.bz2" "$tmp/b.mtx.xz"; do expect 0 "log det 30355.02062" -- factor "$f"; done
+"$sylva" factor - <"$tmp/b.mtx.xz" >"$tmp/out" 2>"$tmp/err"; checks=$((checks + 1))
+grep -q "log det 30355.02062" "$tmp/out" || { fail "factor - < file.xz"; cat "$tmp/err"; }
+cat "$bcs" | "$sylva" factor - >"$tmp/out" 2>"$tmp/err"; checks=$((checks + 1))
+grep -q "log det 30355.02062" "$tmp/out" || { fail "factor - from a pipe"; cat "$tmp/err"; }
+tar cf "$tmp/m.tar" -C "$dir/real" bcsstk01.mtx
+expect 1 "a tar archive" -- factor "$tmp/m.tar"
 
 # The JSON record.
 printf '%%%%MatrixMarket matrix array real general\n48 2\n' >"$tmp/b2.mtx"

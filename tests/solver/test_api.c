@@ -4,7 +4,8 @@
  * definite matrices reporting the failing column in the user's numbering
  * under every ordering. Each must return its status and a message, never
  * crash. Also: a user permutation is honoured, status names/messages, and
- * the CHOLMOD view of a matrix round-trips. */
+ * the CHOLMOD view of a matrix round-trips, and the public structs keep
+ * their sizes. */
 #include "sylva_cholmod.h"
 #include "test_util.h"
 
@@ -146,6 +147,17 @@ int main(void)
     CHECK(!strcmp(sylva_status_name(SYLVA_OK), "ok"), "ok name");
     CHECK(strlen(sylva_strerror(SYLVA_ERR_FORMAT)) > 0, "strerror");
     CHECK(!strcmp(sylva_status_name(12345), "unknown"), "unknown status");
+
+    /* The public structs keep their size as fields are added (they come out
+     * of `reserved`): the sizes of release 0.1.0 on LP64. */
+    if (sizeof(void *) == 8 && sizeof(long) == 8) {
+        CHECK(sizeof(sylva_options) == 248, "sizeof(sylva_options) = %zu, was 248", sizeof(sylva_options));
+        CHECK(sizeof(sylva_analysis_info) == 384, "sizeof(sylva_analysis_info) = %zu, was 384",
+              sizeof(sylva_analysis_info));
+        CHECK(sizeof(sylva_factor_info) == 264, "sizeof(sylva_factor_info) = %zu, was 264",
+              sizeof(sylva_factor_info));
+        CHECK(sizeof(sylva_batch_info) == 104, "sizeof(sylva_batch_info) = %zu, was 104", sizeof(sylva_batch_info));
+    }
 
     sylva_factor_free(F);
     sylva_analysis_free(an);

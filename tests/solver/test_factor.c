@@ -28,25 +28,13 @@ static double dense_logdet(const sylva_matrix *A)
     return info ? NAN : 2 * s;
 }
 
-/* n × nrhs random values in dtype t. */
-static void *random_block(sylva_dtype t, int64_t count)
-{
-    void *B = malloc((size_t)(count + 1) * sylva_dtype_size(t));
-    for (int64_t i = 0; i < count; i++) {
-        double v = test_rand();
-        if (t == SYLVA_FLOAT32) ((float *)B)[i] = (float)v;
-        else ((double *)B)[i] = v;
-    }
-    return B;
-}
-
 /* Solve with nrhs random right-hand sides; M is the matrix in the factor's
  * precision (the backward error is measured against it). */
 static void solve_and_check(const sylva_matrix *M, sylva_factor_t *F, int64_t nrhs, const char *what)
 {
     int64_t n = M->n;
     size_t bytes = (size_t)(n * nrhs + 1) * sylva_dtype_size(M->dtype);
-    void *B = random_block(M->dtype, n * nrhs), *X = malloc(bytes);
+    void *B = test_random_block(M->dtype, n * nrhs), *X = malloc(bytes);
     memcpy(X, B, bytes);
     int st = sylva_solve(F, nrhs, X, n > 0 ? n : 1);
     CHECK(st == SYLVA_OK, "%s: solve: %s", what, sylva_last_error());
@@ -128,7 +116,7 @@ int main(int argc, char **argv)
     /* b = M·x for a known x. */
     int64_t n = M->n;
     size_t es = sylva_dtype_size(M->dtype);
-    void *x = random_block(M->dtype, n), *b = malloc((size_t)(n + 1) * es), *y = malloc((size_t)(n + 1) * es);
+    void *x = test_random_block(M->dtype, n), *b = malloc((size_t)(n + 1) * es), *y = malloc((size_t)(n + 1) * es);
     for (int64_t i = 0; i < n; i++) { /* x in [0.5, 1.5] */
         if (M->dtype == SYLVA_FLOAT32) ((float *)x)[i] = 1.0f + 0.5f * ((float *)x)[i];
         else ((double *)x)[i] = 1.0 + 0.5 * ((double *)x)[i];

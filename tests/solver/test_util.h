@@ -1,7 +1,7 @@
 /* test_util.h — helpers shared by the solver tests: load a matrix from a
  * spec ("lap2d5:NX", "lap2d9:NX", "lap3d7:NX", "lap3d27:NX", "elast3d:NX",
  * cubes/squares of side NX, or a Matrix Market path), fresh random vectors
- * (seed printed), and the backward-error check ‖b−Ax‖∞/(‖A‖∞‖x‖∞+‖b‖∞) ≤ c·n·ε
+ * and blocks (seed printed), and the backward-error check ‖b−Ax‖∞/(‖A‖∞‖x‖∞+‖b‖∞) ≤ c·n·ε
  * that fails on NaN. Header-only: each test is one small program. */
 #ifndef SYLVA_TEST_UTIL_H
 #define SYLVA_TEST_UTIL_H
@@ -30,6 +30,18 @@ static inline unsigned test_seed(void)
 static inline double test_rand(void) { return 2.0 * rand() / (double)RAND_MAX - 1.0; }
 
 static inline int test_load(const char *spec, sylva_matrix **A) { return sylva_gen_from_spec(spec, A); }
+
+/* count random values in [−1, 1] of dtype t (malloc'ed, one spare). */
+static inline void *test_random_block(sylva_dtype t, int64_t count)
+{
+    void *B = malloc((size_t)(count + 1) * sylva_dtype_size(t));
+    for (int64_t i = 0; i < count; i++) {
+        double v = test_rand();
+        if (t == SYLVA_FLOAT32) ((float *)B)[i] = (float)v;
+        else ((double *)B)[i] = v;
+    }
+    return B;
+}
 
 /* Unit roundoff of a dtype. */
 static inline double test_eps(sylva_dtype t) { return t == SYLVA_FLOAT32 ? FLT_EPSILON : DBL_EPSILON; }

@@ -1,0 +1,141 @@
+/* gpu_solve.h — the triangular solves L y = b, Lᵀ x = y on a GPU, along
+ * the assembly tree level by level (a level: the fronts of one height, so
+ * no front of a level is an ancestor of another): forward, levels upward,
+ * one batched launch solves every small front's pivot rows (L11⁻¹) and
+ * subtracts L21·X1 from the rows of its ancestors through the front's row
+ * list (atomic adds: fronts of a level may share ancestor rows); backward,
+ * levels downward, one launch gathers each front's CB rows of the solution
+ * and solves with L11ᵀ. Large fronts (the factorization's native path) use
+ * cuBLAS TRSM/TRSV and GEMM/GEMV with a gather or scatter of their rows.
+ * The right-hand side is an n × nrhs block in the permuted numbering on
+ * the device (permute kernels bring it from and to the user's numbering),
+ * plus the residual, update and backward-error kernels of iterative
+ * refinement. Every per-pattern array is one blob built once per analysis
+ * (runtime/gpu_solve_plan.c) and uploaded once; per solve the device gets
+ * only the base pointers of the factor's L slices, from which a setup
+ * kernel makes every front's pointer. Everything is queued on the caller's
+ * stream; only sylva__gpu_copy_to_host waits. double precision (the GPU
+ * factor's).
+ *
+ * The CPU twin (sylva__solve_levels_cpu) runs the same blob, the same level
+ * schedule and the same large-front sequence with the CPU kernels, so CI
+ * tests the blob without a GPU. Without CUDA every GPU call answers
+ * SYLVA_ERR_UNSUPPORTED (gpu_no_cuda.c).
+ */
+#ifndef SYLVA_KERNELS_GPU_SOLVE_H
+#define SYLVA_KERNELS_GPU_SOLVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpu_context.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Byte offsets of the solve blob's arrays (16-byte aligned); F fronts in
+ * level order. */
+typedef struct sylva__solve_layout {
+    int64_t m, k;   /* int[F]: rows, pivots */
+    int64_t large;  /* int[F]: 1 when cuBLAS solves the front (not the batched kernels) */
+    int64_t group;  /* int[F]: the plan group whose L slice holds it */
+    int64_t col;    /* int64[F]: first pivot column (permuted numbering) */
+    int64_t lofs;   /* int64[F]: offset (scalars) of its columns in its group's slice */
+    int64_t rofs;   /* int64[F]: its first CB row in `rows` */
+    int64_t rows;   /* int64[Σ (m − k)]: CB rows (permuted numbering) */
+    int64_t perm;   /* int64[n]: permuted → user's numbering */
+    int64_t bytes;  /* the whole blob */
+} sylva__solve_layout;
+
+/* The solve as the host drives it (host memory, built once per pattern). */
+typedef struct sylva__solve_desc {
+    int64_t n;
+    int nfronts, nlevels, ngroups;
+    sylva__solve_layout lay;
+    const void *host_blob;     /* the blob's host copy (the large fronts' sizes) */
+    const int *level_ptr;      /* nlevels + 1: front records of each level */
+    const int *large_ptr;      /* nlevels + 1: into large_list */
+    const int *large_list;     /* the large fronts' records, by level */
+    int64_t max_large_rows;    /* largest m − k of a large front (workspace) */
+    int64_t max_cb_rows;       /* largest m − k of any front (the CPU twin's workspace) */
+} sylva__solve_desc;
+
+/* A's full pattern (permuted, both triangles; frontal.h's
+ * sylva__full_pattern) as device arrays, for the residual. */
+typedef struct sylva__solve_pattern {
+    int64_t n;
+    const int64_t *rowptr, *colind, *valind;
+} sylva__solve_pattern;
+
+/* Workspace of one solve of nrhs columns (offsets in bytes): the fronts' L
+ * pointers, the groups' base pointers, the large fronts' gathered rows,
+ * the pivot check's results (an int and a double per front record), the
+ * permuted solution x (n × nrhs, ld n) and, with refinement, the
+ * permuted right-hand side b, the residual r, the correction d and the
+ * per-column backward errors. */
+typedef struct sylva__solve_ws {
+    size_t Lp, gbase, bad, badval, T, x, b, r, d, omega, bytes;
+} sylva__solve_ws;
+void sylva__solve_ws_layout(const sylva__solve_desc *d, int64_t nrhs, int refine, sylva__solve_ws *w);
+
+/* The device memory of one solve. */
+typedef struct sylva__solve_bufs {
+    const void *blob;         /* the solve blob (device) */
+    double *const *group_L;   /* HOST array: device base of each plan group's L slice */
+    void *work;               /* ws.bytes of device memory */
+    sylva__solve_ws ws;       /* its layout (sylva__solve_ws_layout) */
+} sylva__solve_bufs;
+
+/* The fronts' L pointers in b->work from b->group_L (queued). */
+int sylva__gpu_solve_setup(const sylva__solve_desc *d, const sylva__solve_bufs *b, struct CUstream_st *s);
+/* X (n × nrhs, ld n, permuted) ← L⁻¹ X; then, backward, ← L⁻ᵀ X. The
+ * workspace must have been laid out for at least nrhs columns. */
+int sylva__gpu_solve_forward(sylva__gpu_context *ctx, const sylva__solve_desc *d,
+                             const sylva__solve_bufs *b, int64_t nrhs, double *X,
+                             struct CUstream_st *s);
+int sylva__gpu_solve_backward(sylva__gpu_context *ctx, const sylva__solve_desc *d,
+                              const sylva__solve_bufs *b, int64_t nrhs, double *X,
+                              struct CUstream_st *s);
+/* For every front record i (level order): bad[i] = the first of its pivots
+ * (diagonal entries of L11) that is not finite and positive, −1 if none,
+ * and badval[i] = that pivot; in the workspace (ws.bad, ws.badval). */
+int sylva__gpu_solve_pivots(const sylva__solve_desc *d, const sylva__solve_bufs *b,
+                            struct CUstream_st *s);
+
+/* to_permuted: X[i] = B[perm[i]]; else B[perm[i]] = X[i] (nrhs columns;
+ * X ld n, B ld ldb). */
+int sylva__gpu_solve_permute(const sylva__solve_desc *d, const sylva__solve_bufs *b, int to_permuted,
+                             int64_t nrhs, double *B, int64_t ldb, double *X, struct CUstream_st *s);
+/* R = B − A X and omega[c] = the componentwise backward error of column c
+ * (residual_cpu.h's definition), all permuted, ld n; A's stored values in
+ * `values` (device). omega is a device array of nrhs doubles. */
+int sylva__gpu_residual(const sylva__solve_pattern *A, const double *values, int64_t nrhs,
+                        const double *X, const double *B, double *R, double *omega,
+                        struct CUstream_st *s);
+/* X += sign·D (n × nrhs, ld n; sign ±1). */
+int sylva__gpu_axpy(int64_t n, int64_t nrhs, int sign, double *X, const double *D, struct CUstream_st *s);
+/* Copy device → host and wait for the stream. */
+int sylva__gpu_copy_to_host(void *dst, const void *src, size_t bytes, struct CUstream_st *s);
+/* Queue a device → device copy. */
+int sylva__gpu_copy_device(void *dst, const void *src, size_t bytes, struct CUstream_st *s);
+/* Wait for the stream. */
+int sylva__gpu_sync(struct CUstream_st *s);
+/* The CUDA device that holds p, or −1 when p is not device memory (host,
+ * NULL, or no CUDA). */
+int sylva__gpu_pointer_device(const void *p);
+/* Plain copies between host and device memory of the current device (for a
+ * device-pointer solve without GPU workers): synchronous. */
+int sylva__gpu_memcpy(void *dst, const void *src, size_t bytes, int to_device);
+
+/* The CPU twin: X (n × nrhs, ld n, permuted) ← L⁻¹ X then L⁻ᵀ X with the
+ * blob on the host and group_L the host bases of the L slices; T is a
+ * workspace of max_cb_rows · nrhs scalars. */
+void sylva__solve_levels_cpu(const sylva__solve_desc *d, const void *blob, double *const *group_L,
+                             int64_t nrhs, double *X, double *T);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

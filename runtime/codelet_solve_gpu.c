@@ -1,0 +1,130 @@
+/* codelet_solve_gpu.c — the GPU solve task: one block of right-hand sides
+ * solved, and refined, on one GPU in one task (or, with args->pivots, the
+ * check of every pivot of L where L lives) (arguments in
+ * runtime_internal.h's sylva__solve_gpu_args). Its buffers: the block B
+ * (RW; StarPU uploads it, or it lives on the device already), the solve
+ * blob (R), the workspace (SCRATCH), every group's L slice (R) and, when
+ * refining, the residual's pattern blob and A's values (R). On the
+ * worker's stream: the L pointers, B permuted into x, the forward and
+ * backward levels, then the refinement loop of refine.c on device buffers
+ * (the residual kernel, a correction solve, x += d; each step reads the
+ * per-column backward errors back, a few bytes), and x permuted back into
+ * B. One task rather than one per group: a solve does O(m·k) work per
+ * front, less than a task's fixed cost for most fronts, and every task
+ * would write the same x, so they could not overlap anyway. CUDA only; a
+ * failure is kept in the arguments (status and message) for the
+ * submitter.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "runtime_internal.h"
+
+/* The refinement's operations on the device (refine.c's ops). */
+typedef struct gpu_refine {
+    sylva__solve_gpu_args *a;
+    sylva__gpu_context *ctx;
+    const sylva__solve_desc *d;
+    const sylva__solve_bufs *b;
+    sylva__solve_pattern pat;
+    const double *avals;
+    double *x, *rhs, *r, *dx, *omega_dev;
+    struct CUstream_st *s;
+} gpu_refine;
+
+static int op_residual(void *c, double *omega)
+{
+    gpu_refine *g = c;
+    int64_t nrhs = g->a->nrhs;
+    int st = sylva__gpu_residual(&g->pat, g->avals, nrhs, g->x, g->rhs, g->r, g->omega_dev, g->s);
+    return st ? st : sylva__gpu_copy_to_host(omega, g->omega_dev, (size_t)nrhs * sizeof(double), g->s);
+}
+
+static int op_solve(void *c)
+{
+    gpu_refine *g = c;
+    size_t bytes = (size_t)(g->d->n * g->a->nrhs) * sizeof(double);
+    int st = sylva__gpu_copy_device(g->dx, g->r, bytes, g->s);
+    if (!st) st = sylva__gpu_solve_forward(g->ctx, g->d, g->b, g->a->nrhs, g->dx, g->s);
+    return st ? st : sylva__gpu_solve_backward(g->ctx, g->d, g->b, g->a->nrhs, g->dx, g->s);
+}
+
+static int op_update(void *c, int sign)
+{
+    gpu_refine *g = c;
+    return sylva__gpu_axpy(g->d->n, g->a->nrhs, sign, g->x, g->dx, g->s);
+}
+
+/* The pivot check: every front's first bad pivot, copied back. */
+static int check_pivots(sylva__solve_gpu_args *a, const sylva__solve_desc *d, const sylva__solve_bufs *b,
+                        struct CUstream_st *s)
+{
+    const char *ws = b->work;
+    int st = sylva__gpu_solve_setup(d, b, s);
+    if (!st) st = sylva__gpu_solve_pivots(d, b, s);
+    if (!st) st = sylva__gpu_copy_to_host(a->bad, ws + b->ws.bad, (size_t)d->nfronts * sizeof(int), s);
+    if (!st) st = sylva__gpu_copy_to_host(a->badval, ws + b->ws.badval, (size_t)d->nfronts * sizeof(double), s);
+    return st;
+}
+
+static int run(sylva__solve_gpu_args *a, void *buffers[], sylva__gpu_context *ctx, struct CUstream_st *s)
+{
+    const sylva__solve_desc *d = &a->gs->desc;
+    int64_t n = d->n, nrhs = a->nrhs;
+    for (int g = 0; g < d->ngroups; g++) a->group_L[g] = sylva__buf_ptr(buffers[a->buf_L0 + g]);
+    sylva__solve_bufs b = {.blob = sylva__buf_ptr(buffers[a->buf_blob]),
+                           .group_L = a->group_L,
+                           .work = sylva__buf_ptr(buffers[a->buf_work])};
+    sylva__solve_ws_layout(d, nrhs, a->refine != 0, &b.ws);
+    if (sylva__buf_bytes(buffers[a->buf_work]) < b.ws.bytes)
+        return sylva__fail(SYLVA_ERR_RUNTIME, "GPU solve workspace of %zu bytes, %zu needed",
+                           sylva__buf_bytes(buffers[a->buf_work]), b.ws.bytes);
+    if (a->pivots) return check_pivots(a, d, &b, s);
+    double *B = (double *)STARPU_MATRIX_GET_PTR(buffers[a->buf_B]);
+    int64_t ldb = STARPU_MATRIX_GET_LD(buffers[a->buf_B]);
+    char *ws = b.work;
+    double *x = (double *)(ws + b.ws.x);
+    double t0 = sylva__now();
+    int st = sylva__gpu_solve_setup(d, &b, s);
+    if (!st) st = sylva__gpu_solve_permute(d, &b, 1, nrhs, B, ldb, x, s);
+    if (!st && a->refine)
+        st = sylva__gpu_copy_device(ws + b.ws.b, x, (size_t)(n * nrhs) * sizeof(double), s);
+    if (!st) st = sylva__gpu_solve_forward(ctx, d, &b, nrhs, x, s);
+    if (!st) st = sylva__gpu_solve_backward(ctx, d, &b, nrhs, x, s);
+    if (!st) st = sylva__gpu_sync(s);
+    a->seconds_solve = sylva__now() - t0;
+    if (!st && a->refine) {
+        t0 = sylva__now();
+        const char *pat = sylva__buf_ptr(buffers[a->buf_pattern]);
+        const sylva__gpu_solve_plan *gs = a->gs;
+        gpu_refine g = {.a = a, .ctx = ctx, .d = d, .b = &b, .avals = sylva__buf_ptr(buffers[a->buf_avals]),
+                        .x = x, .rhs = (double *)(ws + b.ws.b), .r = (double *)(ws + b.ws.r),
+                        .dx = (double *)(ws + b.ws.d),
+                        .omega_dev = (double *)(ws + b.ws.omega), .s = s};
+        g.pat = (sylva__solve_pattern){n, (const int64_t *)(pat + gs->pat_rowptr),
+                                       (const int64_t *)(pat + gs->pat_colind),
+                                       (const int64_t *)(pat + gs->pat_valind)};
+        sylva__refine_ops ops = {&g, op_residual, op_solve, op_update};
+        st = sylva__refine(&ops, a->refine, a->eps, nrhs, a->omega, &a->steps, &a->berr_before,
+                           &a->berr_after);
+        a->seconds_refine = sylva__now() - t0;
+    }
+    if (!st) st = sylva__gpu_solve_permute(d, &b, 0, nrhs, B, ldb, x, s);
+    if (!st) st = sylva__gpu_sync(s);
+    return st;
+}
+
+static void solve_gpu_cuda(void *buffers[], void *cl_arg)
+{
+    sylva__solve_gpu_args *a = cl_arg;
+    sylva__gpu_context *ctx = sylva__gpu_worker_context(starpu_worker_get_id());
+    a->status = ctx ? run(a, buffers, ctx, sylva__worker_stream())
+                    : sylva__fail(SYLVA_ERR_RUNTIME, "GPU worker %d has no context", starpu_worker_get_id());
+    if (a->status) snprintf(a->error, sizeof a->error, "%s", sylva__last_error());
+}
+
+struct starpu_codelet sylva__solve_gpu_codelet = {
+    .cuda_funcs = {solve_gpu_cuda},
+    .nbuffers = STARPU_VARIABLE_NBUFFERS,
+    .name = "sylva_solve_gpu",
+};

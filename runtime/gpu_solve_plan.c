@@ -1,0 +1,137 @@
+/* gpu_solve_plan.c — builds the GPU solve's blobs (gpu_solve_plan.h): the
+ * fronts sorted by height (a level of the tree: no front is an ancestor of
+ * another of the same height; ties by front number, so the order is the
+ * same in every run), each with its sizes, first column, group, offset in
+ * the group's L slice and CB rows; a front of a large group (the
+ * factorization's native path) is marked for cuBLAS. O(Σ m) once per
+ * pattern; fails only on memory or on sizes beyond 32-bit ints.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_solve_plan.h"
+
+static int64_t align16(int64_t x) { return (x + 15) & ~(int64_t)15; }
+
+#define AT(type, blob, off) ((type *)((char *)(blob) + (off)))
+
+/* Fronts in level order: a counting sort by height (stable: by number). */
+static void level_order(const sylva__tree *t, int64_t *order, int *level_ptr)
+{
+    int64_t H = t->height;
+    for (int64_t h = 0; h <= H; h++) level_ptr[h] = 0;
+    for (int64_t f = 0; f < t->nfronts; f++) level_ptr[t->fronts[f].height + 1]++;
+    for (int64_t h = 0; h < H; h++) level_ptr[h + 1] += level_ptr[h];
+    int64_t *pos = order + t->nfronts; /* scratch: H entries after order */
+    for (int64_t h = 0; h < H; h++) pos[h] = level_ptr[h];
+    for (int64_t f = 0; f < t->nfronts; f++) order[pos[t->fronts[f].height]++] = f;
+}
+
+static void layout(int64_t F, int64_t nr, int64_t n, sylva__solve_layout *y)
+{
+    int64_t o = 0, i4 = (int64_t)sizeof(int), i8 = (int64_t)sizeof(int64_t);
+#define SYLVA_PUT(field, count, size) (y->field = o, o = align16(o + (count) * (size)))
+    SYLVA_PUT(m, F, i4);
+    SYLVA_PUT(k, F, i4);
+    SYLVA_PUT(large, F, i4);
+    SYLVA_PUT(group, F, i4);
+    SYLVA_PUT(col, F, i8);
+    SYLVA_PUT(lofs, F, i8);
+    SYLVA_PUT(rofs, F, i8);
+    SYLVA_PUT(rows, nr, i8);
+    SYLVA_PUT(perm, n, i8);
+#undef SYLVA_PUT
+    y->bytes = o > 0 ? o : 16;
+}
+
+int sylva__gpu_solve_plan_build(const sylva__plan *pl, sylva__gpu_solve_plan **out)
+{
+    *out = NULL;
+    const sylva__tree *t = pl->tree;
+    int64_t F = t->nfronts, H = F > 0 ? t->height : 0, nr = 0;
+    if (F > INT_MAX || pl->ngroups > INT_MAX || t->max_m > INT_MAX)
+        return sylva__fail(SYLVA_ERR_UNSUPPORTED, "%lld fronts, %lld groups, fronts of %lld rows: too "
+                           "large for the GPU solve", (long long)F, (long long)pl->ngroups, (long long)t->max_m);
+    for (int64_t f = 0; f < F; f++) nr += t->fronts[f].m - t->fronts[f].k;
+    sylva__gpu_solve_plan *gs = sylva__calloc(1, sizeof *gs);
+    int64_t *order = sylva__malloc((size_t)(F + H + 1), sizeof *order);
+    if (!gs || !order) goto oom;
+    gs->ints = sylva__malloc((size_t)(3 * (H + 1) + F + 1), sizeof *gs->ints);
+    if (!gs->ints) goto oom;
+    sylva__solve_desc *d = &gs->desc;
+    d->n = t->n;
+    d->nfronts = (int)F;
+    d->nlevels = (int)H;
+    d->ngroups = (int)pl->ngroups;
+    int *level_ptr = gs->ints, *large_ptr = level_ptr + H + 1, *large_list = large_ptr + H + 1;
+    level_order(t, order, level_ptr);
+    layout(F, nr, t->n, &d->lay);
+    gs->blob = aligned_alloc(64, (size_t)((d->lay.bytes + 63) / 64 * 64));
+    if (!gs->blob) goto oom;
+    memset(gs->blob, 0, (size_t)d->lay.bytes);
+    const sylva__solve_layout *y = &d->lay;
+    int64_t ri = 0, nl = 0;
+    for (int64_t h = 0; h < H; h++) {
+        large_ptr[h] = (int)nl;
+        for (int i = level_ptr[h]; i < level_ptr[h + 1]; i++) {
+            int64_t f = order[i], g = pl->front_group[f], r = t->fronts[f].m - t->fronts[f].k;
+            const sylva__front *fr = &t->fronts[f];
+            AT(int, gs->blob, y->m)[i] = (int)fr->m;
+            AT(int, gs->blob, y->k)[i] = (int)fr->k;
+            AT(int, gs->blob, y->large)[i] = pl->large[g] != 0;
+            AT(int, gs->blob, y->group)[i] = (int)g;
+            AT(int64_t, gs->blob, y->col)[i] = fr->first_col;
+            AT(int64_t, gs->blob, y->lofs)[i] = pl->l_off[f] - pl->l_off[pl->front_list[pl->group_ptr[g]]];
+            AT(int64_t, gs->blob, y->rofs)[i] = ri;
+            memcpy(AT(int64_t, gs->blob, y->rows) + ri, t->rows + fr->row_off + fr->k, (size_t)r * sizeof(int64_t));
+            ri += r;
+            if (r > d->max_cb_rows) d->max_cb_rows = r;
+            if (pl->large[g]) {
+                large_list[nl++] = i;
+                if (r > d->max_large_rows) d->max_large_rows = r;
+            }
+        }
+    }
+    large_ptr[H] = (int)nl;
+    memcpy(AT(int64_t, gs->blob, y->perm), t->perm, (size_t)t->n * sizeof(int64_t));
+    d->host_blob = gs->blob;
+    d->level_ptr = level_ptr;
+    d->large_ptr = large_ptr;
+    d->large_list = large_list;
+    free(order);
+    *out = gs;
+    return SYLVA_OK;
+oom:
+    free(order);
+    sylva__gpu_solve_plan_free(gs);
+    return SYLVA_ERR_NO_MEMORY;
+}
+
+int sylva__gpu_solve_plan_pattern(sylva__gpu_solve_plan *gs, const sylva__full_pattern *fp)
+{
+    if (gs->pattern) return SYLVA_OK;
+    int64_t i8 = (int64_t)sizeof(int64_t), o = 0;
+    gs->pat_rowptr = o;
+    o = align16(o + (fp->n + 1) * i8);
+    gs->pat_colind = o;
+    o = align16(o + fp->nnz * i8);
+    gs->pat_valind = o;
+    o = align16(o + fp->nnz * i8);
+    gs->pattern_bytes = o > 0 ? o : 16;
+    gs->pattern = aligned_alloc(64, (size_t)((gs->pattern_bytes + 63) / 64 * 64));
+    if (!gs->pattern) return SYLVA_ERR_NO_MEMORY;
+    memcpy(AT(int64_t, gs->pattern, gs->pat_rowptr), fp->rowptr, (size_t)(fp->n + 1) * sizeof(int64_t));
+    memcpy(AT(int64_t, gs->pattern, gs->pat_colind), fp->colind, (size_t)fp->nnz * sizeof(int64_t));
+    memcpy(AT(int64_t, gs->pattern, gs->pat_valind), fp->valind, (size_t)fp->nnz * sizeof(int64_t));
+    return SYLVA_OK;
+}
+
+void sylva__gpu_solve_plan_free(sylva__gpu_solve_plan *gs)
+{
+    if (!gs) return;
+    free(gs->blob);
+    free(gs->pattern);
+    free(gs->ints);
+    free(gs);
+}

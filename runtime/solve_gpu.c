@@ -1,0 +1,253 @@
+/* solve_gpu.c — the solve on a GPU (one task per block of right-hand
+ * sides, codelet_solve_gpu.c): makes the GPU solve's blobs and read-only
+ * handles once per analysis (the pattern blob and A's values handle only
+ * when refining), picks the GPU (where the caller's device data lives, or
+ * the one holding most of L), checks that L and a block's workspace fit it
+ * (else the caller solves on the CPU), and per block registers B (home:
+ * the host, or the device for sylva_solve_device), uploads it (timed),
+ * runs the task synchronously, downloads the solution (timed). Fails with
+ * SYLVA_ERR_NO_MEMORY, SYLVA_ERR_UNSUPPORTED (sizes) or SYLVA_ERR_RUNTIME
+ * (a StarPU, CUDA or cuBLAS call, named).
+ */
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime_internal.h"
+
+/* The solve blob (and the pattern blob when refining) with their handles,
+ * and A's values handle. */
+static int prepare(sylva__numeric *N, int refine)
+{
+    sylva__rt_plan *rt = N->rt;
+    const sylva__full_pattern *fp = NULL;
+    int status = refine ? sylva__rt_plan_full(rt, &fp) : SYLVA_OK;
+    if (status) return status;
+    STARPU_PTHREAD_MUTEX_LOCK(&rt->solve_lock);
+    if (!rt->gsolve) status = sylva__gpu_solve_plan_build(rt->plan, &rt->gsolve);
+    if (!status && !rt->gsolve_blob)
+        starpu_vector_data_register(&rt->gsolve_blob, STARPU_MAIN_RAM, (uintptr_t)rt->gsolve->blob,
+                                    (uint32_t)((rt->gsolve->desc.lay.bytes + 15) / 16), 16);
+    if (!status && refine && !rt->gsolve->pattern) status = sylva__gpu_solve_plan_pattern(rt->gsolve, fp);
+    if (!status && refine && !rt->gsolve_pattern)
+        starpu_vector_data_register(&rt->gsolve_pattern, STARPU_MAIN_RAM, (uintptr_t)rt->gsolve->pattern,
+                                    (uint32_t)((rt->gsolve->pattern_bytes + 15) / 16), 16);
+    if (!status && refine && !N->avals_h)
+        starpu_vector_data_register(&N->avals_h, STARPU_MAIN_RAM, (uintptr_t)N->avals,
+                                    (uint32_t)(N->annz > 0 ? N->annz : 1), sizeof(double));
+    STARPU_PTHREAD_MUTEX_UNLOCK(&rt->solve_lock);
+    return status;
+}
+
+/* The CUDA worker to run on: one of `device` (≥ 0), else of the memory
+ * node holding most of L's bytes; −1 when there is none. */
+static int pick_worker(const sylva__numeric *N, int device)
+{
+    int best = -1;
+    double best_bytes = -1;
+    for (unsigned w = 0; w < starpu_worker_get_count(); w++) {
+        if (starpu_worker_get_type((int)w) != STARPU_CUDA_WORKER) continue;
+        if (device >= 0) {
+            if (starpu_worker_get_devid((int)w) == device) return (int)w;
+            continue;
+        }
+        unsigned node = starpu_worker_get_memory_node(w);
+        double bytes = 0;
+        for (int64_t g = 0; g < N->plan->ngroups; g++)
+            if (N->L[g] && starpu_data_is_on_node(N->L[g], node)) bytes += (double)starpu_data_get_size(N->L[g]);
+        if (bytes > best_bytes) {
+            best_bytes = bytes;
+            best = (int)w;
+        }
+    }
+    return best;
+}
+
+int sylva__solve_gpu_possible(sylva__numeric *N, const sylva__solve_request *q, const char **why)
+{
+    *why = NULL;
+    if (sylva__runtime_gpus() == 0) *why = "no GPU worker";
+    else if (N->precision != SYLVA_FLOAT64) *why = "the factor is single precision (GPUs factor and solve in double)";
+    else if (q->dtype != SYLVA_FLOAT64) *why = "the right-hand sides are not double precision";
+    else if (N->plan->tree->n > INT32_MAX) *why = "n exceeds the GPU kernels' 32-bit sizes";
+    else if (N->plan != N->rt->plan) /* the solve blob is made once per analysis */
+        *why = "a dynamic policy's factor has its run's layout, not the analysis'";
+    if (*why) return 0;
+    int w = pick_worker(N, -1);
+    starpu_ssize_t total = w >= 0 ? starpu_memory_get_total(starpu_worker_get_memory_node((unsigned)w)) : 0;
+    double need = (double)N->elem * (double)N->plan->l_off[N->plan->tree->nfronts];
+    /* The blob's size is not known before it is built: bound it by its arrays. */
+    const sylva__tree *t = N->plan->tree;
+    need += 8.0 * (double)(2 * t->n + 6 * t->nfronts) + 8.0 * (double)q->block * (double)t->n *
+                                                            (q->refine ? 5 : 2);
+    if (total > 0 && need > (double)total) {
+        *why = "the factor and a block's workspace do not fit the GPU's memory";
+        return 0;
+    }
+    return 1;
+}
+
+/* Register the block and its workspace, upload, run, download. */
+static int run_block(sylva__numeric *N, const sylva__solve_request *q, int worker, int home, int64_t nb,
+                     double *B, int64_t ldb, sylva__solve_gpu_args *a, struct starpu_data_descr *descr,
+                     sylva__solve_report *rep)
+{
+    sylva__rt_plan *rt = N->rt;
+    const sylva__solve_desc *d = &rt->gsolve->desc;
+    unsigned node = starpu_worker_get_memory_node((unsigned)worker);
+    sylva__solve_ws w;
+    sylva__solve_ws_layout(d, nb, q->refine != 0, &w);
+    starpu_data_handle_t hB, work;
+    starpu_matrix_data_register(&hB, home, (uintptr_t)B, (uint32_t)ldb, (uint32_t)d->n, (uint32_t)nb,
+                                sizeof(double));
+    starpu_vector_data_register(&work, -1, 0, (uint32_t)((w.bytes + 255) / 256), 256);
+    int status = SYLVA_OK;
+    double t0 = sylva__now();
+    if (!q->on_device) {
+        status = SYLVA_STARPU(starpu_data_acquire_on_node(hB, (int)node, STARPU_R));
+        if (!status) starpu_data_release_on_node(hB, (int)node);
+    }
+    for (int64_t g = 0; g < N->plan->ngroups && !status && !N->on_device; g++) {
+        status = SYLVA_STARPU(starpu_data_acquire_on_node(N->L[g], (int)node, STARPU_R));
+        if (!status) starpu_data_release_on_node(N->L[g], (int)node);
+    }
+    rep->upload += sylva__now() - t0;
+    int nbuf = 0;
+    a->nrhs = nb;
+    a->buf_B = nbuf;
+    descr[nbuf++] = (struct starpu_data_descr){hB, STARPU_RW};
+    a->buf_blob = nbuf;
+    descr[nbuf++] = (struct starpu_data_descr){rt->gsolve_blob, STARPU_R};
+    a->buf_work = nbuf;
+    descr[nbuf++] = (struct starpu_data_descr){work, STARPU_SCRATCH};
+    a->buf_L0 = nbuf;
+    for (int64_t g = 0; g < N->plan->ngroups; g++) descr[nbuf++] = (struct starpu_data_descr){N->L[g], STARPU_R};
+    a->buf_pattern = a->buf_avals = -1;
+    if (q->refine) {
+        a->buf_pattern = nbuf;
+        descr[nbuf++] = (struct starpu_data_descr){rt->gsolve_pattern, STARPU_R};
+        a->buf_avals = nbuf;
+        descr[nbuf++] = (struct starpu_data_descr){N->avals_h, STARPU_R};
+    }
+    a->status = SYLVA_OK;
+    a->error[0] = 0;
+    if (!status)
+        status = SYLVA_STARPU(starpu_task_insert(&sylva__solve_gpu_codelet, STARPU_CL_ARGS_NFREE, a, sizeof *a,
+                                                 STARPU_DATA_MODE_ARRAY, descr, nbuf, STARPU_EXECUTE_ON_WORKER,
+                                                 worker, STARPU_TASK_SYNCHRONOUS, 1, STARPU_NAME, "solve_gpu", 0));
+    if (!status && a->status) status = sylva__fail(a->status, "GPU solve: %s", a->error);
+    t0 = sylva__now();
+    if (!q->on_device) {
+        int got = SYLVA_STARPU(starpu_data_acquire(hB, STARPU_R));
+        if (!got) starpu_data_release(hB);
+        if (!status) status = got;
+    }
+    starpu_data_unregister(hB);
+    starpu_data_unregister_submit(work);
+    rep->download += sylva__now() - t0;
+    return status;
+}
+
+/* The memory node of CUDA device `device` in this runtime, or −1. */
+static int device_node(int device)
+{
+    for (unsigned w = 0; w < starpu_worker_get_count(); w++)
+        if (starpu_worker_get_type((int)w) == STARPU_CUDA_WORKER && starpu_worker_get_devid((int)w) == device)
+            return (int)starpu_worker_get_memory_node(w);
+    return -1;
+}
+
+int sylva__solve_gpu(sylva__numeric *N, const sylva__solve_request *q, int64_t nrhs, void *B, int64_t ldb,
+                     sylva__solve_report *rep)
+{
+    int64_t n = N->plan->tree->n;
+    if (ldb > UINT32_MAX || n > INT32_MAX)
+        return sylva__fail(SYLVA_ERR_UNSUPPORTED, "GPU solve: n = %lld, ldb = %lld beyond 32-bit sizes",
+                           (long long)n, (long long)ldb);
+    int device = q->on_device ? sylva__gpu_pointer_device(B) : -1;
+    int worker = pick_worker(N, device), home = q->on_device ? device_node(device) : STARPU_MAIN_RAM;
+    if (worker < 0 || home == -1)
+        return sylva__fail(SYLVA_ERR_RUNTIME, "GPU solve: no GPU worker %s", device >= 0 ? "on B's device" : "");
+    int status = prepare(N, q->refine);
+    if (status) return status;
+    int64_t ng = N->plan->ngroups;
+    sylva__solve_gpu_args a;
+    memset(&a, 0, sizeof a);
+    a.gs = N->rt->gsolve;
+    a.refine = q->refine;
+    a.eps = DBL_EPSILON;
+    a.group_L = sylva__calloc((size_t)ng + 1, sizeof *a.group_L);
+    a.omega = sylva__calloc((size_t)q->block + 1, sizeof *a.omega);
+    struct starpu_data_descr *descr = sylva__malloc((size_t)ng + 6, sizeof *descr);
+    if (!a.group_L || !a.omega || !descr) {
+        free(a.group_L);
+        free(a.omega);
+        free(descr);
+        return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory for the GPU solve's arguments");
+    }
+    sylva__runtime_hold();
+    sylva__stats_reset();
+    for (int64_t c0 = 0; c0 < nrhs && !status; c0 += q->block) {
+        int64_t nb = nrhs - c0 < q->block ? nrhs - c0 : q->block;
+        status = run_block(N, q, worker, home, nb, (double *)B + c0 * ldb, ldb, &a, descr, rep);
+        rep->blocks++;
+        rep->solve += a.seconds_solve;
+        if (q->refine && !status) {
+            rep->refine += a.seconds_refine;
+            if (a.steps > rep->steps) rep->steps = a.steps;
+            if (!(a.berr_before <= rep->berr_before)) rep->berr_before = a.berr_before;
+            if (!(a.berr_after <= rep->berr_after)) rep->berr_after = a.berr_after;
+        }
+    }
+    sylva__stats_bytes(&rep->bytes_to_device, &rep->bytes_to_host);
+    sylva__runtime_release();
+    free(a.group_L);
+    free(a.omega);
+    free(descr);
+    return status;
+}
+
+int sylva__solve_gpu_pivots(sylva__numeric *N, int *bad, double *badval)
+{
+    int worker = pick_worker(N, -1);
+    if (worker < 0) return sylva__fail(SYLVA_ERR_RUNTIME, "pivot check on the GPU: no GPU worker");
+    int status = prepare(N, 0);
+    if (status) return status;
+    sylva__rt_plan *rt = N->rt;
+    int64_t ng = N->plan->ngroups;
+    sylva__solve_gpu_args a;
+    memset(&a, 0, sizeof a);
+    a.gs = rt->gsolve;
+    a.pivots = 1;
+    a.bad = bad;
+    a.badval = badval;
+    a.buf_B = a.buf_pattern = a.buf_avals = -1;
+    a.group_L = sylva__calloc((size_t)ng + 1, sizeof *a.group_L);
+    struct starpu_data_descr *descr = sylva__malloc((size_t)ng + 2, sizeof *descr);
+    if (!a.group_L || !descr) {
+        free(a.group_L);
+        free(descr);
+        return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory for the pivot check's arguments");
+    }
+    sylva__solve_ws w;
+    sylva__solve_ws_layout(&rt->gsolve->desc, 0, 0, &w);
+    starpu_data_handle_t work;
+    starpu_vector_data_register(&work, -1, 0, (uint32_t)((w.bytes + 255) / 256), 256);
+    int nbuf = 0;
+    a.buf_blob = nbuf;
+    descr[nbuf++] = (struct starpu_data_descr){rt->gsolve_blob, STARPU_R};
+    a.buf_work = nbuf;
+    descr[nbuf++] = (struct starpu_data_descr){work, STARPU_SCRATCH};
+    a.buf_L0 = nbuf;
+    for (int64_t g = 0; g < ng; g++) descr[nbuf++] = (struct starpu_data_descr){N->L[g], STARPU_R};
+    sylva__runtime_hold();
+    status = SYLVA_STARPU(starpu_task_insert(&sylva__solve_gpu_codelet, STARPU_CL_ARGS_NFREE, &a, sizeof a,
+                                             STARPU_DATA_MODE_ARRAY, descr, nbuf, STARPU_EXECUTE_ON_WORKER, worker,
+                                             STARPU_TASK_SYNCHRONOUS, 1, STARPU_NAME, "pivots_gpu", 0));
+    if (!status && a.status) status = sylva__fail(a.status, "pivot check on the GPU: %s", a.error);
+    starpu_data_unregister_submit(work);
+    sylva__runtime_release();
+    free(a.group_L);
+    free(descr);
+    return status;
+}

@@ -1,0 +1,166 @@
+/* test_gpu_solve.c — the solve on the GPU against the CPU solve, after a
+ * GPU factorization (exit 77 where there is no GPU):
+ *   test_gpu_solve SPEC [policy=P] [small=N]
+ * For 1 and 64 right-hand sides: the GPU solve (mode AUTO: where the factor
+ * is) runs on the GPU, has a backward error ≤ c·n·ε like the CPU solve of
+ * the same factor, uploads the right-hand sides and downloads the
+ * solution once (bytes moved: about the block each way, never L), and
+ * leaves L on the device (the pivot check runs there too); the device-
+ * pointer entry solves B in device memory with no transfer at all; 40
+ * right-hand sides in blocks of 16 make three blocks; refinement on the
+ * device (automatic) ends at or below where it started, at a few ε; and a
+ * CPU solve after it brings L to the host and agrees.
+ */
+#include <cuda_runtime.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "api.h"
+#include "check.h"
+#include "sylva_gen.h"
+
+static double rnd(void) { return 2.0 * rand() / (double)RAND_MAX - 1.0; }
+
+static double worst_berr(const sylva_matrix *A, const double *X, const double *B, int64_t nrhs)
+{
+    double w = 0;
+    for (int64_t c = 0; c < nrhs; c++) {
+        double e = sylva_backward_error(A, X + c * A->n, B + c * A->n);
+        if (!(e <= w)) w = e;
+    }
+    return w;
+}
+
+/* Solve nrhs random columns with `o` on host arrays; returns the worst
+ * backward error and fills info. */
+static double host_solve(const sylva_matrix *A, sylva_factor_t *F, const sylva_options *o, int64_t nrhs,
+                         sylva_solve_info *info, const char *what)
+{
+    int64_t n = A->n;
+    double *B = malloc((size_t)(n * nrhs) * sizeof *B), *X = malloc((size_t)(n * nrhs) * sizeof *X);
+    for (int64_t i = 0; i < n * nrhs; i++) X[i] = B[i] = rnd();
+    CHECK(sylva_solve_ex(F, o, SYLVA_FLOAT64, nrhs, X, n, info) == SYLVA_OK, "%s: %s", what, sylva_last_error());
+    double e = worst_berr(A, X, B, nrhs), tol = 4.0 * (double)n * DBL_EPSILON;
+    CHECK(e <= tol, "%s: %lld rhs: backward error %.3e > %.3e", what, (long long)nrhs, e, tol);
+    free(B);
+    free(X);
+    return e;
+}
+
+static void gpu_vs_cpu(const sylva_matrix *A, sylva_factor_t *F, int64_t nrhs)
+{
+    char what[64];
+    snprintf(what, sizeof what, "GPU solve, %lld rhs", (long long)nrhs);
+    sylva_options o;
+    sylva_default_options(&o);
+    sylva_solve_info gi, ci;
+    host_solve(A, F, &o, nrhs, &gi, what); /* the first call uploads the solve's blob */
+    double eg = host_solve(A, F, &o, nrhs, &gi, what);
+    CHECK(gi.mode == SYLVA_SOLVE_GPU, "%s ran in %s", what, sylva_solve_mode_name(gi.mode));
+    double block = 8.0 * (double)A->n * (double)nrhs;
+    CHECK(gi.bytes_to_host <= 1.01 * block && gi.bytes_to_host >= block,
+          "%s: %.0f bytes to the host for a %.0f-byte block", what, gi.bytes_to_host, block);
+    CHECK(gi.bytes_to_device <= 1.01 * block && gi.bytes_to_device >= block,
+          "%s: %.0f bytes to the device for a %.0f-byte block", what, gi.bytes_to_device, block);
+    CHECK(sylva__numeric_on_device(F->num), "%s: L left the device", what);
+    printf("  %-22s backward error %.2e: upload %.2e s, solve %.2e s, download %.2e s\n", what, eg,
+           gi.seconds_upload, gi.seconds_solve, gi.seconds_download);
+    /* The device-pointer entry: no transfer. */
+    int64_t n = A->n;
+    double *B = malloc((size_t)(n * nrhs) * sizeof *B), *X = malloc((size_t)(n * nrhs) * sizeof *X), *dB = NULL;
+    for (int64_t i = 0; i < n * nrhs; i++) B[i] = rnd();
+    size_t bytes = (size_t)(n * nrhs) * sizeof *B;
+    CHECK(cudaMalloc((void **)&dB, bytes) == cudaSuccess, "cudaMalloc");
+    CHECK(cudaMemcpy(dB, B, bytes, cudaMemcpyHostToDevice) == cudaSuccess, "cudaMemcpy up");
+    CHECK(sylva_solve_device(F, NULL, nrhs, dB, n, &gi) == SYLVA_OK, "solve_device: %s", sylva_last_error());
+    CHECK(cudaMemcpy(X, dB, bytes, cudaMemcpyDeviceToHost) == cudaSuccess, "cudaMemcpy down");
+    double ed = worst_berr(A, X, B, nrhs);
+    CHECK(ed <= 4.0 * (double)n * DBL_EPSILON, "device entry, %lld rhs: backward error %.3e", (long long)nrhs, ed);
+    CHECK(gi.mode == SYLVA_SOLVE_GPU && gi.bytes_to_host == 0 && gi.bytes_to_device == 0,
+          "device entry: mode %s, %.0f bytes up, %.0f down", sylva_solve_mode_name(gi.mode), gi.bytes_to_device,
+          gi.bytes_to_host);
+    printf("  %-22s backward error %.2e (device pointers), solve %.2e s\n", what, ed, gi.seconds_solve);
+    cudaFree(dB);
+    free(B);
+    free(X);
+    /* The CPU solve of the same factor. */
+    o.solve_mode = SYLVA_SOLVE_CPU;
+    double ec = host_solve(A, F, &o, nrhs, &ci, "CPU solve");
+    CHECK(ci.mode == SYLVA_SOLVE_CPU, "CPU solve ran in %s", sylva_solve_mode_name(ci.mode));
+    printf("  %-22s backward error %.2e (CPU, L to host %.2e s)\n", "", ec, ci.seconds_to_host);
+}
+
+static void blocks_and_refinement(const sylva_matrix *A, sylva_factor_t *F)
+{
+    sylva_options o;
+    sylva_default_options(&o);
+    o.solve_block = 16;
+    sylva_solve_info info;
+    host_solve(A, F, &o, 40, &info, "GPU solve in blocks");
+    CHECK(info.blocks == 3 && info.mode == SYLVA_SOLVE_GPU, "40 rhs in blocks of 16: %lld blocks, mode %s",
+          (long long)info.blocks, sylva_solve_mode_name(info.mode));
+    o.solve_block = 0;
+    o.refine = SYLVA_REFINE_AUTO;
+    host_solve(A, F, &o, 4, &info, "GPU refinement");
+    CHECK(info.mode == SYLVA_SOLVE_GPU, "refinement ran in %s", sylva_solve_mode_name(info.mode));
+    CHECK(info.berr_before >= 0 && info.berr_after <= info.berr_before && info.berr_after <= 8 * DBL_EPSILON,
+          "device refinement: %.3e -> %.3e in %d steps", info.berr_before, info.berr_after, info.refine_steps);
+    o.refine = 2;
+    host_solve(A, F, &o, 1, &info, "GPU refinement, 2 steps");
+    CHECK(info.refine_steps == 2 && info.seconds_refine > 0, "refine = 2: %d steps", info.refine_steps);
+    printf("  device refinement: %.2e -> %.2e (%d steps, %.2e s)\n", info.berr_before, info.berr_after,
+           info.refine_steps, info.seconds_refine);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_gpu_solve SPEC [policy=P] [small=N]\n");
+        return 2;
+    }
+    const char *seed_env = getenv("SYLVA_TEST_SEED");
+    unsigned seed = seed_env ? (unsigned)strtoul(seed_env, NULL, 10) : (unsigned)time(NULL);
+    printf("seed %u\n", seed);
+    srand(seed);
+    sylva_options o;
+    sylva_default_options(&o);
+    o.refine = SYLVA_REFINE_AUTO; /* the factor keeps A for the device refinement */
+    for (int i = 2; i < argc; i++) {
+        if (!strncmp(argv[i], "policy=", 7)) o.policy = argv[i] + 7;
+        else if (!strncmp(argv[i], "small=", 6)) o.small_front_rows = atoll(argv[i] + 6);
+    }
+    o.mode = SYLVA_MODE_GPU;
+    if (sylva_init(&o) != SYLVA_OK || sylva_gpu_count() == 0) {
+        printf("no GPU: skipped\n");
+        sylva_finalize();
+        return 77;
+    }
+    o.refine = 0; /* solves choose their own below; the analysis' setting keeps A */
+    sylva_options ao = o;
+    ao.refine = SYLVA_REFINE_AUTO;
+    sylva_matrix *A = NULL;
+    CHECK(sylva_gen_from_spec(argv[1], &A) == SYLVA_OK, "load %s: %s", argv[1], sylva_last_error());
+    sylva_analysis_t *an = NULL;
+    sylva_factor_t *F = NULL;
+    sylva_factor_info fi;
+    CHECK(A && sylva_analyze(A, &ao, &an, NULL) == SYLVA_OK, "analyze: %s", sylva_last_error());
+    CHECK(an && sylva_factorize(an, A, &F, &fi) == SYLVA_OK, "factorize: %s", sylva_last_error());
+    if (F) {
+        CHECK(fi.mode == SYLVA_MODE_GPU, "factorized in %s", sylva_exec_mode_name(fi.mode));
+        printf("%s: n = %lld, GPU factorization %.3f s\n", argv[1], (long long)A->n, fi.seconds);
+        gpu_vs_cpu(A, F, 1);
+        /* The CPU solve brought L to the host: factor again to have it on the device. */
+        CHECK(sylva_refactorize(F, A, &fi) == SYLVA_OK, "refactorize: %s", sylva_last_error());
+        gpu_vs_cpu(A, F, 64);
+        CHECK(sylva_refactorize(F, A, &fi) == SYLVA_OK, "refactorize: %s", sylva_last_error());
+        blocks_and_refinement(A, F);
+    }
+    sylva_factor_free(F);
+    sylva_analysis_free(an);
+    sylva_matrix_free(A);
+    sylva_finalize();
+    return test_exit("test_gpu_solve");
+}

@@ -1,0 +1,91 @@
+/* test_init.c — the runtime's life cycle as a host program sees it:
+ * sylva_init sets BLAS to one thread while it runs and sylva_finalize puts
+ * back the host's count; a second sylva_init is accepted with the same
+ * runtime options (analysis-only fields may differ) and refused with
+ * others, naming the option, leaving the running runtime usable; after
+ * sylva_finalize other options start a new runtime. */
+#include <string.h>
+
+#include "check.h"
+#include "sylva.h"
+
+void openblas_set_num_threads(int num_threads);
+int openblas_get_num_threads(void);
+
+/* A 3 × 3 SPD factorization and solve: the runtime works. */
+static void runtime_works(const char *when)
+{
+    int64_t colptr[] = {0, 2, 4, 5}, rowind[] = {0, 1, 1, 2, 2};
+    double values[] = {4, -1, 4, -1, 4}, b[] = {3, 2, 3};
+    sylva_matrix *A = NULL;
+    sylva_analysis_t *an = NULL;
+    sylva_factor_t *F = NULL;
+    int st = sylva_matrix_from_csc(3, colptr, rowind, values, 1, &A);
+    if (!st) st = sylva_analyze(A, NULL, &an, NULL);
+    if (!st) st = sylva_factorize(an, A, &F, NULL);
+    if (!st) st = sylva_solve(F, 1, b, 3);
+    CHECK(st == 0 && b[0] > 0.999999 && b[0] < 1.000001 && b[2] > 0.999999 && b[2] < 1.000001,
+          "%s: the runtime does not work (%s)", when, sylva_last_error());
+    sylva_factor_free(F);
+    sylva_analysis_free(an);
+    sylva_matrix_free(A);
+}
+
+static void refused(const sylva_options *o, const char *option)
+{
+    int st = sylva_init(o);
+    CHECK(st == SYLVA_ERR_ARGUMENT, "init with another %s while running: %s", option, sylva_status_name(st));
+    CHECK(strstr(sylva_last_error(), option) && strstr(sylva_last_error(), "sylva_finalize"),
+          "message '%s' names %s and the way out", sylva_last_error(), option);
+}
+
+int main(void)
+{
+    /* The host's BLAS threads: a count sylva's 1 cannot be mistaken for. */
+    openblas_set_num_threads(3);
+    int host = openblas_get_num_threads();
+    CHECK(host == 3, "OpenBLAS keeps 3 threads (has %d)", host);
+    sylva_options o;
+    sylva_default_options(&o);
+    o.ncpus = 2;
+    o.mode = SYLVA_MODE_CPU;
+    CHECK(sylva_init(&o) == SYLVA_OK, "init: %s", sylva_last_error());
+    CHECK(openblas_get_num_threads() == 1, "BLAS threads while running: %d", openblas_get_num_threads());
+
+    /* The same runtime options, other analysis options: accepted. */
+    sylva_options same = o;
+    same.policy = "level";
+    same.ordering = SYLVA_ORDERING_AMD;
+    same.tile_rows = 64;
+    same.precision = SYLVA_FLOAT32;
+    CHECK(sylva_init(&same) == SYLVA_OK, "init with the same runtime options: %s", sylva_last_error());
+
+    /* Other runtime options: refused, the runtime untouched. */
+    sylva_options other = o;
+    other.ncpus = 1;
+    refused(&other, "ncpus");
+    other = o;
+    other.scheduler = "eager";
+    refused(&other, "scheduler");
+    other = o;
+    other.device_memory = (int64_t)1 << 30;
+    refused(&other, "device_memory");
+    CHECK(sylva_init(NULL) != SYLVA_OK, "defaults (every core) differ from ncpus = 2");
+    runtime_works("after the refusals");
+    CHECK(openblas_get_num_threads() == 1, "BLAS threads after the refusals: %d", openblas_get_num_threads());
+
+    CHECK(sylva_finalize() == SYLVA_OK, "finalize");
+    CHECK(openblas_get_num_threads() == host, "BLAS threads after finalize: %d, the host had %d",
+          openblas_get_num_threads(), host);
+
+    /* Stopped: other options start a new runtime, and it is put back again. */
+    other = o;
+    other.ncpus = 1;
+    other.scheduler = "eager";
+    CHECK(sylva_init(&other) == SYLVA_OK, "init with new options after finalize: %s", sylva_last_error());
+    runtime_works("restarted");
+    sylva_finalize();
+    CHECK(openblas_get_num_threads() == host, "BLAS threads after the second finalize: %d",
+          openblas_get_num_threads());
+    return test_exit("test_init");
+}

@@ -1,0 +1,196 @@
+/* test_solve_plan.c — the GPU solve's per-pattern data checked without a
+ * GPU: the solve blob's contract (every front once, in levels where no
+ * front's ancestor shares or precedes its level, large fronts as the plan
+ * says, offsets into the groups' L slices, CB rows, the permutation, a
+ * workspace layout without overlaps), then the blob run by the CPU twin of
+ * the GPU solve (kernels/solve_levels_cpu.c: the same level schedule) on a
+ * CPU factor, for 1 and 5 right-hand sides, to c·n·ε; and the residual on
+ * A's permuted full pattern (frontal/full_pattern.c, the GPU residual's
+ * input) against b − A x computed from A itself.
+ *   test_solve_plan SPEC POLICY [small=N]
+ */
+#include <math.h>
+
+#include "api.h"
+#include "gpu_solve_plan.h"
+#include "residual_cpu.h"
+#include "test_util.h"
+
+#define AT(type, blob, off) ((const type *)((const char *)(blob) + (off)))
+
+static void check_blob(const sylva__plan *pl, const sylva__gpu_solve_plan *gs)
+{
+    const sylva__tree *t = pl->tree;
+    const sylva__solve_desc *d = &gs->desc;
+    const sylva__solve_layout *y = &d->lay;
+    const void *b = gs->blob;
+    int64_t *level = malloc((size_t)t->nfronts * sizeof *level + 1), rows = 0;
+    for (int64_t f = 0; f < t->nfronts; f++) level[f] = -1;
+    CHECK(d->nfronts == t->nfronts && d->level_ptr[0] == 0 && d->level_ptr[d->nlevels] == d->nfronts,
+          "levels cover %d of %lld fronts", d->level_ptr[d->nlevels], (long long)t->nfronts);
+    int nlarge = 0;
+    for (int l = 0; l < d->nlevels; l++) {
+        for (int q = d->large_ptr[l]; q < d->large_ptr[l + 1]; q++)
+            CHECK(d->large_list[q] >= d->level_ptr[l] && d->large_list[q] < d->level_ptr[l + 1] &&
+                      AT(int, b, y->large)[d->large_list[q]],
+                  "large list of level %d", l);
+        for (int i = d->level_ptr[l]; i < d->level_ptr[l + 1]; i++) {
+            int64_t col = AT(int64_t, b, y->col)[i], f = t->col2front[col];
+            const sylva__front *fr = &t->fronts[f];
+            int64_t g = pl->front_group[f];
+            CHECK(fr->first_col == col && level[f] < 0, "record %d: front %lld listed twice or not at its column", i,
+                  (long long)f);
+            level[f] = l;
+            CHECK(AT(int, b, y->m)[i] == fr->m && AT(int, b, y->k)[i] == fr->k, "record %d sizes", i);
+            CHECK(AT(int, b, y->group)[i] == g && AT(int, b, y->large)[i] == pl->large[g], "record %d group", i);
+            CHECK(pl->l_off[pl->front_list[pl->group_ptr[g]]] + AT(int64_t, b, y->lofs)[i] == pl->l_off[f],
+                  "record %d L offset", i);
+            int64_t r = fr->m - fr->k, ro = AT(int64_t, b, y->rofs)[i];
+            CHECK(!memcmp(AT(int64_t, b, y->rows) + ro, t->rows + fr->row_off + fr->k, (size_t)r * sizeof(int64_t)),
+                  "record %d rows", i);
+            CHECK(r <= d->max_cb_rows && (!pl->large[g] || r <= d->max_large_rows), "record %d: %lld rows above the maxima", i,
+                  (long long)r);
+            rows += r;
+            nlarge += AT(int, b, y->large)[i];
+        }
+    }
+    CHECK(nlarge == d->large_ptr[d->nlevels], "%d large records, %d listed", nlarge, d->large_ptr[d->nlevels]);
+    for (int64_t f = 0; f < t->nfronts; f++) {
+        int64_t p = t->fronts[f].parent;
+        CHECK(level[f] >= 0, "front %lld missing", (long long)f);
+        if (p >= 0) CHECK(level[p] > level[f], "front %lld at level %lld, its parent at %lld", (long long)f,
+                          (long long)level[f], (long long)level[p]);
+    }
+    CHECK(!memcmp(AT(int64_t, b, y->perm), t->perm, (size_t)t->n * sizeof(int64_t)), "permutation");
+    CHECK(y->rows + rows * 8 <= y->perm && y->perm + t->n * 8 <= y->bytes, "blob layout");
+    for (int refine = 0; refine < 2; refine++) { /* in order, aligned, each array before the next */
+        sylva__solve_ws w;
+        sylva__solve_ws_layout(d, 7, refine, &w);
+        size_t vec = (size_t)t->n * 7 * sizeof(double);
+        size_t start[] = {w.Lp, w.gbase, w.bad, w.badval, w.T, w.x, w.b, w.r, w.d, w.omega};
+        size_t size[] = {(size_t)d->nfronts * 8, (size_t)d->ngroups * 8, (size_t)d->nfronts * 4,
+                         (size_t)d->nfronts * 8, (size_t)d->max_large_rows * 7 * 8, vec, vec, vec, vec, 7 * 8};
+        int count = refine ? 10 : 6;
+        for (int i = 0; i < count; i++) {
+            size_t end = i + 1 < count ? start[i + 1] : w.bytes;
+            CHECK(start[i] % 256 == 0 && start[i] + size[i] <= end, "workspace (refine %d): array %d at %zu, "
+                  "%zu bytes, next at %zu", refine, i, start[i], size[i], end);
+        }
+    }
+    free(level);
+}
+
+/* Solve nrhs random columns through the twin; returns the worst backward error. */
+static double twin_solve(const sylva_matrix *A, const sylva__plan *pl, const sylva__gpu_solve_plan *gs,
+                         const double *L, int64_t nrhs)
+{
+    const sylva__solve_desc *d = &gs->desc;
+    int64_t n = A->n;
+    double **gbase = malloc((size_t)(pl->ngroups + 1) * sizeof *gbase);
+    for (int64_t g = 0; g < pl->ngroups; g++) gbase[g] = (double *)L + pl->l_off[pl->front_list[pl->group_ptr[g]]];
+    double *B = malloc((size_t)(n * nrhs + 1) * sizeof *B), *X = malloc((size_t)(n * nrhs + 1) * sizeof *X);
+    double *Y = malloc((size_t)(n * nrhs + 1) * sizeof *Y);
+    double *T = malloc((size_t)(d->max_cb_rows * nrhs + 1) * sizeof *T);
+    const int64_t *perm = AT(int64_t, gs->blob, d->lay.perm);
+    for (int64_t i = 0; i < n * nrhs; i++) B[i] = test_rand();
+    for (int64_t c = 0; c < nrhs; c++)
+        for (int64_t i = 0; i < n; i++) X[i + c * n] = B[perm[i] + c * n];
+    sylva__solve_levels_cpu(d, gs->blob, gbase, nrhs, X, T);
+    for (int64_t c = 0; c < nrhs; c++)
+        for (int64_t i = 0; i < n; i++) Y[perm[i] + c * n] = X[i + c * n];
+    double e = test_check_solution(A, Y, B, nrhs, "twin solve");
+    free(gbase);
+    free(B);
+    free(X);
+    free(Y);
+    free(T);
+    return e;
+}
+
+/* The residual on the full pattern, permuted and in the user's numbering,
+ * against b − A x from sylva_matrix_symv. */
+static void check_residual(const sylva_matrix *A, const sylva__tree *t)
+{
+    sylva__full_pattern *fp = NULL;
+    CHECK(sylva__full_pattern_build(t, &fp) == SYLVA_OK, "full pattern");
+    if (!fp) return;
+    int64_t n = A->n;
+    CHECK(fp->nnz == 2 * A->nnz - n || fp->nnz < 2 * A->nnz, "full pattern has %lld entries for %lld stored",
+          (long long)fp->nnz, (long long)A->nnz);
+    double *x = malloc((size_t)(n + 1) * sizeof *x), *b = malloc((size_t)(n + 1) * sizeof *b);
+    double *ax = malloc((size_t)(n + 1) * sizeof *ax), *r = malloc((size_t)(n + 1) * sizeof *r);
+    double *xp = malloc((size_t)(n + 1) * sizeof *xp), *bp = malloc((size_t)(n + 1) * sizeof *bp);
+    double *rp = malloc((size_t)(n + 1) * sizeof *rp);
+    for (int64_t i = 0; i < n; i++) x[i] = test_rand(), b[i] = test_rand();
+    sylva_matrix_symv(A, x, ax);
+    double w_user, w_perm, worst = 0, scale = 0;
+    sylva__d_residual_cpu(0, n, fp->rowptr, fp->colind, fp->valind, A->values, t->perm, 1, x, n, b, n, r, n, &w_user);
+    for (int64_t i = 0; i < n; i++) xp[i] = x[t->perm[i]], bp[i] = b[t->perm[i]];
+    sylva__d_residual_cpu(0, n, fp->rowptr, fp->colind, fp->valind, A->values, NULL, 1, xp, n, bp, n, rp, n, &w_perm);
+    for (int64_t i = 0; i < n; i++) {
+        double d = fabs(r[i] - (b[i] - ax[i])), dp = fabs(rp[i] - r[t->perm[i]]);
+        if (!(d <= worst)) worst = d;
+        if (!(dp <= worst)) worst = dp;
+        if (fabs(b[i]) + fabs(ax[i]) > scale) scale = fabs(b[i]) + fabs(ax[i]);
+    }
+    CHECK(worst <= 1e-13 * scale, "residual differs from b − A x by %.3e (scale %.3e)", worst, scale);
+    CHECK(w_user == w_perm && w_user > 0, "backward errors %.3e (user numbering) and %.3e (permuted)", w_user, w_perm);
+    free(x);
+    free(b);
+    free(ax);
+    free(r);
+    free(xp);
+    free(bp);
+    free(rp);
+    sylva__full_pattern_free(fp);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: test_solve_plan SPEC POLICY [small=N]\n");
+        return 2;
+    }
+    test_seed();
+    sylva_matrix *A = NULL;
+    if (test_load(argv[1], &A)) {
+        fprintf(stderr, "cannot load %s: %s\n", argv[1], sylva_last_error());
+        return 1;
+    }
+    sylva_options o;
+    sylva_default_options(&o);
+    o.policy = argv[2];
+    o.ncpus = 2;
+    if (argc > 3 && !strncmp(argv[3], "small=", 6)) o.small_front_rows = atoll(argv[3] + 6);
+    CHECK(sylva_init(&o) == SYLVA_OK, "init: %s", sylva_last_error());
+    sylva_analysis_t *an = NULL;
+    sylva_factor_t *F = NULL;
+    CHECK(sylva_analyze(A, &o, &an, NULL) == SYLVA_OK, "analyze: %s", sylva_last_error());
+    CHECK(an && sylva_factorize(an, A, &F, NULL) == SYLVA_OK, "factorize: %s", sylva_last_error());
+    if (F) {
+        const sylva__plan *pl = an->plan;
+        sylva__gpu_solve_plan *gs = NULL;
+        CHECK(sylva__gpu_solve_plan_build(pl, &gs) == SYLVA_OK, "solve plan: %s", sylva_last_error());
+        const double *L = sylva__numeric_host_values(F->num);
+        if (gs && L) {
+            check_blob(pl, gs);
+            double e1 = twin_solve(A, pl, gs, L, 1), e5 = twin_solve(A, pl, gs, L, 5);
+            printf("%s %s: %d levels, %d large fronts, blob %.2f MB; twin solve backward error %.2e (1), %.2e (5)\n",
+                   argv[1], argv[2], gs->desc.nlevels, gs->desc.large_ptr[gs->desc.nlevels],
+                   gs->desc.lay.bytes / 1e6, e1, e5);
+        }
+        check_residual(A, pl->tree);
+        int64_t *bad = malloc((size_t)(pl->tree->nfronts + 1) * sizeof *bad);
+        double *val = malloc((size_t)(pl->tree->nfronts + 1) * sizeof *val);
+        CHECK(sylva__numeric_pivot_scan(F->num, bad, val) == SYLVA_OK, "pivot scan");
+        for (int64_t f = 0; f < pl->tree->nfronts; f++) CHECK(bad[f] == -1, "front %lld: bad pivot %lld", (long long)f, (long long)bad[f]);
+        free(bad);
+        free(val);
+        sylva__gpu_solve_plan_free(gs);
+    }
+    sylva_factor_free(F);
+    sylva_analysis_free(an);
+    sylva_matrix_free(A);
+    sylva_finalize();
+    return test_exit("test_solve_plan");
+}
