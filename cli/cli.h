@@ -18,6 +18,7 @@ typedef struct cli_args {
     int cmd;             /* CMD_FACTOR, CMD_ANALYZE or CMD_STUDY */
     const char *file;    /* the matrix; "-" is standard input */
     const char *rhs;
+    int64_t nrhs;         /* --nrhs K: K generated right-hand sides (0: one, b = A·1) */
     const char *output;   /* -o: the solution (factor), the report's folder (study) */
     const char *json;
     const char *batches;  /* --batches FILE: per-batch JSON */

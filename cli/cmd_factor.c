@@ -1,14 +1,16 @@
 /* cmd_factor.c — `sylva factor`: check the outputs, read the matrix and the
  * right-hand sides (both checked before any work), analyze (or load a saved
- * analysis), factor (several times with --repeat: refactorization), solve,
- * check the backward error against --max-backward-error, estimate the
+ * analysis), factor (several times with --repeat: refactorization), solve
+ * (where the factor is unless --solve-mode says; --refine steps), check the backward error against --max-backward-error, estimate the
  * condition number (--rcond), write -o, print the summary and write the
  * JSON record (factor_report.c). Any failure still writes the JSON with its
  * status before exiting with the mapped code; -o is written only for an
  * accurate solution; a file that cannot be written once the work is done
  * exits 4 (never a truncated file: sylva_write_file). With --precision
- * single the factor and the solve run in float; the backward error is
- * measured against the double matrix read from the file. */
+ * single the factor and the solves run in float on double right-hand
+ * sides (mixed precision: residuals and the solution in double, so
+ * --refine reaches double accuracy); the backward error is measured
+ * against the double matrix read from the file. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,20 +58,6 @@ static void report_where(const cli_args *a, const sylva_factor_info *fi)
                       : a->opts.precision != SYLVA_FLOAT64 ? "GPUs factor in double precision only"
                                                             : "CPU run";
     fprintf(stderr, "sylva: factorized on the CPU (%s) in %.3f s\n", why, fi->seconds);
-}
-
-/* X (n × nrhs, double) ← A⁻¹ X through the factor, in its precision. */
-static int solve_in_precision(const sylva_factor_t *F, int64_t n, int64_t nrhs, double *X)
-{
-    int64_t ld = n > 0 ? n : 1;
-    if (sylva_factor_dtype(F) == SYLVA_FLOAT64) return sylva_solve(F, nrhs, X, ld);
-    float *Xs = malloc((size_t)(n * nrhs + 1) * sizeof *Xs);
-    if (!Xs) return cli_error(SYLVA_ERR_NO_MEMORY, "out of memory for the solution");
-    for (int64_t i = 0; i < n * nrhs; i++) Xs[i] = (float)X[i];
-    int status = sylva_solve(F, nrhs, Xs, ld);
-    for (int64_t i = 0; i < n * nrhs; i++) X[i] = (double)Xs[i];
-    free(Xs);
-    return status;
 }
 
 /* The not-positive-definite message, with the file and the likely causes. */
@@ -149,8 +137,6 @@ int cli_cmd_factor(const cli_args *a)
             goto out;
         }
     }
-    /* After a GPU factorization L is on the GPU: time bringing it here. */
-    if ((status = sylva_factor_to_host(F, &r.t_to_host))) goto out;
     X = malloc((size_t)(A->n * r.nrhs + 1) * sizeof *X);
     r.berr_columns = malloc((size_t)(r.nrhs + 1) * sizeof *r.berr_columns);
     if (!X || !r.berr_columns) {
@@ -158,9 +144,16 @@ int cli_cmd_factor(const cli_args *a)
         goto out;
     }
     memcpy(X, B, (size_t)(A->n * r.nrhs) * sizeof *X);
+    /* Where the factor is (a GPU solve after a GPU factorization) unless
+     * --solve-mode says; double right-hand sides on a single-precision
+     * factor are mixed precision (float solves, double residuals). */
     t0 = sylva_wtime();
-    if ((status = solve_in_precision(F, A->n, r.nrhs, X))) goto out;
+    if ((status = sylva_solve_ex(F, &a->opts, SYLVA_FLOAT64, r.nrhs, X, A->n > 0 ? A->n : 1, &r.si))) goto out;
     r.t_solve = sylva_wtime() - t0;
+    r.solved = 1;
+    /* log det reads L on the host: time bringing it there after a GPU run. */
+    if ((status = sylva_factor_to_host(F, &r.t_to_host))) goto out;
+    r.t_to_host += r.si.seconds_to_host;
     r.berr = 0;
     for (int64_t c = 0; c < r.nrhs; c++) {
         double e = sylva_backward_error(A, X + c * A->n, B + c * A->n);

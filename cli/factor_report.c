@@ -23,6 +23,18 @@ void factor_report_print(const cli_args *a, const factor_report *r)
                r->fi.gpu_busy_seconds, (long long)r->fi.tasks_gpu, (long long)r->fi.tasks_cpu,
                r->fi.bytes_to_device / 1e6, r->fi.bytes_to_host / 1e6, r->fi.peak_device_bytes / 1e6,
                r->t_to_host);
+    if (r->solved) {
+        printf("  solve on %s: %.3f s (upload %.3f, solve %.3f, refine %.3f, download %.3f)",
+               sylva_solve_mode_name(r->si.mode), r->si.seconds, r->si.seconds_upload, r->si.seconds_solve,
+               r->si.seconds_refine, r->si.seconds_download);
+        if (r->si.refine_steps > 0 || a->opts.refine)
+            printf("; %d refinement step%s, componentwise backward error %.3e -> %.3e", r->si.refine_steps,
+                   r->si.refine_steps == 1 ? "" : "s", r->si.berr_before, r->si.berr_after);
+        printf("\n");
+    }
+    printf("  memory: peak %.1f MB resident (predicted %.1f MB%s; L %.1f MB)\n", r->fi.peak_rss_bytes / 1e6,
+           r->ai.predicted_peak_bytes / 1e6, r->ai.memory_on_gpu ? ", host side of a GPU run" : "",
+           r->ai.factor_bytes / 1e6);
     printf("  backward error %.3e (%lld right-hand side%s%s%s), log det %.10g", r->berr, (long long)r->nrhs,
            r->nrhs == 1 ? "" : "s", a->rhs ? "" : ", b = ", a->rhs ? "" : r->rhs, r->logdet);
     if (a->rcond) printf(", rcond %.3e", r->rcond);
@@ -55,6 +67,10 @@ static void json_options(json_writer *j, const cli_args *a, const factor_report 
     json_str(j, "trace", a->trace);
     json_num(j, "max_backward_error", r->max_berr);
     json_bool(j, "rcond", a->rcond);
+    json_int(j, "nrhs", a->nrhs);
+    if (o->refine == SYLVA_REFINE_AUTO) json_str(j, "refine", "auto");
+    else json_int(j, "refine", o->refine);
+    json_str(j, "solve_mode", sylva_solve_mode_name(o->solve_mode));
     static const char *both[] = {"refuse", "sum", "lower", "average"}, *sym[] = {"none", "lower", "upper", "average"};
     json_str(j, "symmetric_both", both[a->read.symmetric_both & 3]);
     json_str(j, "symmetrize", sym[a->read.symmetrize & 3]);
@@ -111,7 +127,31 @@ int factor_report_json(const cli_args *a, const factor_report *r)
     json_begin(&j, "memory", '{');
     json_num(&j, "factor_bytes", r->ai.factor_bytes);
     json_num(&j, "peak_cb_bytes", r->ai.peak_cb_bytes);
+    json_bool(&j, "on_gpu", r->ai.memory_on_gpu);
+    json_num(&j, "baseline_bytes", r->ai.memory_baseline_bytes);
+    json_num(&j, "predicted_peak_bytes", r->ai.predicted_peak_bytes);
+    json_num(&j, "predicted_refactor_peak_bytes", r->ai.predicted_refactor_peak_bytes);
+    json_num(&j, "peak_rss_bytes", r->fi.peak_rss_bytes);
+    json_num(&j, "peak_device_bytes", r->fi.peak_device_bytes);
     json_end(&j);
+    if (r->solved) {
+        json_begin(&j, "solve", '{');
+        json_str(&j, "mode", sylva_solve_mode_name(r->si.mode));
+        json_int(&j, "nrhs", r->si.nrhs);
+        json_int(&j, "blocks", r->si.blocks);
+        json_int(&j, "refine_steps", r->si.refine_steps);
+        json_num(&j, "backward_error_before", r->si.berr_before);
+        json_num(&j, "backward_error_after", r->si.berr_after);
+        json_num(&j, "seconds", r->si.seconds);
+        json_num(&j, "seconds_to_host", r->si.seconds_to_host);
+        json_num(&j, "seconds_upload", r->si.seconds_upload);
+        json_num(&j, "seconds_solve", r->si.seconds_solve);
+        json_num(&j, "seconds_refine", r->si.seconds_refine);
+        json_num(&j, "seconds_download", r->si.seconds_download);
+        json_num(&j, "bytes_to_device", r->si.bytes_to_device);
+        json_num(&j, "bytes_to_host", r->si.bytes_to_host);
+        json_end(&j);
+    }
     json_begin(&j, "seconds", '{');
     json_num(&j, "read", r->t_read);
     json_num(&j, "rhs", r->t_rhs);

@@ -25,6 +25,8 @@ typedef struct factor_report {
     int output_failed;    /* the status is a failure to write an output */
     run_summary measured; /* the last factorization's tasks, when have_measured */
     int have_measured;
+    sylva_solve_info si;  /* the solve's, when solved */
+    int solved;
 } factor_report;
 
 /* The summary on stdout (not with --quiet). */

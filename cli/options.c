@@ -23,7 +23,7 @@ enum {
     O_RHS = 256, O_JSON, O_BATCHES, O_ORDERING, O_PERM, O_POLICY, O_THREADS, O_GPUS, O_MODE,
     O_DEVICE_MEMORY, O_SCHEDULER, O_PRECISION, O_REPEAT, O_SMALL_ROWS, O_TILE_ROWS, O_BATCH_FLOPS,
     O_SAVE, O_ANALYSIS, O_MAX_BERR, O_RCOND, O_PROGRESS, O_SYMMETRIC_BOTH, O_SYMMETRIZE, O_TRACE,
-    O_POLICIES, O_THRESHOLDS
+    O_POLICIES, O_THRESHOLDS, O_NRHS, O_REFINE, O_SOLVE_MODE
 };
 
 typedef struct opt_spec {
@@ -39,6 +39,15 @@ typedef struct opt_spec {
 #define RUNS (CMD_FACTOR | CMD_STUDY)
 static const opt_spec specs[] = {
     {"rhs", O_RHS, "FILE", CMD_FACTOR, "right-hand sides, Matrix Market array (n x nrhs); - is stdin"},
+    {"nrhs", O_NRHS, "K", CMD_FACTOR,
+     "without --rhs: K right-hand sides b = A x, x pseudo-random\n"
+     "(without it: one, b = A 1)"},
+    {"refine", O_REFINE, "N|auto", CMD_FACTOR,
+     "iterative refinement: N steps, or auto (until the backward error\n"
+     "stops halving; at most 10); default 0"},
+    {"solve-mode", O_SOLVE_MODE, "M", CMD_FACTOR,
+     "where the solve runs: auto (where the factor is, default), gpu,\n"
+     "cpu (StarPU tasks), sequential"},
     {"output", 'o', "FILE", RUNS,
      "factor: write the solution (Matrix Market array); study: the folder\n"
      "of study.json, study.html and the traces (default .)"},
@@ -366,6 +375,22 @@ static int apply(cli_args *a, const opt_spec *s, const char *v)
             return usage_error("--symmetrize %s: the tolerance after ':' must be a number > 0", v);
         break;
     }
+    case O_NRHS:
+        if (parse_count(v, 1, 1 << 20, &n)) return usage_range(opt, 1, 1 << 20, v);
+        a->nrhs = n;
+        break;
+    case O_REFINE:
+        if (!strcmp(v, "auto")) a->opts.refine = SYLVA_REFINE_AUTO;
+        else if (parse_count(v, 0, SYLVA_MAX_REFINE_STEPS, &n))
+            return usage_error("--refine needs auto or an integer in 0..%d, not '%s'", SYLVA_MAX_REFINE_STEPS, v);
+        else a->opts.refine = (int)n;
+        break;
+    case O_SOLVE_MODE: {
+        int m = sylva_solve_mode_from_name(v);
+        if (m < 0) return usage_error("unknown solve mode '%s' (auto, gpu, cpu, sequential)", v);
+        a->opts.solve_mode = (sylva_solve_mode)m;
+        break;
+    }
     case O_RCOND: a->rcond = 1; break;
     case O_PROGRESS:
         if (!a->quiet) a->progress = 1;
@@ -474,6 +499,8 @@ int cli_parse(int argc, char **argv, cli_args *a)
     if (a->perm && (a->analysis || a->opts.ordering != SYLVA_ORDERING_AUTO))
         return usage_error("--perm is an ordering: it does not go with --%s",
                            a->analysis ? "analysis" : "ordering");
+    if (a->nrhs > 0 && a->rhs)
+        return usage_error("--nrhs %lld: the right-hand sides come from --rhs %s", (long long)a->nrhs, a->rhs);
     if (a->perm) {
         a->opts.ordering = SYLVA_ORDERING_USER;
         a->ordering = "user";

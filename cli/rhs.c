@@ -3,8 +3,9 @@
  * x0 = 1; x0 = 2^-e·1 when A·1 overflows (rows of at most 2^e entries of
  * at most DBL_MAX cannot); and a fixed pseudo-random x0 (seed 1) when A·1
  * is exactly zero (zero row sums: a graph Laplacian), since b = 0 has the
- * solution x = 0 whatever the factor and would test nothing. `which` says
- * which one was used, for the summary and the JSON. */
+ * solution x = 0 whatever the factor and would test nothing. With --nrhs K,
+ * K columns b_j = A·x_j with every x_j pseudo-random (one stream, seed 1).
+ * `which` says which one was used, for the summary and the JSON. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -84,10 +85,46 @@ static int default_rhs(const sylva_matrix *A, double *B, char *which, size_t siz
     return SYLVA_OK;
 }
 
+/* --nrhs K: B (n × K) = A·X, X pseudo-random in [0.5, 1.5). */
+static int random_rhs(const sylva_matrix *A, int64_t k, double *B, char *which, size_t size)
+{
+    int64_t n = A->n;
+    double *X = malloc((size_t)(n * k + 1) * sizeof *X);
+    if (!X) return cli_error(SYLVA_ERR_NO_MEMORY, "out of memory forming %lld right-hand sides", (long long)k);
+    fill_x0(X, n * k, 0);
+    int status = SYLVA_OK;
+    for (int64_t j = 0; j < k && !status; j++) {
+        sylva_matrix_symv(A, X + j * n, B + j * n);
+        for (int64_t i = 0; i < n && !status; i++)
+            if (!isfinite(B[i + j * n]))
+                status = cli_error(SYLVA_ERR_BAD_VALUE,
+                                   "cannot form right-hand side %lld: A·x overflows double precision "
+                                   "(give them with --rhs)",
+                                   (long long)j + 1);
+    }
+    snprintf(which, size, "A*X (%lld columns, X random in [0.5,1.5), seed 1)", (long long)k);
+    free(X);
+    return status;
+}
+
 int cli_make_rhs(const cli_args *a, const sylva_matrix *A, double **B, int64_t *nrhs, char *which,
                  size_t size)
 {
     *B = NULL;
+    if (!a->rhs && a->nrhs > 0) {
+        if ((double)A->n * (double)a->nrhs > 1e10)
+            return cli_error(SYLVA_ERR_ARGUMENT, "--nrhs %lld: %lld x %lld right-hand sides are too many",
+                             (long long)a->nrhs, (long long)A->n, (long long)a->nrhs);
+        *B = malloc((size_t)(A->n * a->nrhs + 1) * sizeof **B);
+        if (!*B) return cli_error(SYLVA_ERR_NO_MEMORY, "out of memory for %lld right-hand sides", (long long)a->nrhs);
+        *nrhs = a->nrhs;
+        int status = random_rhs(A, a->nrhs, *B, which, size);
+        if (status) {
+            free(*B);
+            *B = NULL;
+        }
+        return status;
+    }
     if (!a->rhs) {
         *B = malloc((size_t)(A->n ? A->n : 1) * sizeof **B);
         if (!*B) return cli_error(SYLVA_ERR_NO_MEMORY, "out of memory forming the right-hand side");

@@ -168,7 +168,7 @@ int main(int argc, char **argv)
     CHECK(sylva_analyze(A, &o, &an, NULL) == SYLVA_OK, "analyze: %s", sylva_last_error());
     CHECK(an && sylva_factorize(an, A, &F, NULL) == SYLVA_OK, "factorize: %s", sylva_last_error());
     if (F) {
-        const sylva__plan *pl = an->plan;
+        const sylva__plan *pl = sylva__numeric_plan(F->num); /* a dynamic policy's: its run's */
         sylva__gpu_solve_plan *gs = NULL;
         CHECK(sylva__gpu_solve_plan_build(pl, &gs) == SYLVA_OK, "solve plan: %s", sylva_last_error());
         const double *L = sylva__numeric_host_values(F->num);
