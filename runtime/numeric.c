@@ -203,9 +203,8 @@ int sylva__numeric_pivot_scan(sylva__numeric *N, int64_t *first_bad, double *val
 {
     const sylva__plan *pl = N->plan;
     const sylva__tree *t = pl->tree;
-    /* The GPU check reads the analysis' solve layout: not a dynamic
-     * policy's factor, whose layout is its run's. */
-    if (N->on_device && sylva__runtime_gpus() > 0 && N->precision == SYLVA_FLOAT64 && N->plan == N->rt->plan) {
+    /* On the GPU when L can all be there (else it comes to the host). */
+    if (N->on_device && sylva__solve_gpu_pivots_possible(N)) {
         int *bad = sylva__malloc((size_t)t->nfronts + 1, sizeof *bad);
         double *val = sylva__malloc((size_t)t->nfronts + 1, sizeof *val);
         int status = bad && val ? sylva__solve_gpu_pivots(N, bad, val)

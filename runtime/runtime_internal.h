@@ -302,6 +302,9 @@ int sylva__solve_gpu(sylva__numeric *N, const sylva__solve_request *q, int64_t n
  * blob (level order), bad and badval as sylva__gpu_solve_pivots makes them
  * (host arrays of nfronts). */
 int sylva__solve_gpu_pivots(sylva__numeric *N, int *bad, double *badval);
+/* 1 when that check can run on a GPU: double precision, the analysis'
+ * layout (not a dynamic policy's run), all of L fits the device. */
+int sylva__solve_gpu_pivots_possible(sylva__numeric *N);
 /* 1 when the GPU solve can run (GPU workers, double precision, L fits the
  * device next to a block's workspace); else 0 and why in *why. */
 int sylva__solve_gpu_possible(sylva__numeric *N, const sylva__solve_request *q, const char **why);

@@ -63,6 +63,20 @@ static int pick_worker(const sylva__numeric *N, int device)
     return best;
 }
 
+/* 1 when L and `extra` more bytes fit the memory of the GPU holding most
+ * of L (a GPU solve or pivot check needs all of L there at once: a task
+ * whose buffers cannot fit would wait forever). */
+static int fits_device(sylva__numeric *N, double extra)
+{
+    int w = pick_worker(N, -1);
+    starpu_ssize_t total = w >= 0 ? starpu_memory_get_total(starpu_worker_get_memory_node((unsigned)w)) : 0;
+    double need = (double)N->elem * (double)N->plan->l_off[N->plan->tree->nfronts] + extra;
+    return w >= 0 && !(total > 0 && need > (double)total);
+}
+
+/* Bytes of the solve blob, bounded by its arrays (it is built later). */
+static double blob_bound(const sylva__tree *t) { return 8.0 * (double)(2 * t->n + 6 * t->nfronts); }
+
 int sylva__solve_gpu_possible(sylva__numeric *N, const sylva__solve_request *q, const char **why)
 {
     *why = NULL;
@@ -73,18 +87,19 @@ int sylva__solve_gpu_possible(sylva__numeric *N, const sylva__solve_request *q, 
     else if (N->plan != N->rt->plan) /* the solve blob is made once per analysis */
         *why = "a dynamic policy's factor has its run's layout, not the analysis'";
     if (*why) return 0;
-    int w = pick_worker(N, -1);
-    starpu_ssize_t total = w >= 0 ? starpu_memory_get_total(starpu_worker_get_memory_node((unsigned)w)) : 0;
-    double need = (double)N->elem * (double)N->plan->l_off[N->plan->tree->nfronts];
-    /* The blob's size is not known before it is built: bound it by its arrays. */
     const sylva__tree *t = N->plan->tree;
-    need += 8.0 * (double)(2 * t->n + 6 * t->nfronts) + 8.0 * (double)q->block * (double)t->n *
-                                                            (q->refine ? 5 : 2);
-    if (total > 0 && need > (double)total) {
+    double work = 8.0 * (double)q->block * (double)t->n * (q->refine ? 5 : 2);
+    if (!fits_device(N, blob_bound(t) + work)) {
         *why = "the factor and a block's workspace do not fit the GPU's memory";
         return 0;
     }
     return 1;
+}
+
+int sylva__solve_gpu_pivots_possible(sylva__numeric *N)
+{
+    return sylva__runtime_gpus() > 0 && N->precision == SYLVA_FLOAT64 && N->plan == N->rt->plan &&
+           N->plan->tree->n <= INT32_MAX && fits_device(N, blob_bound(N->plan->tree));
 }
 
 /* Register the block and its workspace, upload, run, download. */

@@ -75,7 +75,9 @@ static void gpu_vs_cpu(const sylva_matrix *A, sylva_factor_t *F, int64_t nrhs)
     size_t bytes = (size_t)(n * nrhs) * sizeof *B;
     CHECK(cudaMalloc((void **)&dB, bytes) == cudaSuccess, "cudaMalloc");
     CHECK(cudaMemcpy(dB, B, bytes, cudaMemcpyHostToDevice) == cudaSuccess, "cudaMemcpy up");
-    CHECK(sylva_solve_device(F, NULL, nrhs, dB, n, &gi) == SYLVA_OK, "solve_device: %s", sylva_last_error());
+    /* o: no refinement (the analysis' options refine, whose first use
+     * uploads A's values and pattern). */
+    CHECK(sylva_solve_device(F, &o, nrhs, dB, n, &gi) == SYLVA_OK, "solve_device: %s", sylva_last_error());
     CHECK(cudaMemcpy(X, dB, bytes, cudaMemcpyDeviceToHost) == cudaSuccess, "cudaMemcpy down");
     double ed = worst_berr(A, X, B, nrhs);
     CHECK(ed <= 4.0 * (double)n * DBL_EPSILON, "device entry, %lld rhs: backward error %.3e", (long long)nrhs, ed);
@@ -117,6 +119,7 @@ static void blocks_and_refinement(const sylva_matrix *A, sylva_factor_t *F)
 
 int main(int argc, char **argv)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0); /* a run cut off by a timeout still shows how far it got */
     if (argc < 2) {
         fprintf(stderr, "usage: test_gpu_solve SPEC [policy=P] [small=N]\n");
         return 2;

@@ -210,6 +210,7 @@ static int memory_test(sylva_matrix *A)
 
 int main(int argc, char **argv)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0); /* a run cut off by a timeout still shows how far it got */
     if (argc < 2) {
         fprintf(stderr, "usage: test_gpu_solver SPEC [policy=P|all] [modes=gpu,hybrid] [small=N] [compare=1] | SPEC memory\n");
         return 2;

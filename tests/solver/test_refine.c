@@ -165,7 +165,13 @@ static void graded_case(int64_t nx)
     CHECK(w0 > 20 * DBL_EPSILON, "the graded case is not hard: plain solve's backward error %.2e", w0);
     CHECK(i1.refine_steps == 1, "refine = 1 took %d steps", i1.refine_steps);
     CHECK(w1 <= w0 / 10, "one step did not improve the backward error tenfold: %.3e -> %.3e", w0, w1);
-    CHECK(fabs(i1.berr_before - w0) <= 0.01 * w0 + 4 * DBL_EPSILON, "reported before %.3e, computed %.3e",
+    /* The GPU solve is not bitwise reproducible (its forward sweep adds
+     * children's updates with atomic adds, in any order), so the refined
+     * call's first solution is not x0 and its backward error, at rounding
+     * level, differs from w0 in the leading digit: there the two must only
+     * agree within a factor of 2. The CPU solves repeat exactly. */
+    double before_tol = solve_mode == SYLVA_SOLVE_GPU ? w0 : 0.01 * w0;
+    CHECK(fabs(i1.berr_before - w0) <= before_tol + 4 * DBL_EPSILON, "reported before %.3e, computed %.3e",
           i1.berr_before, w0);
     CHECK(fabs(i1.berr_after - w1) <= 0.01 * w1 + 4 * DBL_EPSILON, "reported after %.3e, computed %.3e",
           i1.berr_after, w1);
