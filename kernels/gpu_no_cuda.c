@@ -205,6 +205,12 @@ int sylva__gpu_copy_to_host(void *dst, const void *src, size_t bytes, struct CUs
     (void)dst, (void)src, (void)bytes, (void)s;
     return SYLVA_ERR_UNSUPPORTED;
 }
+int sylva__gpu_copy_columns(double *dst, int64_t ldd, const double *src, int64_t lds, int64_t rows, int64_t cols,
+                            int to_device, struct CUstream_st *s)
+{
+    (void)dst, (void)ldd, (void)src, (void)lds, (void)rows, (void)cols, (void)to_device, (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}
 int sylva__gpu_copy_device(void *dst, const void *src, size_t bytes, struct CUstream_st *s)
 {
     (void)dst, (void)src, (void)bytes, (void)s;

@@ -5,10 +5,15 @@
  * one warp per column (shuffles), the rest of each step by the whole block;
  * forward then subtracts L21·X1 from the ancestors' rows with atomic adds,
  * backward gathers them (one warp per pivot column, coalesced down L21's
- * columns). Large fronts: cuBLAS on the worker's handle, with a gather or
+ * columns). The products with L21 are launches of their own, split over
+ * blocks (SOLVE_ROWS rows, or SOLVE_WARPS pivot columns, each): near the
+ * root a level has few fronts, and one block per front left most of the
+ * GPU idle (measured: the level kernels took 4.3 ms of a 10 ms solve of
+ * lap3d7:40, 50 times their bandwidth bound). Large fronts: cuBLAS on the worker's handle, with a gather or
  * scatter kernel through their rows. Written once on the scalar type T;
  * the C entry points are double. Every launch and library call is checked
  * and a failure names it. */
+#include <climits>
 #include <cublas_v2.h>
 #include <math_constants.h>
 
@@ -22,6 +27,7 @@
 #define SOLVE_DIAG 32
 #define SOLVE_FULL 0xffffffffu
 #define SOLVE_MAX_CHUNKS 65535 /* gridDim.y */
+#define SOLVE_ROWS SOLVE_THREADS /* CB rows per block of the forward update: a thread per row */
 
 namespace sylva {
 
@@ -38,18 +44,30 @@ __global__ void solve_setup_kernel(int F, const int *group, const int64_t *lofs,
         Lp[i] = gbase[group[i]] + lofs[i];
 }
 
+/* A warp per front: its lanes read the diagonal in strides of 32, and the
+ * smallest failing pivot index wins (a front's pivots are read in
+ * parallel: a large front's k would otherwise run on one thread). */
 __global__ void pivots_kernel(int F, const int *m, const int *k, double *const *Lp, int *bad, double *badval)
 {
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < F; i += gridDim.x * blockDim.x) {
-        bad[i] = -1;
-        badval[i] = 0;
-        for (int j = 0; j < k[i]; j++) {
+    const int lane = threadIdx.x % 32, warps = (int)(gridDim.x * blockDim.x / 32);
+    for (int i = (int)((blockIdx.x * blockDim.x + threadIdx.x) / 32); i < F; i += warps) {
+        int first = INT_MAX;
+        double val = 0;
+        for (int j = lane; j < k[i]; j += 32) {
             const double p = Lp[i][j + (int64_t)j * m[i]];
             if (!(p > 0 && isfinite(p))) {
-                bad[i] = j;
-                badval[i] = p;
+                first = j;
+                val = p;
                 break;
             }
+        }
+        int least = first;
+        for (int o = 16; o > 0; o /= 2) least = min(least, __shfl_xor_sync(SOLVE_FULL, least, o));
+        if (least == INT_MAX) {
+            if (lane == 0) bad[i] = -1, badval[i] = 0;
+        } else if (first == least) { /* one lane: pivot indices are distinct */
+            bad[i] = least;
+            badval[i] = val;
         }
     }
 }
@@ -90,15 +108,15 @@ template <typename T> __device__ __forceinline__ bool view_of(const level_args<T
     return true;
 }
 
-/* Forward on the small fronts of a level. */
-template <typename T> __global__ void __launch_bounds__(SOLVE_THREADS) forward_level_kernel(level_args<T> a)
+/* Forward on the small fronts of a level, first part: X1 ← L11⁻¹ X1. */
+template <typename T> __global__ void __launch_bounds__(SOLVE_THREADS) forward_diag_kernel(level_args<T> a)
 {
     front_view<T> fv;
     if (!view_of(a, fv)) return;
-    const int fm = fv.fm, fk = fv.fk, r = fv.r, c0 = fv.c0, nc = fv.nc;
+    const int fm = fv.fm, fk = fv.fk, nc = fv.nc;
     const T *L = fv.L;
-    T *X1 = fv.X1, *X = a.X;
-    const int64_t ldx = a.ldx, *rw = fv.rw;
+    T *X1 = fv.X1;
+    const int64_t ldx = a.ldx;
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     for (int j0 = 0; j0 < fk; j0 += SOLVE_DIAG) {
         const int jb = min(SOLVE_DIAG, fk - j0);
@@ -123,35 +141,76 @@ template <typename T> __global__ void __launch_bounds__(SOLVE_THREADS) forward_l
         }
         __syncthreads();
     }
-    for (int u = threadIdx.x; u < r * nc; u += blockDim.x) {
-        const int i = u % r, c = u / r;
-        const T *xc = X1 + (int64_t)c * ldx;
-        T acc = 0;
-        for (int j = 0; j < fk; j++) acc += L[fk + i + (int64_t)j * fm] * xc[j];
-        atomicAdd(&X[rw[i] + (int64_t)(c0 + c) * ldx], -acc);
-    }
 }
 
-/* Backward on the small fronts of a level. */
-template <typename T> __global__ void __launch_bounds__(SOLVE_THREADS) backward_level_kernel(level_args<T> a)
+/* Forward, second part: X[rows] −= L21 · X1; a block per (front, column
+ * chunk, chunk of SOLVE_ROWS CB rows), a thread per row, its products
+ * summed over the pivots in order. */
+template <typename T> __global__ void __launch_bounds__(SOLVE_THREADS) forward_update_kernel(level_args<T> a)
 {
     front_view<T> fv;
     if (!view_of(a, fv)) return;
-    const int fm = fv.fm, fk = fv.fk, r = fv.r, c0 = fv.c0, nc = fv.nc;
+    const int i = (int)blockIdx.z * SOLVE_ROWS + (int)threadIdx.x;
+    if (i >= fv.r) return;
+    const int fm = fv.fm, fk = fv.fk, nc = fv.nc;
+    const T *Li = fv.L + fk + i;
+    const T *X1 = fv.X1;
+    const int64_t ldx = a.ldx;
+    T acc[SOLVE_COLS];
+#pragma unroll
+    for (int c = 0; c < SOLVE_COLS; c++) acc[c] = 0;
+    for (int j = 0; j < fk; j++) {
+        const T l = Li[(int64_t)j * fm];
+#pragma unroll
+        for (int c = 0; c < SOLVE_COLS; c++)
+            if (c < nc) acc[c] += l * X1[j + (int64_t)c * ldx];
+    }
+    T *X = a.X + fv.rw[i] + (int64_t)fv.c0 * ldx;
+#pragma unroll
+    for (int c = 0; c < SOLVE_COLS; c++)
+        if (c < nc) atomicAdd(&X[(int64_t)c * ldx], -acc[c]);
+}
+
+/* Backward, first part: X1 −= L21ᵀ X(rows); a block per (front, column
+ * chunk, SOLVE_WARPS pivot columns), a warp per pivot column summing down
+ * L21's column (coalesced) for every right-hand side of the chunk. */
+template <typename T> __global__ void __launch_bounds__(SOLVE_THREADS) backward_update_kernel(level_args<T> a)
+{
+    front_view<T> fv;
+    if (!view_of(a, fv)) return;
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int j = (int)blockIdx.z * SOLVE_WARPS + warp;
+    if (fv.r == 0 || j >= fv.fk) return;
+    const int r = fv.r, nc = fv.nc;
+    const T *Lj = fv.L + fv.fk + (int64_t)j * fv.fm, *X = a.X + (int64_t)fv.c0 * a.ldx;
+    const int64_t ldx = a.ldx, *rw = fv.rw;
+    T acc[SOLVE_COLS];
+#pragma unroll
+    for (int c = 0; c < SOLVE_COLS; c++) acc[c] = 0;
+    for (int i = lane; i < r; i += 32) {
+        const T l = Lj[i];
+        const int64_t row = rw[i];
+#pragma unroll
+        for (int c = 0; c < SOLVE_COLS; c++)
+            if (c < nc) acc[c] += l * X[row + (int64_t)c * ldx];
+    }
+#pragma unroll
+    for (int c = 0; c < SOLVE_COLS; c++) {
+        const T v = warp_sum(acc[c]);
+        if (lane == 0 && c < nc) fv.X1[j + (int64_t)c * ldx] -= v;
+    }
+}
+
+/* Backward, second part: X1 ← L11⁻ᵀ X1 (diagonal blocks, bottom up). */
+template <typename T> __global__ void __launch_bounds__(SOLVE_THREADS) backward_diag_kernel(level_args<T> a)
+{
+    front_view<T> fv;
+    if (!view_of(a, fv)) return;
+    const int fm = fv.fm, fk = fv.fk, nc = fv.nc;
     const T *L = fv.L;
     T *X1 = fv.X1;
-    const T *X = a.X;
-    const int64_t ldx = a.ldx, *rw = fv.rw;
+    const int64_t ldx = a.ldx;
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    for (int u = warp; r > 0 && u < fk * nc; u += SOLVE_WARPS) { /* X1 −= L21ᵀ X(rows) */
-        const int j = u % fk, c = u / fk;
-        const T *xc = X + (int64_t)(c0 + c) * ldx, *Lj = L + fk + (int64_t)j * fm;
-        T acc = 0;
-        for (int i = lane; i < r; i += 32) acc += Lj[i] * xc[rw[i]];
-        acc = warp_sum(acc);
-        if (lane == 0) X1[j + (int64_t)c * ldx] -= acc;
-    }
-    __syncthreads();
     for (int j0 = (fk - 1) / SOLVE_DIAG * SOLVE_DIAG; j0 >= 0; j0 -= SOLVE_DIAG) {
         const int jb = min(SOLVE_DIAG, fk - j0);
         if (warp < nc) { /* L11ᵀ's diagonal block, bottom up */
@@ -352,12 +411,34 @@ static int large_backward(sylva__gpu_context *ctx, const large_front &F, int64_t
     return SYLVA_OK;
 }
 
+/* The most blocks one small front of level l needs along the grid's third
+ * dimension: its CB rows over SOLVE_ROWS (forward update) or its pivots
+ * over SOLVE_WARPS (backward update); 0 when no small front of the level
+ * has a CB (nothing to update). From the blob's host copy. */
+static unsigned level_chunks(const sylva__solve_desc *d, int l, int forward)
+{
+    const sylva__solve_layout *y = &d->lay;
+    const char *h = (const char *)d->host_blob;
+    const int *m = (const int *)(h + y->m), *k = (const int *)(h + y->k), *large = (const int *)(h + y->large);
+    int most = 0;
+    for (int f = d->level_ptr[l]; f < d->level_ptr[l + 1]; f++) {
+        if (large[f] || m[f] == k[f]) continue;
+        int c = forward ? (m[f] - k[f] + SOLVE_ROWS - 1) / SOLVE_ROWS : (k[f] + SOLVE_WARPS - 1) / SOLVE_WARPS;
+        if (c > most) most = c;
+    }
+    return (unsigned)most;
+}
+
+/* Launch `kernel` on level l's small fronts: a block per (front, column
+ * chunk, one of `chunks`); nothing when chunks is 0 or all are large. */
 template <typename Kernel>
 static int level_launch(Kernel kernel, const char *name, const sylva__solve_desc *d, const sylva__solve_bufs *bf,
-                        int l, int64_t nrhs, double *X, cudaStream_t s)
+                        int l, unsigned chunks, int64_t nrhs, double *X, cudaStream_t s)
 {
     const int f0 = d->level_ptr[l], nf = d->level_ptr[l + 1] - f0;
-    if (nf == 0 || d->large_ptr[l + 1] - d->large_ptr[l] == nf) return SYLVA_OK; /* all large */
+    if (nf == 0 || chunks == 0 || d->large_ptr[l + 1] - d->large_ptr[l] == nf) return SYLVA_OK; /* all large */
+    if (chunks > SOLVE_MAX_CHUNKS)
+        return sylva__fail(SYLVA_ERR_UNSUPPORTED, "GPU solve: a front of level %d needs %u blocks", l, chunks);
     const sylva__solve_layout *y = &d->lay;
     const char *b = (const char *)bf->blob;
     level_args<double> a = {f0,
@@ -371,7 +452,7 @@ static int level_launch(Kernel kernel, const char *name, const sylva__solve_desc
                             X,
                             d->n,
                             (int)nrhs};
-    dim3 grid((unsigned)nf, (unsigned)((nrhs + SOLVE_COLS - 1) / SOLVE_COLS));
+    dim3 grid((unsigned)nf, (unsigned)((nrhs + SOLVE_COLS - 1) / SOLVE_COLS), chunks);
     kernel<<<grid, SOLVE_THREADS, 0, s>>>(a);
     return launched(name);
 }
@@ -422,7 +503,10 @@ extern "C" int sylva__gpu_solve_forward(sylva__gpu_context *ctx, const sylva__so
     if (rc == SYLVA_OK) rc = bind(ctx, s);
     double *Tm = (double *)((char *)b->work + b->ws.T);
     for (int l = 0; l < d->nlevels && rc == SYLVA_OK; l++) {
-        rc = level_launch(forward_level_kernel<double>, "forward_level_kernel", d, b, l, nrhs, X, s);
+        rc = level_launch(forward_diag_kernel<double>, "forward_diag_kernel", d, b, l, 1, nrhs, X, s);
+        if (rc == SYLVA_OK)
+            rc = level_launch(forward_update_kernel<double>, "forward_update_kernel", d, b, l,
+                              level_chunks(d, l, 1), nrhs, X, s);
         for (int q = d->large_ptr[l]; q < d->large_ptr[l + 1] && rc == SYLVA_OK; q++)
             rc = large_forward(ctx, large_at(d, b, d->large_list[q]), d->n, (int)nrhs, X, Tm, s);
     }
@@ -439,7 +523,10 @@ extern "C" int sylva__gpu_solve_backward(sylva__gpu_context *ctx, const sylva__s
         for (int q = d->large_ptr[l]; q < d->large_ptr[l + 1] && rc == SYLVA_OK; q++)
             rc = large_backward(ctx, large_at(d, b, d->large_list[q]), d->n, (int)nrhs, X, Tm, s);
         if (rc == SYLVA_OK)
-            rc = level_launch(backward_level_kernel<double>, "backward_level_kernel", d, b, l, nrhs, X, s);
+            rc = level_launch(backward_update_kernel<double>, "backward_update_kernel", d, b, l,
+                              level_chunks(d, l, 0), nrhs, X, s);
+        if (rc == SYLVA_OK)
+            rc = level_launch(backward_diag_kernel<double>, "backward_diag_kernel", d, b, l, 1, nrhs, X, s);
     }
     return rc;
 }
@@ -476,6 +563,19 @@ extern "C" int sylva__gpu_copy_to_host(void *dst, const void *src, size_t bytes,
     cudaError_t e = cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s);
     if (e == cudaSuccess) e = cudaStreamSynchronize(s);
     return e == cudaSuccess ? SYLVA_OK : cuda_fail("cudaMemcpyAsync (device to host)", e);
+}
+
+extern "C" int sylva__gpu_copy_columns(double *dst, int64_t ldd, const double *src, int64_t lds, int64_t rows,
+                                       int64_t cols, int to_device, cudaStream_t s)
+{
+    if (rows == 0 || cols == 0) return SYLVA_OK;
+    cudaError_t e = cudaMemcpy2DAsync(dst, (size_t)ldd * sizeof(double), src, (size_t)lds * sizeof(double),
+                                      (size_t)rows * sizeof(double), (size_t)cols,
+                                      to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost, s);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(s);
+    return e == cudaSuccess ? SYLVA_OK
+                            : cuda_fail(to_device ? "cudaMemcpy2DAsync (right-hand sides to the device)"
+                                                  : "cudaMemcpy2DAsync (solution to the host)", e);
 }
 
 extern "C" int sylva__gpu_copy_device(void *dst, const void *src, size_t bytes, cudaStream_t s)

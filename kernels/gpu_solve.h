@@ -73,9 +73,10 @@ typedef struct sylva__solve_pattern {
  * the pivot check's results (an int and a double per front record), the
  * permuted solution x (n × nrhs, ld n) and, with refinement, the
  * permuted right-hand side b, the residual r, the correction d and the
- * per-column backward errors. */
+ * per-column backward errors; stage: the block as the caller's host
+ * arrays hold it (n × nrhs, ld n), copied in and out by the task. */
 typedef struct sylva__solve_ws {
-    size_t Lp, gbase, bad, badval, T, x, b, r, d, omega, bytes;
+    size_t Lp, gbase, bad, badval, T, x, b, r, d, omega, stage, bytes;
 } sylva__solve_ws;
 void sylva__solve_ws_layout(const sylva__solve_desc *d, int64_t nrhs, int refine, sylva__solve_ws *w);
 
@@ -115,6 +116,11 @@ int sylva__gpu_residual(const sylva__solve_pattern *A, const double *values, int
                         struct CUstream_st *s);
 /* X += sign·D (n × nrhs, ld n; sign ±1). */
 int sylva__gpu_axpy(int64_t n, int64_t nrhs, int sign, double *X, const double *D, struct CUstream_st *s);
+/* Copy `cols` columns of `rows` doubles between host and device (ld in
+ * elements each side; to_device: host src to device dst), then wait for
+ * the stream: the caller's host arrays, pageable or not. */
+int sylva__gpu_copy_columns(double *dst, int64_t ldd, const double *src, int64_t lds, int64_t rows, int64_t cols,
+                            int to_device, struct CUstream_st *s);
 /* Copy device → host and wait for the stream. */
 int sylva__gpu_copy_to_host(void *dst, const void *src, size_t bytes, struct CUstream_st *s);
 /* Queue a device → device copy. */

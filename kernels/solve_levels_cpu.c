@@ -38,6 +38,8 @@ void sylva__solve_ws_layout(const sylva__solve_desc *d, int64_t nrhs, int refine
         w->omega = o;
         o = round_up(o + (size_t)nrhs * sizeof(double));
     }
+    w->stage = o;
+    o = round_up(o + vec);
     w->bytes = o > 0 ? o : SOLVE_ALIGN;
 }
 

@@ -2,7 +2,8 @@
  * solved, and refined, on one GPU in one task (or, with args->pivots, the
  * check of every pivot of L where L lives) (arguments in
  * runtime_internal.h's sylva__solve_gpu_args). Its buffers: the block B
- * (RW; StarPU uploads it, or it lives on the device already), the solve
+ * when it lives on the device (RW; host right-hand sides are copied in and
+ * out by the task itself, through the workspace's stage), the solve
  * blob (R), the workspace (SCRATCH), every group's L slice (R) and, when
  * refining, the residual's pattern blob and A's values (R). On the
  * worker's stream: the L pointers, B permuted into x, the forward and
@@ -80,12 +81,23 @@ static int run(sylva__solve_gpu_args *a, void *buffers[], sylva__gpu_context *ct
         return sylva__fail(SYLVA_ERR_RUNTIME, "GPU solve workspace of %zu bytes, %zu needed",
                            sylva__buf_bytes(buffers[a->buf_work]), b.ws.bytes);
     if (a->pivots) return check_pivots(a, d, &b, s);
-    double *B = (double *)STARPU_MATRIX_GET_PTR(buffers[a->buf_B]);
-    int64_t ldb = STARPU_MATRIX_GET_LD(buffers[a->buf_B]);
     char *ws = b.work;
     double *x = (double *)(ws + b.ws.x);
+    double *B;
+    int64_t ldb;
+    int st = SYLVA_OK;
     double t0 = sylva__now();
-    int st = sylva__gpu_solve_setup(d, &b, s);
+    if (a->host_B) { /* the caller's host arrays: copied in here, not by StarPU (see solve_gpu.c) */
+        B = (double *)(ws + b.ws.stage);
+        ldb = n > 0 ? n : 1;
+        st = sylva__gpu_copy_columns(B, ldb, a->host_B, a->host_ldb, n, nrhs, 1, s);
+        a->seconds_upload = sylva__now() - t0;
+        t0 = sylva__now();
+    } else {
+        B = (double *)STARPU_MATRIX_GET_PTR(buffers[a->buf_B]);
+        ldb = STARPU_MATRIX_GET_LD(buffers[a->buf_B]);
+    }
+    if (!st) st = sylva__gpu_solve_setup(d, &b, s);
     if (!st) st = sylva__gpu_solve_permute(d, &b, 1, nrhs, B, ldb, x, s);
     if (!st && a->refine)
         st = sylva__gpu_copy_device(ws + b.ws.b, x, (size_t)(n * nrhs) * sizeof(double), s);
@@ -111,6 +123,11 @@ static int run(sylva__solve_gpu_args *a, void *buffers[], sylva__gpu_context *ct
     }
     if (!st) st = sylva__gpu_solve_permute(d, &b, 0, nrhs, B, ldb, x, s);
     if (!st) st = sylva__gpu_sync(s);
+    if (!st && a->host_B) {
+        t0 = sylva__now();
+        st = sylva__gpu_copy_columns(a->host_B, a->host_ldb, B, ldb, n, nrhs, 0, s);
+        a->seconds_download = sylva__now() - t0;
+    }
     return st;
 }
 

@@ -284,13 +284,15 @@ typedef struct sylva__solve_gpu_args {
     int refine;                /* 0, N or SYLVA_REFINE_AUTO */
     double eps;                /* the solution's unit roundoff */
     int buf_B, buf_blob, buf_work, buf_L0, buf_pattern, buf_avals;
+    double *host_B;            /* B in host memory (buf_B −1): the task copies it in and out */
+    int64_t host_ldb;
     double **group_L;          /* ngroups of room for the L slices' device pointers */
     double *omega;             /* nrhs of room (host) */
     int pivots;                /* 1: only check the pivots into bad, badval (host, per record) */
     int *bad;
     double *badval;
     int status, steps;         /* results */
-    double berr_before, berr_after, seconds_solve, seconds_refine;
+    double berr_before, berr_after, seconds_solve, seconds_refine, seconds_upload, seconds_download;
     char error[512];
 } sylva__solve_gpu_args;
 extern struct starpu_codelet sylva__solve_gpu_codelet;

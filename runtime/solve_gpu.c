@@ -3,9 +3,10 @@
  * handles once per analysis (the pattern blob and A's values handle only
  * when refining), picks the GPU (where the caller's device data lives, or
  * the one holding most of L), checks that L and a block's workspace fit it
- * (else the caller solves on the CPU), and per block registers B (home:
- * the host, or the device for sylva_solve_device), uploads it (timed),
- * runs the task synchronously, downloads the solution (timed). Fails with
+ * (else the caller solves on the CPU), and per block runs the task
+ * synchronously: B registered with the device as home for
+ * sylva_solve_device, host blocks copied in and out by the task itself
+ * (its upload and download times and bytes reported). Fails with
  * SYLVA_ERR_NO_MEMORY, SYLVA_ERR_UNSUPPORTED (sizes) or SYLVA_ERR_RUNTIME
  * (a StarPU, CUDA or cuBLAS call, named).
  */
@@ -102,26 +103,29 @@ int sylva__solve_gpu_pivots_possible(sylva__numeric *N)
            N->plan->tree->n <= INT32_MAX && fits_device(N, blob_bound(N->plan->tree));
 }
 
-/* Register the block and its workspace, upload, run, download. */
+/* Register the block (device B only) and its workspace, run, and account
+ * the transfers. Host right-hand sides are not StarPU data: the task
+ * copies them in and out itself (cudaMemcpy2DAsync on its stream), since
+ * StarPU's path for a freshly registered host block — register, allocate
+ * on the device, acquire there, acquire back, unregister — cost 7.5 ms
+ * each way for 1.7 MB on the H100 (lap3d7:60, one right-hand side), three
+ * times the whole solve's kernels. */
 static int run_block(sylva__numeric *N, const sylva__solve_request *q, int worker, int home, int64_t nb,
                      double *B, int64_t ldb, sylva__solve_gpu_args *a, struct starpu_data_descr *descr,
-                     sylva__solve_report *rep)
+                     sylva__solve_report *rep, double *bytes_up, double *bytes_down)
 {
     sylva__rt_plan *rt = N->rt;
     const sylva__solve_desc *d = &rt->gsolve->desc;
     unsigned node = starpu_worker_get_memory_node((unsigned)worker);
     sylva__solve_ws w;
     sylva__solve_ws_layout(d, nb, q->refine != 0, &w);
-    starpu_data_handle_t hB, work;
-    starpu_matrix_data_register(&hB, home, (uintptr_t)B, (uint32_t)ldb, (uint32_t)d->n, (uint32_t)nb,
-                                sizeof(double));
+    starpu_data_handle_t hB = NULL, work;
+    if (q->on_device)
+        starpu_matrix_data_register(&hB, home, (uintptr_t)B, (uint32_t)ldb, (uint32_t)d->n, (uint32_t)nb,
+                                    sizeof(double));
     starpu_vector_data_register(&work, -1, 0, (uint32_t)((w.bytes + 255) / 256), 256);
     int status = SYLVA_OK;
     double t0 = sylva__now();
-    if (!q->on_device) {
-        status = SYLVA_STARPU(starpu_data_acquire_on_node(hB, (int)node, STARPU_R));
-        if (!status) starpu_data_release_on_node(hB, (int)node);
-    }
     for (int64_t g = 0; g < N->plan->ngroups && !status && !N->on_device; g++) {
         status = SYLVA_STARPU(starpu_data_acquire_on_node(N->L[g], (int)node, STARPU_R));
         if (!status) starpu_data_release_on_node(N->L[g], (int)node);
@@ -129,8 +133,14 @@ static int run_block(sylva__numeric *N, const sylva__solve_request *q, int worke
     rep->upload += sylva__now() - t0;
     int nbuf = 0;
     a->nrhs = nb;
-    a->buf_B = nbuf;
-    descr[nbuf++] = (struct starpu_data_descr){hB, STARPU_RW};
+    a->host_B = q->on_device ? NULL : B;
+    a->host_ldb = ldb;
+    a->seconds_upload = a->seconds_download = 0;
+    a->buf_B = -1;
+    if (q->on_device) {
+        a->buf_B = nbuf;
+        descr[nbuf++] = (struct starpu_data_descr){hB, STARPU_RW};
+    }
     a->buf_blob = nbuf;
     descr[nbuf++] = (struct starpu_data_descr){rt->gsolve_blob, STARPU_R};
     a->buf_work = nbuf;
@@ -151,13 +161,15 @@ static int run_block(sylva__numeric *N, const sylva__solve_request *q, int worke
                                                  STARPU_DATA_MODE_ARRAY, descr, nbuf, STARPU_EXECUTE_ON_WORKER,
                                                  worker, STARPU_TASK_SYNCHRONOUS, 1, STARPU_NAME, "solve_gpu", 0));
     if (!status && a->status) status = sylva__fail(a->status, "GPU solve: %s", a->error);
-    t0 = sylva__now();
-    if (!q->on_device) {
-        int got = SYLVA_STARPU(starpu_data_acquire(hB, STARPU_R));
-        if (!got) starpu_data_release(hB);
-        if (!status) status = got;
+    rep->upload += a->seconds_upload;
+    rep->download += a->seconds_download;
+    if (!q->on_device && !status) {
+        double bytes = (double)d->n * (double)nb * sizeof(double);
+        *bytes_up += bytes;
+        *bytes_down += bytes;
     }
-    starpu_data_unregister(hB);
+    t0 = sylva__now();
+    if (hB) starpu_data_unregister(hB);
     starpu_data_unregister_submit(work);
     rep->download += sylva__now() - t0;
     return status;
@@ -202,9 +214,11 @@ int sylva__solve_gpu(sylva__numeric *N, const sylva__solve_request *q, int64_t n
     }
     sylva__runtime_hold();
     sylva__stats_reset();
+    double bytes_up = 0, bytes_down = 0; /* host blocks: copied by the task, not counted by StarPU */
     for (int64_t c0 = 0; c0 < nrhs && !status; c0 += q->block) {
         int64_t nb = nrhs - c0 < q->block ? nrhs - c0 : q->block;
-        status = run_block(N, q, worker, home, nb, (double *)B + c0 * ldb, ldb, &a, descr, rep);
+        status = run_block(N, q, worker, home, nb, (double *)B + c0 * ldb, ldb, &a, descr, rep, &bytes_up,
+                           &bytes_down);
         rep->blocks++;
         rep->solve += a.seconds_solve;
         if (q->refine && !status) {
@@ -215,6 +229,8 @@ int sylva__solve_gpu(sylva__numeric *N, const sylva__solve_request *q, int64_t n
         }
     }
     sylva__stats_bytes(&rep->bytes_to_device, &rep->bytes_to_host);
+    rep->bytes_to_device += bytes_up;
+    rep->bytes_to_host += bytes_down;
     sylva__runtime_release();
     free(a.group_L);
     free(a.omega);
