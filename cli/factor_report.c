@@ -24,9 +24,10 @@ void factor_report_print(const cli_args *a, const factor_report *r)
                r->fi.bytes_to_device / 1e6, r->fi.bytes_to_host / 1e6, r->fi.peak_device_bytes / 1e6,
                r->t_to_host);
     if (r->solved) {
-        printf("  solve on %s: %.3f s (upload %.3f, solve %.3f, refine %.3f, download %.3f)",
-               sylva_solve_mode_name(r->si.mode), r->si.seconds, r->si.seconds_upload, r->si.seconds_solve,
-               r->si.seconds_refine, r->si.seconds_download);
+        printf("  solve (%s): %.3f s", sylva_solve_mode_name(r->si.mode), r->si.seconds);
+        if (r->si.mode == SYLVA_SOLVE_GPU)
+            printf(" (upload %.3f, solve %.3f, refine %.3f, download %.3f)", r->si.seconds_upload,
+                   r->si.seconds_solve, r->si.seconds_refine, r->si.seconds_download);
         if (r->si.refine_steps > 0 || a->opts.refine)
             printf("; %d refinement step%s, componentwise backward error %.3e -> %.3e", r->si.refine_steps,
                    r->si.refine_steps == 1 ? "" : "s", r->si.berr_before, r->si.berr_after);

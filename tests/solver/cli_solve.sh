@@ -51,7 +51,7 @@ check "$tmp/sa.json" "d['backward_error'] < 1e-14 and 1 <= d['solve']['refine_st
 
 # --solve-mode: where it ran.
 for m in sequential cpu; do
-  expect 0 "solve on $m" -- factor "$bcs" --solve-mode $m --nrhs 2 --json "$tmp/m.json"
+  expect 0 "solve ($m)" -- factor "$bcs" --solve-mode $m --nrhs 2 --json "$tmp/m.json"
   check "$tmp/m.json" "d['solve']['mode'] == '$m' and d['options']['solve_mode'] == '$m' and d['backward_error'] < 1e-14"
 done
 
