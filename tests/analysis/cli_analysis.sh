@@ -11,17 +11,7 @@
 # lasted a second (checked against the run's own times).
 set -u
 sylva=$1; gen=$2; dir=$3
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fails=0; checks=0
-fail() { fails=$((fails + 1)); echo "FAIL: $*"; }
-expect() { # expect CODE PATTERN -- ARGS...
-  local code=$1 pat=$2; shift 3
-  "$sylva" "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
-  checks=$((checks + 1))
-  if [ "$rc" != "$code" ] || ! grep -qF -- "$pat" "$tmp/err" "$tmp/out"; then
-    fail "sylva $* -> exit $rc (want $code), output lacks '$pat':"; cat "$tmp/out" "$tmp/err"
-  fi
-}
+. "$(dirname "$0")/../cli_expect.sh" # $tmp, fail, expect
 json() { # json FILE EXPR: EXPR over the file's object d; a tuple prints space-separated
   python3 -c "import json,sys; d=json.load(open(sys.argv[1])); r=eval(sys.argv[2]); print(*(r if isinstance(r, tuple) else (r,)))" "$@"; }
 

@@ -7,17 +7,7 @@
 # records, and each bad value or combination refused with exit 2.
 set -u
 sylva=$1; gen=$2; dir=$3
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fails=0; checks=0
-fail() { fails=$((fails + 1)); echo "FAIL: $*"; }
-expect() { # expect CODE PATTERN -- ARGS...
-  local code=$1 pat=$2; shift 3
-  "$sylva" "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
-  checks=$((checks + 1))
-  if [ "$rc" != "$code" ] || ! grep -qF -- "$pat" "$tmp/err" "$tmp/out"; then
-    fail "sylva $* -> exit $rc (want $code), output lacks '$pat':"; cat "$tmp/out" "$tmp/err"
-  fi
-}
+. "$(dirname "$0")/../cli_expect.sh" # $tmp, fail, expect
 # check FILE EXPR: EXPR (Python, d = the JSON) must be true.
 check() {
   checks=$((checks + 1))

@@ -11,17 +11,7 @@
 # nearly symmetric files with their options, compressed and standard input.
 set -u
 sylva=$1; gen=$2; dir=$3
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fails=0; checks=0
-fail() { fails=$((fails + 1)); echo "FAIL: $*"; }
-expect() { # expect CODE PATTERN -- ARGS...
-  local code=$1 pat=$2; shift 3
-  "$sylva" "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
-  checks=$((checks + 1))
-  if [ "$rc" != "$code" ] || ! grep -qF -- "$pat" "$tmp/err" "$tmp/out"; then
-    fail "sylva $* -> exit $rc (want $code), output lacks '$pat':"; cat "$tmp/out" "$tmp/err"
-  fi
-}
+. "$(dirname "$0")/../cli_expect.sh" # $tmp, fail, expect
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); r=eval(sys.argv[2]); print(*(r if isinstance(r, tuple) else (r,)))" "$@"; }
 small=$dir/real/bcsstk01.mtx; bcs=$dir/real/bcsstk14.mtx
 
