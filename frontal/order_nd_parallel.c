@@ -211,7 +211,7 @@ static void *worker(void *arg)
         P->active--;
         if (status && !P->status) {
             P->status = status;
-            snprintf(P->message, sizeof P->message, "%s", sylva_last_error());
+            snprintf(P->message, sizeof P->message, "%s", sylva__last_error());
         }
         if (P->status || (P->ntasks == 0 && P->active == 0)) pthread_cond_broadcast(&P->wake);
     }
