@@ -6,8 +6,13 @@
  *    nothing to rescue —, its square is not). The componentwise backward
  *    error of the plain solve is above 20ε (about 1e-13 measured); one
  *    step of refinement must improve it tenfold, the automatic mode bring
- *    it to 8ε or less; the reported errors agree with the test's own
- *    computation (in long double).
+ *    it to (m+1)ε or less, m the most nonzeros in a row of A: refinement
+ *    with residuals in working precision is componentwise backward stable
+ *    to a small multiple of γ_{m+1} ≈ (m+1)u (Skeel 1980; Higham, ASNA
+ *    §12.2), so (m+1)ε = 2γ_{m+1} is the bound — 14ε for K²'s 13-point
+ *    rows (an earlier 8ε was below it: one seed stopped at 2.7e-15 ≈ 12ε);
+ *    the reported errors agree with the test's own computation (in long
+ *    double).
  * 2. A single-precision factor with double data (lap3d7:12): the plain
  *    solve is float-accurate; automatic refinement in double reaches double
  *    accuracy (normwise and componentwise); N steps are exactly N.
@@ -24,6 +29,18 @@ static sylva_solve_mode solve_mode = SYLVA_SOLVE_CPU;
 /* Edge coefficients span 10^±GRADED_DECADES. */
 #define GRADED_DECADES 4.5
 
+/* The coefficients' own generator, seeded once: the graded case is the
+ * same matrix on every run (its hardness was checked for this seed; with
+ * the test's seed some draws gave an easy case, plain 3e-14), while the
+ * right-hand side still varies with SYLVA_TEST_SEED. Uniform in [−1, 1]. */
+static double coefficient_rand(uint64_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return (double)(*state >> 11) * 0x1p-52 - 1.0;
+}
+
 /* K: graded-coefficient diffusion on an nx × nx grid (5 points, Dirichlet
  * boundary), edge coefficients 10^(g·u), u uniform in [−1, 1]; stored as
  * every node's (column, value) pairs, itself first. Returns A = K²
@@ -33,6 +50,7 @@ static sylva_matrix *graded(int64_t nx, double g)
     int64_t n = nx * nx;
     int64_t *nb = malloc((size_t)n * 5 * sizeof *nb), *cnt = calloc((size_t)n, sizeof *cnt);
     double *kv = calloc((size_t)n * 5, sizeof *kv);
+    uint64_t state = 88172645463325252ull; /* coefficient_rand's fixed seed */
     for (int64_t i = 0; i < n; i++) nb[5 * i] = i, cnt[i] = 1;
     for (int64_t y = 0; y < nx; y++)
         for (int64_t x = 0; x < nx; x++) {
@@ -40,7 +58,7 @@ static sylva_matrix *graded(int64_t nx, double g)
             for (int d = 0; d < 4; d++) {
                 int64_t xx = x + (d == 0) - (d == 2), yy = y + (d == 1) - (d == 3);
                 if (d >= 2 && xx >= 0 && yy >= 0) continue; /* made from the other end */
-                double w = pow(10.0, g * test_rand());
+                double w = pow(10.0, g * coefficient_rand(&state));
                 kv[5 * i] += w;
                 if (xx < 0 || xx >= nx || yy < 0 || yy >= nx) continue;
                 int64_t j = xx + nx * yy;
@@ -83,6 +101,22 @@ static sylva_matrix *graded(int64_t nx, double g)
 }
 
 /* The componentwise backward error of x for b, in long double. */
+/* (m+1)ε, m the most nonzeros in a row of A (both triangles): the
+ * componentwise backward error refinement can reach (header). */
+static double attainable(const sylva_matrix *A)
+{
+    int64_t n = A->n, *cnt = calloc((size_t)n + 1, sizeof *cnt), m = 0;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t p = A->colptr[j]; p < A->colptr[j + 1]; p++) {
+            cnt[A->rowind[p]]++;
+            if (A->rowind[p] != j) cnt[j]++;
+        }
+    for (int64_t i = 0; i < n; i++)
+        if (cnt[i] > m) m = cnt[i];
+    free(cnt);
+    return (double)(m + 1) * DBL_EPSILON;
+}
+
 static double omega(const sylva_matrix *A, const double *x, const double *b)
 {
     int64_t n = A->n;
@@ -167,15 +201,20 @@ static void graded_case(int64_t nx)
     CHECK(w1 <= w0 / 10, "one step did not improve the backward error tenfold: %.3e -> %.3e", w0, w1);
     /* The GPU solve is not bitwise reproducible (its forward sweep adds
      * children's updates with atomic adds, in any order), so the refined
-     * call's first solution is not x0 and its backward error, at rounding
-     * level, differs from w0 in the leading digit: there the two must only
-     * agree within a factor of 2. The CPU solves repeat exactly. */
-    double before_tol = solve_mode == SYLVA_SOLVE_GPU ? w0 : 0.01 * w0;
-    CHECK(fabs(i1.berr_before - w0) <= before_tol + 4 * DBL_EPSILON, "reported before %.3e, computed %.3e",
-          i1.berr_before, w0);
+     * call's first solution is not x0: on this ill-conditioned case two
+     * GPU solves of the same system differed by up to 8.2× in backward
+     * error (H100, 60 seeds). The reported "before" cannot be compared
+     * with another solution's there; it must be the unrefined solution's
+     * kind — above 20ε, as w0 is, and at least tenfold the reported
+     * "after" (the step's improvement, checked on x1 itself below). The
+     * CPU solves repeat exactly: 1% of w0. */
+    int agrees = solve_mode == SYLVA_SOLVE_GPU
+                     ? i1.berr_before > 20 * DBL_EPSILON && i1.berr_before >= 10 * i1.berr_after
+                     : fabs(i1.berr_before - w0) <= 0.01 * w0 + 4 * DBL_EPSILON;
+    CHECK(agrees, "reported before %.3e, computed %.3e", i1.berr_before, w0);
     CHECK(fabs(i1.berr_after - w1) <= 0.01 * w1 + 4 * DBL_EPSILON, "reported after %.3e, computed %.3e",
           i1.berr_after, w1);
-    CHECK(wa <= 8 * DBL_EPSILON, "automatic refinement stopped at %.3e", wa);
+    CHECK(wa <= attainable(A), "automatic refinement stopped at %.3e (bound %.3e)", wa, attainable(A));
     CHECK(ia.refine_steps >= 1 && ia.refine_steps <= SYLVA_REFINE_AUTO_STEPS, "automatic steps %d",
           ia.refine_steps);
     CHECK(ia.seconds_refine > 0 && ia.seconds_solve > 0, "timings %.3g %.3g", ia.seconds_solve, ia.seconds_refine);
@@ -204,8 +243,8 @@ static void mixed_case(void)
            e0, ea, w0, wa, ia.refine_steps, i3.refine_steps, i3.berr_before, i3.berr_after);
     CHECK(e0 > 1e3 * DBL_EPSILON, "a float factor's plain solve is this accurate: %.3e", e0);
     CHECK(ea <= BERR_C * (double)n * DBL_EPSILON, "refined normwise backward error %.3e", ea);
-    CHECK(wa <= 8 * DBL_EPSILON && ia.berr_after <= 8 * DBL_EPSILON, "refined componentwise %.3e (reported %.3e)",
-          wa, ia.berr_after);
+    CHECK(wa <= attainable(A) && ia.berr_after <= attainable(A), "refined componentwise %.3e (reported %.3e, bound %.3e)",
+          wa, ia.berr_after, attainable(A));
     CHECK(ia.refine_steps >= 2, "float to double accuracy in %d steps", ia.refine_steps);
     CHECK(i3.refine_steps == 3, "refine = 3 took %d steps", i3.refine_steps);
     CHECK(i3.berr_after < i3.berr_before, "three steps: %.3e -> %.3e", i3.berr_before, i3.berr_after);
