@@ -1,10 +1,9 @@
 /* solve.c — the sequential solve and the log-determinant of runtime.h,
  * instantiated from t_solve.c for each precision. */
 #include <math.h>
-#include <stdlib.h>
 
-#include "front_cpu.h"
 #include "solve.h"
+#include "solve_partial.h"
 
 #define SYLVA_DOUBLE
 #include "t_solve.c"
