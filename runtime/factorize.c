@@ -230,6 +230,36 @@ void sylva__group_done(void *arg)
     if (a->cbmem) cb_read(a);
 }
 
+uint32_t sylva__group_where(int mode, int large)
+{
+    /* Hybrid runs let StarPU place batches of small fronts on either kind
+     * of worker; a large front stays on a GPU: its CPU twin is one core's
+     * dense factorization, never faster, and the perfmodels' calibration
+     * would otherwise send some there (measured: a 100³ run did not end in
+     * 200 s). */
+    return mode == SYLVA_MODE_GPU                ? STARPU_CUDA
+           : mode == SYLVA_MODE_HYBRID && large ? STARPU_CUDA
+           : mode == SYLVA_MODE_HYBRID          ? STARPU_CPU | STARPU_CUDA
+                                                : STARPU_CPU;
+}
+
+void sylva__group_args_init(sylva__group_args *a, const sylva__plan *pl, sylva__numeric *N, int64_t g,
+                            int tile_it, double **child_ptrs, double cost)
+{
+    *a = (sylva__group_args){.plan = pl,
+                             .num = N,
+                             .group = g,
+                             .precision = N->precision,
+                             .factor = !tile_it,
+                             .buf_maps = -1,
+                             .buf_work = -1,
+                             .buf_cb = -1,
+                             .child_ptrs = child_ptrs,
+                             .front_info = N->front_info,
+                             .failed = &N->failed,
+                             .cost = cost};
+}
+
 static int submit_group(sylva__numeric *N, run *r, int64_t g, int mode, int64_t tile_rows)
 {
     const sylva__plan *pl = N->plan;
@@ -238,21 +268,10 @@ static int submit_group(sylva__numeric *N, run *r, int64_t g, int mode, int64_t 
     if (status) return status;
     struct starpu_data_descr *descr = r->descr;
     sylva__group_args *a = &r->args[g];
-    *a = (sylva__group_args){.plan = pl,
-                             .gpu = gpu ? N->rt->gpu : NULL,
-                             .num = N,
-                             .group = g,
-                             .precision = N->precision,
-                             .factor = !tile_it,
-                             .buf_maps = -1,
-                             .buf_work = -1,
-                             .buf_cb = -1,
-                             .child_ptrs = r->child_ptrs + pl->dep_ptr[g],
-                             .front_info = N->front_info,
-                             .failed = &N->failed,
-                             .cost = N->rt->cost[g],
-                             .cbmem = gpu ? NULL : r->cbmem,
-                             .cb_unread = gpu ? NULL : r->unread};
+    sylva__group_args_init(a, pl, N, g, tile_it, r->child_ptrs + pl->dep_ptr[g], N->rt->cost[g]);
+    a->gpu = gpu ? N->rt->gpu : NULL;
+    a->cbmem = gpu ? NULL : r->cbmem;
+    a->cb_unread = gpu ? NULL : r->unread;
     /* GPU runs keep StarPU's default order (priority 0) they were tuned with. */
     int prio = gpu ? 0 : group_priority_base(g, pl->ngroups, r->prio_band);
     int nbuf = 0;
@@ -271,15 +290,7 @@ static int submit_group(sylva__numeric *N, run *r, int64_t g, int mode, int64_t 
     a->buf_child0 = nbuf;
     for (int64_t d = pl->dep_ptr[g]; d < pl->dep_ptr[g + 1]; d++)
         descr[nbuf++] = (struct starpu_data_descr){r->CB[pl->dep_list[d]], STARPU_R};
-    /* Hybrid runs let StarPU place batches of small fronts on either kind
-     * of worker; a large front stays on a GPU: its CPU twin is one core's
-     * dense factorization, never faster, and the perfmodels' calibration
-     * would otherwise send some there (measured: a 100³ run did not end in
-     * 200 s). */
-    uint32_t where = mode == SYLVA_MODE_GPU                        ? STARPU_CUDA
-                     : mode == SYLVA_MODE_HYBRID && pl->large[g] ? STARPU_CUDA
-                     : mode == SYLVA_MODE_HYBRID                 ? STARPU_CPU | STARPU_CUDA
-                                                                 : STARPU_CPU;
+    uint32_t where = sylva__group_where(mode, pl->large[g]);
     status = SYLVA_STARPU(starpu_task_insert(
         &sylva__group_codelet, STARPU_CL_ARGS_NFREE, a, sizeof *a, STARPU_DATA_MODE_ARRAY, descr,
         nbuf, STARPU_EXECUTE_WHERE, where, STARPU_PRIORITY, gpu ? 0 : prio + (int)r->prio_band - 1,

@@ -171,19 +171,8 @@ static int submit_batch(ready_run *r, int64_t n, sylva__factor_report *rep)
     ready_task *t = &r->tasks[g];
     sylva__group_args *a = &t->a;
     t->run = r;
-    *a = (sylva__group_args){.plan = pl,
-                             .gpu = r->gpu ? &r->gp : NULL,
-                             .num = N,
-                             .group = g,
-                             .precision = N->precision,
-                             .factor = !tile_it,
-                             .buf_maps = -1,
-                             .buf_work = -1,
-                             .buf_cb = -1,
-                             .child_ptrs = r->child_ptrs + pl->dep_ptr[g],
-                             .front_info = N->front_info,
-                             .failed = &N->failed,
-                             .cost = sylva__group_cost(pl, g)};
+    sylva__group_args_init(a, pl, N, g, tile_it, r->child_ptrs + pl->dep_ptr[g], sylva__group_cost(pl, g));
+    a->gpu = r->gpu ? &r->gp : NULL;
     struct starpu_data_descr *descr = r->descr;
     int nbuf = 0;
     descr[nbuf++] = (struct starpu_data_descr){r->A, STARPU_R};
@@ -196,12 +185,7 @@ static int submit_batch(ready_run *r, int64_t n, sylva__factor_report *rep)
     a->buf_child0 = nbuf;
     for (int64_t d = pl->dep_ptr[g]; d < pl->dep_ptr[g + 1]; d++)
         descr[nbuf++] = (struct starpu_data_descr){r->CB[pl->dep_list[d]], STARPU_R};
-    /* Where, as for static plans (factorize.c): large fronts on GPUs in
-     * hybrid runs. */
-    uint32_t where = r->mode == SYLVA_MODE_GPU                        ? STARPU_CUDA
-                     : r->mode == SYLVA_MODE_HYBRID && pl->large[g] ? STARPU_CUDA
-                     : r->mode == SYLVA_MODE_HYBRID                 ? STARPU_CPU | STARPU_CUDA
-                                                                    : STARPU_CPU;
+    uint32_t where = sylva__group_where(r->mode, pl->large[g]);
     status = SYLVA_STARPU(starpu_task_insert(
         &sylva__group_codelet, STARPU_CL_ARGS_NFREE, a, sizeof *a, STARPU_DATA_MODE_ARRAY, descr, nbuf,
         STARPU_EXECUTE_WHERE, where, STARPU_FLOPS, pl->group_flops[g], STARPU_NAME,

@@ -177,10 +177,17 @@ int sylva__factor_submit_ready(sylva__numeric *N, const void *A_values, int64_t 
                                int mode, sylva__factor_report *rep);
 /* Shared by both submissions (factorize.c): the size class of a CB pool,
  * group g's L handle (registered once), a group task's callback (GPU time,
- * progress, task log), the GPUs' failed fronts and peak memory. */
+ * progress, task log), the GPUs' failed fronts and peak memory, where a
+ * task may run, its arguments. */
 uint32_t sylva__cb_class(int64_t n);
 void sylva__register_L_group(sylva__numeric *N, int64_t g);
 void sylva__group_done(void *group_args);
+/* Where a group task may run in mode M (large fronts stay on GPUs in hybrid
+ * runs), and a group's task arguments with every buffer index absent (the
+ * caller sets gpu, cbmem, cb_unread and the indices it uses). */
+uint32_t sylva__group_where(int mode, int large);
+void sylva__group_args_init(sylva__group_args *a, const sylva__plan *pl, sylva__numeric *N, int64_t g,
+                            int tile_it, double **child_ptrs, double cost);
 int sylva__factor_gather_gpu(sylva__numeric *N, sylva__factor_report *rep);
 
 /* The GPU form of the plan and its handles, made once (gpu_run.c). */
