@@ -170,16 +170,16 @@ int sylva__gpu_solve_setup(const sylva__solve_desc *d, const sylva__solve_bufs *
     (void)d, (void)b, (void)s;
     return SYLVA_ERR_UNSUPPORTED;
 }
-int sylva__gpu_solve_forward(sylva__gpu_context *ctx, const sylva__solve_desc *d,
-                             const sylva__solve_bufs *b, int64_t nrhs, double *X, struct CUstream_st *s)
+int sylva__gpu_solve_forward(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, double *X,
+                             struct CUstream_st *s)
 {
-    (void)ctx, (void)d, (void)b, (void)nrhs, (void)X, (void)s;
+    (void)d, (void)b, (void)nrhs, (void)X, (void)s;
     return SYLVA_ERR_UNSUPPORTED;
 }
-int sylva__gpu_solve_backward(sylva__gpu_context *ctx, const sylva__solve_desc *d,
-                              const sylva__solve_bufs *b, int64_t nrhs, double *X, struct CUstream_st *s)
+int sylva__gpu_solve_backward(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, double *X,
+                              struct CUstream_st *s)
 {
-    (void)ctx, (void)d, (void)b, (void)nrhs, (void)X, (void)s;
+    (void)d, (void)b, (void)nrhs, (void)X, (void)s;
     return SYLVA_ERR_UNSUPPORTED;
 }
 int sylva__gpu_solve_permute(const sylva__solve_desc *d, const sylva__solve_bufs *b, int to_permuted,

@@ -1,25 +1,29 @@
-/* gpu_solve.h — the triangular solves L y = b, Lᵀ x = y on a GPU, along
- * the assembly tree level by level (a level: the fronts of one height, so
- * no front of a level is an ancestor of another): forward, levels upward,
- * one batched launch solves every small front's pivot rows (L11⁻¹) and
- * subtracts L21·X1 from the rows of its ancestors through the front's row
- * list (atomic adds: fronts of a level may share ancestor rows); backward,
- * levels downward, one launch gathers each front's CB rows of the solution
- * and solves with L11ᵀ. Large fronts (the factorization's native path) use
- * cuBLAS TRSM/TRSV and GEMM/GEMV with a gather or scatter of their rows.
- * The right-hand side is an n × nrhs block in the permuted numbering on
- * the device (permute kernels bring it from and to the user's numbering),
- * plus the residual, update and backward-error kernels of iterative
- * refinement. Every per-pattern array is one blob built once per analysis
- * (runtime/gpu_solve_plan.c) and uploaded once; per solve the device gets
- * only the base pointers of the factor's L slices, from which a setup
- * kernel makes every front's pointer. Everything is queued on the caller's
- * stream; only sylva__gpu_copy_to_host waits. double precision (the GPU
- * factor's).
+/* gpu_solve.h — the triangular solves L y = b, Lᵀ x = y on a GPU in one
+ * launch per direction, driven by the assembly tree's dependencies rather
+ * than by its levels. The work of each front is cut into items (below):
+ * a small front is one item, a larger one is split into triangle items (32
+ * pivot rows each, solved one after another as their inputs arrive) and
+ * update items (L21 products over chunks of rows and pivots). Items are
+ * listed in an order where every item comes after those it needs; the
+ * launch's blocks take items in that order from an atomic ticket and wait,
+ * on per-front counters in device memory, until what an item needs is
+ * done (a child's updates of its rows, the earlier triangle items of its
+ * front, its parent in the backward sweep). A block only waits for items
+ * with lower tickets, taken by blocks already running, so the sweep always
+ * progresses. Updates of ancestors' rows are atomic adds (fronts may share
+ * ancestor rows). The right-hand side is an n × nrhs block in the permuted
+ * numbering on the device (permute kernels bring it from and to the user's
+ * numbering), plus the residual, update and backward-error kernels of
+ * iterative refinement. Every per-pattern array is one blob built once per
+ * analysis (runtime/gpu_solve_plan.c, items by solve_items.c) and uploaded
+ * once; per solve the device gets only the base pointers of the factor's L
+ * slices, from which a setup kernel makes every front's pointer.
+ * Everything is queued on the caller's stream; only sylva__gpu_copy_to_host
+ * waits. double precision (the GPU factor's).
  *
- * The CPU twin (sylva__solve_levels_cpu) runs the same blob, the same level
- * schedule and the same large-front sequence with the CPU kernels, so CI
- * tests the blob without a GPU. Without CUDA every GPU call answers
+ * The CPU twin (sylva__solve_items_cpu) runs the same blob's items in their
+ * list order with the same arithmetic per item, so CI tests the blob and
+ * the item lists without a GPU. Without CUDA every GPU call answers
  * SYLVA_ERR_UNSUPPORTED (gpu_no_cuda.c).
  */
 #ifndef SYLVA_KERNELS_GPU_SOLVE_H
@@ -34,12 +38,37 @@
 extern "C" {
 #endif
 
+/* How a front's work is cut into items. A front of at most FOLD_K pivots
+ * and FOLD_R CB rows is one item. Otherwise: triangle items of TB pivot
+ * rows; forward update items of UR CB rows × UK pivots; backward update
+ * items of BK pivots × BR CB rows. */
+#define SYLVA_SOLVE_FOLD_K 96
+#define SYLVA_SOLVE_FOLD_R 512
+#define SYLVA_SOLVE_TB 32
+#define SYLVA_SOLVE_UR 256
+#define SYLVA_SOLVE_UK 256
+#define SYLVA_SOLVE_BK 8
+#define SYLVA_SOLVE_BR 1024
+/* An item is two ints: the front record, then kind << 24 | index. FOLD:
+ * the whole front. TRI: triangle block `index`. UPD: update chunk `index`
+ * (forward: row chunk · ceil(k/UK) + pivot chunk; backward: pivot chunk ·
+ * ceil(r/BR) + row chunk). */
+enum { SYLVA_SOLVE_FOLD = 0, SYLVA_SOLVE_TRI = 1, SYLVA_SOLVE_UPD = 2 };
+#define SYLVA_SOLVE_ITEM(kind, index) ((kind) << 24 | (index))
+#define SYLVA_SOLVE_KIND(code) ((code) >> 24)
+#define SYLVA_SOLVE_INDEX(code) ((code) & 0xffffff)
+
 /* Byte offsets of the solve blob's arrays (16-byte aligned); F fronts in
- * level order. */
+ * level order (by height, so children come before their parents). */
 typedef struct sylva__solve_layout {
     int64_t m, k;   /* int[F]: rows, pivots */
-    int64_t large;  /* int[F]: 1 when cuBLAS solves the front (not the batched kernels) */
+    int64_t large;  /* int[F]: 1 when the factorization's native path made the front */
     int64_t group;  /* int[F]: the plan group whose L slice holds it */
+    int64_t parent; /* int[F]: the parent's record, −1 for a root */
+    int64_t nchild; /* int[F]: children */
+    int64_t nt;     /* int[F]: triangle items, 0 for a folded front */
+    int64_t nuf, nub; /* int[F]: forward and backward update items */
+    int64_t fitems, bitems; /* int[2 · nitems_*]: the items of each sweep, in order */
     int64_t col;    /* int64[F]: first pivot column (permuted numbering) */
     int64_t lofs;   /* int64[F]: offset (scalars) of its columns in its group's slice */
     int64_t rofs;   /* int64[F]: its first CB row in `rows` */
@@ -52,14 +81,20 @@ typedef struct sylva__solve_layout {
 typedef struct sylva__solve_desc {
     int64_t n;
     int nfronts, nlevels, ngroups;
+    int nitems_f, nitems_b;    /* items of the forward and the backward sweep */
     sylva__solve_layout lay;
-    const void *host_blob;     /* the blob's host copy (the large fronts' sizes) */
+    const void *host_blob;     /* the blob's host copy */
     const int *level_ptr;      /* nlevels + 1: front records of each level */
-    const int *large_ptr;      /* nlevels + 1: into large_list */
-    const int *large_list;     /* the large fronts' records, by level */
-    int64_t max_large_rows;    /* largest m − k of a large front (workspace) */
     int64_t max_cb_rows;       /* largest m − k of any front (the CPU twin's workspace) */
 } sylva__solve_desc;
+
+/* Items of F fronts (m, k, parent by record, children first): fills nt,
+ * nuf, nub and, when fitems is not NULL, both item lists (2 ints per item;
+ * room for the counts a first call with NULL lists returned). Fails with
+ * SYLVA_ERR_UNSUPPORTED when a front needs more than 2^24 items or the
+ * lists more than INT_MAX. */
+int sylva__solve_items(int F, const int *m, const int *k, int *nt, int *nuf, int *nub, int *fitems, int *bitems,
+                       int *nitems_f, int *nitems_b);
 
 /* A's full pattern (permuted, both triangles; frontal.h's
  * sylva__full_pattern) as device arrays, for the residual. */
@@ -69,14 +104,15 @@ typedef struct sylva__solve_pattern {
 } sylva__solve_pattern;
 
 /* Workspace of one solve of nrhs columns (offsets in bytes): the fronts' L
- * pointers, the groups' base pointers, the large fronts' gathered rows,
- * the pivot check's results (an int and a double per front record), the
+ * pointers, the groups' base pointers, the sweeps' counters (a ticket and
+ * three ints per front), the pivot check's results (an int and a double
+ * per front record), the
  * permuted solution x (n × nrhs, ld n) and, with refinement, the
  * permuted right-hand side b, the residual r, the correction d and the
  * per-column backward errors; stage: the block as the caller's host
  * arrays hold it (n × nrhs, ld n), copied in and out by the task. */
 typedef struct sylva__solve_ws {
-    size_t Lp, gbase, bad, badval, T, x, b, r, d, omega, stage, bytes;
+    size_t Lp, gbase, flow, bad, badval, x, b, r, d, omega, stage, bytes;
 } sylva__solve_ws;
 void sylva__solve_ws_layout(const sylva__solve_desc *d, int64_t nrhs, int refine, sylva__solve_ws *w);
 
@@ -92,11 +128,9 @@ typedef struct sylva__solve_bufs {
 int sylva__gpu_solve_setup(const sylva__solve_desc *d, const sylva__solve_bufs *b, struct CUstream_st *s);
 /* X (n × nrhs, ld n, permuted) ← L⁻¹ X; then, backward, ← L⁻ᵀ X. The
  * workspace must have been laid out for at least nrhs columns. */
-int sylva__gpu_solve_forward(sylva__gpu_context *ctx, const sylva__solve_desc *d,
-                             const sylva__solve_bufs *b, int64_t nrhs, double *X,
+int sylva__gpu_solve_forward(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, double *X,
                              struct CUstream_st *s);
-int sylva__gpu_solve_backward(sylva__gpu_context *ctx, const sylva__solve_desc *d,
-                              const sylva__solve_bufs *b, int64_t nrhs, double *X,
+int sylva__gpu_solve_backward(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, double *X,
                               struct CUstream_st *s);
 /* For every front record i (level order): bad[i] = the first of its pivots
  * (diagonal entries of L11) that is not finite and positive, −1 if none,
@@ -135,10 +169,10 @@ int sylva__gpu_pointer_device(const void *p);
 int sylva__gpu_memcpy(void *dst, const void *src, size_t bytes, int to_device);
 
 /* The CPU twin: X (n × nrhs, ld n, permuted) ← L⁻¹ X then L⁻ᵀ X with the
- * blob on the host and group_L the host bases of the L slices; T is a
- * workspace of max_cb_rows · nrhs scalars. */
-void sylva__solve_levels_cpu(const sylva__solve_desc *d, const void *blob, double *const *group_L,
-                             int64_t nrhs, double *X, double *T);
+ * blob on the host and group_L the host bases of the L slices, item by
+ * item in list order; T is a workspace of max_cb_rows · nrhs scalars. */
+void sylva__solve_items_cpu(const sylva__solve_desc *d, const void *blob, double *const *group_L,
+                            int64_t nrhs, double *X, double *T);
 
 #ifdef __cplusplus
 }

@@ -7,7 +7,7 @@
  * blob (R), the workspace (SCRATCH), every group's L slice (R) and, when
  * refining, the residual's pattern blob and A's values (R). On the
  * worker's stream: the L pointers, B permuted into x, the forward and
- * backward levels, then the refinement loop of refine.c on device buffers
+ * backward sweeps, then the refinement loop of refine.c on device buffers
  * (the residual kernel, a correction solve, x += d; each step reads the
  * per-column backward errors back, a few bytes), and x permuted back into
  * B. One task rather than one per group: a solve does O(m·k) work per
@@ -24,7 +24,6 @@
 /* The refinement's operations on the device (refine.c's ops). */
 typedef struct gpu_refine {
     sylva__solve_gpu_args *a;
-    sylva__gpu_context *ctx;
     const sylva__solve_desc *d;
     const sylva__solve_bufs *b;
     sylva__solve_pattern pat;
@@ -46,8 +45,8 @@ static int op_solve(void *c)
     gpu_refine *g = c;
     size_t bytes = (size_t)(g->d->n * g->a->nrhs) * sizeof(double);
     int st = sylva__gpu_copy_device(g->dx, g->r, bytes, g->s);
-    if (!st) st = sylva__gpu_solve_forward(g->ctx, g->d, g->b, g->a->nrhs, g->dx, g->s);
-    return st ? st : sylva__gpu_solve_backward(g->ctx, g->d, g->b, g->a->nrhs, g->dx, g->s);
+    if (!st) st = sylva__gpu_solve_forward(g->d, g->b, g->a->nrhs, g->dx, g->s);
+    return st ? st : sylva__gpu_solve_backward(g->d, g->b, g->a->nrhs, g->dx, g->s);
 }
 
 static int op_update(void *c, int sign)
@@ -68,7 +67,7 @@ static int check_pivots(sylva__solve_gpu_args *a, const sylva__solve_desc *d, co
     return st;
 }
 
-static int run(sylva__solve_gpu_args *a, void *buffers[], sylva__gpu_context *ctx, struct CUstream_st *s)
+static int run(sylva__solve_gpu_args *a, void *buffers[], struct CUstream_st *s)
 {
     const sylva__solve_desc *d = &a->gs->desc;
     int64_t n = d->n, nrhs = a->nrhs;
@@ -101,15 +100,15 @@ static int run(sylva__solve_gpu_args *a, void *buffers[], sylva__gpu_context *ct
     if (!st) st = sylva__gpu_solve_permute(d, &b, 1, nrhs, B, ldb, x, s);
     if (!st && a->refine)
         st = sylva__gpu_copy_device(ws + b.ws.b, x, (size_t)(n * nrhs) * sizeof(double), s);
-    if (!st) st = sylva__gpu_solve_forward(ctx, d, &b, nrhs, x, s);
-    if (!st) st = sylva__gpu_solve_backward(ctx, d, &b, nrhs, x, s);
+    if (!st) st = sylva__gpu_solve_forward(d, &b, nrhs, x, s);
+    if (!st) st = sylva__gpu_solve_backward(d, &b, nrhs, x, s);
     if (!st) st = sylva__gpu_sync(s);
     a->seconds_solve = sylva__now() - t0;
     if (!st && a->refine) {
         t0 = sylva__now();
         const char *pat = sylva__buf_ptr(buffers[a->buf_pattern]);
         const sylva__gpu_solve_plan *gs = a->gs;
-        gpu_refine g = {.a = a, .ctx = ctx, .d = d, .b = &b, .avals = sylva__buf_ptr(buffers[a->buf_avals]),
+        gpu_refine g = {.a = a, .d = d, .b = &b, .avals = sylva__buf_ptr(buffers[a->buf_avals]),
                         .x = x, .rhs = (double *)(ws + b.ws.b), .r = (double *)(ws + b.ws.r),
                         .dx = (double *)(ws + b.ws.d),
                         .omega_dev = (double *)(ws + b.ws.omega), .s = s};
@@ -134,9 +133,7 @@ static int run(sylva__solve_gpu_args *a, void *buffers[], sylva__gpu_context *ct
 static void solve_gpu_cuda(void *buffers[], void *cl_arg)
 {
     sylva__solve_gpu_args *a = cl_arg;
-    sylva__gpu_context *ctx = sylva__gpu_worker_context(starpu_worker_get_id());
-    a->status = ctx ? run(a, buffers, ctx, sylva__worker_stream())
-                    : sylva__fail(SYLVA_ERR_RUNTIME, "GPU worker %d has no context", starpu_worker_get_id());
+    a->status = run(a, buffers, sylva__worker_stream());
     if (a->status) snprintf(a->error, sizeof a->error, "%s", sylva__last_error());
 }
 

@@ -1,10 +1,10 @@
 /* gpu_solve_plan.c — builds the GPU solve's blobs (gpu_solve_plan.h): the
- * fronts sorted by height (a level of the tree: no front is an ancestor of
- * another of the same height; ties by front number, so the order is the
- * same in every run), each with its sizes, first column, group, offset in
- * the group's L slice and CB rows; a front of a large group (the
- * factorization's native path) is marked for cuBLAS. O(Σ m) once per
- * pattern; fails only on memory or on sizes beyond 32-bit ints.
+ * fronts sorted by height (children before parents; ties by front number,
+ * so the order is the same in every run), each with its sizes, first
+ * column, group, offset in the group's L slice, CB rows, parent record and
+ * number of children, and the two sweeps' item lists
+ * (kernels/solve_items.c). O(Σ m) once per pattern; fails only on memory
+ * or on sizes beyond 32-bit ints.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -28,7 +28,7 @@ static void level_order(const sylva__tree *t, int64_t *order, int *level_ptr)
     for (int64_t f = 0; f < t->nfronts; f++) order[pos[t->fronts[f].height]++] = f;
 }
 
-static void layout(int64_t F, int64_t nr, int64_t n, sylva__solve_layout *y)
+static void layout(int64_t F, int64_t nr, int64_t n, int64_t nif, int64_t nib, sylva__solve_layout *y)
 {
     int64_t o = 0, i4 = (int64_t)sizeof(int), i8 = (int64_t)sizeof(int64_t);
 #define SYLVA_PUT(field, count, size) (y->field = o, o = align16(o + (count) * (size)))
@@ -36,6 +36,13 @@ static void layout(int64_t F, int64_t nr, int64_t n, sylva__solve_layout *y)
     SYLVA_PUT(k, F, i4);
     SYLVA_PUT(large, F, i4);
     SYLVA_PUT(group, F, i4);
+    SYLVA_PUT(parent, F, i4);
+    SYLVA_PUT(nchild, F, i4);
+    SYLVA_PUT(nt, F, i4);
+    SYLVA_PUT(nuf, F, i4);
+    SYLVA_PUT(nub, F, i4);
+    SYLVA_PUT(fitems, 2 * nif, i4);
+    SYLVA_PUT(bitems, 2 * nib, i4);
     SYLVA_PUT(col, F, i8);
     SYLVA_PUT(lofs, F, i8);
     SYLVA_PUT(rofs, F, i8);
@@ -56,56 +63,66 @@ int sylva__gpu_solve_plan_build(const sylva__plan *pl, sylva__gpu_solve_plan **o
     for (int64_t f = 0; f < F; f++) nr += t->fronts[f].m - t->fronts[f].k;
     sylva__gpu_solve_plan *gs = sylva__calloc(1, sizeof *gs);
     int64_t *order = sylva__malloc((size_t)(F + H + 1), sizeof *order);
-    if (!gs || !order) goto oom;
-    gs->ints = sylva__malloc((size_t)(3 * (H + 1) + F + 1), sizeof *gs->ints);
-    if (!gs->ints) goto oom;
+    int64_t *record = sylva__malloc((size_t)F + 1, sizeof *record);
+    int *sizes = sylva__malloc((size_t)(5 * F + 1), sizeof *sizes);
+    int rc = SYLVA_ERR_NO_MEMORY;
+    if (!gs || !order || !record || !sizes) goto fail;
+    gs->ints = sylva__malloc((size_t)(H + 1), sizeof *gs->ints);
+    if (!gs->ints) goto fail;
     sylva__solve_desc *d = &gs->desc;
     d->n = t->n;
     d->nfronts = (int)F;
     d->nlevels = (int)H;
     d->ngroups = (int)pl->ngroups;
-    int *level_ptr = gs->ints, *large_ptr = level_ptr + H + 1, *large_list = large_ptr + H + 1;
+    int *level_ptr = gs->ints;
     level_order(t, order, level_ptr);
-    layout(F, nr, t->n, &d->lay);
+    int *m = sizes, *k = m + F, *nt = k + F, *nuf = nt + F, *nub = nuf + F;
+    for (int64_t i = 0; i < F; i++) {
+        record[order[i]] = i;
+        m[i] = (int)t->fronts[order[i]].m;
+        k[i] = (int)t->fronts[order[i]].k;
+    }
+    rc = sylva__solve_items((int)F, m, k, nt, nuf, nub, NULL, NULL, &d->nitems_f, &d->nitems_b);
+    if (rc != SYLVA_OK) goto fail;
+    rc = SYLVA_ERR_NO_MEMORY;
+    layout(F, nr, t->n, d->nitems_f, d->nitems_b, &d->lay);
     gs->blob = aligned_alloc(64, (size_t)((d->lay.bytes + 63) / 64 * 64));
-    if (!gs->blob) goto oom;
+    if (!gs->blob) goto fail;
     memset(gs->blob, 0, (size_t)d->lay.bytes);
     const sylva__solve_layout *y = &d->lay;
-    int64_t ri = 0, nl = 0;
-    for (int64_t h = 0; h < H; h++) {
-        large_ptr[h] = (int)nl;
-        for (int i = level_ptr[h]; i < level_ptr[h + 1]; i++) {
-            int64_t f = order[i], g = pl->front_group[f], r = t->fronts[f].m - t->fronts[f].k;
-            const sylva__front *fr = &t->fronts[f];
-            AT(int, gs->blob, y->m)[i] = (int)fr->m;
-            AT(int, gs->blob, y->k)[i] = (int)fr->k;
-            AT(int, gs->blob, y->large)[i] = pl->large[g] != 0;
-            AT(int, gs->blob, y->group)[i] = (int)g;
-            AT(int64_t, gs->blob, y->col)[i] = fr->first_col;
-            AT(int64_t, gs->blob, y->lofs)[i] = pl->l_off[f] - pl->l_off[pl->front_list[pl->group_ptr[g]]];
-            AT(int64_t, gs->blob, y->rofs)[i] = ri;
-            memcpy(AT(int64_t, gs->blob, y->rows) + ri, t->rows + fr->row_off + fr->k, (size_t)r * sizeof(int64_t));
-            ri += r;
-            if (r > d->max_cb_rows) d->max_cb_rows = r;
-            if (pl->large[g]) {
-                large_list[nl++] = i;
-                if (r > d->max_large_rows) d->max_large_rows = r;
-            }
-        }
+    memcpy(AT(int, gs->blob, y->m), m, (size_t)F * sizeof(int));
+    memcpy(AT(int, gs->blob, y->k), k, (size_t)F * sizeof(int));
+    sylva__solve_items((int)F, m, k, AT(int, gs->blob, y->nt), AT(int, gs->blob, y->nuf), AT(int, gs->blob, y->nub),
+                       AT(int, gs->blob, y->fitems), AT(int, gs->blob, y->bitems), &d->nitems_f, &d->nitems_b);
+    int64_t ri = 0;
+    for (int64_t i = 0; i < F; i++) {
+        int64_t f = order[i], g = pl->front_group[f], r = t->fronts[f].m - t->fronts[f].k;
+        const sylva__front *fr = &t->fronts[f];
+        AT(int, gs->blob, y->large)[i] = pl->large[g] != 0;
+        AT(int, gs->blob, y->group)[i] = (int)g;
+        AT(int, gs->blob, y->parent)[i] = fr->parent >= 0 ? (int)record[fr->parent] : -1;
+        AT(int, gs->blob, y->nchild)[i] = (int)(t->child_ptr[f + 1] - t->child_ptr[f]);
+        AT(int64_t, gs->blob, y->col)[i] = fr->first_col;
+        AT(int64_t, gs->blob, y->lofs)[i] = pl->l_off[f] - pl->l_off[pl->front_list[pl->group_ptr[g]]];
+        AT(int64_t, gs->blob, y->rofs)[i] = ri;
+        memcpy(AT(int64_t, gs->blob, y->rows) + ri, t->rows + fr->row_off + fr->k, (size_t)r * sizeof(int64_t));
+        ri += r;
+        if (r > d->max_cb_rows) d->max_cb_rows = r;
     }
-    large_ptr[H] = (int)nl;
     memcpy(AT(int64_t, gs->blob, y->perm), t->perm, (size_t)t->n * sizeof(int64_t));
     d->host_blob = gs->blob;
     d->level_ptr = level_ptr;
-    d->large_ptr = large_ptr;
-    d->large_list = large_list;
     free(order);
+    free(record);
+    free(sizes);
     *out = gs;
     return SYLVA_OK;
-oom:
+fail:
     free(order);
+    free(record);
+    free(sizes);
     sylva__gpu_solve_plan_free(gs);
-    return SYLVA_ERR_NO_MEMORY;
+    return rc;
 }
 
 int sylva__gpu_solve_plan_pattern(sylva__gpu_solve_plan *gs, const sylva__full_pattern *fp)

@@ -1,10 +1,12 @@
 /* test_solve_plan.c — the GPU solve's per-pattern data checked without a
  * GPU: the solve blob's contract (every front once, in levels where no
  * front's ancestor shares or precedes its level, large fronts as the plan
- * says, offsets into the groups' L slices, CB rows, the permutation, a
- * workspace layout without overlaps), then the blob run by the CPU twin of
- * the GPU solve (kernels/solve_levels_cpu.c: the same level schedule) on a
- * CPU factor, for 1 and 5 right-hand sides, to c·n·ε; and the residual on
+ * says, parents and child counts, offsets into the groups' L slices, CB
+ * rows, the permutation, a workspace layout without overlaps), the item
+ * lists of both sweeps (every item of every front once, each after what it
+ * needs), then the blob run by the CPU twin of the GPU solve
+ * (kernels/solve_items_cpu.c: the same items in the same order) on a CPU
+ * factor, for 1 and 5 right-hand sides, to c·n·ε; and the residual on
  * A's permuted full pattern (frontal/full_pattern.c, the GPU residual's
  * input) against b − A x computed from A itself.
  *   test_solve_plan SPEC POLICY [small=N]
@@ -18,6 +20,54 @@
 
 #define AT(type, blob, off) ((const type *)((const char *)(blob) + (off)))
 
+/* One sweep's item list: every item of every front once (a folded front's
+ * one item, or its triangle and update items), in an order where each
+ * item comes after what it needs: forward, a front's items after its
+ * children's, its triangle items top down, its updates after them;
+ * backward, a front's items after its parent's, its updates first, its
+ * triangle items bottom up. */
+static void check_items(const sylva__solve_desc *d, const void *b, int forward)
+{
+    const sylva__solve_layout *y = &d->lay;
+    const int *items = AT(int, b, forward ? y->fitems : y->bitems), count = forward ? d->nitems_f : d->nitems_b;
+    const int *nt = AT(int, b, y->nt), *nu = AT(int, b, forward ? y->nuf : y->nub), *par = AT(int, b, y->parent);
+    int F = d->nfronts;
+    int *first = malloc((size_t)F * sizeof *first + 1), *last = malloc((size_t)F * sizeof *last + 1);
+    int *tri = malloc((size_t)F * sizeof *tri + 1), *upd = malloc((size_t)F * sizeof *upd + 1);
+    for (int i = 0; i < F; i++) first[i] = last[i] = -1, tri[i] = upd[i] = 0;
+    for (int q = 0; q < count; q++) {
+        int i = items[2 * q], kind = SYLVA_SOLVE_KIND(items[2 * q + 1]), idx = SYLVA_SOLVE_INDEX(items[2 * q + 1]);
+        CHECK(i >= 0 && i < F, "item %d: record %d", q, i);
+        if (i < 0 || i >= F) break;
+        if (first[i] < 0) first[i] = q;
+        last[i] = q;
+        if (kind == SYLVA_SOLVE_FOLD) {
+            CHECK(nt[i] == 0 && first[i] == q, "item %d: record %d folded twice or also split", q, i);
+        } else if (kind == SYLVA_SOLVE_TRI) {
+            int want = forward ? tri[i] : nt[i] - 1 - tri[i];
+            CHECK(idx == want && (forward ? upd[i] == 0 : upd[i] == nu[i]), "item %d: triangle %d of record %d "
+                  "(expected %d, %d updates before it)", q, idx, i, want, upd[i]);
+            tri[i]++;
+        } else {
+            CHECK(kind == SYLVA_SOLVE_UPD && idx == upd[i] && (forward ? tri[i] == nt[i] : tri[i] == 0),
+                  "item %d: update %d of record %d out of order", q, idx, i);
+            upd[i]++;
+        }
+    }
+    for (int i = 0; i < F; i++) {
+        CHECK(first[i] >= 0 && tri[i] == nt[i] && upd[i] == nu[i], "record %d: %d of %d triangle and %d of %d update "
+              "items", i, tri[i], nt[i], upd[i], nu[i]);
+        int p = par[i];
+        if (p >= 0 && first[i] >= 0)
+            CHECK(forward ? last[i] < first[p] : first[i] > last[p], "record %d's items and its parent's out of order",
+                  i);
+    }
+    free(first);
+    free(last);
+    free(tri);
+    free(upd);
+}
+
 static void check_blob(const sylva__plan *pl, const sylva__gpu_solve_plan *gs)
 {
     const sylva__tree *t = pl->tree;
@@ -28,12 +78,8 @@ static void check_blob(const sylva__plan *pl, const sylva__gpu_solve_plan *gs)
     for (int64_t f = 0; f < t->nfronts; f++) level[f] = -1;
     CHECK(d->nfronts == t->nfronts && d->level_ptr[0] == 0 && d->level_ptr[d->nlevels] == d->nfronts,
           "levels cover %d of %lld fronts", d->level_ptr[d->nlevels], (long long)t->nfronts);
-    int nlarge = 0;
+    int64_t *record = malloc((size_t)t->nfronts * sizeof *record + 1);
     for (int l = 0; l < d->nlevels; l++) {
-        for (int q = d->large_ptr[l]; q < d->large_ptr[l + 1]; q++)
-            CHECK(d->large_list[q] >= d->level_ptr[l] && d->large_list[q] < d->level_ptr[l + 1] &&
-                      AT(int, b, y->large)[d->large_list[q]],
-                  "large list of level %d", l);
         for (int i = d->level_ptr[l]; i < d->level_ptr[l + 1]; i++) {
             int64_t col = AT(int64_t, b, y->col)[i], f = t->col2front[col];
             const sylva__front *fr = &t->fronts[f];
@@ -41,6 +87,7 @@ static void check_blob(const sylva__plan *pl, const sylva__gpu_solve_plan *gs)
             CHECK(fr->first_col == col && level[f] < 0, "record %d: front %lld listed twice or not at its column", i,
                   (long long)f);
             level[f] = l;
+            record[f] = i;
             CHECK(AT(int, b, y->m)[i] == fr->m && AT(int, b, y->k)[i] == fr->k, "record %d sizes", i);
             CHECK(AT(int, b, y->group)[i] == g && AT(int, b, y->large)[i] == pl->large[g], "record %d group", i);
             CHECK(pl->l_off[pl->front_list[pl->group_ptr[g]]] + AT(int64_t, b, y->lofs)[i] == pl->l_off[f],
@@ -48,28 +95,31 @@ static void check_blob(const sylva__plan *pl, const sylva__gpu_solve_plan *gs)
             int64_t r = fr->m - fr->k, ro = AT(int64_t, b, y->rofs)[i];
             CHECK(!memcmp(AT(int64_t, b, y->rows) + ro, t->rows + fr->row_off + fr->k, (size_t)r * sizeof(int64_t)),
                   "record %d rows", i);
-            CHECK(r <= d->max_cb_rows && (!pl->large[g] || r <= d->max_large_rows), "record %d: %lld rows above the maxima", i,
-                  (long long)r);
+            CHECK(r <= d->max_cb_rows, "record %d: %lld rows above the maximum", i, (long long)r);
+            CHECK(AT(int, b, y->nchild)[i] == t->child_ptr[f + 1] - t->child_ptr[f], "record %d children", i);
             rows += r;
-            nlarge += AT(int, b, y->large)[i];
         }
     }
-    CHECK(nlarge == d->large_ptr[d->nlevels], "%d large records, %d listed", nlarge, d->large_ptr[d->nlevels]);
     for (int64_t f = 0; f < t->nfronts; f++) {
         int64_t p = t->fronts[f].parent;
         CHECK(level[f] >= 0, "front %lld missing", (long long)f);
+        if (level[f] < 0) continue;
+        CHECK(AT(int, b, y->parent)[record[f]] == (p >= 0 ? record[p] : -1), "front %lld parent record", (long long)f);
         if (p >= 0) CHECK(level[p] > level[f], "front %lld at level %lld, its parent at %lld", (long long)f,
                           (long long)level[f], (long long)level[p]);
     }
+    check_items(d, b, 1);
+    check_items(d, b, 0);
+    free(record);
     CHECK(!memcmp(AT(int64_t, b, y->perm), t->perm, (size_t)t->n * sizeof(int64_t)), "permutation");
     CHECK(y->rows + rows * 8 <= y->perm && y->perm + t->n * 8 <= y->bytes, "blob layout");
     for (int refine = 0; refine < 2; refine++) { /* in order, aligned, each array before the next */
         sylva__solve_ws w;
         sylva__solve_ws_layout(d, 7, refine, &w);
         size_t vec = (size_t)t->n * 7 * sizeof(double);
-        size_t start[] = {w.Lp, w.gbase, w.bad, w.badval, w.T, w.x, w.b, w.r, w.d, w.omega};
-        size_t size[] = {(size_t)d->nfronts * 8, (size_t)d->ngroups * 8, (size_t)d->nfronts * 4,
-                         (size_t)d->nfronts * 8, (size_t)d->max_large_rows * 7 * 8, vec, vec, vec, vec, 7 * 8};
+        size_t start[] = {w.Lp, w.gbase, w.flow, w.bad, w.badval, w.x, w.b, w.r, w.d, w.omega};
+        size_t size[] = {(size_t)d->nfronts * 8, (size_t)d->ngroups * 8, (size_t)(3 * d->nfronts + 1) * 4,
+                         (size_t)d->nfronts * 4, (size_t)d->nfronts * 8, vec, vec, vec, vec, 7 * 8};
         int count = refine ? 10 : 6;
         for (int i = 0; i < count; i++) {
             size_t end = i + 1 < count ? start[i + 1] : w.bytes;
@@ -95,7 +145,7 @@ static double twin_solve(const sylva_matrix *A, const sylva__plan *pl, const syl
     for (int64_t i = 0; i < n * nrhs; i++) B[i] = test_rand();
     for (int64_t c = 0; c < nrhs; c++)
         for (int64_t i = 0; i < n; i++) X[i + c * n] = B[perm[i] + c * n];
-    sylva__solve_levels_cpu(d, gs->blob, gbase, nrhs, X, T);
+    sylva__solve_items_cpu(d, gs->blob, gbase, nrhs, X, T);
     for (int64_t c = 0; c < nrhs; c++)
         for (int64_t i = 0; i < n; i++) Y[perm[i] + c * n] = X[i + c * n];
     double e = test_check_solution(A, Y, B, nrhs, "twin solve");
@@ -175,8 +225,8 @@ int main(int argc, char **argv)
         if (gs && L) {
             check_blob(pl, gs);
             double e1 = twin_solve(A, pl, gs, L, 1), e5 = twin_solve(A, pl, gs, L, 5);
-            printf("%s %s: %d levels, %d large fronts, blob %.2f MB; twin solve backward error %.2e (1), %.2e (5)\n",
-                   argv[1], argv[2], gs->desc.nlevels, gs->desc.large_ptr[gs->desc.nlevels],
+            printf("%s %s: %d levels, %d + %d items, blob %.2f MB; twin solve backward error %.2e (1), %.2e (5)\n",
+                   argv[1], argv[2], gs->desc.nlevels, gs->desc.nitems_f, gs->desc.nitems_b,
                    gs->desc.lay.bytes / 1e6, e1, e5);
         }
         check_residual(A, pl->tree);

@@ -1,0 +1,470 @@
+/* gpu_solve_flow.cu — the forward and backward sweeps of the GPU solve,
+ * one launch each (contract and item kinds in gpu_solve.h). A persistent
+ * grid: each block takes the next item of the sweep's list from an atomic
+ * ticket, waits on the per-front counters for what the item needs, does
+ * it, and counts it done. Counters (device ints, zeroed before a sweep):
+ * ready[f] — forward: children whose updates have all landed; backward: 1
+ * once the front is solved; tdone[f] — triangle items done (they finish in
+ * order: each needs the one before); udone[f] — update items done (the last
+ * one to finish signals the parent). A writer fences before it counts; a
+ * reader polls with volatile loads and reads the right-hand side through
+ * L2 (__ldcg/__stcg: another block may have written it during the launch).
+ * Right-hand sides go FLOW_COLS at a time (a warp each on a diagonal
+ * block). Replaced the level-by-level launches (4 per level and
+ * direction, 6 cuBLAS calls per large front: 9 ms for a 2.4 ms cuDSS solve
+ * of lap3d7:60, docs/perf-log.md). */
+#include <algorithm>
+
+#include "gpu_common.cuh"
+#include "gpu_solve.h"
+
+#define FLOW_THREADS 256
+#define FLOW_WARPS (FLOW_THREADS / 32)
+#define FLOW_COLS FLOW_WARPS /* right-hand sides per pass: one warp each on a diagonal block */
+#define FLOW_FULL 0xffffffffu
+#define FLOW_TB SYLVA_SOLVE_TB
+#define FLOW_BUF (FLOW_WARPS * 32 * FLOW_COLS) /* shared doubles: the widest of the items' needs */
+
+static_assert(FLOW_TB == 32, "a triangle block is one warp's rows");
+static_assert(SYLVA_SOLVE_UR == FLOW_THREADS, "a forward update item has a thread per row");
+static_assert(SYLVA_SOLVE_BK == FLOW_WARPS, "a backward update item has a warp per pivot");
+static_assert(SYLVA_SOLVE_UK * FLOW_COLS <= FLOW_BUF && SYLVA_SOLVE_FOLD_K * FLOW_COLS <= FLOW_BUF,
+              "staged pivot rows fit the shared buffer");
+
+namespace sylva {
+namespace {
+
+/* What a sweep reads and writes. */
+struct flow_args {
+    const int *m, *k, *parent, *nchild, *nt, *nu; /* nu: this sweep's update items */
+    const int64_t *col, *rofs, *rows;
+    const int *items;
+    int nitems;
+    double *const *Lp;
+    double *X;
+    int64_t ldx;
+    int nrhs;
+    int *ticket, *ready, *tdone, *udone;
+};
+
+/* One front as an item sees it. */
+struct front {
+    int f, m, k, r;
+    const double *L;   /* ld m */
+    double *X1;        /* its pivot rows of X */
+    const int64_t *rw; /* its CB rows */
+};
+
+__device__ __forceinline__ double warp_sum(double v)
+{
+    for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(FLOW_FULL, v, o);
+    return v;
+}
+
+/* The block waits until *p ≥ v; returns the value seen (≥ v). */
+__device__ int block_wait(const int *p, int v, int *shared)
+{
+    if (threadIdx.x == 0) {
+        int x;
+        while ((x = *(volatile const int *)p) < v) __nanosleep(32);
+        __threadfence();
+        *shared = x;
+    }
+    __syncthreads();
+    const int x = *shared;
+    __syncthreads();
+    return x;
+}
+
+/* Every thread's writes made visible, then thread 0 counts p (and q). */
+__device__ void block_signal(int *p, int *q)
+{
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        atomicAdd(p, 1);
+        if (q) atomicAdd(q, 1);
+    }
+}
+
+/* Diagonal block [j0, j0 + jb) of L11 forward, column c of the pass: a
+ * warp holds the block's rows in its lanes. v: the lane's row (minus what
+ * the rows above contributed); returns the lane's solution. */
+__device__ __forceinline__ double diag_forward(const front &F, int j0, int jb, double v)
+{
+    const int lane = threadIdx.x % 32;
+    for (int jj = 0; jj < jb; jj++) {
+        const double xj = __shfl_sync(FLOW_FULL, v, jj) / __ldg(F.L + (j0 + jj) + (int64_t)(j0 + jj) * F.m);
+        if (lane == jj) v = xj;
+        else if (lane > jj && lane < jb) v -= __ldg(F.L + (j0 + lane) + (int64_t)(j0 + jj) * F.m) * xj;
+    }
+    return v;
+}
+
+/* The same with L11ᵀ, bottom up. */
+__device__ __forceinline__ double diag_backward(const front &F, int j0, int jb, double v)
+{
+    const int lane = threadIdx.x % 32;
+    for (int jj = jb - 1; jj >= 0; jj--) {
+        const double xj = __shfl_sync(FLOW_FULL, v, jj) / __ldg(F.L + (j0 + jj) + (int64_t)(j0 + jj) * F.m);
+        if (lane == jj) v = xj;
+        else if (lane < jj) v -= __ldg(F.L + (j0 + jj) + (int64_t)(j0 + lane) * F.m) * xj;
+    }
+    return v;
+}
+
+/* X1[j0, j1) of columns c0 .. c0 + nc into shared s[(j − j0) · FLOW_COLS + c]. */
+__device__ void stage_pivots(const front &F, const flow_args &a, int j0, int j1, int c0, int nc, double *s)
+{
+    for (int u = threadIdx.x; u < (j1 - j0) * FLOW_COLS; u += FLOW_THREADS) {
+        const int j = j0 + u / FLOW_COLS, c = u % FLOW_COLS;
+        s[u] = c < nc ? __ldcg(F.X1 + j + (int64_t)(c0 + c) * a.ldx) : 0.0;
+    }
+    __syncthreads();
+}
+
+/* X[rows[i0 .. i1)] −= L21[i0 .. i1, j0 .. j1) · X1[j0 .. j1) (staged in s),
+ * a thread per row, atomic adds (other fronts update the same rows). */
+__device__ void update_rows(const front &F, const flow_args &a, int i0, int i1, int j0, int j1, int c0, int nc,
+                            const double *s)
+{
+    for (int i = i0 + (int)threadIdx.x; i < i1; i += FLOW_THREADS) {
+        const double *Li = F.L + F.k + i;
+        double acc[FLOW_COLS];
+#pragma unroll
+        for (int c = 0; c < FLOW_COLS; c++) acc[c] = 0;
+        for (int j = j0; j < j1; j++) {
+            const double l = __ldg(Li + (int64_t)j * F.m);
+#pragma unroll
+            for (int c = 0; c < FLOW_COLS; c++) acc[c] += l * s[(j - j0) * FLOW_COLS + c];
+        }
+        double *x = a.X + F.rw[i];
+#pragma unroll
+        for (int c = 0; c < FLOW_COLS; c++)
+            if (c < nc) atomicAdd(x + (int64_t)(c0 + c) * a.ldx, -acc[c]);
+    }
+}
+
+/* A whole small front forward: X1 ← L11⁻¹ X1 in diagonal blocks, then its
+ * ancestors' rows less L21 · X1. */
+__device__ void fold_forward(const front &F, const flow_args &a, int c0, int nc, double *s)
+{
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    for (int j0 = 0; j0 < F.k; j0 += FLOW_TB) {
+        const int jb = min(FLOW_TB, F.k - j0);
+        if (warp < nc) {
+            double *x = F.X1 + (int64_t)(c0 + warp) * a.ldx + j0;
+            double v = diag_forward(F, j0, jb, lane < jb ? __ldcg(x + lane) : 0.0);
+            if (lane < jb) __stcg(x + lane, v);
+        }
+        __syncthreads();
+        const int below = F.k - j0 - jb;
+        for (int u = threadIdx.x; u < below * nc; u += FLOW_THREADS) {
+            const int i = j0 + jb + u % below, c = u / below;
+            double *xc = F.X1 + (int64_t)(c0 + c) * a.ldx;
+            double acc = 0;
+            for (int jj = 0; jj < jb; jj++) acc += __ldg(F.L + i + (int64_t)(j0 + jj) * F.m) * __ldcg(xc + j0 + jj);
+            __stcg(xc + i, __ldcg(xc + i) - acc);
+        }
+        __syncthreads();
+    }
+    if (F.r == 0) return;
+    stage_pivots(F, a, 0, F.k, c0, nc, s);
+    update_rows(F, a, 0, F.r, 0, F.k, c0, nc, s);
+    __syncthreads();
+}
+
+/* A whole small front backward: X1 −= L21ᵀ X(rows) (a warp per pivot),
+ * then X1 ← L11⁻ᵀ X1 in diagonal blocks, bottom up. */
+__device__ void fold_backward(const front &F, const flow_args &a, int c0, int nc)
+{
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    for (int j = warp; j < F.k && F.r > 0; j += FLOW_WARPS) {
+        const double *Lj = F.L + F.k + (int64_t)j * F.m;
+        double acc[FLOW_COLS];
+#pragma unroll
+        for (int c = 0; c < FLOW_COLS; c++) acc[c] = 0;
+        for (int i = lane; i < F.r; i += 32) {
+            const double l = __ldg(Lj + i);
+            const double *x = a.X + F.rw[i] + (int64_t)c0 * a.ldx;
+#pragma unroll
+            for (int c = 0; c < FLOW_COLS; c++)
+                if (c < nc) acc[c] += l * __ldcg(x + (int64_t)c * a.ldx);
+        }
+#pragma unroll
+        for (int c = 0; c < FLOW_COLS; c++) {
+            const double v = warp_sum(acc[c]);
+            double *x1 = F.X1 + j + (int64_t)(c0 + c) * a.ldx;
+            if (lane == 0 && c < nc) __stcg(x1, __ldcg(x1) - v);
+        }
+    }
+    __syncthreads();
+    for (int j0 = (F.k - 1) / FLOW_TB * FLOW_TB; j0 >= 0; j0 -= FLOW_TB) {
+        const int jb = min(FLOW_TB, F.k - j0);
+        if (warp < nc) {
+            double *x = F.X1 + (int64_t)(c0 + warp) * a.ldx + j0;
+            double v = diag_backward(F, j0, jb, lane < jb ? __ldcg(x + lane) : 0.0);
+            if (lane < jb) __stcg(x + lane, v);
+        }
+        __syncthreads();
+        for (int u = warp; u < j0 * nc; u += FLOW_WARPS) { /* rows above: a warp per (row, column) */
+            const int i = u % j0, c = u / j0;
+            double *xc = F.X1 + (int64_t)(c0 + c) * a.ldx;
+            double acc = lane < jb ? __ldg(F.L + (j0 + lane) + (int64_t)i * F.m) * __ldcg(xc + j0 + lane) : 0.0;
+            acc = warp_sum(acc);
+            if (lane == 0) __stcg(xc + i, __ldcg(xc + i) - acc);
+        }
+        __syncthreads();
+    }
+}
+
+/* Forward triangle block b of a split front: its 32 rows less
+ * L[rows, earlier pivots] · X1, taken block by block as the earlier
+ * triangle items finish, then solved with the diagonal block. */
+__device__ void tri_forward(const front &F, const flow_args &a, int b, int c0, int nc, double *s, int *flag)
+{
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int r0 = b * FLOW_TB, jb = min(FLOW_TB, F.k - r0), row = r0 + lane;
+    double acc[FLOW_COLS];
+#pragma unroll
+    for (int c = 0; c < FLOW_COLS; c++) acc[c] = 0;
+    for (int done = 0; done < b;) {
+        const int hi = min(block_wait(a.tdone + F.f, done + 1, flag), b);
+        for (int jj = done; jj < hi && lane < jb; jj++)
+#pragma unroll
+            for (int q = 0; q < 4; q++) {
+                const int j = jj * FLOW_TB + warp * 4 + q;
+                const double l = __ldg(F.L + row + (int64_t)j * F.m);
+#pragma unroll
+                for (int c = 0; c < FLOW_COLS; c++)
+                    if (c < nc) acc[c] += l * __ldcg(F.X1 + j + (int64_t)(c0 + c) * a.ldx);
+            }
+        done = hi;
+    }
+#pragma unroll
+    for (int c = 0; c < FLOW_COLS; c++) s[(warp * 32 + lane) * FLOW_COLS + c] = acc[c];
+    __syncthreads();
+    if (warp < nc) {
+        double *x = F.X1 + (int64_t)(c0 + warp) * a.ldx;
+        double v = 0;
+        if (lane < jb) {
+            v = __ldcg(x + row);
+            for (int w = 0; w < FLOW_WARPS; w++) v -= s[(w * 32 + lane) * FLOW_COLS + warp];
+        }
+        v = diag_forward(F, r0, jb, v);
+        if (lane < jb) __stcg(x + row, v);
+    }
+    __syncthreads();
+}
+
+/* Backward triangle block b of a split front: its rows less
+ * L[later pivots, rows]ᵀ · X1, taken as the later triangle items finish
+ * (from the last one up), then solved with the diagonal block transposed. */
+__device__ void tri_backward(const front &F, const flow_args &a, int b, int nt, int c0, int nc, double *s,
+                             int *flag)
+{
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int r0 = b * FLOW_TB, jb = min(FLOW_TB, F.k - r0), need = nt - 1 - b;
+    double acc[4][FLOW_COLS];
+#pragma unroll
+    for (int q = 0; q < 4; q++)
+#pragma unroll
+        for (int c = 0; c < FLOW_COLS; c++) acc[q][c] = 0;
+    for (int done = 0; done < need;) {
+        const int hi = min(block_wait(a.tdone + F.f, done + 1, flag), need);
+        for (int t = done; t < hi; t++) {
+            const int row = (nt - 1 - t) * FLOW_TB + lane;
+            if (row >= F.k) continue;
+            double x[FLOW_COLS];
+#pragma unroll
+            for (int c = 0; c < FLOW_COLS; c++) x[c] = c < nc ? __ldcg(F.X1 + row + (int64_t)(c0 + c) * a.ldx) : 0.0;
+#pragma unroll
+            for (int q = 0; q < 4; q++) {
+                const int j = r0 + warp * 4 + q;
+                if (j >= r0 + jb) continue;
+                const double l = __ldg(F.L + row + (int64_t)j * F.m);
+#pragma unroll
+                for (int c = 0; c < FLOW_COLS; c++) acc[q][c] += l * x[c];
+            }
+        }
+        done = hi;
+    }
+#pragma unroll
+    for (int q = 0; q < 4; q++)
+#pragma unroll
+        for (int c = 0; c < FLOW_COLS; c++) {
+            const double v = warp_sum(acc[q][c]);
+            if (lane == 0) s[(warp * 4 + q) * FLOW_COLS + c] = v;
+        }
+    __syncthreads();
+    if (warp < nc) {
+        double *x = F.X1 + (int64_t)(c0 + warp) * a.ldx;
+        double v = lane < jb ? __ldcg(x + r0 + lane) - s[lane * FLOW_COLS + warp] : 0.0;
+        v = diag_backward(F, r0, jb, v);
+        if (lane < jb) __stcg(x + r0 + lane, v);
+    }
+    __syncthreads();
+}
+
+/* Backward update item u of a split front: X1[its pivots] −= L21[its rows,
+ * its pivots]ᵀ · X(rows), a warp per pivot, atomic adds (the front's other
+ * row chunks add to the same pivots). */
+__device__ void upd_backward(const front &F, const flow_args &a, int u, int c0, int nc)
+{
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int nbr = (F.r + SYLVA_SOLVE_BR - 1) / SYLVA_SOLVE_BR;
+    const int j = u / nbr * SYLVA_SOLVE_BK + warp, i0 = u % nbr * SYLVA_SOLVE_BR;
+    const int i1 = min(F.r, i0 + SYLVA_SOLVE_BR);
+    if (j >= F.k) return;
+    const double *Lj = F.L + F.k + (int64_t)j * F.m;
+    double acc[FLOW_COLS];
+#pragma unroll
+    for (int c = 0; c < FLOW_COLS; c++) acc[c] = 0;
+    for (int i = i0 + lane; i < i1; i += 32) {
+        const double l = __ldg(Lj + i);
+        const double *x = a.X + F.rw[i] + (int64_t)c0 * a.ldx;
+#pragma unroll
+        for (int c = 0; c < FLOW_COLS; c++)
+            if (c < nc) acc[c] += l * __ldcg(x + (int64_t)c * a.ldx);
+    }
+#pragma unroll
+    for (int c = 0; c < FLOW_COLS; c++) {
+        const double v = warp_sum(acc[c]);
+        if (lane == 0 && c < nc) atomicAdd(F.X1 + j + (int64_t)(c0 + c) * a.ldx, -v);
+    }
+}
+
+template <bool Forward> __global__ void __launch_bounds__(FLOW_THREADS) flow_kernel(flow_args a)
+{
+    __shared__ double s[FLOW_BUF];
+    __shared__ int item, flag;
+    for (;;) {
+        if (threadIdx.x == 0) item = atomicAdd(a.ticket, 1);
+        __syncthreads();
+        const int it = item;
+        __syncthreads();
+        if (it >= a.nitems) return;
+        front F;
+        F.f = a.items[2 * it];
+        const int code = a.items[2 * it + 1], kind = SYLVA_SOLVE_KIND(code), idx = SYLVA_SOLVE_INDEX(code);
+        F.m = a.m[F.f];
+        F.k = a.k[F.f];
+        F.r = F.m - F.k;
+        F.L = a.Lp[F.f];
+        F.X1 = a.X + a.col[F.f];
+        F.rw = a.rows + a.rofs[F.f];
+        const int parent = a.parent[F.f], nt = a.nt[F.f], nu = a.nu[F.f];
+        if (Forward) {
+            if (kind != SYLVA_SOLVE_UPD) block_wait(a.ready + F.f, a.nchild[F.f], &flag);
+            else block_wait(a.tdone + F.f, nt, &flag);
+        } else {
+            if (parent >= 0 && (kind != SYLVA_SOLVE_TRI || nu == 0)) block_wait(a.ready + parent, 1, &flag);
+            if (kind == SYLVA_SOLVE_TRI) block_wait(a.udone + F.f, nu, &flag);
+        }
+        for (int c0 = 0; c0 < a.nrhs; c0 += FLOW_COLS) {
+            const int nc = min(FLOW_COLS, a.nrhs - c0);
+            if (kind == SYLVA_SOLVE_FOLD) {
+                if (Forward) fold_forward(F, a, c0, nc, s);
+                else fold_backward(F, a, c0, nc);
+            } else if (kind == SYLVA_SOLVE_TRI) {
+                if (Forward) tri_forward(F, a, idx, c0, nc, s, &flag);
+                else tri_backward(F, a, idx, nt, c0, nc, s, &flag);
+            } else if (Forward) {
+                const int nku = (F.k + SYLVA_SOLVE_UK - 1) / SYLVA_SOLVE_UK;
+                const int i0 = idx / nku * SYLVA_SOLVE_UR, j0 = idx % nku * SYLVA_SOLVE_UK;
+                const int j1 = min(F.k, j0 + SYLVA_SOLVE_UK);
+                stage_pivots(F, a, j0, j1, c0, nc, s);
+                update_rows(F, a, i0, min(F.r, i0 + SYLVA_SOLVE_UR), j0, j1, c0, nc, s);
+                __syncthreads();
+            } else {
+                upd_backward(F, a, idx, c0, nc);
+            }
+        }
+        /* Count it done. */
+        if (kind == SYLVA_SOLVE_FOLD) {
+            if (Forward) {
+                if (parent >= 0) block_signal(a.ready + parent, NULL);
+            } else {
+                block_signal(a.ready + F.f, NULL);
+            }
+        } else if (kind == SYLVA_SOLVE_TRI) {
+            block_signal(a.tdone + F.f, !Forward && idx == 0 ? a.ready + F.f : NULL);
+        } else if (Forward) {
+            __threadfence();
+            __syncthreads();
+            if (threadIdx.x == 0 && atomicAdd(a.udone + F.f, 1) == nu - 1 && parent >= 0) {
+                __threadfence();
+                atomicAdd(a.ready + parent, 1);
+            }
+        } else {
+            block_signal(a.udone + F.f, NULL);
+        }
+    }
+}
+
+int cuda_fail(const char *what, cudaError_t e)
+{
+    return sylva__fail(SYLVA_ERR_RUNTIME, "%s: %s", what, cudaGetErrorString(e));
+}
+
+int sweep(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, double *X, cudaStream_t s,
+          bool forward)
+{
+    if (d->n > INT32_MAX || nrhs < 1 || nrhs > INT32_MAX)
+        return sylva__fail(SYLVA_ERR_UNSUPPORTED, "GPU solve of n = %lld with %lld right-hand sides at once: "
+                           "beyond the kernels' 32-bit sizes", (long long)d->n, (long long)nrhs);
+    const int F = d->nfronts, count = forward ? d->nitems_f : d->nitems_b;
+    if (count == 0) return SYLVA_OK;
+    const sylva__solve_layout *y = &d->lay;
+    const char *bl = (const char *)b->blob;
+    int *flow = (int *)((char *)b->work + b->ws.flow);
+    cudaError_t e = cudaMemsetAsync(flow, 0, (size_t)(3 * (int64_t)F + 1) * sizeof(int), s);
+    if (e != cudaSuccess) return cuda_fail("cudaMemsetAsync (solve counters)", e);
+    flow_args a = {(const int *)(bl + y->m),
+                   (const int *)(bl + y->k),
+                   (const int *)(bl + y->parent),
+                   (const int *)(bl + y->nchild),
+                   (const int *)(bl + y->nt),
+                   (const int *)(bl + (forward ? y->nuf : y->nub)),
+                   (const int64_t *)(bl + y->col),
+                   (const int64_t *)(bl + y->rofs),
+                   (const int64_t *)(bl + y->rows),
+                   (const int *)(bl + (forward ? y->fitems : y->bitems)),
+                   count,
+                   (double *const *)((char *)b->work + b->ws.Lp),
+                   X,
+                   d->n,
+                   (int)nrhs,
+                   flow,
+                   flow + 1,
+                   flow + 1 + F,
+                   flow + 1 + 2 * (int64_t)F};
+    /* As many blocks as fit on the device at once, no more than items. */
+    int dev = 0, sms = 1, per_sm = 1;
+    if ((e = cudaGetDevice(&dev)) != cudaSuccess ||
+        (e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess ||
+        (e = forward ? cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flow_kernel<true>, FLOW_THREADS, 0)
+                     : cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flow_kernel<false>, FLOW_THREADS, 0)) !=
+            cudaSuccess)
+        return cuda_fail("sizing the solve's grid", e);
+    const int grid = (int)std::min<int64_t>(count, (int64_t)sms * std::max(per_sm, 1));
+    if (forward) flow_kernel<true><<<grid, FLOW_THREADS, 0, s>>>(a);
+    else flow_kernel<false><<<grid, FLOW_THREADS, 0, s>>>(a);
+    e = cudaGetLastError();
+    return e == cudaSuccess ? SYLVA_OK : cuda_fail(forward ? "flow_kernel (forward)" : "flow_kernel (backward)", e);
+}
+
+} // namespace
+} // namespace sylva
+
+extern "C" int sylva__gpu_solve_forward(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs,
+                                        double *X, cudaStream_t s)
+{
+    return sylva::sweep(d, b, nrhs, X, s, true);
+}
+
+extern "C" int sylva__gpu_solve_backward(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs,
+                                         double *X, cudaStream_t s)
+{
+    return sylva::sweep(d, b, nrhs, X, s, false);
+}
