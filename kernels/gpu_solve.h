@@ -8,9 +8,10 @@
  * launch's blocks take items in that order from an atomic ticket and wait,
  * on per-front counters in device memory, until what an item needs is
  * done (a child's updates of its rows, the earlier triangle items of its
- * front, its parent in the backward sweep). A block only waits for items
- * with lower tickets, taken by blocks already running, so the sweep always
- * progresses. Updates of ancestors' rows are atomic adds (fronts may share
+ * front, its parent in the backward sweep). Items are listed by an
+ * estimated start, so what an item needs comes before it; a block only
+ * waits for items with lower tickets, taken by blocks already running, so
+ * the sweep always progresses. Updates of ancestors' rows are atomic adds (fronts may share
  * ancestor rows). The right-hand side is an n × nrhs block in the permuted
  * numbering on the device (permute kernels bring it from and to the user's
  * numbering), plus the residual, update and backward-error kernels of
@@ -88,13 +89,14 @@ typedef struct sylva__solve_desc {
     int64_t max_cb_rows;       /* largest m − k of any front (the CPU twin's workspace) */
 } sylva__solve_desc;
 
-/* Items of F fronts (m, k, parent by record, children first): fills nt,
- * nuf, nub and, when fitems is not NULL, both item lists (2 ints per item;
- * room for the counts a first call with NULL lists returned). Fails with
+/* Items of F fronts (m, k, parent record; records children first): fills
+ * nt, nuf, nub and, when fitems is not NULL, both item lists (2 ints per
+ * item; room for the counts a first call with NULL lists returned), each
+ * ordered by estimated start (solve_items.c). Fails with
  * SYLVA_ERR_UNSUPPORTED when a front needs more than 2^24 items or the
- * lists more than INT_MAX. */
-int sylva__solve_items(int F, const int *m, const int *k, int *nt, int *nuf, int *nub, int *fitems, int *bitems,
-                       int *nitems_f, int *nitems_b);
+ * lists more than INT_MAX / 2, SYLVA_ERR_NO_MEMORY. */
+int sylva__solve_items(int F, const int *m, const int *k, const int *parent, int *nt, int *nuf, int *nub,
+                       int *fitems, int *bitems, int *nitems_f, int *nitems_b);
 
 /* A's full pattern (permuted, both triangles; frontal.h's
  * sylva__full_pattern) as device arrays, for the residual. */

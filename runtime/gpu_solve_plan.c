@@ -64,7 +64,7 @@ int sylva__gpu_solve_plan_build(const sylva__plan *pl, sylva__gpu_solve_plan **o
     sylva__gpu_solve_plan *gs = sylva__calloc(1, sizeof *gs);
     int64_t *order = sylva__malloc((size_t)(F + H + 1), sizeof *order);
     int64_t *record = sylva__malloc((size_t)F + 1, sizeof *record);
-    int *sizes = sylva__malloc((size_t)(5 * F + 1), sizeof *sizes);
+    int *sizes = sylva__malloc((size_t)(6 * F + 1), sizeof *sizes);
     int rc = SYLVA_ERR_NO_MEMORY;
     if (!gs || !order || !record || !sizes) goto fail;
     gs->ints = sylva__malloc((size_t)(H + 1), sizeof *gs->ints);
@@ -76,13 +76,15 @@ int sylva__gpu_solve_plan_build(const sylva__plan *pl, sylva__gpu_solve_plan **o
     d->ngroups = (int)pl->ngroups;
     int *level_ptr = gs->ints;
     level_order(t, order, level_ptr);
-    int *m = sizes, *k = m + F, *nt = k + F, *nuf = nt + F, *nub = nuf + F;
+    int *m = sizes, *k = m + F, *par = k + F, *nt = par + F, *nuf = nt + F, *nub = nuf + F;
+    for (int64_t i = 0; i < F; i++) record[order[i]] = i;
     for (int64_t i = 0; i < F; i++) {
-        record[order[i]] = i;
-        m[i] = (int)t->fronts[order[i]].m;
-        k[i] = (int)t->fronts[order[i]].k;
+        const sylva__front *fr = &t->fronts[order[i]];
+        m[i] = (int)fr->m;
+        k[i] = (int)fr->k;
+        par[i] = fr->parent >= 0 ? (int)record[fr->parent] : -1;
     }
-    rc = sylva__solve_items((int)F, m, k, nt, nuf, nub, NULL, NULL, &d->nitems_f, &d->nitems_b);
+    rc = sylva__solve_items((int)F, m, k, par, nt, nuf, nub, NULL, NULL, &d->nitems_f, &d->nitems_b);
     if (rc != SYLVA_OK) goto fail;
     rc = SYLVA_ERR_NO_MEMORY;
     layout(F, nr, t->n, d->nitems_f, d->nitems_b, &d->lay);
@@ -92,15 +94,17 @@ int sylva__gpu_solve_plan_build(const sylva__plan *pl, sylva__gpu_solve_plan **o
     const sylva__solve_layout *y = &d->lay;
     memcpy(AT(int, gs->blob, y->m), m, (size_t)F * sizeof(int));
     memcpy(AT(int, gs->blob, y->k), k, (size_t)F * sizeof(int));
-    sylva__solve_items((int)F, m, k, AT(int, gs->blob, y->nt), AT(int, gs->blob, y->nuf), AT(int, gs->blob, y->nub),
-                       AT(int, gs->blob, y->fitems), AT(int, gs->blob, y->bitems), &d->nitems_f, &d->nitems_b);
+    memcpy(AT(int, gs->blob, y->parent), par, (size_t)F * sizeof(int));
+    rc = sylva__solve_items((int)F, m, k, par, AT(int, gs->blob, y->nt), AT(int, gs->blob, y->nuf),
+                            AT(int, gs->blob, y->nub), AT(int, gs->blob, y->fitems), AT(int, gs->blob, y->bitems),
+                            &d->nitems_f, &d->nitems_b);
+    if (rc != SYLVA_OK) goto fail;
     int64_t ri = 0;
     for (int64_t i = 0; i < F; i++) {
         int64_t f = order[i], g = pl->front_group[f], r = t->fronts[f].m - t->fronts[f].k;
         const sylva__front *fr = &t->fronts[f];
         AT(int, gs->blob, y->large)[i] = pl->large[g] != 0;
         AT(int, gs->blob, y->group)[i] = (int)g;
-        AT(int, gs->blob, y->parent)[i] = fr->parent >= 0 ? (int)record[fr->parent] : -1;
         AT(int, gs->blob, y->nchild)[i] = (int)(t->child_ptr[f + 1] - t->child_ptr[f]);
         AT(int64_t, gs->blob, y->col)[i] = fr->first_col;
         AT(int64_t, gs->blob, y->lofs)[i] = pl->l_off[f] - pl->l_off[pl->front_list[pl->group_ptr[g]]];
