@@ -48,8 +48,8 @@ extern "C" {
 #define SYLVA_SOLVE_TB 32
 #define SYLVA_SOLVE_UR 256
 #define SYLVA_SOLVE_UK 256
-#define SYLVA_SOLVE_BK 8
-#define SYLVA_SOLVE_BR 1024
+#define SYLVA_SOLVE_BK 32
+#define SYLVA_SOLVE_BR 512
 /* An item is two ints: the front record, then kind << 24 | index. FOLD:
  * the whole front. TRI: triangle block `index`. UPD: update chunk `index`
  * (forward: row chunk · ceil(k/UK) + pivot chunk; backward: pivot chunk ·

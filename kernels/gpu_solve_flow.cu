@@ -28,7 +28,11 @@
 #define FLOW_Q (32 / W)
 #define FLOW_FULL 0xffffffffu
 #define FLOW_TB SYLVA_SOLVE_TB
-#define FLOW_BUF_OF(w) ((w) * 32 * (w) > SYLVA_SOLVE_UK * (w) ? (w) * 32 * (w) : SYLVA_SOLVE_UK * (w))
+#define FLOW_MAX(a, b) ((a) > (b) ? (a) : (b))
+/* Shared doubles: the widest of the items' needs (a triangle block's
+ * partial sums; staged pivot rows; staged CB rows of the solution). */
+#define FLOW_BUF_OF(w)                                                                                              \
+    ((w) * FLOW_MAX(FLOW_MAX(32 * (w), SYLVA_SOLVE_UK), FLOW_MAX(SYLVA_SOLVE_FOLD_R, SYLVA_SOLVE_BR)))
 #define FLOW_DLD 33 /* leading dimension of a diagonal block in shared memory */
 #define FLOW_DEFAULT_WARPS 8
 
@@ -103,6 +107,9 @@ template <int W> __device__ void load_diag(const front &F, int j0, int jb, doubl
         const int i = u % jb, j = u / jb;
         d[i + j * FLOW_DLD] = __ldg(F.L + (j0 + i) + (int64_t)(j0 + j) * F.m);
     }
+    /* Row 32 (the padding) holds the pivots' reciprocals: a double
+     * division is a long instruction sequence on every dependent step. */
+    if (threadIdx.x < jb) d[32 + threadIdx.x * FLOW_DLD] = 1.0 / __ldg(F.L + (j0 + threadIdx.x) * (F.m + (int64_t)1));
     __syncthreads();
 }
 
@@ -113,7 +120,7 @@ __device__ __forceinline__ double diag_forward(const double *d, int jb, double v
 {
     const int lane = threadIdx.x % 32;
     for (int jj = 0; jj < jb; jj++) {
-        const double xj = __shfl_sync(FLOW_FULL, v, jj) / d[jj + jj * FLOW_DLD];
+        const double xj = __shfl_sync(FLOW_FULL, v, jj) * d[32 + jj * FLOW_DLD];
         if (lane == jj) v = xj;
         else if (lane > jj && lane < jb) v -= d[lane + jj * FLOW_DLD] * xj;
     }
@@ -125,7 +132,7 @@ __device__ __forceinline__ double diag_backward(const double *d, int jb, double 
 {
     const int lane = threadIdx.x % 32;
     for (int jj = jb - 1; jj >= 0; jj--) {
-        const double xj = __shfl_sync(FLOW_FULL, v, jj) / d[jj + jj * FLOW_DLD];
+        const double xj = __shfl_sync(FLOW_FULL, v, jj) * d[32 + jj * FLOW_DLD];
         if (lane == jj) v = xj;
         else if (lane < jj) v -= d[jj + lane * FLOW_DLD] * xj;
     }
@@ -152,6 +159,7 @@ template <int W> __device__ void update_rows(const front &F, const flow_args &a,
         double acc[FLOW_COLS];
 #pragma unroll
         for (int c = 0; c < FLOW_COLS; c++) acc[c] = 0;
+#pragma unroll 8
         for (int j = j0; j < j1; j++) {
             const double l = __ldg(Li + (int64_t)j * F.m);
 #pragma unroll
@@ -161,6 +169,45 @@ template <int W> __device__ void update_rows(const front &F, const flow_args &a,
 #pragma unroll
         for (int c = 0; c < FLOW_COLS; c++)
             if (c < nc) atomicAdd(x + (int64_t)(c0 + c) * a.ldx, -acc[c]);
+    }
+}
+
+/* The solution's CB rows i0 .. i1 of columns c0 .. c0 + nc into shared
+ * s[(i − i0) · FLOW_COLS + c]: gathered once, read by every pivot's warp
+ * (v3b gathered them again for every pivot: the backward sweep took twice
+ * the forward's time). */
+template <int W> __device__ void stage_rows(const front &F, const flow_args &a, int i0, int i1, int c0, int nc, double *s)
+{
+    for (int u = threadIdx.x; u < (i1 - i0) * FLOW_COLS; u += FLOW_THREADS) {
+        const int i = i0 + u / FLOW_COLS, c = u % FLOW_COLS;
+        s[u] = c < nc ? __ldcg(a.X + F.rw[i] + (int64_t)(c0 + c) * a.ldx) : 0.0;
+    }
+    __syncthreads();
+}
+
+/* For pivots j0 .. j1 (a warp each): L21[i0 .. i1, j]ᵀ · the staged rows,
+ * summed over the warp; out(j, c, sum) by lane 0 for every column c of
+ * the pass (FLOW_COLS of them: out must skip c ≥ nc). */
+template <int W, typename Out>
+__device__ void gather_update(const front &F, int i0, int i1, int j0, int j1, const double *s, Out out)
+{
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    for (int j = j0 + warp; j < j1; j += FLOW_WARPS) {
+        const double *Lj = F.L + F.k + (int64_t)j * F.m;
+        double acc[FLOW_COLS];
+#pragma unroll
+        for (int c = 0; c < FLOW_COLS; c++) acc[c] = 0;
+#pragma unroll 4
+        for (int i = i0 + lane; i < i1; i += 32) {
+            const double l = __ldg(Lj + i);
+#pragma unroll
+            for (int c = 0; c < FLOW_COLS; c++) acc[c] += l * s[(i - i0) * FLOW_COLS + c];
+        }
+#pragma unroll
+        for (int c = 0; c < FLOW_COLS; c++) {
+            const double v = warp_sum(acc[c]);
+            if (lane == 0) out(j, c, v);
+        }
     }
 }
 
@@ -183,6 +230,7 @@ template <int W> __device__ void fold_forward(const front &F, const flow_args &a
             const int i = j0 + jb + u % below, c = u / below;
             double *xc = F.X1 + (int64_t)(c0 + c) * a.ldx;
             double acc = 0;
+#pragma unroll 8
             for (int jj = 0; jj < jb; jj++) acc += __ldg(F.L + i + (int64_t)(j0 + jj) * F.m) * __ldcg(xc + j0 + jj);
             __stcg(xc + i, __ldcg(xc + i) - acc);
         }
@@ -196,27 +244,15 @@ template <int W> __device__ void fold_forward(const front &F, const flow_args &a
 
 /* A whole small front backward: X1 −= L21ᵀ X(rows) (a warp per pivot),
  * then X1 ← L11⁻ᵀ X1 in diagonal blocks, bottom up. */
-template <int W> __device__ void fold_backward(const front &F, const flow_args &a, int c0, int nc, double *d)
+template <int W> __device__ void fold_backward(const front &F, const flow_args &a, int c0, int nc, double *s, double *d)
 {
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    for (int j = warp; j < F.k && F.r > 0; j += FLOW_WARPS) {
-        const double *Lj = F.L + F.k + (int64_t)j * F.m;
-        double acc[FLOW_COLS];
-#pragma unroll
-        for (int c = 0; c < FLOW_COLS; c++) acc[c] = 0;
-        for (int i = lane; i < F.r; i += 32) {
-            const double l = __ldg(Lj + i);
-            const double *x = a.X + F.rw[i] + (int64_t)c0 * a.ldx;
-#pragma unroll
-            for (int c = 0; c < FLOW_COLS; c++)
-                if (c < nc) acc[c] += l * __ldcg(x + (int64_t)c * a.ldx);
-        }
-#pragma unroll
-        for (int c = 0; c < FLOW_COLS; c++) {
-            const double v = warp_sum(acc[c]);
+    if (F.r > 0) {
+        stage_rows<W>(F, a, 0, F.r, c0, nc, s);
+        gather_update<W>(F, 0, F.r, 0, F.k, s, [&](int j, int c, double v) {
             double *x1 = F.X1 + j + (int64_t)(c0 + c) * a.ldx;
-            if (lane == 0 && c < nc) __stcg(x1, __ldcg(x1) - v);
-        }
+            if (c < nc) __stcg(x1, __ldcg(x1) - v);
+        });
     }
     __syncthreads();
     for (int j0 = (F.k - 1) / FLOW_TB * FLOW_TB; j0 >= 0; j0 -= FLOW_TB) {
@@ -338,30 +374,16 @@ template <int W> __device__ void tri_backward(const front &F, const flow_args &a
 /* Backward update item u of a split front: X1[its pivots] −= L21[its rows,
  * its pivots]ᵀ · X(rows), a warp per pivot, atomic adds (the front's other
  * row chunks add to the same pivots). */
-template <int W> __device__ void upd_backward(const front &F, const flow_args &a, int u, int c0, int nc)
+template <int W> __device__ void upd_backward(const front &F, const flow_args &a, int u, int c0, int nc, double *s)
 {
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int nbr = (F.r + SYLVA_SOLVE_BR - 1) / SYLVA_SOLVE_BR;
     const int j0 = u / nbr * SYLVA_SOLVE_BK, i0 = u % nbr * SYLVA_SOLVE_BR;
     const int j1 = min(F.k, j0 + SYLVA_SOLVE_BK), i1 = min(F.r, i0 + SYLVA_SOLVE_BR);
-    for (int j = j0 + warp; j < j1; j += FLOW_WARPS) {
-        const double *Lj = F.L + F.k + (int64_t)j * F.m;
-        double acc[FLOW_COLS];
-#pragma unroll
-        for (int c = 0; c < FLOW_COLS; c++) acc[c] = 0;
-        for (int i = i0 + lane; i < i1; i += 32) {
-            const double l = __ldg(Lj + i);
-            const double *x = a.X + F.rw[i] + (int64_t)c0 * a.ldx;
-#pragma unroll
-            for (int c = 0; c < FLOW_COLS; c++)
-                if (c < nc) acc[c] += l * __ldcg(x + (int64_t)c * a.ldx);
-        }
-#pragma unroll
-        for (int c = 0; c < FLOW_COLS; c++) {
-            const double v = warp_sum(acc[c]);
-            if (lane == 0 && c < nc) atomicAdd(F.X1 + j + (int64_t)(c0 + c) * a.ldx, -v);
-        }
-    }
+    stage_rows<W>(F, a, i0, i1, c0, nc, s);
+    gather_update<W>(F, i0, i1, j0, j1, s, [&](int j, int c, double v) {
+        if (c < nc) atomicAdd(F.X1 + j + (int64_t)(c0 + c) * a.ldx, -v);
+    });
+    __syncthreads();
 }
 
 template <int W, bool Forward> __global__ void __launch_bounds__(W * 32, 16 / W) flow_kernel(flow_args a)
@@ -398,7 +420,7 @@ template <int W, bool Forward> __global__ void __launch_bounds__(W * 32, 16 / W)
             const int nc = min(FLOW_COLS, a.nrhs - c0);
             if (kind == SYLVA_SOLVE_FOLD) {
                 if (Forward) fold_forward<W>(F, a, c0, nc, s, d);
-                else fold_backward<W>(F, a, c0, nc, d);
+                else fold_backward<W>(F, a, c0, nc, s, d);
             } else if (kind == SYLVA_SOLVE_TRI) {
                 if (Forward) tri_forward<W>(F, a, idx, c0, nc, s, d, &flag);
                 else tri_backward<W>(F, a, idx, nt, c0, nc, s, d, &flag);
@@ -410,7 +432,7 @@ template <int W, bool Forward> __global__ void __launch_bounds__(W * 32, 16 / W)
                 update_rows<W>(F, a, i0, min(F.r, i0 + SYLVA_SOLVE_UR), j0, j1, c0, nc, s);
                 __syncthreads();
             } else {
-                upd_backward<W>(F, a, idx, c0, nc);
+                upd_backward<W>(F, a, idx, c0, nc, s);
             }
         }
         /* Count it done. */
