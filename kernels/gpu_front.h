@@ -129,6 +129,23 @@ int sylva__gpu_front_factor_native(struct cusolverDnContext *solver, struct cubl
                                    int m, int k, double *P, int ldp, double *C, int ldc,
                                    void *work, int64_t work_bytes, int *info,
                                    const sylva__kernel_tuning *tune, struct CUstream_st *s);
+/* The same with a second stream for the look-ahead schedule (used when
+ * tune->native_lookahead_nb > 0; else, or with aux NULL, the call above):
+ * made once by the caller, never the stream s; blas is a cuBLAS handle of its
+ * own (bound to aux->stream here); ev[] two events (cudaEventDisableTiming).
+ * All of aux's work is joined back into s before the call returns. */
+struct CUevent_st; /* cudaEvent_t */
+typedef struct sylva__gpu_native_aux {
+    struct CUstream_st *stream;
+    struct cublasContext *blas;
+    struct CUevent_st *ev[2];
+} sylva__gpu_native_aux;
+int sylva__gpu_front_factor_native_aux(struct cusolverDnContext *solver,
+                                       struct cublasContext *blas,
+                                       const sylva__gpu_native_aux *aux, int m, int k, double *P,
+                                       int ldp, double *C, int ldc, void *work,
+                                       int64_t work_bytes, int *info,
+                                       const sylva__kernel_tuning *tune, struct CUstream_st *s);
 
 #ifdef __cplusplus
 }

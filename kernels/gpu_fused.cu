@@ -10,8 +10,14 @@
  * so shared memory is read 2·TR·PB times per TR²·PB multiply-adds. Written
  * back once. Shared memory is sized by the largest m of the launch, so the
  * dispatcher launches per 32-row bucket. Fronts outside (lo, hi], empty, or
- * with info set exit. Written once for any scalar type T. */
+ * with info set exit. With MMA (double, gpu_mma.cuh) the trailing update runs
+ * on FP64 tensor cores instead: the lower triangle of the trailing matrix in
+ * 16 × 16 blocks, a warp per block at a time (2 × 2 DMMA fragments, PB/4
+ * k-steps), each block read-modified-written once per panel; blocks above
+ * the diagonal are never formed. Buckets of small fronts may run on 64-thread
+ * blocks (more fronts per SM). Written once for any scalar type T. */
 #include "gpu_common.cuh"
+#include "gpu_mma.cuh"
 #include "gpu_warp_potrf.cuh"
 
 namespace sylva {
@@ -19,7 +25,7 @@ namespace sylva {
 /* Packed lower storage: column c holds rows c..m−1; (r, c) is at pk(c) + r. */
 __device__ __forceinline__ int pk(int c, int m) { return c * (2 * m - c - 1) / 2; }
 
-template <typename T, int DIM, int TR, int PB>
+template <typename T, int DIM, int TR, int PB, bool MMA>
 __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 8) /* 3 blocks of m ≤ 128 per SM */
     fused_front_kernel(front_batch<T> b, int lo, int hi)
 {
@@ -114,6 +120,52 @@ __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 8) /* 3 blocks of m 
         /* Trailing update of columns ≥ t0 (lower): reads only the panel's
          * columns, writes only later ones — no barrier between tiles. */
         const int n2 = m - t0;
+        if constexpr (MMA && has_mma<T>::value) {
+            const int g = lane / 4, q = lane % 4, nb = SYLVA_DIV_UP(n2, 16);
+            for (int blk = warp; blk < nb * (nb + 1) / 2; blk += NW) {
+                int bi = (int)((sqrtf(8.0f * blk + 1.0f) - 1.0f) * 0.5f); /* blk = bi(bi+1)/2 + bj */
+                while (bi * (bi + 1) / 2 > blk) bi--;
+                while ((bi + 1) * (bi + 2) / 2 <= blk) bi++;
+                const int R0 = t0 + 16 * bi, C0 = t0 + 16 * (blk - bi * (bi + 1) / 2);
+                T acc[2][2][2];
+#pragma unroll
+                for (int i = 0; i < 2; i++)
+#pragma unroll
+                    for (int j = 0; j < 2; j++) acc[i][j][0] = acc[i][j][1] = T(0);
+#pragma unroll
+                for (int kk = 0; kk < PB; kk += 4) {
+                    const int t = j0 + kk + q; /* this lane's k index */
+                    const bool tv = t < t0;
+                    const int ot = tv ? pk(t, m) : 0;
+                    T a[2], bb[2];
+#pragma unroll
+                    for (int i = 0; i < 2; i++) {
+                        const int r = R0 + 8 * i + g, c = C0 + 8 * i + g;
+                        a[i] = tv && r < m ? sA[ot + r] : T(0);
+                        bb[i] = tv && c < m ? sA[ot + c] : T(0);
+                    }
+#pragma unroll
+                    for (int i = 0; i < 2; i++)
+#pragma unroll
+                        for (int j = 0; j < 2; j++) mma_8x8x4(acc[i][j], a[i], bb[j]);
+                }
+#pragma unroll
+                for (int j = 0; j < 2; j++)
+#pragma unroll
+                    for (int v = 0; v < 2; v++) {
+                        const int c = C0 + 8 * j + 2 * q + v;
+                        if (c >= m) continue;
+                        const int oc = pk(c, m);
+#pragma unroll
+                        for (int i = 0; i < 2; i++) {
+                            const int r = R0 + 8 * i + g;
+                            if (r < m && r >= c) sA[oc + r] -= acc[i][j][v];
+                        }
+                    }
+            }
+            __syncthreads();
+            continue;
+        }
         const int nt = SYLVA_DIV_UP(n2, S);
         const int tx = tid % DIM, ty = tid / DIM;
         for (int ti = 0; ti < nt; ti++) {
@@ -170,11 +222,11 @@ __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 8) /* 3 blocks of m 
     }
 }
 
-template <typename T, int DIM, int PB>
+template <typename T, int DIM, int PB, bool MMA>
 static int launch_v(const front_batch<T> &b, int lo, int hi, cudaStream_t s)
 {
     const size_t smem = (size_t)hi * (hi + 1) / 2 * sizeof(T); /* packed lower */
-    auto kern = fused_front_kernel<T, DIM, 4, PB>;
+    auto kern = fused_front_kernel<T, DIM, 4, PB, MMA>;
     if (smem > 48 * 1024 &&
         cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) !=
             cudaSuccess)
@@ -183,25 +235,40 @@ static int launch_v(const front_batch<T> &b, int lo, int hi, cudaStream_t s)
     return sylva__launch_status();
 }
 
+template <typename T, bool MMA>
+static int launch_p(const front_batch<T> &b, int lo, int hi, int threads, int panel,
+                    cudaStream_t s)
+{
+    if (threads == 64)
+        return panel == 16 ? launch_v<T, 8, 16, MMA>(b, lo, hi, s)
+                           : launch_v<T, 8, 8, MMA>(b, lo, hi, s);
+    return panel == 16 ? launch_v<T, 16, 16, MMA>(b, lo, hi, s)
+                       : launch_v<T, 16, 8, MMA>(b, lo, hi, s);
+}
+
 template <typename T>
-int launch_fused(const front_batch<T> &b, int lo, int hi, int threads, int panel, cudaStream_t s)
+int launch_fused(const front_batch<T> &b, int lo, int hi, const sylva__kernel_tuning *t,
+                 cudaStream_t s)
 {
     if (hi > 192) return SYLVA_ERR_ARGUMENT;
     int rc = SYLVA_OK;
     /* 32-row buckets: a block of small fronts does not reserve the shared
-     * memory of the largest. */
+     * memory of the largest. Each bucket picks its block size and update
+     * form by its largest m. */
     for (int l = lo; l < hi && rc == SYLVA_OK;) {
         int h = (l / 32 + 1) * 32;
         if (h > hi) h = hi;
-        if (threads == 64)
-            rc = panel == 16 ? launch_v<T, 8, 16>(b, l, h, s) : launch_v<T, 8, 8>(b, l, h, s);
+        const int threads = h <= t->fused_small_m ? 64 : t->fused_threads;
+        if (has_mma<T>::value && h > t->fused_mma_min_m)
+            rc = launch_p<T, true>(b, l, h, threads, t->fused_panel, s);
         else
-            rc = panel == 16 ? launch_v<T, 16, 16>(b, l, h, s) : launch_v<T, 16, 8>(b, l, h, s);
+            rc = launch_p<T, false>(b, l, h, threads, t->fused_panel, s);
         l = h;
     }
     return rc;
 }
 
-template int launch_fused<double>(const front_batch<double> &, int, int, int, int, cudaStream_t);
+template int launch_fused<double>(const front_batch<double> &, int, int,
+                                  const sylva__kernel_tuning *, cudaStream_t);
 
 } // namespace sylva

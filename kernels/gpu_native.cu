@@ -6,6 +6,12 @@
  * nb × nb diagonal block and one GEMM for everything below it (cuBLAS's
  * GEMM outruns its SYRK; the tuning sweep in docs/perf-log.md chose the
  * tiles).
+ * Look-ahead (tune->native_lookahead_nb > 0 and a second stream from the
+ * caller, sylva__gpu_native_aux): right-looking panels where the critical
+ * path (each panel's POTRF and TRSM, then the update of the next panel's
+ * columns) runs on s while the rest of each panel's update (later pivot
+ * columns and the CB, as DGEMM tiles) runs on the aux stream, ordered by
+ * two events; the next panel's POTRF overlaps the previous CB update.
  * Handles and workspace come from the caller; both handles are bound to the
  * stream s and to host pointer mode; nothing waits on the host. A failed
  * POTRF leaves its column in *info (device) and P, C unspecified. Written
@@ -57,6 +63,87 @@ static int panels(cusolverDnHandle_t solver, cublasHandle_t blas, int m, int k, 
     return sylva__launch_status();
 }
 
+/* The pivot columns [a, b) of P (rows a..m−1) updated by the panel of
+ * columns [j, j + jb): lower SYRK on the diagonal block, GEMM below it. */
+template <typename T>
+static cublasStatus_t update_cols(cublasHandle_t blas, int m, T *P, int ldp, int a, int b, int j,
+                                  int jb)
+{
+    const T one = 1, minus_one = -1;
+    if (b <= a) return CUBLAS_STATUS_SUCCESS;
+    const T *La = P + a + (size_t)j * ldp;
+    T *D = P + a + (size_t)a * ldp;
+    cublasStatus_t st = syrk_ln(blas, b - a, jb, &minus_one, La, ldp, &one, D, ldp);
+    if (st == CUBLAS_STATUS_SUCCESS && m > b)
+        st = gemm_nt(blas, m - b, b - a, jb, &minus_one, La + (b - a), ldp, La, ldp, &one,
+                     D + (b - a), ldp);
+    return st;
+}
+
+/* C (r × r, lower) −= L·Lᵀ, L = r × kk (ldl): one SYRK, or nb-wide column
+ * tiles (a SYRK on each diagonal block, one GEMM below it). */
+template <typename T>
+static cublasStatus_t update_cb(cublasHandle_t blas, int r, int kk, const T *L, int ldl, T *C,
+                                int ldc, int nb)
+{
+    const T one = 1, minus_one = -1;
+    if (nb <= 0 || nb >= r) return syrk_ln(blas, r, kk, &minus_one, L, ldl, &one, C, ldc);
+    cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
+    for (int j = 0; j < r && st == CUBLAS_STATUS_SUCCESS; j += nb) {
+        const int jb = r - j < nb ? r - j : nb, below = r - j - jb;
+        st = syrk_ln(blas, jb, kk, &minus_one, L + j, ldl, &one, C + j + (size_t)j * ldc, ldc);
+        if (st == CUBLAS_STATUS_SUCCESS && below > 0)
+            st = gemm_nt(blas, below, jb, kk, &minus_one, L + j + jb, ldl, L + j, ldl, &one,
+                         C + (j + jb) + (size_t)j * ldc, ldc);
+    }
+    return st;
+}
+
+/* Look-ahead panels of width w (see the contract above). On s: POTRF and
+ * TRSM of panel p, then (after the aux stream has applied the older panels
+ * to them: event ea) panel p + 1's columns updated by panel p; event es.
+ * On aux, after es: panel p + 2's columns (event ea), then the later pivot
+ * columns and the CB. s waits for aux at the end. */
+template <typename T>
+static int lookahead(cusolverDnHandle_t solver, cublasHandle_t blas,
+                     const sylva__gpu_native_aux *aux, int m, int k, T *P, int ldp, T *C, int ldc,
+                     T *work, int lwork, int *pinfo, int *info, int w, int cb_nb, cudaStream_t s)
+{
+    const T one = 1;
+    cudaStream_t as = aux->stream;
+    cudaEvent_t es = aux->ev[0], ea = aux->ev[1];
+    if (cublasSetStream(aux->blas, as) != CUBLAS_STATUS_SUCCESS ||
+        cublasSetPointerMode(aux->blas, CUBLAS_POINTER_MODE_HOST) != CUBLAS_STATUS_SUCCESS)
+        return sylva__fail(SYLVA_ERR_RUNTIME, "binding the aux cuBLAS handle failed");
+    cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
+    for (int j = 0; j < k && st == CUBLAS_STATUS_SUCCESS; j += w) {
+        const int jb = k - j < w ? k - j : w, below = m - j - jb;
+        const int j2 = j + jb, j3 = j2 + w < k ? j2 + w : k, j4 = j3 + w < k ? j3 + w : k;
+        T *D = P + j + (size_t)j * ldp;
+        cusolverStatus_t ss = potrf(solver, jb, D, ldp, work, lwork, pinfo);
+        if (ss != CUSOLVER_STATUS_SUCCESS) return lib_fail("cuSOLVER POTRF (look-ahead)", ss);
+        fold_info_kernel<<<1, 1, 0, s>>>(pinfo, info, j);
+        if (below == 0) break;
+        st = trsm_right_lt(blas, below, jb, &one, D, ldp, D + jb, ldp);
+        if (st != CUBLAS_STATUS_SUCCESS) break;
+        if (j > 0 && cudaStreamWaitEvent(s, ea, 0) != cudaSuccess) break;
+        st = update_cols(blas, m, P, ldp, j2, j3, j, jb); /* the next panel */
+        if (st != CUBLAS_STATUS_SUCCESS || cudaEventRecord(es, s) != cudaSuccess ||
+            cudaStreamWaitEvent(as, es, 0) != cudaSuccess)
+            break;
+        st = update_cols(aux->blas, m, P, ldp, j3, j4, j, jb); /* the one after */
+        if (st != CUBLAS_STATUS_SUCCESS || cudaEventRecord(ea, as) != cudaSuccess) break;
+        if (st == CUBLAS_STATUS_SUCCESS) st = update_cols(aux->blas, m, P, ldp, j4, k, j, jb);
+        if (st == CUBLAS_STATUS_SUCCESS && m > k)
+            st = update_cb(aux->blas, m - k, jb, P + k + (size_t)j * ldp, ldp, C, ldc, cb_nb);
+    }
+    /* Join: s waits for all of aux's work (also on the error paths). */
+    if (cudaEventRecord(ea, as) != cudaSuccess || cudaStreamWaitEvent(s, ea, 0) != cudaSuccess)
+        return sylva__fail(SYLVA_ERR_RUNTIME, "look-ahead stream join failed");
+    if (st != CUBLAS_STATUS_SUCCESS) return lib_fail("cuBLAS (look-ahead)", st);
+    return sylva__launch_status();
+}
+
 template <typename T>
 static int64_t workspace_bytes(cusolverDnHandle_t solver, int k, T *P, int ldp)
 {
@@ -67,8 +154,9 @@ static int64_t workspace_bytes(cusolverDnHandle_t solver, int k, T *P, int ldp)
 }
 
 template <typename T>
-static int factor_native(cusolverDnHandle_t solver, cublasHandle_t blas, int m, int k, T *P,
-                         int ldp, T *C, int ldc, void *work, int64_t work_bytes, int *info,
+static int factor_native(cusolverDnHandle_t solver, cublasHandle_t blas,
+                         const sylva__gpu_native_aux *aux, int m, int k, T *P, int ldp, T *C,
+                         int ldc, void *work, int64_t work_bytes, int *info,
                          const sylva__kernel_tuning *tune, cudaStream_t s)
 {
     if (m < 0 || k < 0 || k > m || ldp < (m > 1 ? m : 1) || (m > k && ldc < m - k) || !info)
@@ -77,13 +165,17 @@ static int factor_native(cusolverDnHandle_t solver, cublasHandle_t blas, int m, 
     const int r = m - k, lwork = (int)((work_bytes - 16) / (int64_t)sizeof(T));
     if (!work || lwork < 0) return SYLVA_ERR_ARGUMENT;
     int *pinfo = (int *)((char *)work + (work_bytes - 16));
-    const T one = 1, minus_one = -1;
+    const T one = 1;
     const int nb = tune ? tune->native_syrk_nb : 0;
     if (cusolverDnSetStream(solver, s) != CUSOLVER_STATUS_SUCCESS ||
         cublasSetStream(blas, s) != CUBLAS_STATUS_SUCCESS ||
         cublasSetPointerMode(blas, CUBLAS_POINTER_MODE_HOST) != CUBLAS_STATUS_SUCCESS)
         return sylva__fail(SYLVA_ERR_RUNTIME, "binding the cuSOLVER/cuBLAS handles to the stream failed");
     const int pnb = tune ? tune->native_panel_nb : 0;
+    const int lnb = tune ? tune->native_lookahead_nb : 0;
+    if (aux && aux->stream && aux->blas && aux->ev[0] && aux->ev[1] && lnb > 0 && lnb < k)
+        return lookahead(solver, blas, aux, m, k, P, ldp, C, ldc, (T *)work, lwork, pinfo, info,
+                         lnb, nb, s);
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
     if (pnb > 0 && pnb < k) {
         int rc = panels(solver, blas, m, k, P, ldp, (T *)work, lwork, pinfo, info, pnb, s);
@@ -95,15 +187,7 @@ static int factor_native(cusolverDnHandle_t solver, cublasHandle_t blas, int m, 
         if (st != CUBLAS_STATUS_SUCCESS) return lib_fail("cuBLAS TRSM", st);
     }
     if (r == 0) return SYLVA_OK;
-    T *L21 = P + k;
-    if (nb <= 0 || nb >= r) st = syrk_ln(blas, r, k, &minus_one, L21, ldp, &one, C, ldc);
-    for (int j = 0; nb > 0 && nb < r && j < r && st == CUBLAS_STATUS_SUCCESS; j += nb) {
-        const int jb = r - j < nb ? r - j : nb, below = r - j - jb;
-        st = syrk_ln(blas, jb, k, &minus_one, L21 + j, ldp, &one, C + j + (size_t)j * ldc, ldc);
-        if (st == CUBLAS_STATUS_SUCCESS && below > 0)
-            st = gemm_nt(blas, below, jb, k, &minus_one, L21 + j + jb, ldp, L21 + j, ldp, &one,
-                         C + (j + jb) + (size_t)j * ldc, ldc);
-    }
+    st = update_cb(blas, r, k, P + k, ldp, C, ldc, nb);
     return st == CUBLAS_STATUS_SUCCESS ? SYLVA_OK : lib_fail("cuBLAS SYRK/GEMM (CB update)", st);
 }
 
@@ -120,6 +204,17 @@ extern "C" int sylva__gpu_front_factor_native(cusolverDnHandle_t solver, cublasH
                                               void *work, int64_t work_bytes, int *info,
                                               const sylva__kernel_tuning *tune, cudaStream_t s)
 {
-    return sylva::factor_native(solver, blas, m, k, P, ldp, C, ldc, work, work_bytes, info, tune,
-                                s);
+    return sylva::factor_native(solver, blas, (const sylva__gpu_native_aux *)nullptr, m, k, P, ldp,
+                                C, ldc, work, work_bytes, info, tune, s);
+}
+
+extern "C" int sylva__gpu_front_factor_native_aux(cusolverDnHandle_t solver, cublasHandle_t blas,
+                                                  const sylva__gpu_native_aux *aux, int m, int k,
+                                                  double *P, int ldp, double *C, int ldc,
+                                                  void *work, int64_t work_bytes, int *info,
+                                                  const sylva__kernel_tuning *tune,
+                                                  cudaStream_t s)
+{
+    return sylva::factor_native(solver, blas, aux, m, k, P, ldp, C, ldc, work, work_bytes, info,
+                                tune, s);
 }

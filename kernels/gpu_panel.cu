@@ -116,12 +116,13 @@ __global__ void __launch_bounds__(PANEL_ROWS) panel_trsm_kernel(gemm_args<T> g, 
 }
 
 template <typename T>
-int launch_blocked(const front_batch<T> &b, int lo, int max_m, int max_k, int nb, cudaStream_t s)
+int launch_blocked(const front_batch<T> &b, int lo, int max_m, int max_k, int nb, int mma,
+                   cudaStream_t s)
 {
     if (max_m <= lo || max_k <= 0) return SYLVA_OK;
     int rc = SYLVA_OK;
     for (int j = 0; j < max_k && rc == SYLVA_OK; j += nb) {
-        if (j > 0) rc = launch_gemm_front_panel(b, lo, max_m, j, nb, s);
+        if (j > 0) rc = launch_gemm_front_panel(b, lo, max_m, j, nb, mma, s);
         if (rc != SYLVA_OK) break;
         dim3 grid(b.count, SYLVA_DIV_UP(max_m - j, PANEL_ROWS)), one(b.count);
         if (nb == 16) {
@@ -133,19 +134,19 @@ int launch_blocked(const front_batch<T> &b, int lo, int max_m, int max_k, int nb
         }
         rc = sylva__launch_status();
     }
-    if (rc == SYLVA_OK) rc = launch_gemm_front_syrk(b, lo, max_m, s);
+    if (rc == SYLVA_OK) rc = launch_gemm_front_syrk(b, lo, max_m, mma, s);
     return rc;
 }
 
 template <typename T>
 int launch_trsm(int count, const int *m, const int *n, T *const *L, const int *ldl, T *const *B,
-                const int *ldb, int max_m, int max_n, int nb, cudaStream_t s)
+                const int *ldb, int max_m, int max_n, int nb, int mma, cudaStream_t s)
 {
     if (count == 0 || max_m <= 0 || max_n <= 0) return SYLVA_OK;
     gemm_args<T> g = {count, m, n, nullptr, L, ldl, B, ldb, nullptr, nullptr, 0};
     int rc = SYLVA_OK;
     for (int j = 0; j < max_n && rc == SYLVA_OK; j += nb) {
-        if (j > 0) rc = launch_gemm_trsm_panel(g, max_m, j, nb, s);
+        if (j > 0) rc = launch_gemm_trsm_panel(g, max_m, j, nb, mma, s);
         if (rc != SYLVA_OK) break;
         dim3 grid(count, SYLVA_DIV_UP(max_m, PANEL_ROWS));
         if (nb == 16)
@@ -157,8 +158,9 @@ int launch_trsm(int count, const int *m, const int *n, T *const *L, const int *l
     return rc;
 }
 
-template int launch_blocked<double>(const front_batch<double> &, int, int, int, int, cudaStream_t);
+template int launch_blocked<double>(const front_batch<double> &, int, int, int, int, int,
+                                    cudaStream_t);
 template int launch_trsm<double>(int, const int *, const int *, double *const *, const int *,
-                                 double *const *, const int *, int, int, int, cudaStream_t);
+                                 double *const *, const int *, int, int, int, int, cudaStream_t);
 
 } // namespace sylva

@@ -55,11 +55,16 @@ void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
     t->native_syrk_nb = 2048;
     t->native_panel_nb = 0;
     t->native_min_m = 2048;
+    t->fused_mma_min_m = 0;
+    t->fused_small_m = 0;
+    t->gemm_mma = 1;
+    t->native_lookahead_nb = 0;
 }
 
 #define SYLVA_TUNING_KEYS(X)                                                                  \
     X(tiny_max_m) X(fused_max_m) X(fused_threads) X(fused_panel) X(panel_nb)                 \
-    X(native_syrk_nb) X(native_panel_nb) X(native_min_m)
+    X(native_syrk_nb) X(native_panel_nb) X(native_min_m) X(fused_mma_min_m) X(fused_small_m)  \
+    X(gemm_mma) X(native_lookahead_nb)
 
 int sylva__kernel_tuning_check(const sylva__kernel_tuning *t)
 {
@@ -71,6 +76,10 @@ int sylva__kernel_tuning_check(const sylva__kernel_tuning *t)
     if (t->native_syrk_nb < 0) return -1;
     if (t->native_panel_nb < 0) return -1;
     if (t->native_min_m < 0) return -1;
+    if (t->fused_mma_min_m < 0 || t->fused_mma_min_m > 192) return -1;
+    if (t->fused_small_m < 0 || t->fused_small_m > 192) return -1;
+    if (t->gemm_mma != 0 && t->gemm_mma != 1) return -1;
+    if (t->native_lookahead_nb < 0) return -1;
     return 0;
 }
 
