@@ -78,10 +78,11 @@ template <typename T>
 int launch_fused(const front_batch<T> &b, int lo, int hi, const sylva__kernel_tuning *t,
                  cudaStream_t s);
 /* gpu_panel.cu: fronts with m > lo by left-looking panels + lower GEMM;
- * mma ≠ 0: the GEMM tiles on FP64 tensor cores (gpu_mma.cuh). */
+ * mma ≠ 0: the GEMM tiles on FP64 tensor cores (gpu_mma.cuh); batches of at
+ * least merge_min_count fronts (> 0): one block per front and panel. */
 template <typename T>
 int launch_blocked(const front_batch<T> &b, int lo, int max_m, int max_k, int nb, int mma,
-                   cudaStream_t s);
+                   int merge_min_count, cudaStream_t s);
 template <typename T>
 int launch_trsm(int count, const int *m, const int *n, T *const *L, const int *ldl, T *const *B,
                 const int *ldb, int max_m, int max_n, int nb, int mma, cudaStream_t s);

@@ -32,7 +32,8 @@ static int factor_vbatched(const sylva::front_batch<T> &b, int max_m, int max_k,
         rc = sylva::launch_fused(b, tiny, fused_hi, t, s);
     const int lo = fused_hi > tiny ? fused_hi : tiny;
     if (rc == SYLVA_OK && max_m > lo)
-        rc = sylva::launch_blocked(b, lo, max_m, max_k, t->panel_nb, t->gemm_mma, s);
+        rc = sylva::launch_blocked(b, lo, max_m, max_k, t->panel_nb, t->gemm_mma,
+                                   t->panel_merge_min_count, s);
     return rc;
 }
 

@@ -131,9 +131,12 @@ int sylva__gpu_front_factor_native(struct cusolverDnContext *solver, struct cubl
                                    const sylva__kernel_tuning *tune, struct CUstream_st *s);
 /* The same with a second stream for the look-ahead schedule (used when
  * tune->native_lookahead_nb > 0; else, or with aux NULL, the call above):
- * made once by the caller, never the stream s; blas is a cuBLAS handle of its
- * own (bound to aux->stream here); ev[] two events (cudaEventDisableTiming).
- * All of aux's work is joined back into s before the call returns. */
+ * made once by the caller, never the stream s, best with the device's
+ * highest priority (cudaStreamCreateWithPriority: the panel chain runs on it
+ * beside the GEMMs on s); blas is a cuBLAS handle of its own (bound to
+ * aux->stream here; the solver handle is bound to it for the call and back
+ * to s); ev[] two events (cudaEventDisableTiming). s waits for all of aux's
+ * work before the call returns. */
 struct CUevent_st; /* cudaEvent_t */
 typedef struct sylva__gpu_native_aux {
     struct CUstream_st *stream;

@@ -14,7 +14,10 @@
  * on FP64 tensor cores instead: the lower triangle of the trailing matrix in
  * 16 × 16 blocks, a warp per block at a time (2 × 2 DMMA fragments, PB/4
  * k-steps), each block read-modified-written once per panel; blocks above
- * the diagonal are never formed. Buckets of small fronts may run on 64-thread
+ * the diagonal are never formed; and with look-ahead: warp 0 updates the
+ * block holding the next panel's diagonal block first and factors it while
+ * the other warps finish the update (two barriers per panel instead of
+ * three, the panel chain off the update's critical path). Buckets of small fronts may run on 64-thread
  * blocks (more fronts per SM). Written once for any scalar type T. */
 #include "gpu_common.cuh"
 #include "gpu_mma.cuh"
@@ -26,7 +29,7 @@ namespace sylva {
 __device__ __forceinline__ int pk(int c, int m) { return c * (2 * m - c - 1) / 2; }
 
 template <typename T, int DIM, int TR, int PB, bool MMA>
-__global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 8) /* 3 blocks of m ≤ 128 per SM */
+__global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 12) /* 3 blocks of m ≤ 128 per SM; 12 of m ≤ 64 */
     fused_front_kernel(front_batch<T> b, int lo, int hi)
 {
     /* Dynamic shared memory is untyped: one declaration serves every T. */
@@ -35,6 +38,7 @@ __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 8) /* 3 blocks of m 
     __shared__ int s_info;
     __shared__ T sD[PB * (PB + 1)], sInv[PB], sCol[32];
     constexpr int NT = DIM * DIM, S = DIM * TR, NW = NT / 32;
+    constexpr bool LA = MMA && has_mma<T>::value; /* DMMA update with look-ahead */
     const int f = blockIdx.x;
     const int m = b.m[f], k = b.k[f];
     if (m <= lo || m > hi || k <= 0 || b.info[f] != 0) return;
@@ -79,13 +83,17 @@ __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 8) /* 3 blocks of m 
     for (int j0 = 0; j0 < k; j0 += PB) {
         const int t0 = j0 + PB < k ? j0 + PB : k; /* first column after the panel */
         const int jb = t0 - j0;
-        /* (1) the panel's diagonal block by warp 0 in registers; */
-        if (warp == 0) {
-            const int bad = warp_potrf<PB>(
-                [&](int r, int c) { return sA[pk(j0 + c, m) + j0 + r]; }, jb, sD, sInv, sCol);
-            if (bad && lane == 0) s_info = j0 + bad;
+        /* (1) the panel's diagonal block by warp 0 in registers (with MMA,
+         * after the first panel, already done by the previous panel's
+         * look-ahead); */
+        if (!LA || j0 == 0) {
+            if (warp == 0) {
+                const int bad = warp_potrf<PB>(
+                    [&](int r, int c) { return sA[pk(j0 + c, m) + j0 + r]; }, jb, sD, sInv, sCol);
+                if (bad && lane == 0) s_info = j0 + bad;
+            }
+            __syncthreads();
         }
-        __syncthreads();
         if (s_info) break;
         /* (2) every other row of the panel solved against it, a row per
          * thread in registers (loads, then FMAs, then stores); the block's
@@ -120,10 +128,14 @@ __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 8) /* 3 blocks of m 
         /* Trailing update of columns ≥ t0 (lower): reads only the panel's
          * columns, writes only later ones — no barrier between tiles. */
         const int n2 = m - t0;
-        if constexpr (MMA && has_mma<T>::value) {
+        if constexpr (LA) {
+            /* 16 × 16 blocks of the lower trailing triangle, numbered row by
+             * row (blk = bi(bi+1)/2 + bj). Warp 0 takes block 0, which holds
+             * the next panel's diagonal block, and then factors that block
+             * (look-ahead) while the other warps update the rest. */
             const int g = lane / 4, q = lane % 4, nb = SYLVA_DIV_UP(n2, 16);
-            for (int blk = warp; blk < nb * (nb + 1) / 2; blk += NW) {
-                int bi = (int)((sqrtf(8.0f * blk + 1.0f) - 1.0f) * 0.5f); /* blk = bi(bi+1)/2 + bj */
+            auto update = [&](int blk) {
+                int bi = (int)((sqrtf(8.0f * blk + 1.0f) - 1.0f) * 0.5f);
                 while (bi * (bi + 1) / 2 > blk) bi--;
                 while ((bi + 1) * (bi + 2) / 2 <= blk) bi++;
                 const int R0 = t0 + 16 * bi, C0 = t0 + 16 * (blk - bi * (bi + 1) / 2);
@@ -162,6 +174,19 @@ __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 8) /* 3 blocks of m 
                             if (r < m && r >= c) sA[oc + r] -= acc[i][j][v];
                         }
                     }
+            };
+            if (warp == 0) {
+                if (n2 > 0) update(0);
+                if (t0 < k) {
+                    __syncwarp();
+                    const int jn = k - t0 < PB ? k - t0 : PB;
+                    const int bad = warp_potrf<PB>(
+                        [&](int r, int c) { return sA[pk(t0 + c, m) + t0 + r]; }, jn, sD, sInv,
+                        sCol);
+                    if (bad && lane == 0) s_info = t0 + bad;
+                }
+            } else {
+                for (int blk = warp; blk < nb * (nb + 1) / 2; blk += NW - 1) update(blk);
             }
             __syncthreads();
             continue;
@@ -230,6 +255,12 @@ static int launch_v(const front_batch<T> &b, int lo, int hi, cudaStream_t s)
     if (smem > 48 * 1024 &&
         cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) !=
             cudaSuccess)
+        return SYLVA_ERR_RUNTIME;
+    /* All of the unified L1/shared storage as shared memory: at m ≤ 64 the
+     * default carveout held 8 blocks per SM where registers allow 12 (ncu,
+     * docs/perf-log.md v5). */
+    if (cudaFuncSetAttribute(kern, cudaFuncAttributePreferredSharedMemoryCarveout,
+                             cudaSharedmemCarveoutMaxShared) != cudaSuccess)
         return SYLVA_ERR_RUNTIME;
     kern<<<b.count, DIM * DIM, smem, s>>>(b, lo, hi);
     return sylva__launch_status();

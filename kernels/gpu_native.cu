@@ -9,9 +9,10 @@
  * Look-ahead (tune->native_lookahead_nb > 0 and a second stream from the
  * caller, sylva__gpu_native_aux): right-looking panels where the critical
  * path (each panel's POTRF and TRSM, then the update of the next panel's
- * columns) runs on s while the rest of each panel's update (later pivot
- * columns and the CB, as DGEMM tiles) runs on the aux stream, ordered by
- * two events; the next panel's POTRF overlaps the previous CB update.
+ * columns) runs on the aux stream (high priority) while the rest of each
+ * panel's update (later pivot columns and the CB, as DGEMM tiles) runs on
+ * s, ordered by two events; the next panel's POTRF overlaps the previous
+ * CB update.
  * Handles and workspace come from the caller; both handles are bound to the
  * stream s and to host pointer mode; nothing waits on the host. A failed
  * POTRF leaves its column in *info (device) and P, C unspecified. Written
@@ -99,47 +100,59 @@ static cublasStatus_t update_cb(cublasHandle_t blas, int r, int kk, const T *L, 
     return st;
 }
 
-/* Look-ahead panels of width w (see the contract above). On s: POTRF and
- * TRSM of panel p, then (after the aux stream has applied the older panels
- * to them: event ea) panel p + 1's columns updated by panel p; event es.
- * On aux, after es: panel p + 2's columns (event ea), then the later pivot
- * columns and the CB. s waits for aux at the end. */
+/* Look-ahead panels of width w (see the contract above). The critical path
+ * runs on the aux stream (which the caller makes with the highest priority,
+ * so its small POTRF kernels get SMs as soon as any free up under the big
+ * GEMMs): POTRF and TRSM of panel p, then (after the bulk stream has
+ * applied the older panels to them: event ea) panel p + 1's columns
+ * updated by panel p; event es. The bulk, on s after es: panel p + 2's
+ * columns (event ea), then the later pivot columns and the CB. The solver
+ * handle is bound to aux for the call and back to s at the end; s waits for
+ * aux's last work. */
 template <typename T>
 static int lookahead(cusolverDnHandle_t solver, cublasHandle_t blas,
                      const sylva__gpu_native_aux *aux, int m, int k, T *P, int ldp, T *C, int ldc,
                      T *work, int lwork, int *pinfo, int *info, int w, int cb_nb, cudaStream_t s)
 {
     const T one = 1;
-    cudaStream_t as = aux->stream;
+    cudaStream_t cs = aux->stream;
+    cublasHandle_t cblas = aux->blas;
     cudaEvent_t es = aux->ev[0], ea = aux->ev[1];
-    if (cublasSetStream(aux->blas, as) != CUBLAS_STATUS_SUCCESS ||
-        cublasSetPointerMode(aux->blas, CUBLAS_POINTER_MODE_HOST) != CUBLAS_STATUS_SUCCESS)
-        return sylva__fail(SYLVA_ERR_RUNTIME, "binding the aux cuBLAS handle failed");
+    if (cublasSetStream(cblas, cs) != CUBLAS_STATUS_SUCCESS ||
+        cublasSetPointerMode(cblas, CUBLAS_POINTER_MODE_HOST) != CUBLAS_STATUS_SUCCESS ||
+        cusolverDnSetStream(solver, cs) != CUSOLVER_STATUS_SUCCESS)
+        return sylva__fail(SYLVA_ERR_RUNTIME, "binding the handles to the look-ahead stream failed");
+    /* The critical stream starts after everything queued on s. */
+    if (cudaEventRecord(es, s) != cudaSuccess || cudaStreamWaitEvent(cs, es, 0) != cudaSuccess)
+        return sylva__fail(SYLVA_ERR_RUNTIME, "look-ahead stream fork failed");
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
+    cusolverStatus_t ss = CUSOLVER_STATUS_SUCCESS;
     for (int j = 0; j < k && st == CUBLAS_STATUS_SUCCESS; j += w) {
         const int jb = k - j < w ? k - j : w, below = m - j - jb;
         const int j2 = j + jb, j3 = j2 + w < k ? j2 + w : k, j4 = j3 + w < k ? j3 + w : k;
         T *D = P + j + (size_t)j * ldp;
-        cusolverStatus_t ss = potrf(solver, jb, D, ldp, work, lwork, pinfo);
-        if (ss != CUSOLVER_STATUS_SUCCESS) return lib_fail("cuSOLVER POTRF (look-ahead)", ss);
-        fold_info_kernel<<<1, 1, 0, s>>>(pinfo, info, j);
+        ss = potrf(solver, jb, D, ldp, work, lwork, pinfo);
+        if (ss != CUSOLVER_STATUS_SUCCESS) break;
+        fold_info_kernel<<<1, 1, 0, cs>>>(pinfo, info, j);
         if (below == 0) break;
-        st = trsm_right_lt(blas, below, jb, &one, D, ldp, D + jb, ldp);
+        st = trsm_right_lt(cblas, below, jb, &one, D, ldp, D + jb, ldp);
         if (st != CUBLAS_STATUS_SUCCESS) break;
-        if (j > 0 && cudaStreamWaitEvent(s, ea, 0) != cudaSuccess) break;
-        st = update_cols(blas, m, P, ldp, j2, j3, j, jb); /* the next panel */
-        if (st != CUBLAS_STATUS_SUCCESS || cudaEventRecord(es, s) != cudaSuccess ||
-            cudaStreamWaitEvent(as, es, 0) != cudaSuccess)
+        if (j > 0 && cudaStreamWaitEvent(cs, ea, 0) != cudaSuccess) break;
+        st = update_cols(cblas, m, P, ldp, j2, j3, j, jb); /* the next panel */
+        if (st != CUBLAS_STATUS_SUCCESS || cudaEventRecord(es, cs) != cudaSuccess ||
+            cudaStreamWaitEvent(s, es, 0) != cudaSuccess)
             break;
-        st = update_cols(aux->blas, m, P, ldp, j3, j4, j, jb); /* the one after */
-        if (st != CUBLAS_STATUS_SUCCESS || cudaEventRecord(ea, as) != cudaSuccess) break;
-        if (st == CUBLAS_STATUS_SUCCESS) st = update_cols(aux->blas, m, P, ldp, j4, k, j, jb);
+        st = update_cols(blas, m, P, ldp, j3, j4, j, jb); /* the one after */
+        if (st != CUBLAS_STATUS_SUCCESS || cudaEventRecord(ea, s) != cudaSuccess) break;
+        if (st == CUBLAS_STATUS_SUCCESS) st = update_cols(blas, m, P, ldp, j4, k, j, jb);
         if (st == CUBLAS_STATUS_SUCCESS && m > k)
-            st = update_cb(aux->blas, m - k, jb, P + k + (size_t)j * ldp, ldp, C, ldc, cb_nb);
+            st = update_cb(blas, m - k, jb, P + k + (size_t)j * ldp, ldp, C, ldc, cb_nb);
     }
-    /* Join: s waits for all of aux's work (also on the error paths). */
-    if (cudaEventRecord(ea, as) != cudaSuccess || cudaStreamWaitEvent(s, ea, 0) != cudaSuccess)
+    /* Join: s waits for all of the critical stream's work (error paths too). */
+    if (cusolverDnSetStream(solver, s) != CUSOLVER_STATUS_SUCCESS ||
+        cudaEventRecord(es, cs) != cudaSuccess || cudaStreamWaitEvent(s, es, 0) != cudaSuccess)
         return sylva__fail(SYLVA_ERR_RUNTIME, "look-ahead stream join failed");
+    if (ss != CUSOLVER_STATUS_SUCCESS) return lib_fail("cuSOLVER POTRF (look-ahead)", ss);
     if (st != CUBLAS_STATUS_SUCCESS) return lib_fail("cuBLAS (look-ahead)", st);
     return sylva__launch_status();
 }

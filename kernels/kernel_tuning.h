@@ -29,6 +29,8 @@ typedef struct sylva__kernel_tuning {
     int fused_small_m;  /* fused buckets of m ≤ this (≤ 192) run on 64-thread blocks whatever
                            fused_threads says (more fronts per SM); 0: off */
     int gemm_mma;       /* 1: the medium path's GEMM tiles on DMMA; 0: SIMT DFMA */
+    int panel_merge_min_count; /* medium path: batches of at least this many fronts factor and
+                                  solve each panel in one block per front (0: never) */
     int native_lookahead_nb; /* > 0: look-ahead panels of this width on two streams when the
                                 caller gives the second (sylva__gpu_front_factor_native_aux) */
 } sylva__kernel_tuning;

@@ -477,6 +477,20 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
         printf("  medium GEMM tiles %s: %.0f GFLOP/s (3000 fronts, m ≤ 512)\n", mm ? "DMMA" : "SIMT", g);
         if (g > best) best = g, t->gemm_mma = mm;
     }
+    /* merged medium panels (one block per front): from which batch size on */
+    {
+        static const int counts[4] = {128, 256, 512, 1024};
+        int from = 0; /* 0: never */
+        for (int i = 3; i >= 0; i--) {
+            sylva__kernel_tuning a_ = *t, b = *t;
+            a_.panel_merge_min_count = 1, b.panel_merge_min_count = 0, a_.fused_max_m = b.fused_max_m = 0;
+            double ga = fixed_run(320, counts[i], &a_, NULL), gb = fixed_run(320, counts[i], &b, NULL);
+            printf("  n = 320, %4d fronts: merged panels %.0f, row blocks %.0f GFLOP/s\n", counts[i], ga, gb);
+            if (ga <= gb) break;
+            from = counts[i];
+        }
+        t->panel_merge_min_count = from;
+    }
     /* native: CB update form, then the panel width of L11/L21 */
     static const int nbs[4] = {0, 512, 1024, 2048};
     best = 0;
@@ -508,10 +522,10 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
     free(m), free(k);
     printf("tuned: tiny_max_m %d fused_max_m %d fused_threads %d fused_panel %d panel_nb %d "
            "native_syrk_nb %d native_panel_nb %d fused_mma_min_m %d fused_small_m %d gemm_mma %d "
-           "native_lookahead_nb %d\n",
+           "native_lookahead_nb %d panel_merge_min_count %d\n",
            t->tiny_max_m, t->fused_max_m, t->fused_threads, t->fused_panel, t->panel_nb,
            t->native_syrk_nb, t->native_panel_nb, t->fused_mma_min_m, t->fused_small_m,
-           t->gemm_mma, t->native_lookahead_nb);
+           t->gemm_mma, t->native_lookahead_nb, t->panel_merge_min_count);
 }
 
 int main(int argc, char **argv)
@@ -546,7 +560,9 @@ int main(int argc, char **argv)
     {
         cudaEvent_t e0, e1;
         cudaStream_t as;
-        CK(cudaStreamCreateWithFlags(&as, cudaStreamNonBlocking));
+        int lo_pri, hi_pri;
+        CK(cudaDeviceGetStreamPriorityRange(&lo_pri, &hi_pri));
+        CK(cudaStreamCreateWithPriority(&as, cudaStreamNonBlocking, hi_pri));
         CK(cudaEventCreateWithFlags(&e0, cudaEventDisableTiming));
         CK(cudaEventCreateWithFlags(&e1, cudaEventDisableTiming));
         cublasHandle_t ab;

@@ -46,7 +46,9 @@ int main(int argc, char **argv)
     cudaStream_t as;
     cudaEvent_t ev[2];
     cublasHandle_t ablas;
-    CK(cudaStreamCreateWithFlags(&as, cudaStreamNonBlocking));
+    int lo_pri, hi_pri;
+    CK(cudaDeviceGetStreamPriorityRange(&lo_pri, &hi_pri));
+    CK(cudaStreamCreateWithPriority(&as, cudaStreamNonBlocking, hi_pri));
     CK(cudaEventCreateWithFlags(&ev[0], cudaEventDisableTiming));
     CK(cudaEventCreateWithFlags(&ev[1], cudaEventDisableTiming));
     if (cublasCreate(&ablas) != CUBLAS_STATUS_SUCCESS) {
