@@ -28,7 +28,7 @@ namespace sylva {
 /* Packed lower storage: column c holds rows c..m−1; (r, c) is at pk(c) + r. */
 __device__ __forceinline__ int pk(int c, int m) { return c * (2 * m - c - 1) / 2; }
 
-template <typename T, int DIM, int TR, int PB, bool MMA>
+template <typename T, int DIM, int TR, int PB, bool MMA, int QR>
 __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 12) /* 3 blocks of m ≤ 128 per SM; 12 of m ≤ 64 */
     fused_front_kernel(front_batch<T> b, int lo, int hi)
 {
@@ -51,7 +51,7 @@ __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 12) /* 3 blocks of m
     /* Load: CB columns × QR rows per lane into registers first, then store.
      * (Through generic pointers a load after a shared store may alias it, so
      * a plain load/store loop runs one global latency per element.) */
-    constexpr int CB = 2, QR = 6; /* QR·32 ≥ 192 rows */
+    constexpr int CB = 12 / QR; /* QR·32 ≥ the bucket's largest m; 12 loads in flight */
     for (int c0 = warp; c0 < m; c0 += NW * CB) {
         T v[CB][QR];
 #pragma unroll
@@ -247,11 +247,11 @@ __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 12) /* 3 blocks of m
     }
 }
 
-template <typename T, int DIM, int PB, bool MMA>
-static int launch_v(const front_batch<T> &b, int lo, int hi, cudaStream_t s)
+template <typename T, int DIM, int PB, bool MMA, int QR>
+static int launch_q(const front_batch<T> &b, int lo, int hi, cudaStream_t s)
 {
     const size_t smem = (size_t)hi * (hi + 1) / 2 * sizeof(T); /* packed lower */
-    auto kern = fused_front_kernel<T, DIM, 4, PB, MMA>;
+    auto kern = fused_front_kernel<T, DIM, 4, PB, MMA, QR>;
     if (smem > 48 * 1024 &&
         cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) !=
             cudaSuccess)
@@ -264,6 +264,15 @@ static int launch_v(const front_batch<T> &b, int lo, int hi, cudaStream_t s)
         return SYLVA_ERR_RUNTIME;
     kern<<<b.count, DIM * DIM, smem, s>>>(b, lo, hi);
     return sylva__launch_status();
+}
+
+/* The load loop sized by the bucket: QR rows of 32 per lane. */
+template <typename T, int DIM, int PB, bool MMA>
+static int launch_v(const front_batch<T> &b, int lo, int hi, cudaStream_t s)
+{
+    if (hi <= 64) return launch_q<T, DIM, PB, MMA, 2>(b, lo, hi, s);
+    if (hi <= 128) return launch_q<T, DIM, PB, MMA, 4>(b, lo, hi, s);
+    return launch_q<T, DIM, PB, MMA, 6>(b, lo, hi, s);
 }
 
 template <typename T, bool MMA>

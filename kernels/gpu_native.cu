@@ -12,7 +12,8 @@
  * columns) runs on the aux stream (high priority) while the rest of each
  * panel's update (later pivot columns and the CB, as DGEMM tiles) runs on
  * s, ordered by two events; the next panel's POTRF overlaps the previous
- * CB update.
+ * CB update. tune->native_lookahead_sms > 0 asks cuBLAS to size the bulk
+ * GEMMs for that many SMs fewer (cublasSetSmCountTarget, restored after).
  * Handles and workspace come from the caller; both handles are bound to the
  * stream s and to host pointer mode; nothing waits on the host. A failed
  * POTRF leaves its column in *info (device) and P, C unspecified. Written
@@ -112,7 +113,8 @@ static cublasStatus_t update_cb(cublasHandle_t blas, int r, int kk, const T *L, 
 template <typename T>
 static int lookahead(cusolverDnHandle_t solver, cublasHandle_t blas,
                      const sylva__gpu_native_aux *aux, int m, int k, T *P, int ldp, T *C, int ldc,
-                     T *work, int lwork, int *pinfo, int *info, int w, int cb_nb, cudaStream_t s)
+                     T *work, int lwork, int *pinfo, int *info, int w, int cb_nb, int sms,
+                     cudaStream_t s)
 {
     const T one = 1;
     cudaStream_t cs = aux->stream;
@@ -125,6 +127,16 @@ static int lookahead(cusolverDnHandle_t solver, cublasHandle_t blas,
     /* The critical stream starts after everything queued on s. */
     if (cudaEventRecord(es, s) != cudaSuccess || cudaStreamWaitEvent(cs, es, 0) != cudaSuccess)
         return sylva__fail(SYLVA_ERR_RUNTIME, "look-ahead stream fork failed");
+    /* Leave `sms` SMs to the critical chain: without it each of the chain's
+     * many small kernels waits for a bulk GEMM block to finish before it
+     * gets an SM, the whole chain stalls and nothing overlaps. */
+    int nsm = 0, old_target = 0, dev = 0;
+    if (sms > 0 && cudaGetDevice(&dev) == cudaSuccess &&
+        cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess &&
+        nsm > sms && cublasGetSmCountTarget(blas, &old_target) == CUBLAS_STATUS_SUCCESS)
+        cublasSetSmCountTarget(blas, nsm - sms);
+    else
+        sms = 0;
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
     cusolverStatus_t ss = CUSOLVER_STATUS_SUCCESS;
     for (int j = 0; j < k && st == CUBLAS_STATUS_SUCCESS; j += w) {
@@ -148,6 +160,7 @@ static int lookahead(cusolverDnHandle_t solver, cublasHandle_t blas,
         if (st == CUBLAS_STATUS_SUCCESS && m > k)
             st = update_cb(blas, m - k, jb, P + k + (size_t)j * ldp, ldp, C, ldc, cb_nb);
     }
+    if (sms > 0) cublasSetSmCountTarget(blas, old_target);
     /* Join: s waits for all of the critical stream's work (error paths too). */
     if (cusolverDnSetStream(solver, s) != CUSOLVER_STATUS_SUCCESS ||
         cudaEventRecord(es, cs) != cudaSuccess || cudaStreamWaitEvent(s, es, 0) != cudaSuccess)
@@ -188,7 +201,7 @@ static int factor_native(cusolverDnHandle_t solver, cublasHandle_t blas,
     const int lnb = tune ? tune->native_lookahead_nb : 0;
     if (aux && aux->stream && aux->blas && aux->ev[0] && aux->ev[1] && lnb > 0 && lnb < k)
         return lookahead(solver, blas, aux, m, k, P, ldp, C, ldc, (T *)work, lwork, pinfo, info,
-                         lnb, nb, s);
+                         lnb, nb, tune->native_lookahead_sms, s);
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
     if (pnb > 0 && pnb < k) {
         int rc = panels(solver, blas, m, k, P, ldp, (T *)work, lwork, pinfo, info, pnb, s);

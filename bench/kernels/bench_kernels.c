@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "gpu_test_util.h"
 #include "json.h"
@@ -293,9 +294,17 @@ static void native_restore(void *p)
     native_arg *a = p;
     CK(cudaMemcpyAsync(a->s.dpool, a->pristine, a->s.len * sizeof(double), cudaMemcpyDeviceToDevice, st));
 }
+static double native_host_ms; /* host time of the last call (enqueue only, unless it blocks) */
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
 static void run_native(void *p)
 {
     native_arg *a = p;
+    const double t0 = now_ms();
     if (sylva__gpu_front_factor_native_aux(solver, blas, &aux, a->s.m[0], a->s.k[0],
                                            a->s.dpool + a->s.offP[0], a->s.ldp[0],
                                            a->s.dpool + a->s.offC[0], a->s.ldc[0], a->work, a->wb,
@@ -303,6 +312,7 @@ static void run_native(void *p)
         fprintf(stderr, "native failed\n");
         exit(2);
     }
+    native_host_ms = now_ms() - t0;
 }
 static double native_run(int m, int k, const sylva__kernel_tuning *t, int nrep)
 {
@@ -510,22 +520,24 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
         printf("  native (8192, 2048) + (16384, 4096)/2 panel_nb %4d: %.0f GFLOP/s\n", pnbs[i], g);
         if (g > best) best = g, t->native_panel_nb = pnbs[i];
     }
-    static const int lnbs[4] = {0, 256, 512, 1024};
+    static const int lnbs[5][2] = {{0, 0}, {512, 0}, {1024, 0}, {512, 16}, {1024, 16}};
     best = 0;
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 5; i++) {
         sylva__kernel_tuning u = *t;
-        u.native_lookahead_nb = lnbs[i];
+        u.native_lookahead_nb = lnbs[i][0], u.native_lookahead_sms = lnbs[i][1];
         double g = native_run(8192, 2048, &u, 3) + native_run(16384, 4096, &u, 3) / 2;
-        printf("  native (8192, 2048) + (16384, 4096)/2 lookahead_nb %4d: %.0f GFLOP/s\n", lnbs[i], g);
-        if (g > best) best = g, t->native_lookahead_nb = lnbs[i];
+        printf("  native (8192, 2048) + (16384, 4096)/2 lookahead_nb %4d sms %2d: %.0f GFLOP/s\n",
+               lnbs[i][0], lnbs[i][1], g);
+        if (g > best)
+            best = g, t->native_lookahead_nb = lnbs[i][0], t->native_lookahead_sms = lnbs[i][1];
     }
     free(m), free(k);
     printf("tuned: tiny_max_m %d fused_max_m %d fused_threads %d fused_panel %d panel_nb %d "
            "native_syrk_nb %d native_panel_nb %d fused_mma_min_m %d fused_small_m %d gemm_mma %d "
-           "native_lookahead_nb %d panel_merge_min_count %d\n",
+           "native_lookahead_nb %d panel_merge_min_count %d native_lookahead_sms %d\n",
            t->tiny_max_m, t->fused_max_m, t->fused_threads, t->fused_panel, t->panel_nb,
            t->native_syrk_nb, t->native_panel_nb, t->fused_mma_min_m, t->fused_small_m,
-           t->gemm_mma, t->native_lookahead_nb, t->panel_merge_min_count);
+           t->gemm_mma, t->native_lookahead_nb, t->panel_merge_min_count, t->native_lookahead_sms);
 }
 
 int main(int argc, char **argv)
@@ -667,8 +679,13 @@ int main(int argc, char **argv)
     for (int i = 0; i < 2; i++) {
         sylva__kernel_tuning u = t;
         double ours = native_run(nat[i][0], nat[i][1], &u, quick ? 3 : 5);
+        const double host_ours = native_host_ms;
         u.native_lookahead_nb = 0;
         double nola = native_run(nat[i][0], nat[i][1], &u, 3);
+        printf("native (%d, %d): host time of one call (enqueue): %.3f ms with the table, %.3f ms "
+               "without look-ahead; GPU %.3f / %.3f ms\n", nat[i][0], nat[i][1], host_ours,
+               native_host_ms, gt_front_flops(nat[i][0], nat[i][1]) / ours / 1e6,
+               gt_front_flops(nat[i][0], nat[i][1]) / nola / 1e6);
         float pt[3];
         double pg[3];
         native_phases(nat[i][0], nat[i][1], &t, pt, pg);

@@ -67,6 +67,7 @@ int main(int argc, char **argv)
         tune.native_syrk_nb = sizes[t][2];
         tune.native_panel_nb = sizes[t][4];
         tune.native_lookahead_nb = sizes[t][5];
+        tune.native_lookahead_sms = t % 2 ? 16 : 0; /* both the full and the reduced bulk */
         double *P = s.dpool + s.offP[0], *C = s.dpool + s.offC[0];
         int64_t wb = sylva__gpu_native_workspace_bytes(solver, k, P, s.ldp[0]);
         void *work = NULL;
@@ -86,8 +87,8 @@ int main(int argc, char **argv)
             d = fs_diff(&s, 0, s.res, cpu);
             ok = e <= 10 * eps_m && d <= 1000 * eps_m;
         }
-        printf("  native m=%5d k=%5d syrk_nb=%4d panel_nb=%4d lookahead_nb=%4d %s: info %d (cpu %d) backward %.2f m·eps, diff %.2g  %s\n",
-               m, k, sizes[t][2], sizes[t][4], sizes[t][5], whole ? "whole" : "split", s.info[0], info,
+        printf("  native m=%5d k=%5d syrk_nb=%4d panel_nb=%4d lookahead_nb=%4d/%2d sms %s: info %d (cpu %d) backward %.2f m·eps, diff %.2g  %s\n",
+               m, k, sizes[t][2], sizes[t][4], sizes[t][5], tune.native_lookahead_sms, whole ? "whole" : "split", s.info[0], info,
                e < 0 ? -1.0 : e / eps_m, d, ok ? "ok" : "FAIL");
         failures += !ok;
         free(cpu);
