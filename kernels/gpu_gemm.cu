@@ -193,7 +193,7 @@ __global__ void __launch_bounds__(256) gemm_generic_kernel(gemm_args<T> g, T alp
 }
 
 template <typename T, bool MMA>
-__global__ void __launch_bounds__(256) gemm_front_panel_kernel(front_batch<T> b, int lo, int j, int nb)
+__global__ void __launch_bounds__(256, 4) gemm_front_panel_kernel(front_batch<T> b, int lo, int j, int nb)
 {
     const int f = blockIdx.x;
     const int m = b.m[f], k = b.k[f];
@@ -220,7 +220,7 @@ __global__ void __launch_bounds__(256) gemm_front_syrk_kernel(front_batch<T> b, 
 }
 
 template <typename T, bool MMA>
-__global__ void __launch_bounds__(256) gemm_trsm_panel_kernel(gemm_args<T> g, int j, int nb)
+__global__ void __launch_bounds__(256, 4) gemm_trsm_panel_kernel(gemm_args<T> g, int j, int nb)
 {
     /* g.m: rows of B, g.n: order of L, g.A: L, g.B: B. */
     const int e = blockIdx.x;
