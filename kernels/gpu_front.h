@@ -125,6 +125,11 @@ int sylva__gpu_extend_add_vbatched_max_nocheck(const sylva__extend_add_batch *b,
  * tiles of DGEMM when tune->native_syrk_nb > 0, else cublasDsyrk. */
 int64_t sylva__gpu_native_workspace_bytes(struct cusolverDnContext *solver, int k, double *P,
                                           int ldp);
+/* The workspace for the table's choices: with tune->native_trsm_nb > 0 also
+ * room for L11's inverted diagonal blocks (k·nb scalars); a smaller
+ * workspace makes the call take cuBLAS's TRSM instead. */
+int64_t sylva__gpu_native_workspace_bytes_ex(struct cusolverDnContext *solver, int k, double *P,
+                                             int ldp, const sylva__kernel_tuning *tune);
 int sylva__gpu_front_factor_native(struct cusolverDnContext *solver, struct cublasContext *blas,
                                    int m, int k, double *P, int ldp, double *C, int ldc,
                                    void *work, int64_t work_bytes, int *info,

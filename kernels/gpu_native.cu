@@ -14,6 +14,11 @@
  * s, ordered by two events; the next panel's POTRF overlaps the previous
  * CB update. tune->native_lookahead_sms > 0 asks cuBLAS to size the bulk
  * GEMMs for that many SMs fewer (cublasSetSmCountTarget, restored after).
+ * TRSM by inverted diagonal blocks (tune->native_trsm_nb > 0, one-POTRF
+ * form, workspace from sylva__gpu_native_workspace_bytes_ex): the nb × nb
+ * diagonal blocks of L11 inverted by small TRSMs on identity blocks, then
+ * L21 right-looking by in-place TRMM + GEMM (cuBLAS's right-side TRSM ran at
+ * 19 TFLOP/s on 6144 × 2048); with too small a workspace, cuBLAS TRSM.
  * Handles and workspace come from the caller; both handles are bound to the
  * stream s and to host pointer mode; nothing waits on the host. A failed
  * POTRF leaves its column in *info (device) and P, C unspecified. Written
@@ -170,6 +175,52 @@ static int lookahead(cusolverDnHandle_t solver, cublasHandle_t blas,
     return sylva__launch_status();
 }
 
+/* W (nb × k, ld nb) ← nb × nb identity blocks side by side. */
+template <typename T> __global__ void identity_blocks_kernel(T *W, int nb, int k)
+{
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < (int64_t)nb * k;
+         i += (int64_t)gridDim.x * blockDim.x)
+        W[i] = (int)(i % nb) == (int)(i / nb) % nb ? T(1) : T(0);
+}
+
+/* L21 (r × k, in P below L11) ← L21·L11⁻ᵀ with GEMM-rate work: the nb × nb
+ * diagonal blocks of L11 inverted into W (nb × k: identity, then a
+ * left TRSM each), then per block column j, right-looking: X_j ← B_j·W_jᵀ
+ * (in-place TRMM), B_{>j} −= X_j·L11(>j, j)ᵀ (one GEMM). */
+template <typename T>
+static cublasStatus_t trsm_by_inverse(cublasHandle_t blas, int r, int k, T *P, int ldp, T *W,
+                                      int nb, cudaStream_t s)
+{
+    const T one = 1, minus_one = -1;
+    const int threads = 256, blocks = (int)SYLVA_DIV_UP((int64_t)nb * k, threads * 8) + 1;
+    identity_blocks_kernel<<<blocks < 4096 ? blocks : 4096, threads, 0, s>>>(W, nb, k);
+    cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
+    for (int j = 0; j < k && st == CUBLAS_STATUS_SUCCESS; j += nb) {
+        const int jb = k - j < nb ? k - j : nb;
+        st = trsm_left_ln(blas, jb, &one, P + j + (size_t)j * ldp, ldp, W + (size_t)j * nb, nb);
+    }
+    for (int j = 0; j < k && st == CUBLAS_STATUS_SUCCESS; j += nb) {
+        const int jb = k - j < nb ? k - j : nb, rest = k - j - jb;
+        T *Bj = P + k + (size_t)j * ldp;
+        st = trmm_right_lt(blas, r, jb, &one, W + (size_t)j * nb, nb, Bj, ldp);
+        if (st == CUBLAS_STATUS_SUCCESS && rest > 0)
+            st = gemm_nt(blas, r, rest, jb, &minus_one, Bj, ldp, P + (j + jb) + (size_t)j * ldp,
+                         ldp, &one, Bj + (size_t)jb * ldp, ldp);
+    }
+    return st;
+}
+
+/* Bytes of the potrf workspace at the front of work (the rest: the
+ * inverted diagonal blocks, then the panel info). */
+template <typename T>
+static int64_t potrf_bytes(cusolverDnHandle_t solver, int k, T *P, int ldp)
+{
+    int lwork = 0;
+    if (k <= 0) return 0;
+    if (potrf_buffer_size(solver, k, P, ldp, &lwork) != CUSOLVER_STATUS_SUCCESS) return -1;
+    return ((int64_t)lwork * (int64_t)sizeof(T) + 255) / 256 * 256;
+}
+
 template <typename T>
 static int64_t workspace_bytes(cusolverDnHandle_t solver, int k, T *P, int ldp)
 {
@@ -177,6 +228,20 @@ static int64_t workspace_bytes(cusolverDnHandle_t solver, int k, T *P, int ldp)
     if (k <= 0) return 0;
     if (potrf_buffer_size(solver, k, P, ldp, &lwork) != CUSOLVER_STATUS_SUCCESS) return -1;
     return (int64_t)lwork * (int64_t)sizeof(T) + 16; /* + the panel info */
+}
+
+/* Room for the TRSM by inverted diagonal blocks (tune->native_trsm_nb). */
+template <typename T>
+static int64_t workspace_bytes_ex(cusolverDnHandle_t solver, int k, T *P, int ldp,
+                                  const sylva__kernel_tuning *tune)
+{
+    const int64_t base = workspace_bytes(solver, k, P, ldp);
+    const int nb = tune ? tune->native_trsm_nb : 0;
+    if (base < 0 || nb <= 0 || k <= 0) return base;
+    const int64_t pb = potrf_bytes(solver, k, P, ldp);
+    if (pb < 0) return -1;
+    const int64_t ex = pb + (int64_t)nb * k * (int64_t)sizeof(T) + 16;
+    return ex > base ? ex : base;
 }
 
 template <typename T>
@@ -207,9 +272,18 @@ static int factor_native(cusolverDnHandle_t solver, cublasHandle_t blas,
         int rc = panels(solver, blas, m, k, P, ldp, (T *)work, lwork, pinfo, info, pnb, s);
         if (rc != SYLVA_OK) return rc;
     } else {
-        cusolverStatus_t ss = potrf(solver, k, P, ldp, (T *)work, lwork, info);
+        /* TRSM by inverted diagonal blocks when asked for and the
+         * workspace holds them (sylva__gpu_native_workspace_bytes_ex). */
+        const int tnb = tune ? tune->native_trsm_nb : 0;
+        const int64_t pb = tnb > 0 && tnb < k && r > 0 ? potrf_bytes(solver, k, P, ldp) : -1;
+        const bool inv = pb >= 0 && pb + (int64_t)tnb * k * (int64_t)sizeof(T) + 16 <= work_bytes;
+        cusolverStatus_t ss =
+            potrf(solver, k, P, ldp, (T *)work, inv ? (int)(pb / (int64_t)sizeof(T)) : lwork, info);
         if (ss != CUSOLVER_STATUS_SUCCESS) return lib_fail("cuSOLVER POTRF", ss);
-        if (r > 0) st = trsm_right_lt(blas, r, k, &one, P, ldp, P + k, ldp);
+        if (r > 0 && inv)
+            st = trsm_by_inverse(blas, r, k, P, ldp, (T *)((char *)work + pb), tnb, s);
+        else if (r > 0)
+            st = trsm_right_lt(blas, r, k, &one, P, ldp, P + k, ldp);
         if (st != CUBLAS_STATUS_SUCCESS) return lib_fail("cuBLAS TRSM", st);
     }
     if (r == 0) return SYLVA_OK;
@@ -223,6 +297,13 @@ extern "C" int64_t sylva__gpu_native_workspace_bytes(cusolverDnHandle_t solver, 
                                                      int ldp)
 {
     return sylva::workspace_bytes(solver, k, P, ldp);
+}
+
+extern "C" int64_t sylva__gpu_native_workspace_bytes_ex(cusolverDnHandle_t solver, int k,
+                                                        double *P, int ldp,
+                                                        const sylva__kernel_tuning *tune)
+{
+    return sylva::workspace_bytes_ex(solver, k, P, ldp, tune);
 }
 
 extern "C" int sylva__gpu_front_factor_native(cusolverDnHandle_t solver, cublasHandle_t blas,

@@ -155,6 +155,12 @@ int64_t sylva__gpu_native_workspace_bytes(struct cusolverDnContext *solver, int 
     (void)solver, (void)k, (void)P, (void)ldp;
     return -1;
 }
+int64_t sylva__gpu_native_workspace_bytes_ex(struct cusolverDnContext *solver, int k, double *P,
+                                             int ldp, const sylva__kernel_tuning *tune)
+{
+    (void)solver, (void)k, (void)P, (void)ldp, (void)tune;
+    return -1;
+}
 int sylva__gpu_front_factor_native(struct cusolverDnContext *solver, struct cublasContext *blas,
                                    int m, int k, double *P, int ldp, double *C, int ldc,
                                    void *work, int64_t work_bytes, int *info,

@@ -323,7 +323,7 @@ static double native_run(int m, int k, const sylva__kernel_tuning *t, int nrep)
     fs_upload(&a.s);
     CK(cudaMalloc((void **)&a.pristine, a.s.len * sizeof(double)));
     CK(cudaMemcpy(a.pristine, a.s.dpool, a.s.len * sizeof(double), cudaMemcpyDeviceToDevice));
-    a.wb = sylva__gpu_native_workspace_bytes(solver, k, a.s.dpool, a.s.ldp[0]);
+    a.wb = sylva__gpu_native_workspace_bytes_ex(solver, k, a.s.dpool, a.s.ldp[0], t);
     CK(cudaMalloc(&a.work, a.wb > 0 ? a.wb : 1));
     a.tune = *t;
     float ms = time_ms(run_native, native_restore, &a, nrep);
@@ -521,6 +521,16 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
         printf("  native (8192, 2048) + (16384, 4096)/2 panel_nb %4d: %.0f GFLOP/s\n", pnbs[i], g);
         if (g > best) best = g, t->native_panel_nb = pnbs[i];
     }
+    /* L21 by inverted diagonal blocks (TRMM + GEMM) or by cuBLAS TRSM */
+    static const int tnbs[3] = {0, 256, 512};
+    best = 0;
+    for (int i = 0; i < 3; i++) {
+        sylva__kernel_tuning u = *t;
+        u.native_trsm_nb = tnbs[i];
+        double g = native_run(8192, 2048, &u, 3) + native_run(16384, 4096, &u, 3) / 2;
+        printf("  native (8192, 2048) + (16384, 4096)/2 trsm_nb %3d: %.0f GFLOP/s\n", tnbs[i], g);
+        if (g > best) best = g, t->native_trsm_nb = tnbs[i];
+    }
     /* look-ahead (second stream): kept only where it beats one stream by
      * 2% (run-to-run spread of this score is ~1%; it needs a second stream
      * from its caller, so it is not taken on noise) */
@@ -538,10 +548,12 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
     free(m), free(k);
     printf("tuned: tiny_max_m %d fused_max_m %d fused_threads %d fused_panel %d panel_nb %d "
            "native_syrk_nb %d native_panel_nb %d fused_mma_min_m %d fused_small_m %d gemm_mma %d "
-           "native_lookahead_nb %d panel_merge_min_count %d native_lookahead_sms %d\n",
+           "native_lookahead_nb %d panel_merge_min_count %d native_lookahead_sms %d "
+           "native_trsm_nb %d\n",
            t->tiny_max_m, t->fused_max_m, t->fused_threads, t->fused_panel, t->panel_nb,
            t->native_syrk_nb, t->native_panel_nb, t->fused_mma_min_m, t->fused_small_m,
-           t->gemm_mma, t->native_lookahead_nb, t->panel_merge_min_count, t->native_lookahead_sms);
+           t->gemm_mma, t->native_lookahead_nb, t->panel_merge_min_count, t->native_lookahead_sms,
+           t->native_trsm_nb);
 }
 
 int main(int argc, char **argv)
@@ -699,6 +711,11 @@ int main(int argc, char **argv)
         const double host_ours = native_host_ms;
         u.native_lookahead_nb = 0;
         double nola = native_run(nat[i][0], nat[i][1], &u, 3);
+        u.native_trsm_nb = 0;
+        double cublas_trsm = native_run(nat[i][0], nat[i][1], &u, 3);
+        u.native_trsm_nb = t.native_trsm_nb;
+        printf("native (%d, %d): L21 by cuBLAS TRSM (no look-ahead): %.0f GFLOP/s\n", nat[i][0],
+               nat[i][1], cublas_trsm);
         printf("native (%d, %d): host time of one call (enqueue): %.3f ms with the table, %.3f ms "
                "without look-ahead; GPU %.3f / %.3f ms\n", nat[i][0], nat[i][1], host_ours,
                native_host_ms, gt_front_flops(nat[i][0], nat[i][1]) / ours / 1e6,
@@ -719,6 +736,8 @@ int main(int argc, char **argv)
             json_num(&json, "ours_gflops", ours);
             json_num(&json, "dsyrk_variant_gflops", plain);
             json_num(&json, "no_lookahead_gflops", nola);
+            json_num(&json, "cublas_trsm_gflops", cublas_trsm);
+            json_int(&json, "trsm_nb", t.native_trsm_nb);
             json_int(&json, "lookahead_nb", t.native_lookahead_nb);
             json_num(&json, "potrf_ms", pt[0]);
             json_num(&json, "trsm_ms", pt[1]);

@@ -2,7 +2,8 @@
  * front against the CPU twin and the backward error, for whole fronts up to
  * m = 16384, both CB-update forms (cublasDsyrk, DGEMM column tiles), k = m,
  * k = 1, one POTRF, right-looking panels or look-ahead panels on a second
- * stream (sylva__gpu_front_factor_native_aux), and non-SPD fronts (info on the
+ * stream (sylva__gpu_front_factor_native_aux), L21 by cuBLAS TRSM or by
+ * inverted diagonal blocks of 64 or 256, and non-SPD fronts (info on the
  * device, a failure in a later panel numbered in the front's columns).
  * Usage: test_gpu_native [--quick]. Exit: 0 pass, 1 fail, 77 no GPU. */
 #include <cublas_v2.h>
@@ -68,8 +69,9 @@ int main(int argc, char **argv)
         tune.native_panel_nb = sizes[t][4];
         tune.native_lookahead_nb = sizes[t][5];
         tune.native_lookahead_sms = t % 2 ? 16 : 0; /* both the full and the reduced bulk */
+        tune.native_trsm_nb = t % 3 == 0 ? 64 : t % 3 == 1 ? 256 : 0; /* TRSM by inverses */
         double *P = s.dpool + s.offP[0], *C = s.dpool + s.offC[0];
-        int64_t wb = sylva__gpu_native_workspace_bytes(solver, k, P, s.ldp[0]);
+        int64_t wb = sylva__gpu_native_workspace_bytes_ex(solver, k, P, s.ldp[0], &tune);
         void *work = NULL;
         CK(cudaMalloc(&work, wb > 0 ? wb : 1));
         int rc = sylva__gpu_front_factor_native_aux(solver, blas, &aux, m, k, P, s.ldp[0], C,
@@ -87,8 +89,8 @@ int main(int argc, char **argv)
             d = fs_diff(&s, 0, s.res, cpu);
             ok = e <= 10 * eps_m && d <= 1000 * eps_m;
         }
-        printf("  native m=%5d k=%5d syrk_nb=%4d panel_nb=%4d lookahead_nb=%4d/%2d sms %s: info %d (cpu %d) backward %.2f m·eps, diff %.2g  %s\n",
-               m, k, sizes[t][2], sizes[t][4], sizes[t][5], tune.native_lookahead_sms, whole ? "whole" : "split", s.info[0], info,
+        printf("  native m=%5d k=%5d syrk_nb=%4d panel_nb=%4d lookahead_nb=%4d/%2d sms trsm_nb=%3d %s: info %d (cpu %d) backward %.2f m·eps, diff %.2g  %s\n",
+               m, k, sizes[t][2], sizes[t][4], sizes[t][5], tune.native_lookahead_sms, tune.native_trsm_nb, whole ? "whole" : "split", s.info[0], info,
                e < 0 ? -1.0 : e / eps_m, d, ok ? "ok" : "FAIL");
         failures += !ok;
         free(cpu);
