@@ -69,9 +69,10 @@ static inline extend_add_batch<double> mirror(const sylva__extend_add_batch &b)
 __device__ __forceinline__ double rsqrt_t(double x) { return rsqrt(x); }
 __device__ __forceinline__ float rsqrt_t(float x) { return rsqrtf(x); }
 
-/* gpu_tiny.cu: fronts with lo < m ≤ hi ≤ 32, a lane group per front. */
+/* gpu_tiny.cu: fronts with lo < m ≤ hi ≤ 32, a lane group per front
+ * (min_blocks32: 0 or 5, the G = 32 kernel's register cap). */
 template <typename T>
-int launch_tiny(const front_batch<T> &b, int lo, int hi, cudaStream_t s);
+int launch_tiny(const front_batch<T> &b, int lo, int hi, int min_blocks32, cudaStream_t s);
 /* gpu_fused.cu: fronts with lo < m ≤ hi ≤ 192, a block per front (threads,
  * panel width, DMMA and small-front crossovers from the tuning table t). */
 template <typename T>

@@ -26,7 +26,7 @@ static int factor_vbatched(const sylva::front_batch<T> &b, int max_m, int max_k,
     if (b.count <= 0 || max_m <= 0 || max_k <= 0) return SYLVA_OK;
     int rc = SYLVA_OK;
     const int tiny = t->tiny_max_m < max_m ? t->tiny_max_m : max_m;
-    if (tiny > 0) rc = sylva::launch_tiny(b, 0, tiny, s);
+    if (tiny > 0) rc = sylva::launch_tiny(b, 0, tiny, t->tiny_min_blocks, s);
     int fused_hi = t->fused_max_m < max_m ? t->fused_max_m : max_m;
     if (rc == SYLVA_OK && fused_hi > tiny)
         rc = sylva::launch_fused(b, tiny, fused_hi, t, s);

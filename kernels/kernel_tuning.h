@@ -33,6 +33,7 @@ typedef struct sylva__kernel_tuning {
                                   solve each panel in one block per front (0: never) */
     int native_lookahead_nb; /* > 0: look-ahead panels of this width on two streams when the
                                 caller gives the second (sylva__gpu_front_factor_native_aux) */
+    int tiny_min_blocks; /* 0 or 5: the 32-lane tiny kernel's register cap (5 blocks/SM) */
     int native_trsm_nb; /* > 0: L21 by L11's inverted diagonal blocks of this width (TRMM +
                            GEMM) when the workspace has room (…_workspace_bytes_ex) */
     int native_lookahead_sms; /* look-ahead: the bulk GEMMs sized for this many SMs fewer, left

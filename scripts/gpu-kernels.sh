@@ -82,7 +82,7 @@ for p in $phases; do
     for spec in "native --profile-native" "vb256 --profile-vbatched 256"; do
       set -- $spec
       s=$(date +%s)
-      timeout 150 "$NCU" --launch-count 60 --section SpeedOfLight --section LaunchStats \
+      timeout 60 "$NCU" --launch-count 60 --section SpeedOfLight --section LaunchStats \
         "$B/bin/bench-kernels" "${tab[@]}" "${@:2}" > /tmp/ncu-$1.txt 2>&1; rc=$?
       cat /tmp/ncu-$1.txt >> "$OUT/ncu.txt"
       note "ncu $1: rc=$rc ($(( $(date +%s) - s )) s)"

@@ -458,6 +458,16 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
         if (ga >= gb) tiny = n;
     }
     t->tiny_max_m = tiny;
+    /* the 32-lane tiny kernel at 128 registers (4 blocks/SM) or 96 (5) */
+    {
+        sylva__kernel_tuning a_ = *t, b = *t;
+        a_.tiny_min_blocks = 0, b.tiny_min_blocks = 5;
+        double ga = 0, gb = 0;
+        for (int n = 24; n <= 32; n += 8)
+            ga += fixed_run(n, 60000, &a_, NULL), gb += fixed_run(n, 60000, &b, NULL);
+        printf("  n = 24, 32: tiny 32-lane kernel 4 blocks/SM %.0f, 5 blocks/SM %.0f GFLOP/s (sum)\n", ga, gb);
+        t->tiny_min_blocks = gb > 1.01 * ga ? 5 : 0;
+    }
     /* DMMA vs SIMT trailing update in the fused kernel, per 32-row bucket:
      * SIMT kept up to the largest n where it wins */
     int mma_min = 0;
@@ -549,11 +559,11 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
     printf("tuned: tiny_max_m %d fused_max_m %d fused_threads %d fused_panel %d panel_nb %d "
            "native_syrk_nb %d native_panel_nb %d fused_mma_min_m %d fused_small_m %d gemm_mma %d "
            "native_lookahead_nb %d panel_merge_min_count %d native_lookahead_sms %d "
-           "native_trsm_nb %d\n",
+           "native_trsm_nb %d tiny_min_blocks %d\n",
            t->tiny_max_m, t->fused_max_m, t->fused_threads, t->fused_panel, t->panel_nb,
            t->native_syrk_nb, t->native_panel_nb, t->fused_mma_min_m, t->fused_small_m,
            t->gemm_mma, t->native_lookahead_nb, t->panel_merge_min_count, t->native_lookahead_sms,
-           t->native_trsm_nb);
+           t->native_trsm_nb, t->tiny_min_blocks);
 }
 
 int main(int argc, char **argv)

@@ -221,6 +221,7 @@ int main(int argc, char **argv)
         {0, 0, 256, 8, 32, 0, 0, 1, 0, "all medium path, nb 32"},
         {0, 0, 256, 8, 32, 0, 0, 1, 1, "all medium path, nb 32, merged panels"},
         {0, 192, 256, 8, 32, 0, 0, 1, 0, "no tiny: fused from m = 1"},
+        {32, 160, 256, 8, 32, 0, 96, 1, 128, "tiny 32-lane kernel at 5 blocks/SM"},
         /* The SIMT forms (v4) and the DMMA crossovers moved. */
         {32, 192, 256, 8, 32, 192, 0, 0, 0, "SIMT: fused and GEMM"},
         {32, 192, 64, 16, 16, 192, 0, 0, 0, "SIMT: fused 64 thr, panel 16, nb 16"},
@@ -235,6 +236,7 @@ int main(int argc, char **argv)
         u.fused_panel = v[i].panel, u.panel_nb = v[i].nb, u.fused_mma_min_m = v[i].mma_min;
         u.fused_small_m = v[i].small, u.gemm_mma = v[i].gemm_mma;
         u.panel_merge_min_count = v[i].merge; /* 1: always (the batches have 231 fronts) */
+        u.tiny_min_blocks = strstr(v[i].name, "5 blocks/SM") ? 5 : 0;
         test_factor(&u, v[i].name, quick ? 200 : 600);
     }
     {   /* the parts on the SIMT GEMM tiles (the defaults take DMMA) */
