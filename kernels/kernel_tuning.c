@@ -62,7 +62,7 @@ void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
     t->panel_merge_min_count = 128;
     t->native_lookahead_sms = 0;
     t->native_trsm_nb = 0;
-    t->tiny_min_blocks = 0;
+    t->tiny_min_blocks = 5;
 }
 
 #define SYLVA_TUNING_KEYS(X)                                                                  \
