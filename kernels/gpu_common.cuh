@@ -69,18 +69,24 @@ static inline extend_add_batch<double> mirror(const sylva__extend_add_batch &b)
 __device__ __forceinline__ double rsqrt_t(double x) { return rsqrt(x); }
 __device__ __forceinline__ float rsqrt_t(float x) { return rsqrtf(x); }
 
-/* gpu_tiny.cu: fronts with lo < m ≤ hi ≤ 32, a lane group per front. */
+/* gpu_tiny.cu: fronts with lo < m ≤ hi ≤ 32, a lane group per front
+ * (min_blocks32: 0 or 5, the G = 32 kernel's register cap). */
 template <typename T>
-int launch_tiny(const front_batch<T> &b, int lo, int hi, cudaStream_t s);
-/* gpu_fused.cu: fronts with lo < m ≤ hi ≤ 192, a block per front. */
+int launch_tiny(const front_batch<T> &b, int lo, int hi, int min_blocks32, cudaStream_t s);
+/* gpu_fused.cu: fronts with lo < m ≤ hi ≤ 192, a block per front (threads,
+ * panel width, DMMA and small-front crossovers from the tuning table t). */
 template <typename T>
-int launch_fused(const front_batch<T> &b, int lo, int hi, int threads, int panel, cudaStream_t s);
-/* gpu_panel.cu: fronts with m > lo by left-looking panels + lower GEMM. */
+int launch_fused(const front_batch<T> &b, int lo, int hi, const sylva__kernel_tuning *t,
+                 cudaStream_t s);
+/* gpu_panel.cu: fronts with m > lo by left-looking panels + lower GEMM;
+ * mma ≠ 0: the GEMM tiles on FP64 tensor cores (gpu_mma.cuh); batches of at
+ * least merge_min_count fronts (> 0): one block per front and panel. */
 template <typename T>
-int launch_blocked(const front_batch<T> &b, int lo, int max_m, int max_k, int nb, cudaStream_t s);
+int launch_blocked(const front_batch<T> &b, int lo, int max_m, int max_k, int nb, int mma,
+                   int merge_min_count, cudaStream_t s);
 template <typename T>
 int launch_trsm(int count, const int *m, const int *n, T *const *L, const int *ldl, T *const *B,
-                const int *ldb, int max_m, int max_n, int nb, cudaStream_t s);
+                const int *ldb, int max_m, int max_n, int nb, int mma, cudaStream_t s);
 
 } // namespace sylva
 

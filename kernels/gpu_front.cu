@@ -26,12 +26,14 @@ static int factor_vbatched(const sylva::front_batch<T> &b, int max_m, int max_k,
     if (b.count <= 0 || max_m <= 0 || max_k <= 0) return SYLVA_OK;
     int rc = SYLVA_OK;
     const int tiny = t->tiny_max_m < max_m ? t->tiny_max_m : max_m;
-    if (tiny > 0) rc = sylva::launch_tiny(b, 0, tiny, s);
+    if (tiny > 0) rc = sylva::launch_tiny(b, 0, tiny, t->tiny_min_blocks, s);
     int fused_hi = t->fused_max_m < max_m ? t->fused_max_m : max_m;
     if (rc == SYLVA_OK && fused_hi > tiny)
-        rc = sylva::launch_fused(b, tiny, fused_hi, t->fused_threads, t->fused_panel, s);
+        rc = sylva::launch_fused(b, tiny, fused_hi, t, s);
     const int lo = fused_hi > tiny ? fused_hi : tiny;
-    if (rc == SYLVA_OK && max_m > lo) rc = sylva::launch_blocked(b, lo, max_m, max_k, t->panel_nb, s);
+    if (rc == SYLVA_OK && max_m > lo)
+        rc = sylva::launch_blocked(b, lo, max_m, max_k, t->panel_nb, t->gemm_mma,
+                                   t->panel_merge_min_count, s);
     return rc;
 }
 
@@ -94,7 +96,8 @@ extern "C" int sylva__gpu_trsm_vbatched_max_nocheck(int count, const int *m, con
 {
     sylva__kernel_tuning buf;
     const sylva__kernel_tuning *t = tuning_or_default(tune, &buf);
-    return sylva::launch_trsm(count, m, n, L, ldl, B, ldb, max_m, max_n, t->panel_nb, s);
+    return sylva::launch_trsm(count, m, n, L, ldl, B, ldb, max_m, max_n, t->panel_nb, t->gemm_mma,
+                              s);
 }
 
 extern "C" int sylva__gpu_trsm_vbatched(int count, const int *m, const int *n, double *const *L,
@@ -124,7 +127,7 @@ extern "C" int sylva__gpu_syrk_vbatched_max_nocheck(int count, const int *n, con
 {
     (void)max_k;
     sylva::gemm_args<double> g = {count, n, n, k, A, lda, A, lda, C, ldc, 0};
-    return sylva::launch_gemm_generic(g, alpha, beta, 1, max_n, max_n, s);
+    return sylva::launch_gemm_generic(g, alpha, beta, 1, max_n, max_n, 1, s);
 }
 
 extern "C" int sylva__gpu_syrk_vbatched(int count, const int *n, const int *k, double alpha,
@@ -156,5 +159,5 @@ extern "C" int sylva__gpu_gemm_nt_vbatched_max_nocheck(int count, const int *m, 
 {
     (void)max_k;
     sylva::gemm_args<double> g = {count, m, n, k, A, lda, B, ldb, C, ldc, 0};
-    return sylva::launch_gemm_generic(g, alpha, beta, lower, max_m, max_n, s);
+    return sylva::launch_gemm_generic(g, alpha, beta, lower, max_m, max_n, 1, s);
 }

@@ -10,8 +10,17 @@
  * so shared memory is read 2·TR·PB times per TR²·PB multiply-adds. Written
  * back once. Shared memory is sized by the largest m of the launch, so the
  * dispatcher launches per 32-row bucket. Fronts outside (lo, hi], empty, or
- * with info set exit. Written once for any scalar type T. */
+ * with info set exit. With MMA (double, gpu_mma.cuh) the trailing update runs
+ * on FP64 tensor cores instead: the lower triangle of the trailing matrix in
+ * 16 × 16 blocks, a warp per block at a time (2 × 2 DMMA fragments, PB/4
+ * k-steps), each block read-modified-written once per panel; blocks above
+ * the diagonal are never formed; and with look-ahead: warp 0 updates the
+ * block holding the next panel's diagonal block first and factors it while
+ * the other warps finish the update (two barriers per panel instead of
+ * three, the panel chain off the update's critical path). Buckets of small fronts may run on 64-thread
+ * blocks (more fronts per SM). Written once for any scalar type T. */
 #include "gpu_common.cuh"
+#include "gpu_mma.cuh"
 #include "gpu_warp_potrf.cuh"
 
 namespace sylva {
@@ -19,8 +28,8 @@ namespace sylva {
 /* Packed lower storage: column c holds rows c..m−1; (r, c) is at pk(c) + r. */
 __device__ __forceinline__ int pk(int c, int m) { return c * (2 * m - c - 1) / 2; }
 
-template <typename T, int DIM, int TR, int PB>
-__global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 8) /* 3 blocks of m ≤ 128 per SM */
+template <typename T, int DIM, int TR, int PB, bool MMA, int QR>
+__global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 12) /* 3 blocks of m ≤ 128 per SM; 12 of m ≤ 64 */
     fused_front_kernel(front_batch<T> b, int lo, int hi)
 {
     /* Dynamic shared memory is untyped: one declaration serves every T. */
@@ -29,6 +38,7 @@ __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 8) /* 3 blocks of m 
     __shared__ int s_info;
     __shared__ T sD[PB * (PB + 1)], sInv[PB], sCol[32];
     constexpr int NT = DIM * DIM, S = DIM * TR, NW = NT / 32;
+    constexpr bool LA = MMA && has_mma<T>::value; /* DMMA update with look-ahead */
     const int f = blockIdx.x;
     const int m = b.m[f], k = b.k[f];
     if (m <= lo || m > hi || k <= 0 || b.info[f] != 0) return;
@@ -41,7 +51,7 @@ __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 8) /* 3 blocks of m 
     /* Load: CB columns × QR rows per lane into registers first, then store.
      * (Through generic pointers a load after a shared store may alias it, so
      * a plain load/store loop runs one global latency per element.) */
-    constexpr int CB = 2, QR = 6; /* QR·32 ≥ 192 rows */
+    constexpr int CB = 12 / QR; /* QR·32 ≥ the bucket's largest m; 12 loads in flight */
     for (int c0 = warp; c0 < m; c0 += NW * CB) {
         T v[CB][QR];
 #pragma unroll
@@ -73,13 +83,17 @@ __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 8) /* 3 blocks of m 
     for (int j0 = 0; j0 < k; j0 += PB) {
         const int t0 = j0 + PB < k ? j0 + PB : k; /* first column after the panel */
         const int jb = t0 - j0;
-        /* (1) the panel's diagonal block by warp 0 in registers; */
-        if (warp == 0) {
-            const int bad = warp_potrf<PB>(
-                [&](int r, int c) { return sA[pk(j0 + c, m) + j0 + r]; }, jb, sD, sInv, sCol);
-            if (bad && lane == 0) s_info = j0 + bad;
+        /* (1) the panel's diagonal block by warp 0 in registers (with MMA,
+         * after the first panel, already done by the previous panel's
+         * look-ahead); */
+        if (!LA || j0 == 0) {
+            if (warp == 0) {
+                const int bad = warp_potrf<PB>(
+                    [&](int r, int c) { return sA[pk(j0 + c, m) + j0 + r]; }, jb, sD, sInv, sCol);
+                if (bad && lane == 0) s_info = j0 + bad;
+            }
+            __syncthreads();
         }
-        __syncthreads();
         if (s_info) break;
         /* (2) every other row of the panel solved against it, a row per
          * thread in registers (loads, then FMAs, then stores); the block's
@@ -114,6 +128,69 @@ __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 8) /* 3 blocks of m 
         /* Trailing update of columns ≥ t0 (lower): reads only the panel's
          * columns, writes only later ones — no barrier between tiles. */
         const int n2 = m - t0;
+        if constexpr (LA) {
+            /* 16 × 16 blocks of the lower trailing triangle, numbered row by
+             * row (blk = bi(bi+1)/2 + bj). Warp 0 takes block 0, which holds
+             * the next panel's diagonal block, and then factors that block
+             * (look-ahead) while the other warps update the rest. */
+            const int g = lane / 4, q = lane % 4, nb = SYLVA_DIV_UP(n2, 16);
+            auto update = [&](int blk) {
+                int bi = (int)((sqrtf(8.0f * blk + 1.0f) - 1.0f) * 0.5f);
+                while (bi * (bi + 1) / 2 > blk) bi--;
+                while ((bi + 1) * (bi + 2) / 2 <= blk) bi++;
+                const int R0 = t0 + 16 * bi, C0 = t0 + 16 * (blk - bi * (bi + 1) / 2);
+                T acc[2][2][2];
+#pragma unroll
+                for (int i = 0; i < 2; i++)
+#pragma unroll
+                    for (int j = 0; j < 2; j++) acc[i][j][0] = acc[i][j][1] = T(0);
+#pragma unroll
+                for (int kk = 0; kk < PB; kk += 4) {
+                    const int t = j0 + kk + q; /* this lane's k index */
+                    const bool tv = t < t0;
+                    const int ot = tv ? pk(t, m) : 0;
+                    T a[2], bb[2];
+#pragma unroll
+                    for (int i = 0; i < 2; i++) {
+                        const int r = R0 + 8 * i + g, c = C0 + 8 * i + g;
+                        a[i] = tv && r < m ? sA[ot + r] : T(0);
+                        bb[i] = tv && c < m ? sA[ot + c] : T(0);
+                    }
+#pragma unroll
+                    for (int i = 0; i < 2; i++)
+#pragma unroll
+                        for (int j = 0; j < 2; j++) mma_8x8x4(acc[i][j], a[i], bb[j]);
+                }
+#pragma unroll
+                for (int j = 0; j < 2; j++)
+#pragma unroll
+                    for (int v = 0; v < 2; v++) {
+                        const int c = C0 + 8 * j + 2 * q + v;
+                        if (c >= m) continue;
+                        const int oc = pk(c, m);
+#pragma unroll
+                        for (int i = 0; i < 2; i++) {
+                            const int r = R0 + 8 * i + g;
+                            if (r < m && r >= c) sA[oc + r] -= acc[i][j][v];
+                        }
+                    }
+            };
+            if (warp == 0) {
+                if (n2 > 0) update(0);
+                if (t0 < k) {
+                    __syncwarp();
+                    const int jn = k - t0 < PB ? k - t0 : PB;
+                    const int bad = warp_potrf<PB>(
+                        [&](int r, int c) { return sA[pk(t0 + c, m) + t0 + r]; }, jn, sD, sInv,
+                        sCol);
+                    if (bad && lane == 0) s_info = t0 + bad;
+                }
+            } else {
+                for (int blk = warp; blk < nb * (nb + 1) / 2; blk += NW - 1) update(blk);
+            }
+            __syncthreads();
+            continue;
+        }
         const int nt = SYLVA_DIV_UP(n2, S);
         const int tx = tid % DIM, ty = tid / DIM;
         for (int ti = 0; ti < nt; ti++) {
@@ -170,38 +247,68 @@ __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 8) /* 3 blocks of m 
     }
 }
 
-template <typename T, int DIM, int PB>
-static int launch_v(const front_batch<T> &b, int lo, int hi, cudaStream_t s)
+template <typename T, int DIM, int PB, bool MMA, int QR>
+static int launch_q(const front_batch<T> &b, int lo, int hi, cudaStream_t s)
 {
     const size_t smem = (size_t)hi * (hi + 1) / 2 * sizeof(T); /* packed lower */
-    auto kern = fused_front_kernel<T, DIM, 4, PB>;
+    auto kern = fused_front_kernel<T, DIM, 4, PB, MMA, QR>;
     if (smem > 48 * 1024 &&
         cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) !=
             cudaSuccess)
+        return SYLVA_ERR_RUNTIME;
+    /* All of the unified L1/shared storage as shared memory: at m ≤ 64 the
+     * default carveout held 8 blocks per SM where registers allow 12 (ncu,
+     * docs/perf-log.md v5). */
+    if (cudaFuncSetAttribute(kern, cudaFuncAttributePreferredSharedMemoryCarveout,
+                             cudaSharedmemCarveoutMaxShared) != cudaSuccess)
         return SYLVA_ERR_RUNTIME;
     kern<<<b.count, DIM * DIM, smem, s>>>(b, lo, hi);
     return sylva__launch_status();
 }
 
+/* The load loop sized by the bucket: QR rows of 32 per lane. */
+template <typename T, int DIM, int PB, bool MMA>
+static int launch_v(const front_batch<T> &b, int lo, int hi, cudaStream_t s)
+{
+    if (hi <= 64) return launch_q<T, DIM, PB, MMA, 2>(b, lo, hi, s);
+    if (hi <= 128) return launch_q<T, DIM, PB, MMA, 4>(b, lo, hi, s);
+    return launch_q<T, DIM, PB, MMA, 6>(b, lo, hi, s);
+}
+
+template <typename T, bool MMA>
+static int launch_p(const front_batch<T> &b, int lo, int hi, int threads, int panel,
+                    cudaStream_t s)
+{
+    if (threads == 64)
+        return panel == 16 ? launch_v<T, 8, 16, MMA>(b, lo, hi, s)
+                           : launch_v<T, 8, 8, MMA>(b, lo, hi, s);
+    return panel == 16 ? launch_v<T, 16, 16, MMA>(b, lo, hi, s)
+                       : launch_v<T, 16, 8, MMA>(b, lo, hi, s);
+}
+
 template <typename T>
-int launch_fused(const front_batch<T> &b, int lo, int hi, int threads, int panel, cudaStream_t s)
+int launch_fused(const front_batch<T> &b, int lo, int hi, const sylva__kernel_tuning *t,
+                 cudaStream_t s)
 {
     if (hi > 192) return SYLVA_ERR_ARGUMENT;
     int rc = SYLVA_OK;
     /* 32-row buckets: a block of small fronts does not reserve the shared
-     * memory of the largest. */
+     * memory of the largest. Each bucket picks its block size and update
+     * form by its largest m. */
     for (int l = lo; l < hi && rc == SYLVA_OK;) {
         int h = (l / 32 + 1) * 32;
         if (h > hi) h = hi;
-        if (threads == 64)
-            rc = panel == 16 ? launch_v<T, 8, 16>(b, l, h, s) : launch_v<T, 8, 8>(b, l, h, s);
+        const int threads = h <= t->fused_small_m ? 64 : t->fused_threads;
+        if (has_mma<T>::value && h > t->fused_mma_min_m)
+            rc = launch_p<T, true>(b, l, h, threads, t->fused_panel, s);
         else
-            rc = panel == 16 ? launch_v<T, 16, 16>(b, l, h, s) : launch_v<T, 16, 8>(b, l, h, s);
+            rc = launch_p<T, false>(b, l, h, threads, t->fused_panel, s);
         l = h;
     }
     return rc;
 }
 
-template int launch_fused<double>(const front_batch<double> &, int, int, int, int, cudaStream_t);
+template int launch_fused<double>(const front_batch<double> &, int, int,
+                                  const sylva__kernel_tuning *, cudaStream_t);
 
 } // namespace sylva

@@ -12,9 +12,15 @@
  *   front syrk   C −= P[k:m, :]·P[k:m, :]ᵀ;
  *   trsm panel   B[:, j:j+jb] −= B[:, 0:j]·L[j:j+jb, 0:j]ᵀ.
  * grid.x = batch entry, grid.y = tile of C (over the launch's maxima).
+ * With MMA (double only, gpu_mma.cuh) the same staging feeds FP64 tensor-core
+ * steps instead: each of the 8 warps owns a (64/WM) × (BN/WN) part of the
+ * tile as 8 × 8 accumulator fragments; shared rows are padded to 8 mod 16
+ * doubles so a fragment load takes the minimum two wavefronts. Warps whose
+ * whole part lies above the diagonal skip the products (warp-uniform).
  * Written once for any scalar type T. */
 #include "gpu_common.cuh"
 #include "gpu_gemm.cuh"
+#include "gpu_mma.cuh"
 
 namespace sylva {
 
@@ -88,17 +94,106 @@ __device__ static void gemm_nt_tile(int M, int N, int K, T alpha, const T *A, in
     }
 }
 
-template <typename T>
+/* The DMMA form of gemm_nt_tile (same contract; T = double). */
+template <int BN, typename T>
+__device__ static void gemm_nt_tile_mma(int M, int N, int K, T alpha, const T *A, int lda,
+                                        const T *B, int ldb, T beta, T *C, int ldc, int lower,
+                                        int tile)
+{
+    constexpr int WN = BN == 64 ? 4 : 2, WM = 8 / WN; /* warps along N and M */
+    constexpr int SM = GT / WM, SN = BN / WN;         /* a warp's part */
+    constexpr int MI = SM / 8, NI = SN / 8;           /* its 8 × 8 fragments */
+    constexpr int PA = GT + 8, PBN = BN + 8;          /* padded shared rows */
+    const int tilesM = SYLVA_DIV_UP(M, GT);
+    if (M <= 0 || N <= 0 || tile >= tilesM * SYLVA_DIV_UP(N, BN)) return;
+    const int r0 = (tile % tilesM) * GT, c0 = (tile / tilesM) * BN;
+    if (lower && r0 + GT - 1 < c0) return;
+    __shared__ __align__(16) T As[GK][PA], Bs[GK][PBN];
+    const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32, g = lane / 4, q = lane % 4;
+    const int rb = (warp % WM) * SM, cb = (warp / WM) * SN;
+    const bool live = !lower || r0 + rb + SM - 1 >= c0 + cb; /* warp-uniform */
+    T acc[MI][NI][2];
+#pragma unroll
+    for (int i = 0; i < MI; i++)
+#pragma unroll
+        for (int j = 0; j < NI; j++) acc[i][j][0] = acc[i][j][1] = T(0);
+    T ra[4], rbv[BN / 16];
+    auto fetch = [&](int k0) {
+#pragma unroll
+        for (int u = 0; u < 4; u++) {
+            const int r = tid % GT, kk = tid / GT + 4 * u;
+            ra[u] = k0 + kk < K && r0 + r < M ? A[(r0 + r) + (size_t)(k0 + kk) * lda] : T(0);
+        }
+#pragma unroll
+        for (int u = 0; u < BN / 16; u++) {
+            const int r = tid % BN, kk = tid / BN + (256 / BN) * u;
+            rbv[u] = k0 + kk < K && c0 + r < N ? B[(c0 + r) + (size_t)(k0 + kk) * ldb] : T(0);
+        }
+    };
+    if (K > 0) fetch(0);
+    for (int k0 = 0; k0 < K; k0 += GK) {
+#pragma unroll
+        for (int u = 0; u < 4; u++) As[tid / GT + 4 * u][tid % GT] = ra[u];
+#pragma unroll
+        for (int u = 0; u < BN / 16; u++) Bs[tid / BN + (256 / BN) * u][tid % BN] = rbv[u];
+        __syncthreads();
+        if (k0 + GK < K) fetch(k0 + GK);
+        if (live) {
+#pragma unroll
+            for (int kk = 0; kk < GK; kk += 4) {
+                T a[MI], bb[NI];
+#pragma unroll
+                for (int i = 0; i < MI; i++) a[i] = As[kk + q][rb + 8 * i + g];
+#pragma unroll
+                for (int j = 0; j < NI; j++) bb[j] = Bs[kk + q][cb + 8 * j + g];
+#pragma unroll
+                for (int i = 0; i < MI; i++)
+#pragma unroll
+                    for (int j = 0; j < NI; j++) mma_8x8x4(acc[i][j], a[i], bb[j]);
+            }
+        }
+        __syncthreads();
+    }
+    if (!live) return;
+#pragma unroll
+    for (int j = 0; j < NI; j++)
+#pragma unroll
+        for (int v = 0; v < 2; v++) {
+            const int c = c0 + cb + 8 * j + 2 * q + v;
+#pragma unroll
+            for (int i = 0; i < MI; i++) {
+                const int r = r0 + rb + 8 * i + g;
+                if (r < M && c < N && (!lower || r >= c)) {
+                    T *p = C + r + (size_t)c * ldc;
+                    *p = beta == T(0) ? alpha * acc[i][j][v] : alpha * acc[i][j][v] + beta * *p;
+                }
+            }
+        }
+}
+
+/* One tile by the form the launch chose (MMA only where the type has it). */
+template <int BN, bool MMA, typename T>
+__device__ __forceinline__ void gemm_tile(int M, int N, int K, T alpha, const T *A, int lda,
+                                          const T *B, int ldb, T beta, T *C, int ldc, int lower,
+                                          int tile)
+{
+    if constexpr (MMA && has_mma<T>::value)
+        gemm_nt_tile_mma<BN>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, lower, tile);
+    else
+        gemm_nt_tile<BN>(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, lower, tile);
+}
+
+template <typename T, bool MMA>
 __global__ void __launch_bounds__(256) gemm_generic_kernel(gemm_args<T> g, T alpha, T beta, int lower)
 {
     const int e = blockIdx.x;
     for (int t = blockIdx.y; t < g.tiles; t += gridDim.y)
-        gemm_nt_tile<64>(g.m[e], g.n[e], g.k[e], alpha, g.A[e], g.lda[e], g.B[e], g.ldb[e], beta,
-                     g.C[e], g.ldc[e], lower, t);
+        gemm_tile<64, MMA>(g.m[e], g.n[e], g.k[e], alpha, g.A[e], g.lda[e], g.B[e], g.ldb[e],
+                           beta, g.C[e], g.ldc[e], lower, t);
 }
 
-template <typename T>
-__global__ void __launch_bounds__(256) gemm_front_panel_kernel(front_batch<T> b, int lo, int j, int nb)
+template <typename T, bool MMA>
+__global__ void __launch_bounds__(256, 4) gemm_front_panel_kernel(front_batch<T> b, int lo, int j, int nb)
 {
     const int f = blockIdx.x;
     const int m = b.m[f], k = b.k[f];
@@ -107,11 +202,11 @@ __global__ void __launch_bounds__(256) gemm_front_panel_kernel(front_batch<T> b,
     T *P = b.P[f];
     const int tiles = SYLVA_DIV_UP(m - j, GT) * SYLVA_DIV_UP(jb, 32);
     for (int t = blockIdx.y; t < tiles; t += gridDim.y)
-        gemm_nt_tile<32>(m - j, jb, j, T(-1), P + j, ld, P + j, ld, T(1), P + j + (size_t)j * ld, ld,
-                         1, t);
+        gemm_tile<32, MMA>(m - j, jb, j, T(-1), P + j, ld, P + j, ld, T(1),
+                           P + j + (size_t)j * ld, ld, 1, t);
 }
 
-template <typename T>
+template <typename T, bool MMA>
 __global__ void __launch_bounds__(256) gemm_front_syrk_kernel(front_batch<T> b, int lo)
 {
     const int f = blockIdx.x;
@@ -121,11 +216,11 @@ __global__ void __launch_bounds__(256) gemm_front_syrk_kernel(front_batch<T> b, 
     const T *L21 = b.P[f] + k;
     const int tiles = SYLVA_DIV_UP(m - k, GT) * SYLVA_DIV_UP(m - k, GT);
     for (int t = blockIdx.y; t < tiles; t += gridDim.y)
-        gemm_nt_tile<64>(m - k, m - k, k, T(-1), L21, ld, L21, ld, T(1), b.C[f], b.ldc[f], 1, t);
+        gemm_tile<64, MMA>(m - k, m - k, k, T(-1), L21, ld, L21, ld, T(1), b.C[f], b.ldc[f], 1, t);
 }
 
-template <typename T>
-__global__ void __launch_bounds__(256) gemm_trsm_panel_kernel(gemm_args<T> g, int j, int nb)
+template <typename T, bool MMA>
+__global__ void __launch_bounds__(256, 4) gemm_trsm_panel_kernel(gemm_args<T> g, int j, int nb)
 {
     /* g.m: rows of B, g.n: order of L, g.A: L, g.B: B. */
     const int e = blockIdx.x;
@@ -135,8 +230,8 @@ __global__ void __launch_bounds__(256) gemm_trsm_panel_kernel(gemm_args<T> g, in
     T *B = g.B[e];
     const int tiles = SYLVA_DIV_UP(g.m[e], GT) * SYLVA_DIV_UP(jb, 32);
     for (int t = blockIdx.y; t < tiles; t += gridDim.y)
-        gemm_nt_tile<32>(g.m[e], jb, j, T(-1), B, ldb, g.A[e] + j, ldl, T(1), B + (size_t)j * ldb,
-                         ldb, 0, t);
+        gemm_tile<32, MMA>(g.m[e], jb, j, T(-1), B, ldb, g.A[e] + j, ldl, T(1),
+                           B + (size_t)j * ldb, ldb, 0, t);
 }
 
 /* Tiles beyond grid.y's limit are looped over inside the block. */
@@ -144,47 +239,62 @@ static unsigned grid_y(int tiles) { return tiles < 1 ? 1u : tiles > 65535 ? 6553
 
 template <typename T>
 int launch_gemm_generic(const gemm_args<T> &g, T alpha, T beta, int lower, int max_m, int max_n,
-                        cudaStream_t s)
+                        int mma, cudaStream_t s)
 {
     if (g.count == 0 || max_m <= 0 || max_n <= 0) return SYLVA_OK;
     gemm_args<T> a = g;
     a.tiles = SYLVA_DIV_UP(max_m, GT) * SYLVA_DIV_UP(max_n, GT);
     dim3 grid(g.count, grid_y(a.tiles));
-    gemm_generic_kernel<T><<<grid, 256, 0, s>>>(a, alpha, beta, lower);
+    if (mma)
+        gemm_generic_kernel<T, true><<<grid, 256, 0, s>>>(a, alpha, beta, lower);
+    else
+        gemm_generic_kernel<T, false><<<grid, 256, 0, s>>>(a, alpha, beta, lower);
     return sylva__launch_status();
 }
 
 template <typename T>
-int launch_gemm_front_panel(const front_batch<T> &b, int lo, int max_m, int j, int nb,
+int launch_gemm_front_panel(const front_batch<T> &b, int lo, int max_m, int j, int nb, int mma,
                             cudaStream_t s)
 {
     dim3 grid(b.count, grid_y(SYLVA_DIV_UP(max_m - j, GT) * SYLVA_DIV_UP(nb, 32)));
-    gemm_front_panel_kernel<T><<<grid, 256, 0, s>>>(b, lo, j, nb);
+    if (mma)
+        gemm_front_panel_kernel<T, true><<<grid, 256, 0, s>>>(b, lo, j, nb);
+    else
+        gemm_front_panel_kernel<T, false><<<grid, 256, 0, s>>>(b, lo, j, nb);
     return sylva__launch_status();
 }
 
 template <typename T>
-int launch_gemm_front_syrk(const front_batch<T> &b, int lo, int max_m, cudaStream_t s)
+int launch_gemm_front_syrk(const front_batch<T> &b, int lo, int max_m, int mma, cudaStream_t s)
 {
     const int t = SYLVA_DIV_UP(max_m, GT);
     dim3 grid(b.count, grid_y(t * t));
-    gemm_front_syrk_kernel<T><<<grid, 256, 0, s>>>(b, lo);
+    if (mma)
+        gemm_front_syrk_kernel<T, true><<<grid, 256, 0, s>>>(b, lo);
+    else
+        gemm_front_syrk_kernel<T, false><<<grid, 256, 0, s>>>(b, lo);
     return sylva__launch_status();
 }
 
 template <typename T>
-int launch_gemm_trsm_panel(const gemm_args<T> &g, int max_m, int j, int nb, cudaStream_t s)
+int launch_gemm_trsm_panel(const gemm_args<T> &g, int max_m, int j, int nb, int mma,
+                           cudaStream_t s)
 {
     dim3 grid(g.count, grid_y(SYLVA_DIV_UP(max_m, GT) * SYLVA_DIV_UP(nb, 32)));
-    gemm_trsm_panel_kernel<T><<<grid, 256, 0, s>>>(g, j, nb);
+    if (mma)
+        gemm_trsm_panel_kernel<T, true><<<grid, 256, 0, s>>>(g, j, nb);
+    else
+        gemm_trsm_panel_kernel<T, false><<<grid, 256, 0, s>>>(g, j, nb);
     return sylva__launch_status();
 }
 
 template int launch_gemm_generic<double>(const gemm_args<double> &, double, double, int, int, int,
-                                         cudaStream_t);
-template int launch_gemm_front_panel<double>(const front_batch<double> &, int, int, int, int,
+                                         int, cudaStream_t);
+template int launch_gemm_front_panel<double>(const front_batch<double> &, int, int, int, int, int,
                                              cudaStream_t);
-template int launch_gemm_front_syrk<double>(const front_batch<double> &, int, int, cudaStream_t);
-template int launch_gemm_trsm_panel<double>(const gemm_args<double> &, int, int, int, cudaStream_t);
+template int launch_gemm_front_syrk<double>(const front_batch<double> &, int, int, int,
+                                            cudaStream_t);
+template int launch_gemm_trsm_panel<double>(const gemm_args<double> &, int, int, int, int,
+                                            cudaStream_t);
 
 } // namespace sylva

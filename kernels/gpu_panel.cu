@@ -8,7 +8,9 @@
  * factors the diagonal block itself (cheap: nb ≤ 32) and none writes it
  * there, since other blocks may still be reading it; (3) a one-block-per-
  * front launch of the same kernel writes the factored block and the info
- * (nothing later reads that block before then). Lazy scheduling: the
+ * (nothing later reads that block before then); batches of at least
+ * panel_merge_min_count fronts run one block per front instead, which does
+ * all three in one launch (rows looped over). Lazy scheduling: the
  * number of steps follows the launch's largest k, and fronts already done
  * (k ≤ j), failed (info ≠ 0) or outside the size filter exit at once.
  * The same panel kernel with a given (already factored) diagonal block is
@@ -20,6 +22,10 @@
 namespace sylva {
 
 #define PANEL_ROWS 128
+
+template <int NB, typename T>
+__device__ __forceinline__ static void solve_row(T *R, int ldr, int jb, int i, const T *sF,
+                                                 const T *sInv);
 
 /* D: diagonal block (jb × jb, ldd); R: nrows × jb to solve (ldr). With
  * `factor`, D is factored first, and with `write` (a launch that solves no
@@ -71,8 +77,16 @@ __device__ static void panel_solve(T *D, int ldd, int jb, bool factor, bool writ
         }
         __syncthreads();
     }
-    const int i = blockIdx.y * PANEL_ROWS + tid;
-    if (i >= nrows) return;
+    for (int i = blockIdx.y * PANEL_ROWS + tid; i < nrows; i += gridDim.y * PANEL_ROWS)
+        solve_row<NB>(R, ldr, jb, i, sF, sInv);
+}
+
+/* Row i of R (jb columns) solved against the factored block in shared
+ * memory, the row in registers. */
+template <int NB, typename T>
+__device__ __forceinline__ static void solve_row(T *R, int ldr, int jb, int i, const T *sF,
+                                                 const T *sInv)
+{
     T x[NB];
 #pragma unroll
     for (int c = 0; c < NB; c++)
@@ -91,9 +105,12 @@ __device__ static void panel_solve(T *D, int ldd, int jb, bool factor, bool writ
         if (c < jb) R[i + (size_t)c * ldr] = x[c];
 }
 
+/* write: store the factored block and info; rows: solve the rows below it
+ * (both at once only with one block per front: then no other block reads
+ * the block being overwritten). */
 template <typename T, int NB>
 __global__ void __launch_bounds__(PANEL_ROWS)
-    panel_front_kernel(front_batch<T> b, int lo, int j, bool write)
+    panel_front_kernel(front_batch<T> b, int lo, int j, bool write, bool rows)
 {
     const int f = blockIdx.x;
     const int m = b.m[f], k = b.k[f];
@@ -101,7 +118,7 @@ __global__ void __launch_bounds__(PANEL_ROWS)
     const int jb = k - j < NB ? k - j : NB, ld = b.ldp[f];
     T *P = b.P[f];
     panel_solve<NB>(P + j + (size_t)j * ld, ld, jb, true, write, P + j + jb + (size_t)j * ld, ld,
-                    write ? 0 : m - j - jb, j, &b.info[f]);
+                    rows ? m - j - jb : 0, j, &b.info[f]);
 }
 
 template <typename T, int NB>
@@ -116,36 +133,46 @@ __global__ void __launch_bounds__(PANEL_ROWS) panel_trsm_kernel(gemm_args<T> g, 
 }
 
 template <typename T>
-int launch_blocked(const front_batch<T> &b, int lo, int max_m, int max_k, int nb, cudaStream_t s)
+int launch_blocked(const front_batch<T> &b, int lo, int max_m, int max_k, int nb, int mma,
+                   int merge_min_count, cudaStream_t s)
 {
     if (max_m <= lo || max_k <= 0) return SYLVA_OK;
     int rc = SYLVA_OK;
+    /* Batches of many fronts: one block per front and panel, which factors,
+     * solves all rows below and writes the block in one launch; else row
+     * blocks over the front and a second launch that writes the block. */
+    const bool merged = merge_min_count > 0 && b.count >= merge_min_count;
     for (int j = 0; j < max_k && rc == SYLVA_OK; j += nb) {
-        if (j > 0) rc = launch_gemm_front_panel(b, lo, max_m, j, nb, s);
+        if (j > 0) rc = launch_gemm_front_panel(b, lo, max_m, j, nb, mma, s);
         if (rc != SYLVA_OK) break;
         dim3 grid(b.count, SYLVA_DIV_UP(max_m - j, PANEL_ROWS)), one(b.count);
-        if (nb == 16) {
-            panel_front_kernel<T, 16><<<grid, PANEL_ROWS, 0, s>>>(b, lo, j, false);
-            panel_front_kernel<T, 16><<<one, PANEL_ROWS, 0, s>>>(b, lo, j, true);
+        if (merged) {
+            if (nb == 16)
+                panel_front_kernel<T, 16><<<one, PANEL_ROWS, 0, s>>>(b, lo, j, true, true);
+            else
+                panel_front_kernel<T, 32><<<one, PANEL_ROWS, 0, s>>>(b, lo, j, true, true);
+        } else if (nb == 16) {
+            panel_front_kernel<T, 16><<<grid, PANEL_ROWS, 0, s>>>(b, lo, j, false, true);
+            panel_front_kernel<T, 16><<<one, PANEL_ROWS, 0, s>>>(b, lo, j, true, false);
         } else {
-            panel_front_kernel<T, 32><<<grid, PANEL_ROWS, 0, s>>>(b, lo, j, false);
-            panel_front_kernel<T, 32><<<one, PANEL_ROWS, 0, s>>>(b, lo, j, true);
+            panel_front_kernel<T, 32><<<grid, PANEL_ROWS, 0, s>>>(b, lo, j, false, true);
+            panel_front_kernel<T, 32><<<one, PANEL_ROWS, 0, s>>>(b, lo, j, true, false);
         }
         rc = sylva__launch_status();
     }
-    if (rc == SYLVA_OK) rc = launch_gemm_front_syrk(b, lo, max_m, s);
+    if (rc == SYLVA_OK) rc = launch_gemm_front_syrk(b, lo, max_m, mma, s);
     return rc;
 }
 
 template <typename T>
 int launch_trsm(int count, const int *m, const int *n, T *const *L, const int *ldl, T *const *B,
-                const int *ldb, int max_m, int max_n, int nb, cudaStream_t s)
+                const int *ldb, int max_m, int max_n, int nb, int mma, cudaStream_t s)
 {
     if (count == 0 || max_m <= 0 || max_n <= 0) return SYLVA_OK;
     gemm_args<T> g = {count, m, n, nullptr, L, ldl, B, ldb, nullptr, nullptr, 0};
     int rc = SYLVA_OK;
     for (int j = 0; j < max_n && rc == SYLVA_OK; j += nb) {
-        if (j > 0) rc = launch_gemm_trsm_panel(g, max_m, j, nb, s);
+        if (j > 0) rc = launch_gemm_trsm_panel(g, max_m, j, nb, mma, s);
         if (rc != SYLVA_OK) break;
         dim3 grid(count, SYLVA_DIV_UP(max_m, PANEL_ROWS));
         if (nb == 16)
@@ -157,8 +184,9 @@ int launch_trsm(int count, const int *m, const int *n, T *const *L, const int *l
     return rc;
 }
 
-template int launch_blocked<double>(const front_batch<double> &, int, int, int, int, cudaStream_t);
+template int launch_blocked<double>(const front_batch<double> &, int, int, int, int, int, int,
+                                    cudaStream_t);
 template int launch_trsm<double>(int, const int *, const int *, double *const *, const int *,
-                                 double *const *, const int *, int, int, int, cudaStream_t);
+                                 double *const *, const int *, int, int, int, int, cudaStream_t);
 
 } // namespace sylva

@@ -14,8 +14,10 @@ namespace sylva {
 
 #define TINY_THREADS 128
 
-template <typename T, int G>
-__global__ void __launch_bounds__(TINY_THREADS)
+/* MINB: blocks per SM the register budget must allow (0: the compiler's
+ * choice; G = 32 takes 128 registers then, 4 blocks/SM; 5 caps it at 96). */
+template <typename T, int G, int MINB>
+__global__ void __launch_bounds__(TINY_THREADS, MINB)
     tiny_front_kernel(front_batch<T> b, int lo, int hi)
 {
     const int lane = threadIdx.x % G; /* the row this thread holds */
@@ -71,16 +73,17 @@ __global__ void __launch_bounds__(TINY_THREADS)
     }
 }
 
-template <typename T, int G>
+template <typename T, int G, int MINB = 0>
 static int launch_g(const front_batch<T> &b, int lo, int hi, cudaStream_t s)
 {
     const int per_block = TINY_THREADS / G;
     const int blocks = SYLVA_DIV_UP(b.count, per_block);
-    tiny_front_kernel<T, G><<<blocks, TINY_THREADS, 0, s>>>(b, lo, hi);
+    tiny_front_kernel<T, G, MINB><<<blocks, TINY_THREADS, 0, s>>>(b, lo, hi);
     return sylva__launch_status();
 }
 
-template <typename T> int launch_tiny(const front_batch<T> &b, int lo, int hi, cudaStream_t s)
+template <typename T>
+int launch_tiny(const front_batch<T> &b, int lo, int hi, int min_blocks32, cudaStream_t s)
 {
     /* Each G serves the sizes above the previous G; the caller's (lo, hi]
      * clips them. */
@@ -94,12 +97,14 @@ template <typename T> int launch_tiny(const front_batch<T> &b, int lo, int hi, c
         case 4: rc = launch_g<T, 4>(b, l, h, s); break;
         case 8: rc = launch_g<T, 8>(b, l, h, s); break;
         case 16: rc = launch_g<T, 16>(b, l, h, s); break;
-        default: rc = launch_g<T, 32>(b, l, h, s); break;
+        default:
+            rc = min_blocks32 == 5 ? launch_g<T, 32, 5>(b, l, h, s) : launch_g<T, 32>(b, l, h, s);
+            break;
         }
     }
     return rc;
 }
 
-template int launch_tiny<double>(const front_batch<double> &, int, int, cudaStream_t);
+template int launch_tiny<double>(const front_batch<double> &, int, int, int, cudaStream_t);
 
 } // namespace sylva

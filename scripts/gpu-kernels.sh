@@ -4,7 +4,12 @@
 # compute-sanitizer memcheck and racecheck, the tuning sweep, and the
 # benchmark with the table just tuned. Logs and JSON go to $OUT (default
 # ./gpu-kernels-out); a compact summary is printed last.
-#   usage: scripts/gpu-kernels.sh BUNDLE_DIR [test] [sanitize] [tune] [bench]
+#   usage: scripts/gpu-kernels.sh BUNDLE_DIR [test] [sanitize] [tune] [bench] [profile]
+# profile: Nsight Compute (SpeedOfLight, Occupancy, LaunchStats, warp
+# stalls) of the fused kernel at n = 64 and 128 and of the medium path at
+# n = 256, each in its table, SIMT and 64-thread forms (bench-kernels
+# --profile N); reports in $OUT/ncu.txt, a digest in the summary. (At most
+# 8 files come back from a device call: keep what lands in $OUT to that.)
 # BUNDLE_DIR is an unpacked gpu-bundle of build/tests/gpu/* and
 # build/bench/kernels/bench-kernels (see docs/kernels.md). No phase named: all.
 set -uo pipefail
@@ -22,8 +27,8 @@ summary="$OUT/summary.txt"
 note() { echo "$*" | tee -a "$summary"; }
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw \
-  --format=csv > "$OUT/gpu.txt" 2>&1 || true
-note "gpu: $(tail -1 "$OUT/gpu.txt")"
+  --format=csv > /tmp/gpu-kernels-gpu.txt 2>&1 || true
+note "gpu: $(tail -1 /tmp/gpu-kernels-gpu.txt)"
 
 for p in $phases; do
   case $p in
@@ -56,6 +61,36 @@ for p in $phases; do
     s=$(date +%s)
     timeout 240 "$B/bin/bench-kernels" "${tab[@]}" --json "$OUT/bench.json" > "$OUT/bench.log" 2>&1; rc=$?
     note "bench: rc=$rc ($(( $(date +%s) - s )) s)" ;;
+  profile)
+    NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+    tab=()
+    [ -f "$OUT/tuning.txt" ] && tab=(--table "$OUT/tuning.txt")
+    for spec in "64 fused_front 3" "128 fused_front 3" "256 gemm_front|panel_front 8"; do
+      set -- $spec
+      s=$(date +%s)
+      timeout 120 "$NCU" --kernel-name "regex:$2" --launch-count "$3" --section SpeedOfLight \
+        --section Occupancy --section LaunchStats --section WarpStateStats \
+        "$B/bin/bench-kernels" "${tab[@]}" --profile "$1" > /tmp/ncu-n$1.txt 2>&1; rc=$?
+      cat /tmp/ncu-n$1.txt >> "$OUT/ncu.txt"
+      note "ncu n=$1: rc=$rc ($(( $(date +%s) - s )) s)"
+      grep -E "^  [a-z_]+.*\(|Duration|Compute \(SM\) Throughput|Memory Throughput|Registers Per|Achieved Occupancy|Theoretical Occupancy|Block Limit (Registers|Shared|Warps)|Warp Cycles Per Issued|stalled|profile n=" \
+        /tmp/ncu-n$1.txt | sed 's/^ *//' | cut -c1-150 | head -60 >> "$summary"
+    done
+    # The remaining misses: the native front's kernels (the first 60
+    # launches: a warm-up call) and the vbatched N = 256 batch; per kernel
+    # name: launches and summed duration (ncu serializes kernels).
+    for spec in "native --profile-native" "vb256 --profile-vbatched 256"; do
+      set -- $spec
+      s=$(date +%s)
+      timeout 60 "$NCU" --launch-count 60 --section SpeedOfLight --section LaunchStats \
+        "$B/bin/bench-kernels" "${tab[@]}" "${@:2}" > /tmp/ncu-$1.txt 2>&1; rc=$?
+      cat /tmp/ncu-$1.txt >> "$OUT/ncu.txt"
+      note "ncu $1: rc=$rc ($(( $(date +%s) - s )) s)"
+      awk '/\([0-9]+, [0-9]+, [0-9]+\)x\(/{name=$0; sub(/\(.*$/, "", name); sub(/^ */, "", name)}
+           /Duration/{u=$2; v=$3; if(u=="ms")v*=1000; if(u=="s")v*=1e6; n[name]++; t[name]+=v}
+           END{for(k in n) printf "%.1f us, %d launches: %s\n", t[k], n[k], substr(k,1,90)}' /tmp/ncu-$1.txt \
+        | sort -rn | head -12 >> "$summary"
+    done ;;
   esac
 done
 echo "==== summary"

@@ -1,6 +1,8 @@
 /* bench_kernels.c — the GPU kernel benchmark and tuner (one command).
  *   bench-kernels [--json FILE] [--table TUNING] [--quick]
  *   bench-kernels --tune OUT_TABLE [--json FILE]
+ *   bench-kernels --profile N      (one call per variant at fixed n = N, for ncu)
+ *   bench-kernels --profile-native | --profile-vbatched N   (likewise, the table only)
  * Bench rows (issue 3): fixed-size batched POTRF n = 4…512, ours against
  * cusolverDnDpotrfBatched and the bandwidth bound (2·n²·8 bytes per matrix at
  * the device copy rate measured in this run); variable sizes, 10,000 fronts,
@@ -18,12 +20,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "gpu_test_util.h"
 #include "json.h"
 
 static cudaStream_t st;
 static cublasHandle_t blas;
+static sylva__gpu_native_aux aux; /* the look-ahead's second stream (made in main) */
 static cusolverDnHandle_t solver;
 static int reps = 7;
 static json_writer json; /* rows, rewritten to the file after each (json_snapshot) */
@@ -291,15 +295,25 @@ static void native_restore(void *p)
     native_arg *a = p;
     CK(cudaMemcpyAsync(a->s.dpool, a->pristine, a->s.len * sizeof(double), cudaMemcpyDeviceToDevice, st));
 }
+static double native_host_ms; /* host time of the last call (enqueue only, unless it blocks) */
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
 static void run_native(void *p)
 {
     native_arg *a = p;
-    if (sylva__gpu_front_factor_native(solver, blas, a->s.m[0], a->s.k[0], a->s.dpool + a->s.offP[0],
-                                       a->s.ldp[0], a->s.dpool + a->s.offC[0], a->s.ldc[0], a->work,
-                                       a->wb, a->s.dinfo, &a->tune, st) != 0) {
+    const double t0 = now_ms();
+    if (sylva__gpu_front_factor_native_aux(solver, blas, &aux, a->s.m[0], a->s.k[0],
+                                           a->s.dpool + a->s.offP[0], a->s.ldp[0],
+                                           a->s.dpool + a->s.offC[0], a->s.ldc[0], a->work, a->wb,
+                                           a->s.dinfo, &a->tune, st) != 0) {
         fprintf(stderr, "native failed\n");
         exit(2);
     }
+    native_host_ms = now_ms() - t0;
 }
 static double native_run(int m, int k, const sylva__kernel_tuning *t, int nrep)
 {
@@ -309,7 +323,7 @@ static double native_run(int m, int k, const sylva__kernel_tuning *t, int nrep)
     fs_upload(&a.s);
     CK(cudaMalloc((void **)&a.pristine, a.s.len * sizeof(double)));
     CK(cudaMemcpy(a.pristine, a.s.dpool, a.s.len * sizeof(double), cudaMemcpyDeviceToDevice));
-    a.wb = sylva__gpu_native_workspace_bytes(solver, k, a.s.dpool, a.s.ldp[0]);
+    a.wb = sylva__gpu_native_workspace_bytes_ex(solver, k, a.s.dpool, a.s.ldp[0], t);
     CK(cudaMalloc(&a.work, a.wb > 0 ? a.wb : 1));
     a.tune = *t;
     float ms = time_ms(run_native, native_restore, &a, nrep);
@@ -319,6 +333,81 @@ static double native_run(int m, int k, const sylva__kernel_tuning *t, int nrep)
     cudaFree(a.work), cudaFree(a.pristine);
     fs_free(&a.s);
     return gf(gt_front_flops(m, k), ms);
+}
+
+/* Phases of the native path on one front, each timed alone on the
+ * pristine front: POTRF of F11, TRSM of L21, CB update (the table's form). */
+static int phase_sel;
+static void run_phase(void *p)
+{
+    native_arg *a = p;
+    const double one = 1.0, mone = -1.0;
+    const int m = a->s.m[0], k = a->s.k[0], ld = a->s.ldp[0], r = m - k;
+    double *P = a->s.dpool + a->s.offP[0], *C = a->s.dpool + a->s.offC[0];
+    if (phase_sel == 0) {
+        int lw = (int)((a->wb - 16) / 8);
+        cusolverDnDpotrf(solver, CUBLAS_FILL_MODE_LOWER, k, P, ld, a->work, lw, a->s.dinfo);
+    } else if (phase_sel == 1) {
+        cublasDtrsm(blas, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T,
+                    CUBLAS_DIAG_NON_UNIT, r, k, &one, P, ld, P + k, ld);
+    } else {
+        const int nb = a->tune.native_syrk_nb;
+        for (int j = 0; j < r; j += nb > 0 ? nb : r) {
+            const int jb = nb <= 0 || r - j < nb ? r - j : nb, below = r - j - jb;
+            cublasDsyrk(blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, jb, k, &mone, P + k + j, ld,
+                        &one, C + j + (size_t)j * a->s.ldc[0], a->s.ldc[0]);
+            if (below > 0)
+                cublasDgemm(blas, CUBLAS_OP_N, CUBLAS_OP_T, below, jb, k, &mone, P + k + j + jb,
+                            ld, P + k + j, ld, &one, C + (j + jb) + (size_t)j * a->s.ldc[0],
+                            a->s.ldc[0]);
+        }
+    }
+}
+/* ms of POTRF, TRSM, CB update into t[0..2] and their GFLOP/s into g[0..2]. */
+static void native_phases(int m, int k, const sylva__kernel_tuning *tn, float *t, double *g)
+{
+    native_arg a;
+    int whole = 1;
+    fs_make(&a.s, 1, &m, &k, &whole, NULL);
+    fs_upload(&a.s);
+    CK(cudaMalloc((void **)&a.pristine, a.s.len * sizeof(double)));
+    CK(cudaMemcpy(a.pristine, a.s.dpool, a.s.len * sizeof(double), cudaMemcpyDeviceToDevice));
+    a.wb = sylva__gpu_native_workspace_bytes(solver, k, a.s.dpool, a.s.ldp[0]);
+    CK(cudaMalloc(&a.work, a.wb > 0 ? a.wb : 1));
+    a.tune = *tn;
+    const double r = m - k;
+    const double fl[3] = {(double)k * k * k / 3, r * k * k, r * (r + 1) * k};
+    for (phase_sel = 0; phase_sel < 3; phase_sel++) {
+        t[phase_sel] = time_ms(run_phase, native_restore, &a, 5);
+        g[phase_sel] = gf(fl[phase_sel], t[phase_sel]);
+    }
+    cudaFree(a.work), cudaFree(a.pristine);
+    fs_free(&a.s);
+}
+
+/* --profile N: one call of each variant on a fixed-size batch, untimed, for
+ * Nsight Compute (ncu -k regex:fused|gemm|panel bench-kernels --profile 64). */
+static void profile(int n, const sylva__kernel_tuning *t)
+{
+    long cnt = (512L << 20) / ((long)n * n * 8);
+    if (cnt > 200000) cnt = 200000;
+    int *m = malloc(cnt * sizeof(int));
+    for (long i = 0; i < cnt; i++) m[i] = n;
+    batch_arg a;
+    batch_make(&a, (int)cnt, m, m);
+    sylva__kernel_tuning v[3] = {*t, *t, *t};
+    v[1].fused_mma_min_m = 192, v[1].gemm_mma = 0;    /* SIMT */
+    v[2].fused_small_m = n <= 192 ? n : 0;              /* 64-thread blocks */
+    static const char *names[3] = {"table", "SIMT", "64 threads"};
+    for (int i = 0; i < 3; i++) {
+        a.tune = v[i];
+        batch_restore(&a);
+        run_ours(&a);
+        CK(cudaStreamSynchronize(st));
+        printf("profile n=%d: %s ran (%d fronts, info set %d)\n", n, names[i], (int)cnt, check_info(&a));
+    }
+    batch_free(&a);
+    free(m);
 }
 
 /* ---- Tuning sweep: each parameter in turn, the others at their current
@@ -369,6 +458,60 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
         if (ga >= gb) tiny = n;
     }
     t->tiny_max_m = tiny;
+    /* the 32-lane tiny kernel at 128 registers (4 blocks/SM) or 96 (5) */
+    {
+        sylva__kernel_tuning a_ = *t, b = *t;
+        a_.tiny_min_blocks = 0, b.tiny_min_blocks = 5;
+        double ga = 0, gb = 0;
+        for (int n = 24; n <= 32; n += 8)
+            ga += fixed_run(n, 60000, &a_, NULL), gb += fixed_run(n, 60000, &b, NULL);
+        printf("  n = 24, 32: tiny 32-lane kernel 4 blocks/SM %.0f, 5 blocks/SM %.0f GFLOP/s (sum)\n", ga, gb);
+        t->tiny_min_blocks = gb > 1.01 * ga ? 5 : 0;
+    }
+    /* DMMA vs SIMT trailing update in the fused kernel, per 32-row bucket:
+     * SIMT kept up to the largest n where it wins */
+    int mma_min = 0;
+    for (int n = 48; n <= t->fused_max_m && n <= 192; n += 16) {
+        sylva__kernel_tuning a_ = *t, b = *t;
+        a_.fused_mma_min_m = 0, b.fused_mma_min_m = 192;
+        double ga = fixed_run(n, 4000, &a_, NULL), gb = fixed_run(n, 4000, &b, NULL);
+        printf("  n = %3d: fused DMMA %.0f, SIMT %.0f GFLOP/s\n", n, ga, gb);
+        if (gb > ga) mma_min = (n + 31) / 32 * 32;
+    }
+    t->fused_mma_min_m = mma_min;
+    /* 64-thread blocks for small fused fronts: up to the largest n where they win */
+    int small = 0;
+    for (int n = 40; n <= t->fused_max_m && n <= 128; n += 24) {
+        sylva__kernel_tuning a_ = *t, b = *t;
+        a_.fused_small_m = 192, b.fused_small_m = 0;
+        double ga = fixed_run(n, 8000, &a_, NULL), gb = fixed_run(n, 8000, &b, NULL);
+        printf("  n = %3d: fused 64 threads %.0f, %d threads %.0f GFLOP/s\n", n, ga, t->fused_threads, gb);
+        if (ga > gb) small = (n + 31) / 32 * 32;
+    }
+    t->fused_small_m = small;
+    /* DMMA vs SIMT GEMM tiles of the medium path */
+    best = 0;
+    for (int mm = 0; mm <= 1; mm++) {
+        sylva__kernel_tuning u = *t;
+        u.gemm_mma = mm;
+        double g = vbatched_run(3000, m, k, &u, NULL);
+        printf("  medium GEMM tiles %s: %.0f GFLOP/s (3000 fronts, m ≤ 512)\n", mm ? "DMMA" : "SIMT", g);
+        if (g > best) best = g, t->gemm_mma = mm;
+    }
+    /* merged medium panels (one block per front): from which batch size on */
+    {
+        static const int counts[4] = {128, 256, 512, 1024};
+        int from = 0; /* 0: never */
+        for (int i = 3; i >= 0; i--) {
+            sylva__kernel_tuning a_ = *t, b = *t;
+            a_.panel_merge_min_count = 1, b.panel_merge_min_count = 0, a_.fused_max_m = b.fused_max_m = 0;
+            double ga = fixed_run(320, counts[i], &a_, NULL), gb = fixed_run(320, counts[i], &b, NULL);
+            printf("  n = 320, %4d fronts: merged panels %.0f, row blocks %.0f GFLOP/s\n", counts[i], ga, gb);
+            if (ga <= gb) break;
+            from = counts[i];
+        }
+        t->panel_merge_min_count = from;
+    }
     /* native: CB update form, then the panel width of L11/L21 */
     static const int nbs[4] = {0, 512, 1024, 2048};
     best = 0;
@@ -388,24 +531,55 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
         printf("  native (8192, 2048) + (16384, 4096)/2 panel_nb %4d: %.0f GFLOP/s\n", pnbs[i], g);
         if (g > best) best = g, t->native_panel_nb = pnbs[i];
     }
+    /* L21 by inverted diagonal blocks (TRMM + GEMM) or by cuBLAS TRSM */
+    static const int tnbs[3] = {0, 256, 512};
+    best = 0;
+    for (int i = 0; i < 3; i++) {
+        sylva__kernel_tuning u = *t;
+        u.native_trsm_nb = tnbs[i];
+        double g = native_run(8192, 2048, &u, 3) + native_run(16384, 4096, &u, 3) / 2;
+        printf("  native (8192, 2048) + (16384, 4096)/2 trsm_nb %3d: %.0f GFLOP/s\n", tnbs[i], g);
+        if (g > best) best = g, t->native_trsm_nb = tnbs[i];
+    }
+    /* look-ahead (second stream): kept only where it beats one stream by
+     * 2% (run-to-run spread of this score is ~1%; it needs a second stream
+     * from its caller, so it is not taken on noise) */
+    static const int lnbs[5][2] = {{0, 0}, {512, 0}, {1024, 0}, {512, 16}, {1024, 16}};
+    best = 0;
+    for (int i = 0; i < 5; i++) {
+        sylva__kernel_tuning u = *t;
+        u.native_lookahead_nb = lnbs[i][0], u.native_lookahead_sms = lnbs[i][1];
+        double g = native_run(8192, 2048, &u, 3) + native_run(16384, 4096, &u, 3) / 2;
+        printf("  native (8192, 2048) + (16384, 4096)/2 lookahead_nb %4d sms %2d: %.0f GFLOP/s\n",
+               lnbs[i][0], lnbs[i][1], g);
+        if (g > (i == 0 ? 0 : 1.02) * best)
+            best = g, t->native_lookahead_nb = lnbs[i][0], t->native_lookahead_sms = lnbs[i][1];
+    }
     free(m), free(k);
     printf("tuned: tiny_max_m %d fused_max_m %d fused_threads %d fused_panel %d panel_nb %d "
-           "native_syrk_nb %d native_panel_nb %d\n",
+           "native_syrk_nb %d native_panel_nb %d fused_mma_min_m %d fused_small_m %d gemm_mma %d "
+           "native_lookahead_nb %d panel_merge_min_count %d native_lookahead_sms %d "
+           "native_trsm_nb %d tiny_min_blocks %d\n",
            t->tiny_max_m, t->fused_max_m, t->fused_threads, t->fused_panel, t->panel_nb,
-           t->native_syrk_nb, t->native_panel_nb);
+           t->native_syrk_nb, t->native_panel_nb, t->fused_mma_min_m, t->fused_small_m,
+           t->gemm_mma, t->native_lookahead_nb, t->panel_merge_min_count, t->native_lookahead_sms,
+           t->native_trsm_nb, t->tiny_min_blocks);
 }
 
 int main(int argc, char **argv)
 {
     const char *json_path = NULL, *table = NULL, *tune_out = NULL;
-    int quick = 0;
+    int quick = 0, prof = 0, prof_native = 0, prof_vb = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json") && i + 1 < argc) json_path = argv[++i];
         else if (!strcmp(argv[i], "--table") && i + 1 < argc) table = argv[++i];
         else if (!strcmp(argv[i], "--tune") && i + 1 < argc) tune_out = argv[++i];
         else if (!strcmp(argv[i], "--quick")) quick = 1, reps = 3;
+        else if (!strcmp(argv[i], "--profile") && i + 1 < argc) prof = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--profile-native")) prof_native = 1, reps = 1;
+        else if (!strcmp(argv[i], "--profile-vbatched") && i + 1 < argc) prof_vb = atoi(argv[++i]), reps = 1;
         else {
-            fprintf(stderr, "usage: %s [--json FILE] [--table TUNING] [--tune OUT] [--quick]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--json FILE] [--table TUNING] [--tune OUT] [--quick] [--profile N] [--profile-native] [--profile-vbatched N]\n", argv[0]);
             return 2;
         }
     }
@@ -423,6 +597,33 @@ int main(int argc, char **argv)
     int lr = sylva__kernel_tuning_load(table, &t, msg, sizeof msg);
     printf("device %s, %d SMs; tuning table %s: %s\n", prop.name, prop.multiProcessorCount, table,
            lr == 0 ? "loaded" : lr == 1 ? "absent, defaults" : msg);
+    {
+        cudaEvent_t e0, e1;
+        cudaStream_t as;
+        int lo_pri, hi_pri;
+        CK(cudaDeviceGetStreamPriorityRange(&lo_pri, &hi_pri));
+        CK(cudaStreamCreateWithPriority(&as, cudaStreamNonBlocking, hi_pri));
+        CK(cudaEventCreateWithFlags(&e0, cudaEventDisableTiming));
+        CK(cudaEventCreateWithFlags(&e1, cudaEventDisableTiming));
+        cublasHandle_t ab;
+        cublasCreate(&ab);
+        aux.stream = as, aux.blas = ab, aux.ev[0] = e0, aux.ev[1] = e1;
+    }
+    if (prof > 0) {
+        profile(prof, &t);
+        return 0;
+    }
+    if (prof_native) { /* (8192, 2048) with the table: 2 warm-up calls + 1 */
+        printf("profile native (8192, 2048): %.0f GFLOP/s\n", native_run(8192, 2048, &t, 1));
+        return 0;
+    }
+    if (prof_vb > 0) { /* 10,000 fronts, m ≤ N, as the bench row: 2 warm-up calls + 1 */
+        int *m = malloc(10000 * sizeof(int)), *k = malloc(10000 * sizeof(int));
+        vbatched_shapes(10000, prof_vb, m, k);
+        printf("profile vbatched N=%d: %.0f GFLOP/s\n", prof_vb, vbatched_run(10000, m, k, &t, NULL));
+        free(m), free(k);
+        return 0;
+    }
     if (tune_out) {
         tune(&t, prop.name);
         if (sylva__kernel_tuning_save(tune_out, &t, prop.name) != 0) {
@@ -517,6 +718,25 @@ int main(int argc, char **argv)
     for (int i = 0; i < 2; i++) {
         sylva__kernel_tuning u = t;
         double ours = native_run(nat[i][0], nat[i][1], &u, quick ? 3 : 5);
+        const double host_ours = native_host_ms;
+        u.native_lookahead_nb = 0;
+        double nola = native_run(nat[i][0], nat[i][1], &u, 3);
+        u.native_trsm_nb = 0;
+        double cublas_trsm = native_run(nat[i][0], nat[i][1], &u, 3);
+        u.native_trsm_nb = t.native_trsm_nb;
+        printf("native (%d, %d): L21 by cuBLAS TRSM (no look-ahead): %.0f GFLOP/s\n", nat[i][0],
+               nat[i][1], cublas_trsm);
+        printf("native (%d, %d): host time of one call (enqueue): %.3f ms with the table, %.3f ms "
+               "without look-ahead; GPU %.3f / %.3f ms\n", nat[i][0], nat[i][1], host_ours,
+               native_host_ms, gt_front_flops(nat[i][0], nat[i][1]) / ours / 1e6,
+               gt_front_flops(nat[i][0], nat[i][1]) / nola / 1e6);
+        float pt[3];
+        double pg[3];
+        native_phases(nat[i][0], nat[i][1], &t, pt, pg);
+        printf("native (%d, %d): look-ahead %d: %.0f, without: %.0f GFLOP/s; phases alone: POTRF %.3f ms (%.0f), "
+               "TRSM %.3f ms (%.0f), CB update %.3f ms (%.0f); sum %.3f ms\n",
+               nat[i][0], nat[i][1], t.native_lookahead_nb, ours, nola, pt[0], pg[0], pt[1], pg[1],
+               pt[2], pg[2], pt[0] + pt[1] + pt[2]);
         u.native_syrk_nb = 0;
         double plain = native_run(nat[i][0], nat[i][1], &u, 3);
         if (json_on) {
@@ -525,6 +745,13 @@ int main(int argc, char **argv)
             json_int(&json, "k", nat[i][1]);
             json_num(&json, "ours_gflops", ours);
             json_num(&json, "dsyrk_variant_gflops", plain);
+            json_num(&json, "no_lookahead_gflops", nola);
+            json_num(&json, "cublas_trsm_gflops", cublas_trsm);
+            json_int(&json, "trsm_nb", t.native_trsm_nb);
+            json_int(&json, "lookahead_nb", t.native_lookahead_nb);
+            json_num(&json, "potrf_ms", pt[0]);
+            json_num(&json, "trsm_ms", pt[1]);
+            json_num(&json, "cb_update_ms", pt[2]);
             json_num(&json, "dgemm_gflops", dgemm / 1e9);
             json_row_end();
         }

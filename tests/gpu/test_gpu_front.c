@@ -4,7 +4,8 @@
  * Batches mix all shape classes: (1,1), (2,1), (5,3), k = m, k = 1 with m
  * large, both sides of every crossover (tiny G = 4/8/16/32, fused buckets,
  * medium), empty entries, k = 0, and one non-SPD front per batch. Each
- * tuning variant (threads, panel widths, crossovers) runs the same checks.
+ * tuning variant (threads, panel widths, crossovers, DMMA or SIMT updates,
+ * 64-thread small buckets, merged medium panels) runs the same checks.
  * Usage: test_gpu_front [--quick]   (quick: small sizes, for the sanitizers)
  * Exit: 0 pass, 1 fail, 77 no GPU. */
 #include <float.h>
@@ -211,20 +212,37 @@ int main(int argc, char **argv)
     sylva__kernel_tuning_defaults(&t);
     test_factor(&t, "defaults", max_m);
     /* Every kernel variant, and the crossovers moved. */
-    struct { int tiny, fused, threads, panel, nb; const char *name; } v[] = {
-        {32, 192, 64, 16, 16, "fused 64 thr, panel 16, nb 16"},
-        {32, 192, 256, 16, 32, "fused 256 thr, panel 16"},
-        {32, 192, 64, 8, 32, "fused 64 thr, panel 8"},
-        {16, 64, 64, 8, 32, "tiny ≤ 16, fused ≤ 64"},
-        {0, 0, 256, 8, 16, "all medium path, nb 16"},
-        {0, 0, 256, 8, 32, "all medium path, nb 32"},
-        {0, 192, 256, 8, 32, "no tiny: fused from m = 1"},
+    struct { int tiny, fused, threads, panel, nb, mma_min, small, gemm_mma, merge; const char *name; } v[] = {
+        {32, 192, 64, 16, 16, 0, 0, 1, 0, "fused 64 thr, panel 16, nb 16"},
+        {32, 192, 256, 16, 32, 0, 0, 1, 0, "fused 256 thr, panel 16"},
+        {32, 192, 64, 8, 32, 0, 0, 1, 0, "fused 64 thr, panel 8"},
+        {16, 64, 64, 8, 32, 0, 0, 1, 0, "tiny ≤ 16, fused ≤ 64"},
+        {0, 0, 256, 8, 16, 0, 0, 1, 1, "all medium path, nb 16, merged panels"},
+        {0, 0, 256, 8, 32, 0, 0, 1, 0, "all medium path, nb 32"},
+        {0, 0, 256, 8, 32, 0, 0, 1, 1, "all medium path, nb 32, merged panels"},
+        {0, 192, 256, 8, 32, 0, 0, 1, 0, "no tiny: fused from m = 1"},
+        {32, 160, 256, 8, 32, 0, 96, 1, 128, "tiny 32-lane kernel at 5 blocks/SM"},
+        /* The SIMT forms (v4) and the DMMA crossovers moved. */
+        {32, 192, 256, 8, 32, 192, 0, 0, 0, "SIMT: fused and GEMM"},
+        {32, 192, 64, 16, 16, 192, 0, 0, 0, "SIMT: fused 64 thr, panel 16, nb 16"},
+        {0, 0, 256, 8, 32, 192, 0, 0, 1, "SIMT: all medium path, merged panels"},
+        {32, 192, 256, 8, 32, 64, 96, 1, 0, "DMMA above 64, 64 thr to 96"},
+        {32, 192, 256, 16, 32, 96, 64, 1, 0, "DMMA above 96, panel 16, 64 thr to 64"},
+        {32, 160, 256, 8, 32, 128, 192, 1, 0, "DMMA above 128, 64 thr all fused"},
     };
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         sylva__kernel_tuning u = t;
         u.tiny_max_m = v[i].tiny, u.fused_max_m = v[i].fused, u.fused_threads = v[i].threads;
-        u.fused_panel = v[i].panel, u.panel_nb = v[i].nb;
+        u.fused_panel = v[i].panel, u.panel_nb = v[i].nb, u.fused_mma_min_m = v[i].mma_min;
+        u.fused_small_m = v[i].small, u.gemm_mma = v[i].gemm_mma;
+        u.panel_merge_min_count = v[i].merge; /* 1: always (the batches have 231 fronts) */
+        u.tiny_min_blocks = strstr(v[i].name, "5 blocks/SM") ? 5 : 0;
         test_factor(&u, v[i].name, quick ? 200 : 600);
+    }
+    {   /* the parts on the SIMT GEMM tiles (the defaults take DMMA) */
+        sylva__kernel_tuning u = t;
+        u.gemm_mma = 0;
+        test_parts(&u);
     }
     test_parts(&t);
     printf("%s: %d failures\n", failures ? "FAIL" : "PASS", failures);
