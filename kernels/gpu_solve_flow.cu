@@ -34,7 +34,7 @@
 #define FLOW_BUF_OF(w)                                                                                              \
     ((w) * FLOW_MAX(FLOW_MAX(32 * (w), SYLVA_SOLVE_UK), FLOW_MAX(SYLVA_SOLVE_FOLD_R, SYLVA_SOLVE_BR)))
 #define FLOW_DLD 33 /* leading dimension of a diagonal block in shared memory */
-#define FLOW_DEFAULT_WARPS 8
+#define FLOW_DEFAULT_WARPS 4 /* measured best of 2, 4, 8 on the H100 (docs/perf-log.md) */
 
 static_assert(FLOW_TB == 32, "a triangle block is one warp's rows");
 static_assert(SYLVA_SOLVE_FOLD_K <= SYLVA_SOLVE_UK, "a folded front's pivot rows fit the staging buffer");
