@@ -50,6 +50,10 @@ extern "C" {
 #define SYLVA_SOLVE_UK 256
 #define SYLVA_SOLVE_BK 32
 #define SYLVA_SOLVE_BR 512
+/* Right-hand sides per column chunk: each chunk runs through the items with
+ * counters of its own (a block of as many warps: one per column on a
+ * diagonal block). */
+#define SYLVA_SOLVE_COLS 4
 /* An item is two ints: the front record, then kind << 24 | index. FOLD:
  * the whole front. TRI: triangle block `index`. UPD: update chunk `index`
  * (forward: row chunk · ceil(k/UK) + pivot chunk; backward: pivot chunk ·
@@ -107,7 +111,7 @@ typedef struct sylva__solve_pattern {
 
 /* Workspace of one solve of nrhs columns (offsets in bytes): the fronts' L
  * pointers, the groups' base pointers, the sweeps' counters (a ticket and
- * three ints per front), the pivot check's results (an int and a double
+ * three ints per front and column chunk), the pivot check's results (an int and a double
  * per front record), the
  * permuted solution x (n × nrhs, ld n) and, with refinement, the
  * permuted right-hand side b, the residual r, the correction d and the

@@ -14,14 +14,13 @@
  * direction, 6 cuBLAS calls per large front: 9 ms for a 2.4 ms cuDSS solve
  * of lap3d7:60, docs/perf-log.md). */
 #include <algorithm>
-#include <cstdlib>
 
 #include "gpu_common.cuh"
 #include "gpu_solve.h"
 
-/* A block of W warps (the launch picks W: SYLVA_SOLVE_WARPS, default
- * FLOW_DEFAULT_WARPS) takes W right-hand sides per pass (a warp each on a
- * diagonal block); FLOW_Q(W) columns of a 32-column block per warp. */
+/* A block of W = SYLVA_SOLVE_COLS warps takes W right-hand sides (a warp
+ * each on a diagonal block); FLOW_Q columns of a 32-column block per warp.
+ * The code is written for any W; 2, 4 and 8 were measured (perf-log). */
 #define FLOW_THREADS (W * 32)
 #define FLOW_WARPS W
 #define FLOW_COLS W
@@ -34,7 +33,7 @@
 #define FLOW_BUF_OF(w)                                                                                              \
     ((w) * FLOW_MAX(FLOW_MAX(32 * (w), SYLVA_SOLVE_UK), FLOW_MAX(SYLVA_SOLVE_FOLD_R, SYLVA_SOLVE_BR)))
 #define FLOW_DLD 33 /* leading dimension of a diagonal block in shared memory */
-#define FLOW_DEFAULT_WARPS 4 /* measured best of 2, 4, 8 on the H100 (docs/perf-log.md) */
+#define FLOW_W SYLVA_SOLVE_COLS
 
 static_assert(FLOW_TB == 32, "a triangle block is one warp's rows");
 static_assert(SYLVA_SOLVE_FOLD_K <= SYLVA_SOLVE_UK, "a folded front's pivot rows fit the staging buffer");
@@ -47,12 +46,12 @@ struct flow_args {
     const int *m, *k, *parent, *nchild, *nt, *nu; /* nu: this sweep's update items */
     const int64_t *col, *rofs, *rows;
     const int *items;
-    int nitems;
+    int nitems, nchunks, nfronts; /* tickets: nitems · nchunks */
     double *const *Lp;
     double *X;
     int64_t ldx;
     int nrhs;
-    int *ticket, *ready, *tdone, *udone;
+    int *ticket, *ready; /* ready, tdone, udone: F ints each, per column chunk */
 };
 
 /* One front as an item sees it. */
@@ -278,8 +277,9 @@ template <int W> __device__ void fold_backward(const front &F, const flow_args &
 /* Forward triangle block b of a split front: its 32 rows less
  * L[rows, earlier pivots] · X1, taken block by block as the earlier
  * triangle items finish, then solved with the diagonal block. */
-template <int W> __device__ void tri_forward(const front &F, const flow_args &a, int b, int c0, int nc, double *s, double *d,
-                            int *flag)
+template <int W>
+__device__ void tri_forward(const front &F, const flow_args &a, const int *tdone, int b, int c0, int nc, double *s,
+                            double *d, int *flag)
 {
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int r0 = b * FLOW_TB, jb = min(FLOW_TB, F.k - r0), row = min(r0 + lane, F.k - 1);
@@ -292,7 +292,7 @@ template <int W> __device__ void tri_forward(const front &F, const flow_args &a,
         double l[FLOW_Q];
 #pragma unroll
         for (int q = 0; q < FLOW_Q; q++) l[q] = __ldg(F.L + row + (int64_t)(done * FLOW_TB + warp * FLOW_Q + q) * F.m);
-        const int hi = min(block_wait(a.tdone + F.f, done + 1, flag), b);
+        const int hi = min(block_wait(tdone + F.f, done + 1, flag), b);
         for (int jj = done; jj < hi; jj++) {
 #pragma unroll
             for (int q = 0; q < FLOW_Q; q++) {
@@ -324,8 +324,9 @@ template <int W> __device__ void tri_forward(const front &F, const flow_args &a,
 /* Backward triangle block b of a split front: its rows less
  * L[later pivots, rows]ᵀ · X1, taken as the later triangle items finish
  * (from the last one up), then solved with the diagonal block transposed. */
-template <int W> __device__ void tri_backward(const front &F, const flow_args &a, int b, int nt, int c0, int nc, double *s,
-                             double *d, int *flag)
+template <int W>
+__device__ void tri_backward(const front &F, const flow_args &a, const int *tdone, int b, int nt, int c0, int nc,
+                             double *s, double *d, int *flag)
 {
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int r0 = b * FLOW_TB, jb = min(FLOW_TB, F.k - r0), need = nt - 1 - b;
@@ -336,7 +337,7 @@ template <int W> __device__ void tri_backward(const front &F, const flow_args &a
 #pragma unroll
         for (int c = 0; c < FLOW_COLS; c++) acc[q][c] = 0;
     for (int done = 0; done < need;) {
-        const int hi = min(block_wait(a.tdone + F.f, done + 1, flag), need);
+        const int hi = min(block_wait(tdone + F.f, done + 1, flag), need);
         for (int t = done; t < hi; t++) {
             const int row = (nt - 1 - t) * FLOW_TB + lane;
             if (row >= F.k) continue;
@@ -393,12 +394,19 @@ template <int W, bool Forward> __global__ void __launch_bounds__(W * 32, 16 / W)
     /* One ticket at a time: a block that held the next ticket while it
      * waited on its item kept ready work from free blocks (measured: 8.3 →
      * 14 ms on lap3d7:60). */
+    const int F3 = 3 * a.nfronts;
     for (;;) {
         if (threadIdx.x == 0) item = atomicAdd(a.ticket, 1);
         __syncthreads();
-        const int it = item;
+        const int ticket = item;
         __syncthreads();
-        if (it >= a.nitems) return;
+        if (ticket >= a.nitems * a.nchunks) return;
+        /* Ticket → (item, column chunk): an item's chunks are consecutive
+         * tickets, and each chunk has its own counters, so the chunks of
+         * many right-hand sides run side by side, not one after another. */
+        const int it = ticket / a.nchunks, chunk = ticket % a.nchunks;
+        int *const ready = a.ready + (int64_t)chunk * F3, *const tdone = ready + a.nfronts,
+                   *const udone = tdone + a.nfronts;
         front F;
         F.f = a.items[2 * it];
         const int code = a.items[2 * it + 1], kind = SYLVA_SOLVE_KIND(code), idx = SYLVA_SOLVE_INDEX(code);
@@ -410,20 +418,20 @@ template <int W, bool Forward> __global__ void __launch_bounds__(W * 32, 16 / W)
         F.rw = a.rows + a.rofs[F.f];
         const int parent = a.parent[F.f], nt = a.nt[F.f], nu = a.nu[F.f];
         if (Forward) {
-            if (kind != SYLVA_SOLVE_UPD) block_wait(a.ready + F.f, a.nchild[F.f], &flag);
-            else block_wait(a.tdone + F.f, nt, &flag);
+            if (kind != SYLVA_SOLVE_UPD) block_wait(ready + F.f, a.nchild[F.f], &flag);
+            else block_wait(tdone + F.f, nt, &flag);
         } else {
-            if (parent >= 0 && (kind != SYLVA_SOLVE_TRI || nu == 0)) block_wait(a.ready + parent, 1, &flag);
-            if (kind == SYLVA_SOLVE_TRI) block_wait(a.udone + F.f, nu, &flag);
+            if (parent >= 0 && (kind != SYLVA_SOLVE_TRI || nu == 0)) block_wait(ready + parent, 1, &flag);
+            if (kind == SYLVA_SOLVE_TRI) block_wait(udone + F.f, nu, &flag);
         }
-        for (int c0 = 0; c0 < a.nrhs; c0 += FLOW_COLS) {
-            const int nc = min(FLOW_COLS, a.nrhs - c0);
+        {
+            const int c0 = chunk * FLOW_COLS, nc = min(FLOW_COLS, a.nrhs - c0);
             if (kind == SYLVA_SOLVE_FOLD) {
                 if (Forward) fold_forward<W>(F, a, c0, nc, s, d);
                 else fold_backward<W>(F, a, c0, nc, s, d);
             } else if (kind == SYLVA_SOLVE_TRI) {
-                if (Forward) tri_forward<W>(F, a, idx, c0, nc, s, d, &flag);
-                else tri_backward<W>(F, a, idx, nt, c0, nc, s, d, &flag);
+                if (Forward) tri_forward<W>(F, a, tdone, idx, c0, nc, s, d, &flag);
+                else tri_backward<W>(F, a, tdone, idx, nt, c0, nc, s, d, &flag);
             } else if (Forward) {
                 const int nku = (F.k + SYLVA_SOLVE_UK - 1) / SYLVA_SOLVE_UK;
                 const int i0 = idx / nku * SYLVA_SOLVE_UR, j0 = idx % nku * SYLVA_SOLVE_UK;
@@ -438,21 +446,21 @@ template <int W, bool Forward> __global__ void __launch_bounds__(W * 32, 16 / W)
         /* Count it done. */
         if (kind == SYLVA_SOLVE_FOLD) {
             if (Forward) {
-                if (parent >= 0) block_signal(a.ready + parent, NULL);
+                if (parent >= 0) block_signal(ready + parent, NULL);
             } else {
-                block_signal(a.ready + F.f, NULL);
+                block_signal(ready + F.f, NULL);
             }
         } else if (kind == SYLVA_SOLVE_TRI) {
-            block_signal(a.tdone + F.f, !Forward && idx == 0 ? a.ready + F.f : NULL);
+            block_signal(tdone + F.f, !Forward && idx == 0 ? ready + F.f : NULL);
         } else if (Forward) {
             __threadfence();
             __syncthreads();
-            if (threadIdx.x == 0 && atomicAdd(a.udone + F.f, 1) == nu - 1 && parent >= 0) {
+            if (threadIdx.x == 0 && atomicAdd(udone + F.f, 1) == nu - 1 && parent >= 0) {
                 __threadfence();
-                atomicAdd(a.ready + parent, 1);
+                atomicAdd(ready + parent, 1);
             }
         } else {
-            block_signal(a.udone + F.f, NULL);
+            block_signal(udone + F.f, NULL);
         }
     }
 }
@@ -491,7 +499,10 @@ int sweep(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, 
     const sylva__solve_layout *y = &d->lay;
     const char *bl = (const char *)b->blob;
     int *flow = (int *)((char *)b->work + b->ws.flow);
-    cudaError_t e = cudaMemsetAsync(flow, 0, (size_t)(3 * (int64_t)F + 1) * sizeof(int), s);
+    const int nchunks = (int)((nrhs + SYLVA_SOLVE_COLS - 1) / SYLVA_SOLVE_COLS);
+    if ((int64_t)count * nchunks > INT32_MAX)
+        return sylva__fail(SYLVA_ERR_UNSUPPORTED, "GPU solve: %d items × %d column chunks", count, nchunks);
+    cudaError_t e = cudaMemsetAsync(flow, 0, (size_t)(3 * (int64_t)F * nchunks + 1) * sizeof(int), s);
     if (e != cudaSuccess) return cuda_fail("cudaMemsetAsync (solve counters)", e);
     flow_args a = {(const int *)(bl + y->m),
                    (const int *)(bl + y->k),
@@ -504,19 +515,15 @@ int sweep(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, 
                    (const int64_t *)(bl + y->rows),
                    (const int *)(bl + (forward ? y->fitems : y->bitems)),
                    count,
+                   nchunks,
+                   F,
                    (double *const *)((char *)b->work + b->ws.Lp),
                    X,
                    d->n,
                    (int)nrhs,
                    flow,
-                   flow + 1,
-                   flow + 1 + F,
-                   flow + 1 + 2 * (int64_t)F};
-    /* Warps per block: SYLVA_SOLVE_WARPS (2, 4 or 8) for measurements. */
-    const char *env = getenv("SYLVA_SOLVE_WARPS");
-    const int w = env && (atoi(env) == 2 || atoi(env) == 4 || atoi(env) == 8) ? atoi(env) : FLOW_DEFAULT_WARPS;
-    return w == 2 ? launch<2>(a, count, forward, s) : w == 4 ? launch<4>(a, count, forward, s)
-                                                            : launch<8>(a, count, forward, s);
+                   flow + 1};
+    return launch<FLOW_W>(a, count * nchunks, forward, s);
 }
 
 } // namespace

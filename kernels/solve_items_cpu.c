@@ -21,7 +21,8 @@ void sylva__solve_ws_layout(const sylva__solve_desc *d, int64_t nrhs, int refine
     w->gbase = o;
     o = round_up(o + (size_t)d->ngroups * sizeof(double *));
     w->flow = o;
-    o = round_up(o + (size_t)(3 * (int64_t)d->nfronts + 1) * sizeof(int));
+    int64_t chunks = (nrhs + SYLVA_SOLVE_COLS - 1) / SYLVA_SOLVE_COLS;
+    o = round_up(o + (size_t)(3 * (int64_t)d->nfronts * chunks + 1) * sizeof(int));
     w->bad = o;
     o = round_up(o + (size_t)d->nfronts * sizeof(int));
     w->badval = o;

@@ -118,7 +118,7 @@ static void check_blob(const sylva__plan *pl, const sylva__gpu_solve_plan *gs)
         sylva__solve_ws_layout(d, 7, refine, &w);
         size_t vec = (size_t)t->n * 7 * sizeof(double);
         size_t start[] = {w.Lp, w.gbase, w.flow, w.bad, w.badval, w.x, w.b, w.r, w.d, w.omega};
-        size_t size[] = {(size_t)d->nfronts * 8, (size_t)d->ngroups * 8, (size_t)(3 * d->nfronts + 1) * 4,
+        size_t size[] = {(size_t)d->nfronts * 8, (size_t)d->ngroups * 8, (size_t)(3 * d->nfronts * ((7 + SYLVA_SOLVE_COLS - 1) / SYLVA_SOLVE_COLS) + 1) * 4,
                          (size_t)d->nfronts * 4, (size_t)d->nfronts * 8, vec, vec, vec, vec, 7 * 8};
         int count = refine ? 10 : 6;
         for (int i = 0; i < count; i++) {
