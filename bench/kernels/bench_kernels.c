@@ -16,6 +16,7 @@
 #include <cublas_v2.h>
 #include <cusolverDn.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -315,23 +316,35 @@ static void run_native(void *p)
     }
     native_host_ms = now_ms() - t0;
 }
+/* One m × k front uploaded with a pristine copy and its native workspace
+ * for table t (the workspace the table's options need). */
+static void native_make(native_arg *a, int m, int k, const sylva__kernel_tuning *t)
+{
+    int whole = 1;
+    fs_make(&a->s, 1, &m, &k, &whole, NULL);
+    fs_upload(&a->s);
+    CK(cudaMalloc((void **)&a->pristine, a->s.len * sizeof(double)));
+    CK(cudaMemcpy(a->pristine, a->s.dpool, a->s.len * sizeof(double), cudaMemcpyDeviceToDevice));
+    a->wb = sylva__gpu_native_workspace_bytes_ex(solver, k, a->s.dpool, a->s.ldp[0], t);
+    CK(cudaMalloc(&a->work, a->wb > 0 ? a->wb : 1));
+    a->tune = *t;
+}
+
+static void native_free(native_arg *a)
+{
+    cudaFree(a->work), cudaFree(a->pristine);
+    fs_free(&a->s);
+}
+
 static double native_run(int m, int k, const sylva__kernel_tuning *t, int nrep)
 {
     native_arg a;
-    int whole = 1;
-    fs_make(&a.s, 1, &m, &k, &whole, NULL);
-    fs_upload(&a.s);
-    CK(cudaMalloc((void **)&a.pristine, a.s.len * sizeof(double)));
-    CK(cudaMemcpy(a.pristine, a.s.dpool, a.s.len * sizeof(double), cudaMemcpyDeviceToDevice));
-    a.wb = sylva__gpu_native_workspace_bytes_ex(solver, k, a.s.dpool, a.s.ldp[0], t);
-    CK(cudaMalloc(&a.work, a.wb > 0 ? a.wb : 1));
-    a.tune = *t;
+    native_make(&a, m, k, t);
     float ms = time_ms(run_native, native_restore, &a, nrep);
     int info = 0;
     CK(cudaMemcpy(&info, a.s.dinfo, sizeof(int), cudaMemcpyDeviceToHost));
     if (info) fprintf(stderr, "warning: native info %d\n", info);
-    cudaFree(a.work), cudaFree(a.pristine);
-    fs_free(&a.s);
+    native_free(&a);
     return gf(gt_front_flops(m, k), ms);
 }
 
@@ -367,22 +380,14 @@ static void run_phase(void *p)
 static void native_phases(int m, int k, const sylva__kernel_tuning *tn, float *t, double *g)
 {
     native_arg a;
-    int whole = 1;
-    fs_make(&a.s, 1, &m, &k, &whole, NULL);
-    fs_upload(&a.s);
-    CK(cudaMalloc((void **)&a.pristine, a.s.len * sizeof(double)));
-    CK(cudaMemcpy(a.pristine, a.s.dpool, a.s.len * sizeof(double), cudaMemcpyDeviceToDevice));
-    a.wb = sylva__gpu_native_workspace_bytes(solver, k, a.s.dpool, a.s.ldp[0]);
-    CK(cudaMalloc(&a.work, a.wb > 0 ? a.wb : 1));
-    a.tune = *tn;
+    native_make(&a, m, k, tn);
     const double r = m - k;
     const double fl[3] = {(double)k * k * k / 3, r * k * k, r * (r + 1) * k};
     for (phase_sel = 0; phase_sel < 3; phase_sel++) {
         t[phase_sel] = time_ms(run_phase, native_restore, &a, 5);
         g[phase_sel] = gf(fl[phase_sel], t[phase_sel]);
     }
-    cudaFree(a.work), cudaFree(a.pristine);
-    fs_free(&a.s);
+    native_free(&a);
 }
 
 /* --profile N: one call of each variant on a fixed-size batch, untimed, for
@@ -412,6 +417,21 @@ static void profile(int n, const sylva__kernel_tuning *t)
 
 /* ---- Tuning sweep: each parameter in turn, the others at their current
  * best; the winner of each is kept. Printed as it goes. */
+/* Sweep one native tuning key (an int of sylva__kernel_tuning at byte
+ * offset off) over vals and keep the best: the score is both native
+ * shapes, the larger at half weight. */
+static void tune_native_key(sylva__kernel_tuning *t, size_t off, const int *vals, int count, const char *name)
+{
+    double best = 0;
+    for (int i = 0; i < count; i++) {
+        sylva__kernel_tuning u = *t;
+        memcpy((char *)&u + off, &vals[i], sizeof(int));
+        double g = native_run(8192, 2048, &u, 3) + native_run(16384, 4096, &u, 3) / 2;
+        printf("  native (8192, 2048) + (16384, 4096)/2 %s %4d: %.0f GFLOP/s\n", name, vals[i], g);
+        if (g > best) best = g, memcpy((char *)t + off, &vals[i], sizeof(int));
+    }
+}
+
 static void tune(sylva__kernel_tuning *t, const char *gpu)
 {
     printf("tuning sweep on %s\n", gpu);
@@ -512,35 +532,12 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
         }
         t->panel_merge_min_count = from;
     }
-    /* native: CB update form, then the panel width of L11/L21 */
-    static const int nbs[4] = {0, 512, 1024, 2048};
-    best = 0;
-    for (int i = 0; i < 4; i++) {
-        sylva__kernel_tuning u = *t;
-        u.native_syrk_nb = nbs[i];
-        double g = native_run(8192, 2048, &u, 3) + native_run(16384, 4096, &u, 3) / 2;
-        printf("  native (8192, 2048) + (16384, 4096)/2 syrk_nb %4d: %.0f GFLOP/s\n", nbs[i], g);
-        if (g > best) best = g, t->native_syrk_nb = nbs[i];
-    }
-    static const int pnbs[4] = {0, 256, 512, 1024};
-    best = 0;
-    for (int i = 0; i < 4; i++) {
-        sylva__kernel_tuning u = *t;
-        u.native_panel_nb = pnbs[i];
-        double g = native_run(8192, 2048, &u, 3) + native_run(16384, 4096, &u, 3) / 2;
-        printf("  native (8192, 2048) + (16384, 4096)/2 panel_nb %4d: %.0f GFLOP/s\n", pnbs[i], g);
-        if (g > best) best = g, t->native_panel_nb = pnbs[i];
-    }
-    /* L21 by inverted diagonal blocks (TRMM + GEMM) or by cuBLAS TRSM */
-    static const int tnbs[3] = {0, 256, 512};
-    best = 0;
-    for (int i = 0; i < 3; i++) {
-        sylva__kernel_tuning u = *t;
-        u.native_trsm_nb = tnbs[i];
-        double g = native_run(8192, 2048, &u, 3) + native_run(16384, 4096, &u, 3) / 2;
-        printf("  native (8192, 2048) + (16384, 4096)/2 trsm_nb %3d: %.0f GFLOP/s\n", tnbs[i], g);
-        if (g > best) best = g, t->native_trsm_nb = tnbs[i];
-    }
+    /* native: CB update form, the panel width of L11/L21, then L21 by
+     * inverted diagonal blocks (TRMM + GEMM) or by cuBLAS TRSM */
+    static const int nbs[4] = {0, 512, 1024, 2048}, pnbs[4] = {0, 256, 512, 1024}, tnbs[3] = {0, 256, 512};
+    tune_native_key(t, offsetof(sylva__kernel_tuning, native_syrk_nb), nbs, 4, "syrk_nb");
+    tune_native_key(t, offsetof(sylva__kernel_tuning, native_panel_nb), pnbs, 4, "panel_nb");
+    tune_native_key(t, offsetof(sylva__kernel_tuning, native_trsm_nb), tnbs, 3, "trsm_nb");
     /* look-ahead (second stream): kept only where it beats one stream by
      * 2% (run-to-run spread of this score is ~1%; it needs a second stream
      * from its caller, so it is not taken on noise) */
