@@ -4,15 +4,14 @@
  * a small front is one item, a larger one is split into triangle items (32
  * pivot rows each, solved one after another as their inputs arrive) and
  * update items (L21 products over chunks of rows and pivots). Items are
- * listed in an order where every item comes after those it needs; the
- * launch's blocks take items in that order from an atomic ticket and wait,
- * on per-front counters in device memory, until what an item needs is
- * done (a child's updates of its rows, the earlier triangle items of its
- * front, its parent in the backward sweep). Items are listed by an
- * estimated start, so what an item needs comes before it; a block only
- * waits for items with lower tickets, taken by blocks already running, so
- * the sweep always progresses. Updates of ancestors' rows are atomic adds (fronts may share
- * ancestor rows). The right-hand side is an n × nrhs block in the permuted
+ * listed by an estimated start, so every item comes after those it needs;
+ * the launch's blocks take items in that order from an atomic ticket and
+ * wait, on per-front counters in device memory, until what an item needs
+ * is done (a child's updates of its rows, the earlier triangle items of
+ * its front, its parent in the backward sweep). A block only waits for
+ * items with lower tickets, taken by blocks already running, so the sweep
+ * always progresses. Updates of ancestors' rows are atomic adds (fronts
+ * may share ancestor rows). The right-hand side is an n × nrhs block in the permuted
  * numbering on the device (permute kernels bring it from and to the user's
  * numbering), plus the residual, update and backward-error kernels of
  * iterative refinement. Every per-pattern array is one blob built once per
@@ -111,11 +110,10 @@ typedef struct sylva__solve_pattern {
 
 /* Workspace of one solve of nrhs columns (offsets in bytes): the fronts' L
  * pointers, the groups' base pointers, the sweeps' counters (a ticket and
- * three ints per front and column chunk), the pivot check's results (an int and a double
- * per front record), the
- * permuted solution x (n × nrhs, ld n) and, with refinement, the
- * permuted right-hand side b, the residual r, the correction d and the
- * per-column backward errors; stage: the block as the caller's host
+ * three ints per front and column chunk), the pivot check's results (an
+ * int and a double per front record), the permuted solution x (n × nrhs,
+ * ld n) and, with refinement, the permuted right-hand side b, the residual
+ * r, the correction d and the per-column backward errors; stage: the block as the caller's host
  * arrays hold it (n × nrhs, ld n), copied in and out by the task. */
 typedef struct sylva__solve_ws {
     size_t Lp, gbase, flow, bad, badval, x, b, r, d, omega, stage, bytes;
