@@ -45,34 +45,6 @@ static inline cublasStatus_t trsm_right_lt(cublasHandle_t h, int m, int n, const
                        CUBLAS_DIAG_NON_UNIT, m, n, alpha, L, ldl, B, ldb);
 }
 
-/* B (m × n) ← alpha·B·Lᵀ in place (cuBLAS's out-of-place TRMM with C = B,
- * which its documentation allows), L (n × n) lower, non-unit. */
-static inline cublasStatus_t trmm_right_lt(cublasHandle_t h, int m, int n, const double *alpha,
-                                           const double *L, int ldl, double *B, int ldb)
-{
-    return cublasDtrmm(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T,
-                       CUBLAS_DIAG_NON_UNIT, m, n, alpha, L, ldl, B, ldb, B, ldb);
-}
-static inline cublasStatus_t trmm_right_lt(cublasHandle_t h, int m, int n, const float *alpha,
-                                           const float *L, int ldl, float *B, int ldb)
-{
-    return cublasStrmm(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T,
-                       CUBLAS_DIAG_NON_UNIT, m, n, alpha, L, ldl, B, ldb, B, ldb);
-}
-/* B (n × n) ← L⁻¹·B, L lower, non-unit (with B = I: the inverse of L). */
-static inline cublasStatus_t trsm_left_ln(cublasHandle_t h, int n, const double *alpha,
-                                          const double *L, int ldl, double *B, int ldb)
-{
-    return cublasDtrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
-                       CUBLAS_DIAG_NON_UNIT, n, n, alpha, L, ldl, B, ldb);
-}
-static inline cublasStatus_t trsm_left_ln(cublasHandle_t h, int n, const float *alpha,
-                                          const float *L, int ldl, float *B, int ldb)
-{
-    return cublasStrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
-                       CUBLAS_DIAG_NON_UNIT, n, n, alpha, L, ldl, B, ldb);
-}
-
 /* C (n × n, lower) ← alpha·A·Aᵀ + beta·C, A n × k. */
 static inline cublasStatus_t syrk_ln(cublasHandle_t h, int n, int k, const double *alpha,
                                      const double *A, int lda, const double *beta, double *C, int ldc)

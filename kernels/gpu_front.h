@@ -125,35 +125,10 @@ int sylva__gpu_extend_add_vbatched_max_nocheck(const sylva__extend_add_batch *b,
  * tiles of DGEMM when tune->native_syrk_nb > 0, else cublasDsyrk. */
 int64_t sylva__gpu_native_workspace_bytes(struct cusolverDnContext *solver, int k, double *P,
                                           int ldp);
-/* The workspace for the table's choices: with tune->native_trsm_nb > 0 also
- * room for L11's inverted diagonal blocks (k·nb scalars); a smaller
- * workspace makes the call take cuBLAS's TRSM instead. */
-int64_t sylva__gpu_native_workspace_bytes_ex(struct cusolverDnContext *solver, int k, double *P,
-                                             int ldp, const sylva__kernel_tuning *tune);
 int sylva__gpu_front_factor_native(struct cusolverDnContext *solver, struct cublasContext *blas,
                                    int m, int k, double *P, int ldp, double *C, int ldc,
                                    void *work, int64_t work_bytes, int *info,
                                    const sylva__kernel_tuning *tune, struct CUstream_st *s);
-/* The same with a second stream for the look-ahead schedule (used when
- * tune->native_lookahead_nb > 0; else, or with aux NULL, the call above):
- * made once by the caller, never the stream s, best with the device's
- * highest priority (cudaStreamCreateWithPriority: the panel chain runs on it
- * beside the GEMMs on s); blas is a cuBLAS handle of its own (bound to
- * aux->stream here; the solver handle is bound to it for the call and back
- * to s); ev[] two events (cudaEventDisableTiming). s waits for all of aux's
- * work before the call returns. */
-struct CUevent_st; /* cudaEvent_t */
-typedef struct sylva__gpu_native_aux {
-    struct CUstream_st *stream;
-    struct cublasContext *blas;
-    struct CUevent_st *ev[2];
-} sylva__gpu_native_aux;
-int sylva__gpu_front_factor_native_aux(struct cusolverDnContext *solver,
-                                       struct cublasContext *blas,
-                                       const sylva__gpu_native_aux *aux, int m, int k, double *P,
-                                       int ldp, double *C, int ldc, void *work,
-                                       int64_t work_bytes, int *info,
-                                       const sylva__kernel_tuning *tune, struct CUstream_st *s);
 
 #ifdef __cplusplus
 }

@@ -17,8 +17,9 @@
  * the diagonal are never formed; and with look-ahead: warp 0 updates the
  * block holding the next panel's diagonal block first and factors it while
  * the other warps finish the update (two barriers per panel instead of
- * three, the panel chain off the update's critical path). Buckets of small fronts may run on 64-thread
- * blocks (more fronts per SM). Written once for any scalar type T. */
+ * three, the panel chain off the update's critical path). Buckets of small
+ * fronts may run on 64-thread blocks (more fronts per SM). Written once for
+ * any scalar type T. */
 #include "gpu_common.cuh"
 #include "gpu_mma.cuh"
 #include "gpu_warp_potrf.cuh"

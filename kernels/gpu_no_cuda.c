@@ -155,12 +155,6 @@ int64_t sylva__gpu_native_workspace_bytes(struct cusolverDnContext *solver, int 
     (void)solver, (void)k, (void)P, (void)ldp;
     return -1;
 }
-int64_t sylva__gpu_native_workspace_bytes_ex(struct cusolverDnContext *solver, int k, double *P,
-                                             int ldp, const sylva__kernel_tuning *tune)
-{
-    (void)solver, (void)k, (void)P, (void)ldp, (void)tune;
-    return -1;
-}
 int sylva__gpu_front_factor_native(struct cusolverDnContext *solver, struct cublasContext *blas,
                                    int m, int k, double *P, int ldp, double *C, int ldc,
                                    void *work, int64_t work_bytes, int *info,
@@ -169,17 +163,6 @@ int sylva__gpu_front_factor_native(struct cusolverDnContext *solver, struct cubl
     (void)solver, (void)blas, (void)m, (void)k, (void)P, (void)ldp, (void)C, (void)ldc,
         (void)work, (void)work_bytes, (void)info, (void)tune, (void)s;
     return SYLVA_ERR_UNSUPPORTED;
-}
-int sylva__gpu_front_factor_native_aux(struct cusolverDnContext *solver,
-                                       struct cublasContext *blas,
-                                       const sylva__gpu_native_aux *aux, int m, int k, double *P,
-                                       int ldp, double *C, int ldc, void *work,
-                                       int64_t work_bytes, int *info,
-                                       const sylva__kernel_tuning *tune, struct CUstream_st *s)
-{
-    (void)aux;
-    return sylva__gpu_front_factor_native(solver, blas, m, k, P, ldp, C, ldc, work, work_bytes,
-                                          info, tune, s);
 }
 
 int sylva__gpu_solve_setup(const sylva__solve_desc *d, const sylva__solve_bufs *b, struct CUstream_st *s)

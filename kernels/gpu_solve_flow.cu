@@ -14,6 +14,7 @@
  * direction, 6 cuBLAS calls per large front: 9 ms for a 2.4 ms cuDSS solve
  * of lap3d7:60, docs/perf-log.md). */
 #include <algorithm>
+#include <atomic>
 
 #include "gpu_common.cuh"
 #include "gpu_solve.h"
@@ -471,17 +472,29 @@ int cuda_fail(const char *what, cudaError_t e)
 }
 
 /* As many blocks of W warps as fit on the device at once, no more than items. */
+#define FLOW_MAX_DEVICES 64
+/* Resident blocks per device and sweep, found once (the occupancy query
+ * costs microseconds, a small solve's sweep not many more). */
+static std::atomic<int> resident_blocks[2][FLOW_MAX_DEVICES];
+
 template <int W> int launch(const flow_args &a, int count, bool forward, cudaStream_t s)
 {
-    int dev = 0, sms = 1, per_sm = 1;
-    cudaError_t e;
-    if ((e = cudaGetDevice(&dev)) != cudaSuccess ||
-        (e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess ||
-        (e = forward ? cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flow_kernel<W, true>, W * 32, 0)
-                     : cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flow_kernel<W, false>, W * 32, 0)) !=
-            cudaSuccess)
-        return cuda_fail("sizing the solve's grid", e);
-    const int grid = (int)std::min<int64_t>(count, (int64_t)sms * std::max(per_sm, 1));
+    int dev = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e != cudaSuccess) return cuda_fail("sizing the solve's grid", e);
+    std::atomic<int> *cached = dev < FLOW_MAX_DEVICES ? &resident_blocks[forward][dev] : nullptr;
+    int resident = cached ? cached->load(std::memory_order_relaxed) : 0;
+    if (resident == 0) {
+        int sms = 1, per_sm = 1;
+        if ((e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess ||
+            (e = forward ? cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flow_kernel<W, true>, W * 32, 0)
+                         : cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flow_kernel<W, false>, W * 32,
+                                                                         0)) != cudaSuccess)
+            return cuda_fail("sizing the solve's grid", e);
+        resident = sms * std::max(per_sm, 1);
+        if (cached) cached->store(resident, std::memory_order_relaxed);
+    }
+    const int grid = std::min(count, resident);
     if (forward) flow_kernel<W, true><<<grid, W * 32, 0, s>>>(a);
     else flow_kernel<W, false><<<grid, W * 32, 0, s>>>(a);
     e = cudaGetLastError();

@@ -58,18 +58,14 @@ void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
     t->fused_mma_min_m = 0;
     t->fused_small_m = 96;
     t->gemm_mma = 1;
-    t->native_lookahead_nb = 0;
     t->panel_merge_min_count = 128;
-    t->native_lookahead_sms = 0;
-    t->native_trsm_nb = 0;
     t->tiny_min_blocks = 5;
 }
 
 #define SYLVA_TUNING_KEYS(X)                                                                  \
     X(tiny_max_m) X(fused_max_m) X(fused_threads) X(fused_panel) X(panel_nb)                 \
     X(native_syrk_nb) X(native_panel_nb) X(native_min_m) X(fused_mma_min_m) X(fused_small_m)  \
-    X(gemm_mma) X(native_lookahead_nb) X(panel_merge_min_count) \
-    X(native_lookahead_sms) X(native_trsm_nb) X(tiny_min_blocks)
+    X(gemm_mma) X(panel_merge_min_count) X(tiny_min_blocks)
 
 int sylva__kernel_tuning_check(const sylva__kernel_tuning *t)
 {
@@ -84,10 +80,7 @@ int sylva__kernel_tuning_check(const sylva__kernel_tuning *t)
     if (t->fused_mma_min_m < 0 || t->fused_mma_min_m > 192) return -1;
     if (t->fused_small_m < 0 || t->fused_small_m > 192) return -1;
     if (t->gemm_mma != 0 && t->gemm_mma != 1) return -1;
-    if (t->native_lookahead_nb < 0) return -1;
     if (t->panel_merge_min_count < 0) return -1;
-    if (t->native_lookahead_sms < 0) return -1;
-    if (t->native_trsm_nb < 0) return -1;
     if (t->tiny_min_blocks != 0 && t->tiny_min_blocks != 5) return -1;
     return 0;
 }

@@ -31,13 +31,7 @@ typedef struct sylva__kernel_tuning {
     int gemm_mma;       /* 1: the medium path's GEMM tiles on DMMA; 0: SIMT DFMA */
     int panel_merge_min_count; /* medium path: batches of at least this many fronts factor and
                                   solve each panel in one block per front (0: never) */
-    int native_lookahead_nb; /* > 0: look-ahead panels of this width on two streams when the
-                                caller gives the second (sylva__gpu_front_factor_native_aux) */
     int tiny_min_blocks; /* 0 or 5: the 32-lane tiny kernel's register cap (5 blocks/SM) */
-    int native_trsm_nb; /* > 0: L21 by L11's inverted diagonal blocks of this width (TRMM +
-                           GEMM) when the workspace has room (…_workspace_bytes_ex) */
-    int native_lookahead_sms; /* look-ahead: the bulk GEMMs sized for this many SMs fewer, left
-                                 to the panel chain (0: all SMs) */
 } sylva__kernel_tuning;
 
 void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t);

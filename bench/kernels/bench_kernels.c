@@ -28,7 +28,6 @@
 
 static cudaStream_t st;
 static cublasHandle_t blas;
-static sylva__gpu_native_aux aux; /* the look-ahead's second stream (made in main) */
 static cusolverDnHandle_t solver;
 static int reps = 7;
 static json_writer json; /* rows, rewritten to the file after each (json_snapshot) */
@@ -307,17 +306,16 @@ static void run_native(void *p)
 {
     native_arg *a = p;
     const double t0 = now_ms();
-    if (sylva__gpu_front_factor_native_aux(solver, blas, &aux, a->s.m[0], a->s.k[0],
-                                           a->s.dpool + a->s.offP[0], a->s.ldp[0],
-                                           a->s.dpool + a->s.offC[0], a->s.ldc[0], a->work, a->wb,
-                                           a->s.dinfo, &a->tune, st) != 0) {
+    if (sylva__gpu_front_factor_native(solver, blas, a->s.m[0], a->s.k[0], a->s.dpool + a->s.offP[0],
+                                       a->s.ldp[0], a->s.dpool + a->s.offC[0], a->s.ldc[0], a->work,
+                                       a->wb, a->s.dinfo, &a->tune, st) != 0) {
         fprintf(stderr, "native failed\n");
         exit(2);
     }
     native_host_ms = now_ms() - t0;
 }
-/* One m × k front uploaded with a pristine copy and its native workspace
- * for table t (the workspace the table's options need). */
+/* One m × k front uploaded with a pristine copy and its native workspace,
+ * to be factored with table t. */
 static void native_make(native_arg *a, int m, int k, const sylva__kernel_tuning *t)
 {
     int whole = 1;
@@ -325,7 +323,7 @@ static void native_make(native_arg *a, int m, int k, const sylva__kernel_tuning 
     fs_upload(&a->s);
     CK(cudaMalloc((void **)&a->pristine, a->s.len * sizeof(double)));
     CK(cudaMemcpy(a->pristine, a->s.dpool, a->s.len * sizeof(double), cudaMemcpyDeviceToDevice));
-    a->wb = sylva__gpu_native_workspace_bytes_ex(solver, k, a->s.dpool, a->s.ldp[0], t);
+    a->wb = sylva__gpu_native_workspace_bytes(solver, k, a->s.dpool, a->s.ldp[0]);
     CK(cudaMalloc(&a->work, a->wb > 0 ? a->wb : 1));
     a->tune = *t;
 }
@@ -532,35 +530,19 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
         }
         t->panel_merge_min_count = from;
     }
-    /* native: CB update form, the panel width of L11/L21, then L21 by
-     * inverted diagonal blocks (TRMM + GEMM) or by cuBLAS TRSM */
-    static const int nbs[4] = {0, 512, 1024, 2048}, pnbs[4] = {0, 256, 512, 1024}, tnbs[3] = {0, 256, 512};
+    /* native: CB update form, then the panel width of L11/L21 (a
+     * look-ahead on a second stream and L21 by inverted diagonal blocks
+     * were tried here in v5, measured no faster, and removed: perf-log) */
+    static const int nbs[4] = {0, 512, 1024, 2048}, pnbs[4] = {0, 256, 512, 1024};
     tune_native_key(t, offsetof(sylva__kernel_tuning, native_syrk_nb), nbs, 4, "syrk_nb");
     tune_native_key(t, offsetof(sylva__kernel_tuning, native_panel_nb), pnbs, 4, "panel_nb");
-    tune_native_key(t, offsetof(sylva__kernel_tuning, native_trsm_nb), tnbs, 3, "trsm_nb");
-    /* look-ahead (second stream): kept only where it beats one stream by
-     * 2% (run-to-run spread of this score is ~1%; it needs a second stream
-     * from its caller, so it is not taken on noise) */
-    static const int lnbs[5][2] = {{0, 0}, {512, 0}, {1024, 0}, {512, 16}, {1024, 16}};
-    best = 0;
-    for (int i = 0; i < 5; i++) {
-        sylva__kernel_tuning u = *t;
-        u.native_lookahead_nb = lnbs[i][0], u.native_lookahead_sms = lnbs[i][1];
-        double g = native_run(8192, 2048, &u, 3) + native_run(16384, 4096, &u, 3) / 2;
-        printf("  native (8192, 2048) + (16384, 4096)/2 lookahead_nb %4d sms %2d: %.0f GFLOP/s\n",
-               lnbs[i][0], lnbs[i][1], g);
-        if (g > (i == 0 ? 0 : 1.02) * best)
-            best = g, t->native_lookahead_nb = lnbs[i][0], t->native_lookahead_sms = lnbs[i][1];
-    }
     free(m), free(k);
     printf("tuned: tiny_max_m %d fused_max_m %d fused_threads %d fused_panel %d panel_nb %d "
            "native_syrk_nb %d native_panel_nb %d fused_mma_min_m %d fused_small_m %d gemm_mma %d "
-           "native_lookahead_nb %d panel_merge_min_count %d native_lookahead_sms %d "
-           "native_trsm_nb %d tiny_min_blocks %d\n",
+           "panel_merge_min_count %d tiny_min_blocks %d\n",
            t->tiny_max_m, t->fused_max_m, t->fused_threads, t->fused_panel, t->panel_nb,
            t->native_syrk_nb, t->native_panel_nb, t->fused_mma_min_m, t->fused_small_m,
-           t->gemm_mma, t->native_lookahead_nb, t->panel_merge_min_count, t->native_lookahead_sms,
-           t->native_trsm_nb, t->tiny_min_blocks);
+           t->gemm_mma, t->panel_merge_min_count, t->tiny_min_blocks);
 }
 
 int main(int argc, char **argv)
@@ -594,18 +576,6 @@ int main(int argc, char **argv)
     int lr = sylva__kernel_tuning_load(table, &t, msg, sizeof msg);
     printf("device %s, %d SMs; tuning table %s: %s\n", prop.name, prop.multiProcessorCount, table,
            lr == 0 ? "loaded" : lr == 1 ? "absent, defaults" : msg);
-    {
-        cudaEvent_t e0, e1;
-        cudaStream_t as;
-        int lo_pri, hi_pri;
-        CK(cudaDeviceGetStreamPriorityRange(&lo_pri, &hi_pri));
-        CK(cudaStreamCreateWithPriority(&as, cudaStreamNonBlocking, hi_pri));
-        CK(cudaEventCreateWithFlags(&e0, cudaEventDisableTiming));
-        CK(cudaEventCreateWithFlags(&e1, cudaEventDisableTiming));
-        cublasHandle_t ab;
-        cublasCreate(&ab);
-        aux.stream = as, aux.blas = ab, aux.ev[0] = e0, aux.ev[1] = e1;
-    }
     if (prof > 0) {
         profile(prof, &t);
         return 0;
@@ -715,25 +685,14 @@ int main(int argc, char **argv)
     for (int i = 0; i < 2; i++) {
         sylva__kernel_tuning u = t;
         double ours = native_run(nat[i][0], nat[i][1], &u, quick ? 3 : 5);
-        const double host_ours = native_host_ms;
-        u.native_lookahead_nb = 0;
-        double nola = native_run(nat[i][0], nat[i][1], &u, 3);
-        u.native_trsm_nb = 0;
-        double cublas_trsm = native_run(nat[i][0], nat[i][1], &u, 3);
-        u.native_trsm_nb = t.native_trsm_nb;
-        printf("native (%d, %d): L21 by cuBLAS TRSM (no look-ahead): %.0f GFLOP/s\n", nat[i][0],
-               nat[i][1], cublas_trsm);
-        printf("native (%d, %d): host time of one call (enqueue): %.3f ms with the table, %.3f ms "
-               "without look-ahead; GPU %.3f / %.3f ms\n", nat[i][0], nat[i][1], host_ours,
-               native_host_ms, gt_front_flops(nat[i][0], nat[i][1]) / ours / 1e6,
-               gt_front_flops(nat[i][0], nat[i][1]) / nola / 1e6);
+        printf("native (%d, %d): host time of one call (enqueue): %.3f ms; GPU %.3f ms\n", nat[i][0],
+               nat[i][1], native_host_ms, gt_front_flops(nat[i][0], nat[i][1]) / ours / 1e6);
         float pt[3];
         double pg[3];
         native_phases(nat[i][0], nat[i][1], &t, pt, pg);
-        printf("native (%d, %d): look-ahead %d: %.0f, without: %.0f GFLOP/s; phases alone: POTRF %.3f ms (%.0f), "
+        printf("native (%d, %d): %.0f GFLOP/s; phases alone: POTRF %.3f ms (%.0f), "
                "TRSM %.3f ms (%.0f), CB update %.3f ms (%.0f); sum %.3f ms\n",
-               nat[i][0], nat[i][1], t.native_lookahead_nb, ours, nola, pt[0], pg[0], pt[1], pg[1],
-               pt[2], pg[2], pt[0] + pt[1] + pt[2]);
+               nat[i][0], nat[i][1], ours, pt[0], pg[0], pt[1], pg[1], pt[2], pg[2], pt[0] + pt[1] + pt[2]);
         u.native_syrk_nb = 0;
         double plain = native_run(nat[i][0], nat[i][1], &u, 3);
         if (json_on) {
@@ -742,10 +701,6 @@ int main(int argc, char **argv)
             json_int(&json, "k", nat[i][1]);
             json_num(&json, "ours_gflops", ours);
             json_num(&json, "dsyrk_variant_gflops", plain);
-            json_num(&json, "no_lookahead_gflops", nola);
-            json_num(&json, "cublas_trsm_gflops", cublas_trsm);
-            json_int(&json, "trsm_nb", t.native_trsm_nb);
-            json_int(&json, "lookahead_nb", t.native_lookahead_nb);
             json_num(&json, "potrf_ms", pt[0]);
             json_num(&json, "trsm_ms", pt[1]);
             json_num(&json, "cb_update_ms", pt[2]);

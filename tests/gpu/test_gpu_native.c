@@ -1,9 +1,7 @@
 /* test_gpu_native.c — the native (GPU-only) partial factorization of one big
  * front against the CPU twin and the backward error, for whole fronts up to
  * m = 16384, both CB-update forms (cublasDsyrk, DGEMM column tiles), k = m,
- * k = 1, one POTRF, right-looking panels or look-ahead panels on a second
- * stream (sylva__gpu_front_factor_native_aux), L21 by cuBLAS TRSM or by
- * inverted diagonal blocks of 64 or 256, and non-SPD fronts (info on the
+ * k = 1, one POTRF or right-looking panels, and non-SPD fronts (info on the
  * device, a failure in a later panel numbered in the front's columns).
  * Usage: test_gpu_native [--quick]. Exit: 0 pass, 1 fail, 77 no GPU. */
 #include <cublas_v2.h>
@@ -22,18 +20,14 @@ int main(int argc, char **argv)
     int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
     gt_require_gpu();
     gt_seed();
-    static const int sizes[][6] = {/* m, k, syrk nb, bad column, panel nb, look-ahead nb */
-                                   {1, 1, 0, 0, 0, 0},           {2, 1, 0, 0, 0, 0},
-                                   {5, 3, 512, 0, 2, 0},         {5, 3, 0, 0, 0, 2},
-                                   {700, 700, 0, 0, 256, 0},     {700, 700, 0, 0, 0, 256},
-                                   {1500, 400, 256, 0, 0, 128},  {2000, 600, 512, 300, 0, 256},
-                                   {2000, 600, 0, 77, 0, 256},   {900, 1, 256, 0, 0, 0},
-                                   {1500, 400, 0, 0, 0, 0},      {1500, 400, 256, 0, 128, 0},
-                                   {2000, 600, 512, 300, 256, 0}, {2000, 600, 0, 77, 0, 0},
-                                   {4096, 1024, 1024, 0, 512, 0}, {4096, 1024, 1024, 0, 0, 512},
-                                   {8192, 2048, 1024, 0, 512, 0}, {8192, 2048, 2048, 0, 0, 512},
-                                   {8192, 2048, 2048, 0, 0, 1024}, {16384, 4096, 0, 0, 0, 0},
-                                   {16384, 4096, 2048, 0, 1024, 0}, {16384, 4096, 2048, 0, 0, 1024}};
+    static const int sizes[][5] = {/* m, k, syrk nb, bad column, panel nb */
+                                   {1, 1, 0, 0, 0},           {2, 1, 0, 0, 0},
+                                   {5, 3, 512, 0, 2},         {700, 700, 0, 0, 256},
+                                   {900, 1, 256, 0, 0},       {1500, 400, 0, 0, 0},
+                                   {1500, 400, 256, 0, 128},  {2000, 600, 512, 300, 256},
+                                   {2000, 600, 0, 77, 0},     {4096, 1024, 1024, 0, 512},
+                                   {8192, 2048, 1024, 0, 512}, {16384, 4096, 0, 0, 0},
+                                   {16384, 4096, 2048, 0, 1024}};
     int n = (int)(sizeof sizes / sizeof sizes[0]), failures = 0;
     if (quick) n = 9;
     cusolverDnHandle_t solver;
@@ -42,21 +36,6 @@ int main(int argc, char **argv)
         printf("FAIL: handles\n");
         return 1;
     }
-    /* The look-ahead's second stream, handle and events, made once. */
-    sylva__gpu_native_aux aux;
-    cudaStream_t as;
-    cudaEvent_t ev[2];
-    cublasHandle_t ablas;
-    int lo_pri, hi_pri;
-    CK(cudaDeviceGetStreamPriorityRange(&lo_pri, &hi_pri));
-    CK(cudaStreamCreateWithPriority(&as, cudaStreamNonBlocking, hi_pri));
-    CK(cudaEventCreateWithFlags(&ev[0], cudaEventDisableTiming));
-    CK(cudaEventCreateWithFlags(&ev[1], cudaEventDisableTiming));
-    if (cublasCreate(&ablas) != CUBLAS_STATUS_SUCCESS) {
-        printf("FAIL: handles\n");
-        return 1;
-    }
-    aux.stream = as, aux.blas = ablas, aux.ev[0] = ev[0], aux.ev[1] = ev[1];
     for (int t = 0; t < n; t++) {
         int m = sizes[t][0], k = sizes[t][1], whole = 1, bad = sizes[t][3];
         if (t % 3 == 1) whole = 0;
@@ -67,15 +46,12 @@ int main(int argc, char **argv)
         sylva__kernel_tuning_defaults(&tune);
         tune.native_syrk_nb = sizes[t][2];
         tune.native_panel_nb = sizes[t][4];
-        tune.native_lookahead_nb = sizes[t][5];
-        tune.native_lookahead_sms = t % 2 ? 16 : 0; /* both the full and the reduced bulk */
-        tune.native_trsm_nb = t % 3 == 0 ? 64 : t % 3 == 1 ? 256 : 0; /* TRSM by inverses */
         double *P = s.dpool + s.offP[0], *C = s.dpool + s.offC[0];
-        int64_t wb = sylva__gpu_native_workspace_bytes_ex(solver, k, P, s.ldp[0], &tune);
+        int64_t wb = sylva__gpu_native_workspace_bytes(solver, k, P, s.ldp[0]);
         void *work = NULL;
         CK(cudaMalloc(&work, wb > 0 ? wb : 1));
-        int rc = sylva__gpu_front_factor_native_aux(solver, blas, &aux, m, k, P, s.ldp[0], C,
-                                                    s.ldc[0], work, wb, s.dinfo, &tune, 0);
+        int rc = sylva__gpu_front_factor_native(solver, blas, m, k, P, s.ldp[0], C, s.ldc[0], work,
+                                                wb, s.dinfo, &tune, 0);
         fs_download(&s);
         cudaFree(work);
         double *cpu = malloc(s.len * sizeof(double));
@@ -89,14 +65,13 @@ int main(int argc, char **argv)
             d = fs_diff(&s, 0, s.res, cpu);
             ok = e <= 10 * eps_m && d <= 1000 * eps_m;
         }
-        printf("  native m=%5d k=%5d syrk_nb=%4d panel_nb=%4d lookahead_nb=%4d/%2d sms trsm_nb=%3d %s: info %d (cpu %d) backward %.2f m·eps, diff %.2g  %s\n",
-               m, k, sizes[t][2], sizes[t][4], sizes[t][5], tune.native_lookahead_sms, tune.native_trsm_nb, whole ? "whole" : "split", s.info[0], info,
+        printf("  native m=%5d k=%5d syrk_nb=%4d panel_nb=%4d %s: info %d (cpu %d) backward %.2f m·eps, diff %.2g  %s\n",
+               m, k, sizes[t][2], sizes[t][4], whole ? "whole" : "split", s.info[0], info,
                e < 0 ? -1.0 : e / eps_m, d, ok ? "ok" : "FAIL");
         failures += !ok;
         free(cpu);
         fs_free(&s);
     }
-    cublasDestroy(ablas), cudaStreamDestroy(as), cudaEventDestroy(ev[0]), cudaEventDestroy(ev[1]);
     cublasDestroy(blas);
     cusolverDnDestroy(solver);
     printf("%s: %d failures\n", failures ? "FAIL" : "PASS", failures);

@@ -20,8 +20,7 @@ int main(void)
     if (fd < 0) return 1;
     u = d;
     u.fused_max_m = 96, u.panel_nb = 16, u.native_syrk_nb = 0;
-    u.fused_mma_min_m = 64, u.fused_small_m = 0, u.gemm_mma = 0, u.native_lookahead_nb = 512;
-    u.panel_merge_min_count = 0, u.native_lookahead_sms = 8, u.native_trsm_nb = 256; /* v5 keys */
+    u.fused_mma_min_m = 64, u.fused_small_m = 0, u.gemm_mma = 0, u.panel_merge_min_count = 0; /* v5 keys */
     u.tiny_min_blocks = 5;
     fail |= sylva__kernel_tuning_save(path, &u, "NVIDIA H100 80GB HBM3") != 0;
     fail |= sylva__kernel_tuning_load(path, &t, msg, sizeof msg) != 0;
