@@ -174,6 +174,28 @@ void sylva__plan_stats_compute(const sylva__plan *plan, sylva__plan_stats *st);
 void sylva__plan_memory_sim(const sylva__plan *plan, int workers, int tiled, double *peak_first,
                             double *peak_cb);
 
+/* The plan's groups mapped onto `parts` GPUs or processes (plan_map.c):
+ * proportional mapping by subtree flops. The tree is split from the roots
+ * down, the heaviest subtree first, and the subtrees are dealt to the
+ * parts heaviest first onto the least loaded; the split with the best
+ * estimated makespan is kept. Fronts above the split ("top") are shared:
+ * front_part = −1, owned by the part of their heaviest child. A group is
+ * top when it holds a top front or fronts of several parts; group_part is
+ * always a part (the one holding most of the group's flops), its owner in
+ * a run that must place every group. part_flops: the flops of each part's
+ * non-top groups; top_flops: the top groups'. Deterministic. Fails only
+ * on memory (the map is then empty). */
+typedef struct sylva__plan_map {
+    int parts;
+    int *front_part;          /* nfronts: 0..parts−1, or −1 for a top front */
+    int *group_part;          /* ngroups: 0..parts−1 */
+    unsigned char *group_top; /* ngroups: 1 for a group above the split */
+    double *part_flops;       /* parts */
+    double top_flops;
+} sylva__plan_map;
+int sylva__plan_map_build(const sylva__plan *pl, int parts, sylva__plan_map *map);
+void sylva__plan_map_free(sylva__plan_map *map);
+
 /* The CPU solve's pieces (solve_pieces.c): the tree cut into ranges of
  * consecutive fronts (postorder), each solved by one task per direction and
  * column chunk. A piece is either a single "top" front or a run of whole
