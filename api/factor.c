@@ -54,6 +54,7 @@ static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
     }
     sylva__factor_report rep;
     sylva__numeric_set_progress(F->num, an->opts.progress, an->opts.progress_arg);
+    sylva__numeric_set_gpu_map(F->num, an->opts.gpu_map);
     sylva__api_progress(&an->opts, "factorize", 0);
     status = sylva__numeric_factor(F->num, values, A->nnz, an->opts.tile_rows, an->opts.mode, &rep);
     /* Refinement's residuals use A's own values (in double), not the
@@ -70,6 +71,8 @@ static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
         F->pivots_checked = 1;
     }
     if (!status) sylva__api_progress(&an->opts, "factorize", 1);
+    F->gpus = rep.mode == SYLVA_MODE_CPU ? 0 : rep.gpus < SYLVA__MAX_GPUS ? rep.gpus : SYLVA__MAX_GPUS;
+    memcpy(F->gpu, rep.gpu, sizeof F->gpu);
     if (info) {
         info->flops = t->flops;
         info->seconds = secs;
@@ -90,6 +93,7 @@ static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
         info->gpu_seconds_large = rep.gpu_seconds[1];
         info->gpu_flops_large = rep.gpu_flops[1];
         info->peak_rss_bytes = sylva__peak_rss_bytes();
+        info->bytes_between_gpus = rep.bytes_between_gpus;
     }
     return status;
 }
@@ -173,4 +177,26 @@ void sylva_factor_free(sylva_factor_t *F)
     sylva__numeric_free(F->num);
     sylva__analysis_release(F->an);
     free(F);
+}
+
+int sylva_factor_gpu_stats(const sylva_factor_t *F, int i, sylva_gpu_stats *out)
+{
+    sylva__clear_error();
+    if (!F || !out) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_factor_gpu_stats: NULL argument");
+    if (i < 0 || i >= F->gpus)
+        return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_factor_gpu_stats: GPU %d of %d (the last factorization's)", i,
+                           F->gpus);
+    const sylva__gpu_report *g = &F->gpu[i];
+    memset(out, 0, sizeof *out);
+    out->device = g->device;
+    out->tasks = g->tasks;
+    out->busy_seconds = g->busy;
+    out->flops = g->flops;
+    out->factor_bytes = g->l_bytes;
+    out->peak_device_bytes = g->peak;
+    out->bytes_from_host = g->from_host;
+    out->bytes_to_host = g->to_host;
+    out->bytes_from_gpus = g->from_gpus;
+    out->bytes_to_gpus = g->to_gpus;
+    return SYLVA_OK;
 }

@@ -1,5 +1,6 @@
 /* options.c — sylva_default_options and the name tables users choose from:
- * orderings, and the batching policies of batching/'s registry. */
+ * orderings, modes, GPU mappings, and the batching policies of batching/'s
+ * registry. */
 #include <string.h>
 
 #include "batching.h"
@@ -8,6 +9,7 @@
  * of `reserved`): their LP64 sizes, checked at build time. */
 _Static_assert(sizeof(void *) != 8 || sizeof(sylva_options) == 248, "sylva_options changed size");
 _Static_assert(sizeof(void *) != 8 || sizeof(sylva_solve_info) == 232, "sylva_solve_info changed size");
+_Static_assert(sizeof(void *) != 8 || sizeof(sylva_factor_info) == 264, "sylva_factor_info changed size");
 
 void sylva_default_options(sylva_options *o)
 {
@@ -35,6 +37,22 @@ void sylva_default_options(sylva_options *o)
     o->refine = 0;
     o->solve_mode = SYLVA_SOLVE_AUTO;
     o->solve_block = 0; /* automatic: see sylva_solve_ex */
+    o->gpu_map = SYLVA_GPU_MAP_SUBTREES;
+}
+
+static const char *const gpu_map_names[] = {"subtrees", "scheduler"};
+
+int sylva_gpu_map_from_name(const char *name)
+{
+    for (int i = 0; name && i < (int)(sizeof gpu_map_names / sizeof gpu_map_names[0]); i++)
+        if (!strcmp(name, gpu_map_names[i])) return i;
+    return -1;
+}
+
+const char *sylva_gpu_map_name(int map)
+{
+    return map >= 0 && map < (int)(sizeof gpu_map_names / sizeof gpu_map_names[0]) ? gpu_map_names[map]
+                                                                                  : "unknown";
 }
 
 static const char *const mode_names[] = {"auto", "gpu", "hybrid", "cpu"};

@@ -38,6 +38,9 @@ int sylva__options_check_init(const sylva_options *o)
 int sylva__options_check_analysis(const sylva_options *o)
 {
     const char *w = "sylva_analyze";
+    if ((unsigned)o->gpu_map > SYLVA_GPU_MAP_SCHEDULER)
+        return sylva__fail(SYLVA_ERR_ARGUMENT, "%s: options.gpu_map = %d is not a sylva_gpu_map (0..1)", w,
+                           (int)o->gpu_map);
     if ((unsigned)o->ordering > SYLVA_ORDERING_AUTO)
         return sylva__fail(SYLVA_ERR_ARGUMENT,
                            "%s: options.ordering = %d is not a sylva_ordering (0..%d)", w,

@@ -121,6 +121,8 @@ int cli_cmd_factor(const cli_args *a)
         if (rep == 0 || fi.seconds < r.t_factor) r.t_factor = fi.seconds;
     }
     cli_progress_end();
+    for (r.ngpu = 0; r.ngpu < SYLVA_MAX_GPU_STATS && sylva_factor_gpu_stats(F, r.ngpu, &r.gpu[r.ngpu]) == SYLVA_OK;)
+        r.ngpu++;
     if (a->opts.verbose) report_where(a, &r.fi);
     /* What the last factorization's tasks measured (StarPU's profiling). */
     if ((status = run_summary_compute(F, &r.measured))) goto out;

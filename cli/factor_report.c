@@ -23,6 +23,14 @@ void factor_report_print(const cli_args *a, const factor_report *r)
                r->fi.gpu_busy_seconds, (long long)r->fi.tasks_gpu, (long long)r->fi.tasks_cpu,
                r->fi.bytes_to_device / 1e6, r->fi.bytes_to_host / 1e6, r->fi.peak_device_bytes / 1e6,
                r->t_to_host);
+    for (int i = 0; r->ngpu > 1 && i < r->ngpu; i++) {
+        const sylva_gpu_stats *g = &r->gpu[i];
+        printf("    GPU %d: %lld tasks, busy %.3f s, %.1f%% of the flops, L %.1f MB, peak %.1f MB; %.1f MB from "
+               "the host, %.1f MB from other GPUs, %.1f MB to them\n",
+               g->device, (long long)g->tasks, g->busy_seconds, r->ai.flops > 0 ? 100 * g->flops / r->ai.flops : 0,
+               g->factor_bytes / 1e6, g->peak_device_bytes / 1e6, g->bytes_from_host / 1e6, g->bytes_from_gpus / 1e6,
+               g->bytes_to_gpus / 1e6);
+    }
     if (r->solved) {
         printf("  solve (%s): %.3f s", sylva_solve_mode_name(r->si.mode), r->si.seconds);
         if (r->si.mode == SYLVA_SOLVE_GPU)
@@ -54,6 +62,7 @@ static void json_options(json_writer *j, const cli_args *a, const factor_report 
     json_str(j, "policy", o->policy);
     json_str(j, "precision", sylva_dtype_name(o->precision));
     json_str(j, "mode", sylva_exec_mode_name(o->mode));
+    json_str(j, "gpu_map", sylva_gpu_map_name(o->gpu_map));
     json_int(j, "threads", a->threads);
     json_int(j, "gpus", o->ncuda);
     json_int(j, "device_memory", o->device_memory);
@@ -119,6 +128,23 @@ int factor_report_json(const cli_args *a, const factor_report *r)
     json_str(&j, "mode", sylva_exec_mode_name(r->fi.mode));
     json_int(&j, "gpus", r->fi.mode == SYLVA_MODE_CPU ? 0 : r->fi.gpus);
     json_str(&j, "device", r->fi.mode == SYLVA_MODE_CPU ? "cpu" : sylva_gpu_name());
+    json_begin(&j, "gpu_devices", '[');
+    for (int i = 0; i < r->ngpu; i++) {
+        const sylva_gpu_stats *g = &r->gpu[i];
+        json_begin(&j, NULL, '{');
+        json_int(&j, "device", g->device);
+        json_int(&j, "tasks", g->tasks);
+        json_num(&j, "busy_seconds", g->busy_seconds);
+        json_num(&j, "flops", g->flops);
+        json_num(&j, "factor_bytes", g->factor_bytes);
+        json_num(&j, "peak_device_bytes", g->peak_device_bytes);
+        json_num(&j, "bytes_from_host", g->bytes_from_host);
+        json_num(&j, "bytes_to_host", g->bytes_to_host);
+        json_num(&j, "bytes_from_gpus", g->bytes_from_gpus);
+        json_num(&j, "bytes_to_gpus", g->bytes_to_gpus);
+        json_end(&j);
+    }
+    json_end(&j);
     json_begin(&j, "runtime", '{');
     json_int(&j, "cpu_workers", r->ri.cpu_workers);
     json_int(&j, "gpu_workers", r->ri.gpu_workers);
@@ -174,6 +200,7 @@ int factor_report_json(const cli_args *a, const factor_report *r)
     json_num(&j, "gpu_wait_seconds", r->fi.mode == SYLVA_MODE_CPU ? 0 : r->fi.seconds - r->fi.gpu_busy_seconds);
     json_num(&j, "bytes_to_device", r->fi.bytes_to_device);
     json_num(&j, "bytes_to_host", r->fi.bytes_to_host);
+    json_num(&j, "bytes_between_gpus", r->fi.bytes_between_gpus);
     json_num(&j, "peak_device_bytes", r->fi.peak_device_bytes);
     json_num(&j, "gpu_seconds_batched", r->fi.gpu_seconds_batched);
     json_num(&j, "gpu_flops_batched", r->fi.gpu_flops_batched);

@@ -27,6 +27,8 @@ typedef struct factor_report {
     int have_measured;
     sylva_solve_info si;  /* the solve's, when solved */
     int solved;
+    int ngpu;             /* GPUs of the last factorization with statistics (gpu[]) */
+    sylva_gpu_stats gpu[SYLVA_MAX_GPU_STATS];
 } factor_report;
 
 /* The summary on stdout (not with --quiet). */

@@ -21,7 +21,7 @@
 
 enum {
     O_RHS = 256, O_JSON, O_BATCHES, O_ORDERING, O_PERM, O_POLICY, O_THREADS, O_GPUS, O_MODE,
-    O_DEVICE_MEMORY, O_SCHEDULER, O_PRECISION, O_REPEAT, O_SMALL_ROWS, O_TILE_ROWS, O_BATCH_FLOPS,
+    O_DEVICE_MEMORY, O_GPU_MAP, O_SCHEDULER, O_PRECISION, O_REPEAT, O_SMALL_ROWS, O_TILE_ROWS, O_BATCH_FLOPS,
     O_SAVE, O_ANALYSIS, O_MAX_BERR, O_RCOND, O_PROGRESS, O_SYMMETRIC_BOTH, O_SYMMETRIZE, O_TRACE,
     O_POLICIES, O_THRESHOLDS, O_NRHS, O_REFINE, O_SOLVE_MODE
 };
@@ -82,6 +82,10 @@ static const opt_spec specs[] = {
      "auto (GPUs when there are, default), gpu, hybrid (GPUs and CPU\n"
      "workers, placed by StarPU's perfmodels), cpu"},
     {"device-memory", O_DEVICE_MEMORY, "B", RUNS, "bytes of device memory each GPU may use (suffix K, M, G)"},
+    {"gpu-map", O_GPU_MAP, "M", ALL,
+     "several GPUs: subtrees (default: subtrees balanced by flops, one\n"
+     "GPU each, the top of the tree placed by StarPU) or scheduler\n"
+     "(StarPU places every task)"},
     {"scheduler", O_SCHEDULER, "NAME", RUNS,
      "StarPU scheduler (default dmdas with GPUs, lws without;\n"
      "`sylva help schedulers` lists them)"},
@@ -318,6 +322,12 @@ static int apply(cli_args *a, const opt_spec *s, const char *v)
         int mode = sylva_exec_mode_from_name(v);
         if (mode < 0) return usage_error("unknown mode '%s' (auto, gpu, hybrid, cpu)", v);
         a->opts.mode = (sylva_exec_mode)mode;
+        break;
+    }
+    case O_GPU_MAP: {
+        int m = sylva_gpu_map_from_name(v);
+        if (m < 0) return usage_error("unknown GPU mapping '%s' (subtrees, scheduler)", v);
+        a->opts.gpu_map = (sylva_gpu_map)m;
         break;
     }
     case O_PRECISION: {

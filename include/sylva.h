@@ -234,6 +234,18 @@ typedef enum {
     SYLVA_MODE_CPU = 3     /* CPU workers only (no GPU is started) */
 } sylva_exec_mode;
 
+/* Where the groups go when a factorization runs on several GPUs. */
+typedef enum {
+    /* Proportional mapping (the default): the assembly tree is split into
+     * subtrees balanced by flops, each subtree's groups run on its GPU (its
+     * contribution blocks never leave it), and the groups above the split
+     * go where StarPU's data-aware scheduler puts them. */
+    SYLVA_GPU_MAP_SUBTREES = 0,
+    /* StarPU's scheduler places every group (dmdas: where its data and the
+     * perfmodels say it finishes first). */
+    SYLVA_GPU_MAP_SCHEDULER = 1
+} sylva_gpu_map;
+
 typedef struct sylva_options {
     sylva_ordering ordering;
     const int64_t *user_perm; /* SYLVA_ORDERING_USER: new → old, length n */
@@ -284,12 +296,15 @@ typedef struct sylva_options {
     int refine;
     sylva_solve_mode solve_mode;
     int64_t solve_block;
-    char reserved[80];
+    /* Several GPUs: how groups are placed on them (sylva_gpu_map). */
+    sylva_gpu_map gpu_map;
+    char reserved[76];
 } sylva_options;
 
 /* What the options may hold (docs/limits.md has the whole table):
  * sylva_init refuses ncpus or ncuda outside -1..SYLVA_MAX_WORKERS, a mode
  * that is not a sylva_exec_mode, a negative device_memory; sylva_analyze
+ * refuses a gpu_map that is not a sylva_gpu_map; sylva_analyze
  * refuses nrelax outside 0..2^31-1, zrelax outside [0, 1] (or NaN),
  * small_front_rows or tile_rows outside 0..2^31-1, a negative or non-finite
  * batch_flops, and a tile_rows that splits the large fronts into more than
@@ -309,6 +324,10 @@ const char *sylva_ordering_name(int ordering);
  * past the last one. */
 const char *sylva_policy_name(int i);
 const char *sylva_policy_summary(int i);
+
+/* Parse a GPU mapping name ("subtrees", "scheduler"); -1 if unknown. */
+int sylva_gpu_map_from_name(const char *name);
+const char *sylva_gpu_map_name(int map);
 
 /* Parse a mode name ("auto", "gpu", "hybrid", "cpu"); -1 if unknown. */
 int sylva_exec_mode_from_name(const char *name);
@@ -459,7 +478,8 @@ typedef struct sylva_factor_info {
      * mark), read when the factorization ended: compare with the analysis'
      * predicted_peak_bytes. */
     double peak_rss_bytes;
-    char reserved[120];
+    double bytes_between_gpus;    /* GPU → GPU transfers (several GPUs; sylva_factor_gpu_stats) */
+    char reserved[112];
 } sylva_factor_info;
 
 /* Numeric factorization of A (same pattern as analyzed). info may be NULL. */
@@ -467,6 +487,25 @@ int sylva_factorize(const sylva_analysis_t *an, const sylva_matrix *A, sylva_fac
                     sylva_factor_info *info);
 /* Factor new values of the same pattern into F, reusing its memory. */
 int sylva_refactorize(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_info *info);
+/* One GPU's share of F's last factorization, for i in 0..info.gpus − 1
+ * (at most SYLVA_MAX_GPU_STATS GPUs are described): busy_seconds sums its
+ * workers' (streams') time in tasks; factor_bytes is the part of L its
+ * tasks wrote (L stays there after a GPU factorization); bytes moved from
+ * and to the host and the other GPUs (peer-to-peer where the GPUs allow
+ * it). SYLVA_ERR_ARGUMENT for another i, or after a CPU factorization. */
+#define SYLVA_MAX_GPU_STATS 16
+typedef struct sylva_gpu_stats {
+    int device;               /* CUDA device number */
+    int64_t tasks;
+    double busy_seconds;
+    double flops;
+    double factor_bytes;
+    double peak_device_bytes; /* device memory in use, highest sample at task starts */
+    double bytes_from_host, bytes_to_host;
+    double bytes_from_gpus, bytes_to_gpus;
+    char reserved[64];
+} sylva_gpu_stats;
+int sylva_factor_gpu_stats(const sylva_factor_t *F, int i, sylva_gpu_stats *out);
 /* After a GPU factorization L stays on the GPU; this brings it to host
  * memory (overlapped asynchronous copies into page-locked memory) and says
  * how long it took (0 when it was already there). sylva_solve and

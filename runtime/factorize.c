@@ -13,7 +13,8 @@
  * between submissions), stops the submission (what was submitted still
  * runs and is waited for); a front that is not positive definite does not:
  * it only spoils its ancestors, so the failing column reported is the same
- * in every run.
+ * in every run. With several GPUs, a group below the analysis' split runs
+ * on the GPU its subtree is mapped to (gpu_map.c), so its CBs stay there.
  */
 #include <limits.h>
 #include <math.h>
@@ -134,6 +135,8 @@ typedef struct run {
     void **cbmem;
     struct starpu_data_descr *descr;
     double **child_ptrs;
+    sylva__gpu_masks masks;    /* several GPUs: each GPU's workers */
+    const sylva__plan_map *map; /* several GPUs, sylva_gpu_map SUBTREES: the groups' GPUs */
 } run;
 
 static void release(run *r, const sylva__plan *pl, size_t elem)
@@ -153,6 +156,7 @@ static void release(run *r, const sylva__plan *pl, size_t elem)
     free(r->cbmem);
     free(r->descr);
     free(r->child_ptrs);
+    sylva__gpu_masks_free(&r->masks);
 }
 
 /* The group's own CB pool: temporary, or host memory for a tiled front
@@ -205,9 +209,17 @@ static int group_priority_base(int64_t g, int64_t ng, int64_t band)
     return (int)(rank / (double)ng * (room - (double)band));
 }
 
-/* After each group task: its record in the task log and GPU time by kind
- * (StarPU's task profiling), and the progress callback with the flops of
- * finished tasks. */
+/* Bytes of group g's slice of L. */
+static double group_l_bytes(const sylva__plan *pl, int64_t g, size_t elem)
+{
+    int64_t last = pl->front_list[pl->group_ptr[g + 1] - 1];
+    const sylva__front *f = &pl->tree->fronts[last];
+    return (double)(pl->l_off[last] + f->m * f->k - pl->l_off[pl->front_list[pl->group_ptr[g]]]) * (double)elem;
+}
+
+/* After each group task: its record in the task log, GPU time by kind and
+ * flops and L bytes per GPU (StarPU's task profiling), and the progress
+ * callback with the flops of finished tasks. */
 void sylva__group_done(void *arg)
 {
     const sylva__group_args *a = arg;
@@ -216,12 +228,18 @@ void sylva__group_done(void *arg)
     struct starpu_task *task = starpu_task_get_current();
     const struct starpu_profiling_task_info *p = task ? task->profiling_info : NULL;
     sylva__task_log_add(N, a->group, a->plan->large[a->group] ? SYLVA_TASK_FRONT : SYLVA_TASK_BATCH);
+    int on_gpu = p && starpu_worker_get_type(p->workerid) == STARPU_CUDA_WORKER;
+    int dev = on_gpu ? sylva__gpu_index(starpu_worker_get_devid(p->workerid)) : -1;
     STARPU_PTHREAD_MUTEX_LOCK(&N->stat_lock);
-    if (p && starpu_worker_get_type(p->workerid) == STARPU_CUDA_WORKER) {
+    if (on_gpu) {
         int kind = a->plan->large[a->group] != 0;
         N->gpu_seconds[kind] += starpu_timing_timespec_delay_us((struct timespec *)&p->start_time,
                                                                 (struct timespec *)&p->end_time) * 1e-6;
         N->gpu_flops[kind] += flops;
+    }
+    if (dev >= 0) {
+        N->gpu_dev_flops[dev] += flops;
+        N->gpu_dev_lbytes[dev] += group_l_bytes(a->plan, a->group, N->elem);
     }
     N->flops_done += flops;
     if (N->progress && a->plan->tree->flops > 0)
@@ -291,9 +309,11 @@ static int submit_group(sylva__numeric *N, run *r, int64_t g, int mode, int64_t 
     for (int64_t d = pl->dep_ptr[g]; d < pl->dep_ptr[g + 1]; d++)
         descr[nbuf++] = (struct starpu_data_descr){r->CB[pl->dep_list[d]], STARPU_R};
     uint32_t where = sylva__group_where(mode, pl->large[g]);
+    const uint32_t *mask = gpu ? sylva__gpu_mask_of(&r->masks, r->map, g) : NULL;
     status = SYLVA_STARPU(starpu_task_insert(
         &sylva__group_codelet, STARPU_CL_ARGS_NFREE, a, sizeof *a, STARPU_DATA_MODE_ARRAY, descr,
-        nbuf, STARPU_EXECUTE_WHERE, where, STARPU_PRIORITY, gpu ? 0 : prio + (int)r->prio_band - 1,
+        nbuf, STARPU_EXECUTE_WHERE, where, STARPU_TASK_WORKERIDS, mask ? r->masks.words : 0u, mask,
+        STARPU_PRIORITY, gpu ? 0 : prio + (int)r->prio_band - 1,
         STARPU_FLOPS, pl->group_flops[g], STARPU_NAME,
         pl->large[g] ? "front" : "batch", STARPU_CALLBACK_WITH_ARG_NFREE, sylva__group_done, a, 0));
     if (status) return status;
@@ -320,17 +340,23 @@ static int64_t tiled_priority_band(const sylva__plan *pl, int64_t tile_rows)
     return band;
 }
 
-/* The GPUs' failed fronts into front_info, and their peak memory. */
+/* The GPUs' failed fronts into front_info, their peak memory, and the
+ * flops and L bytes each GPU's tasks did (after sylva__stats_read). */
 int sylva__factor_gather_gpu(sylva__numeric *N, sylva__factor_report *rep)
 {
     int cap = SYLVA__GPU_MAX_FAILURES * (rep->gpus > 0 ? rep->gpus : 1), count = 0;
     int64_t *fronts = sylva__malloc((size_t)cap, sizeof *fronts);
     int *pivots = sylva__malloc((size_t)cap, sizeof *pivots);
-    size_t peak = 0;
-    int status = fronts && pivots ? sylva__gpu_workers_gather(fronts, pivots, cap, &count, &peak)
+    size_t peak = 0, dev_peak[SYLVA__MAX_GPUS] = {0};
+    int status = fronts && pivots ? sylva__gpu_workers_gather(fronts, pivots, cap, &count, &peak, dev_peak)
                                   : SYLVA_ERR_NO_MEMORY;
     for (int i = 0; i < count; i++) N->front_info[fronts[i]] = pivots[i];
     rep->peak_device = (double)peak;
+    for (int d = 0; d < SYLVA__MAX_GPUS; d++) {
+        rep->gpu[d].peak = (double)dev_peak[d];
+        rep->gpu[d].flops = N->gpu_dev_flops[d];
+        rep->gpu[d].l_bytes = N->gpu_dev_lbytes[d];
+    }
     free(fronts);
     free(pivots);
     return status;
@@ -362,6 +388,15 @@ int sylva__factor_submit(sylva__numeric *N, const void *A_values, int64_t nnz, i
         return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory submitting the factorization");
     }
     r.prio_band = tiled_priority_band(pl, gpu ? 0 : tile_rows);
+    if (gpu && (status = sylva__gpu_masks_make(mode == SYLVA_MODE_HYBRID, &r.masks))) {
+        release(&r, pl, N->elem);
+        return status;
+    }
+    if (r.masks.bits && N->gpu_map == SYLVA_GPU_MAP_SUBTREES &&
+        !(r.map = sylva__rt_plan_gpu_map(N->rt, r.masks.gpus, &status))) {
+        release(&r, pl, N->elem);
+        return status;
+    }
     sylva__runtime_hold(); /* workers are paused between phases (init.c) */
     if (gpu) status = sylva__gpu_workers_reset();
     if (!status) status = sylva__task_log_start(N, ng);
@@ -372,6 +407,8 @@ int sylva__factor_submit(sylva__numeric *N, const void *A_values, int64_t nnz, i
     N->failed = 0;
     memset(N->gpu_seconds, 0, sizeof N->gpu_seconds);
     memset(N->gpu_flops, 0, sizeof N->gpu_flops);
+    memset(N->gpu_dev_flops, 0, sizeof N->gpu_dev_flops);
+    memset(N->gpu_dev_lbytes, 0, sizeof N->gpu_dev_lbytes);
     N->flops_done = 0;
     int64_t stopped = -1; /* the group whose submission failed */
     for (int64_t g = 0; g < ng && !status; g++) {

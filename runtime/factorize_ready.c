@@ -401,6 +401,8 @@ int sylva__factor_submit_ready(sylva__numeric *N, const void *A_values, int64_t 
     N->failed = 0;
     memset(N->gpu_seconds, 0, sizeof N->gpu_seconds);
     memset(N->gpu_flops, 0, sizeof N->gpu_flops);
+    memset(N->gpu_dev_flops, 0, sizeof N->gpu_dev_flops);
+    memset(N->gpu_dev_lbytes, 0, sizeof N->gpu_dev_lbytes);
     N->flops_done = 0;
     if (!status) status = drive(&r, rep);
     int waited = SYLVA_STARPU(starpu_task_wait_for_all());

@@ -2,7 +2,7 @@
  * kernels/gpu_context.h), made in the worker's own thread at start so they
  * are bound to the worker's device and stream, and the collective calls a
  * factorization makes on all of them: reset the failure lists and the memory
- * high-water marks before, gather both after. Fails with SYLVA_ERR_RUNTIME
+ * high-water marks before, gather both after (the peaks per GPU too). Fails with SYLVA_ERR_RUNTIME
  * naming the worker and the call.
  */
 #include <stdlib.h>
@@ -21,7 +21,7 @@ typedef struct collect {
     int64_t *fronts;
     int *pivots;
     int cap, count, total;
-    size_t peak;
+    size_t peak, dev_peak[SYLVA__MAX_GPUS];
 } collect;
 
 static void note_error(collect *c, int status)
@@ -81,7 +81,9 @@ static void gather_one(void *arg)
         c->total += got;
     }
     size_t peak = sylva__gpu_context_peak(ctx);
+    int d = sylva__gpu_index(starpu_worker_get_devid(starpu_worker_get_id()));
     if (peak > c->peak) c->peak = peak;
+    if (d >= 0 && peak > c->dev_peak[d]) c->dev_peak[d] = peak;
     STARPU_PTHREAD_MUTEX_UNLOCK(&c->lock);
     free(fronts);
     free(pivots);
@@ -125,7 +127,8 @@ int sylva__gpu_workers_reset(void)
     return run_on_gpus(reset_one, &c, "sylva_gpu_reset");
 }
 
-int sylva__gpu_workers_gather(int64_t *fronts, int *pivots, int cap, int *count, size_t *peak)
+int sylva__gpu_workers_gather(int64_t *fronts, int *pivots, int cap, int *count, size_t *peak,
+                              size_t dev_peak[SYLVA__MAX_GPUS])
 {
     collect c;
     memset(&c, 0, sizeof c);
@@ -135,6 +138,7 @@ int sylva__gpu_workers_gather(int64_t *fronts, int *pivots, int cap, int *count,
     int status = run_on_gpus(gather_one, &c, "sylva_gpu_gather");
     *count = c.count;
     *peak = c.peak;
+    memcpy(dev_peak, c.dev_peak, sizeof c.dev_peak);
     if (!status && c.total > c.count)
         status = sylva__fail(SYLVA_ERR_RUNTIME, "%d GPU front failures, %d could be recorded",
                              c.total, c.count);

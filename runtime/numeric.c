@@ -134,6 +134,8 @@ int sylva__numeric_factor(sylva__numeric *N, const void *A_values, int64_t nnz, 
 
 int sylva__numeric_ok(const sylva__numeric *N) { return N->ok; }
 
+void sylva__numeric_set_gpu_map(sylva__numeric *N, int gpu_map) { N->gpu_map = gpu_map; }
+
 const sylva__plan *sylva__numeric_plan(const sylva__numeric *N) { return N->plan; }
 
 void sylva__numeric_set_progress(sylva__numeric *N, void (*fn)(void *, const char *, double), void *arg)

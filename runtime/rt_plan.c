@@ -77,6 +77,7 @@ void sylva__rt_plan_free(sylva__rt_plan *rt)
     if (rt->gsolve_blob && sylva__runtime_ready()) starpu_data_unregister_no_coherency(rt->gsolve_blob);
     if (rt->gsolve_pattern && sylva__runtime_ready()) starpu_data_unregister_no_coherency(rt->gsolve_pattern);
     sylva__gpu_solve_plan_free(rt->gsolve);
+    sylva__plan_map_free(&rt->gpu_map);
     sylva__full_pattern_free(rt->full);
     sylva__solve_pieces_free(rt->pieces);
     STARPU_PTHREAD_MUTEX_DESTROY(&rt->solve_lock);

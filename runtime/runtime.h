@@ -69,6 +69,20 @@ typedef struct sylva__numeric sylva__numeric;
 int sylva__numeric_create(sylva__rt_plan *rt, sylva_dtype precision, sylva__numeric **out);
 void sylva__numeric_free(sylva__numeric *N);
 
+/* Per-GPU statistics are kept for this many GPUs (more are summed in the
+ * totals only). */
+#define SYLVA__MAX_GPUS SYLVA_MAX_GPU_STATS
+
+/* One GPU's share of a run: its CUDA device, tasks and time in them, the
+ * flops and bytes of L of the groups it ran, its peak memory, and bytes
+ * moved from and to the host and the other GPUs. */
+typedef struct sylva__gpu_report {
+    int device;
+    int64_t tasks;
+    double busy, flops, l_bytes, peak;
+    double from_host, to_host, from_gpus, to_gpus;
+} sylva__gpu_report;
+
 typedef struct sylva__factor_report {
     int64_t tasks;         /* StarPU tasks submitted */
     int64_t failed_column; /* SYLVA_ERR_NOT_SPD: user's numbering, 0-based; else −1 */
@@ -79,6 +93,8 @@ typedef struct sylva__factor_report {
     double bytes_to_device, bytes_to_host;
     double peak_device;    /* bytes in use on a GPU, highest sample */
     double gpu_seconds[2], gpu_flops[2]; /* GPU tasks by kind: [0] batches, [1] large fronts */
+    double bytes_between_gpus;  /* GPU → GPU transfers */
+    sylva__gpu_report gpu[SYLVA__MAX_GPUS]; /* the first min(gpus, SYLVA__MAX_GPUS) */
 } sylva__factor_report;
 
 /* Factor the values of A (A_values: nnz scalars of N's precision, the
@@ -94,6 +110,8 @@ int sylva__numeric_factor(sylva__numeric *N, const void *A_values, int64_t nnz, 
 /* The options' progress callback for N's factorizations ("factorize",
  * fraction of flops in finished tasks), or NULL. */
 void sylva__numeric_set_progress(sylva__numeric *N, void (*fn)(void *, const char *, double), void *arg);
+/* The options' sylva_gpu_map for N's factorizations on several GPUs. */
+void sylva__numeric_set_gpu_map(sylva__numeric *N, int gpu_map);
 /* 1 once a factorization into N succeeded. */
 int sylva__numeric_ok(const sylva__numeric *N);
 sylva_dtype sylva__numeric_dtype(const sylva__numeric *N);

@@ -35,12 +35,14 @@ struct sylva__rt_plan {
     double *cost;               /* ngroups: the perfmodels' size of each group */
     /* What solves make at their first need and keep (under solve_lock):
      * the CPU pieces (for one worker count), A's full pattern for
-     * residuals, the GPU solve's blobs and their read-only handles. */
+     * residuals, the GPU solve's blobs and their read-only handles; and,
+     * under the same lock, the factorization's mapping onto GPUs. */
     starpu_pthread_mutex_t solve_lock;
     sylva__solve_pieces *pieces;
     sylva__full_pattern *full;
     sylva__gpu_solve_plan *gsolve;
     starpu_data_handle_t gsolve_blob, gsolve_pattern;
+    sylva__plan_map gpu_map;    /* the groups onto GPUs (gpu_map.c), for gpu_map.parts GPUs */
 };
 
 typedef struct sylva__task_log sylva__task_log;
@@ -60,6 +62,8 @@ struct sylva__numeric {
     int failed;                 /* set by a task that could not run: submission stops */
     starpu_pthread_mutex_t stat_lock; /* guards the per-kind sums below (task callbacks) */
     double gpu_seconds[2], gpu_flops[2]; /* this run's GPU tasks: [0] batches, [1] large */
+    double gpu_dev_flops[SYLVA__MAX_GPUS], gpu_dev_lbytes[SYLVA__MAX_GPUS]; /* per GPU in use */
+    int gpu_map;                /* sylva_gpu_map of the options */
     double flops_done;                  /* this run's finished tasks' flops (progress) */
     void (*progress)(void *, const char *, double);
     void *progress_arg;
@@ -201,11 +205,32 @@ void sylva__gpu_workers_stop(void);
 sylva__gpu_context *sylva__gpu_worker_context(int workerid);
 int sylva__gpu_workers_reset(void);
 /* Gather every worker's failures (front, pivot; at most cap) and the peak
- * device memory the workers sampled. */
-int sylva__gpu_workers_gather(int64_t *fronts, int *pivots, int cap, int *count, size_t *peak);
+ * device memory the workers sampled, overall and per GPU in use. */
+int sylva__gpu_workers_gather(int64_t *fronts, int *pivots, int cap, int *count, size_t *peak,
+                              size_t dev_peak[SYLVA__MAX_GPUS]);
 const char *sylva__gpu_workers_name(void);
 int64_t sylva__gpu_workers_native_bytes(int k);
 const sylva__kernel_tuning *sylva__gpu_workers_tuning(void);
+
+/* Several GPUs (gpu_map.c). sylva__gpu_index: the index of CUDA device
+ * `devid` among the GPUs in use (0..gpus−1, numbered by their first
+ * worker), −1 when not in use. Masks: per GPU in use, the StarPU workers
+ * a group mapped to it may run on (its workers; in hybrid runs also the
+ * CPU workers), `words` uint32_t each; no masks (bits NULL) with fewer
+ * than two GPUs. sylva__rt_plan_gpu_map: the analysis' mapping of its
+ * groups onto `gpus` GPUs (made once per GPU count). sylva__gpu_mask_of:
+ * group g's mask, NULL when it is free to run anywhere (a group above the
+ * split, or no map). */
+typedef struct sylva__gpu_masks {
+    int gpus;
+    unsigned words;
+    uint32_t *bits;
+} sylva__gpu_masks;
+int sylva__gpu_index(int devid);
+int sylva__gpu_masks_make(int hybrid, sylva__gpu_masks *m);
+void sylva__gpu_masks_free(sylva__gpu_masks *m);
+const sylva__plan_map *sylva__rt_plan_gpu_map(sylva__rt_plan *rt, int gpus, int *status);
+const uint32_t *sylva__gpu_mask_of(const sylva__gpu_masks *m, const sylva__plan_map *map, int64_t g);
 
 /* One block of a CPU solve, shared by its piece tasks (solve_cpu.c,
  * codelet_solve_piece.c): host memory only. */

@@ -9,7 +9,13 @@
 # mode, CHOLMOD at several thread counts, cuDSS when its library is given;
 # solve timings for 1 and 64 right-hand sides). Logs and JSON go to $OUT
 # (default ./gpu-solver-out); a compact summary is printed last.
-#   usage: scripts/gpu-solver.sh BUNDLE_DIR [kernels] [test] [sanitize] [solve] [bench] [analysis] [study]
+# The multi phase (machines with several GPUs) factors MULTI_SPECS (default
+# lap3d7:100 lap3d7:140 lap3d27:80) with `sylva factor` on one GPU and on
+# MULTI_GPUS (default 2) GPUs under each mapping (subtrees, scheduler), and
+# lap3d7:100 under --device-memory MULTI_MEMORY (default 6G) on one GPU and
+# on two; each run's JSON is multi-MATRIX-CONFIG.json, the table
+# multi.json / multi.md (bench/solver/multi_gpu_table.py).
+#   usage: scripts/gpu-solver.sh BUNDLE_DIR [kernels] [test] [sanitize] [solve] [bench] [analysis] [study] [multi]
 # BUNDLE_DIR: an unpacked gpu-bundle of build/bin, build/tests/gpu and
 # build/bench (docs/gpu.md). Environment: CUDSS_LIB (libcudss.so.1),
 # KERNEL_ARGS (e.g. --quick: the kernel tests' reduced sizes),
@@ -63,7 +69,9 @@ for p in $phases; do
       "lap2d5:60 compare=1"
       "lap3d27:12"
       "$R/bcsstk14.mtx" "$R/wathenSmall.mtx" "$R/1138_bus.mtx" "$R/pyamg_bar.mtx" "$R/bcsstk13.mtx"
-      "lap2d5:600 memory")
+      "lap2d5:600 memory"
+      "lap3d7:30 gpus=2 maps=subtrees,scheduler modes=gpu policy=subtree compare=1 balance=1"
+      "elast3d:8 gpus=2 maps=subtrees,scheduler")
     for c in "${cases[@]}"; do
       s=$(date +%s)
       # shellcheck disable=SC2086
@@ -132,6 +140,36 @@ for p in $phases; do
           --screenshot="$OUT/$name.png" "file://$OUT/$name/study.html" > /dev/null 2>&1
       fi
     done ;;
+  multi)
+    g=${MULTI_GPUS:-2} w=${MULTI_TMP:-/tmp/sylva-multi} repeat=${MULTI_REPEAT:-3}
+    mkdir -p "$w"
+    # Perfmodels for the scheduler's placements: one small run per configuration.
+    "$B/bin/sylva-gen" lap3d7 60 -o "$w/warm.mtx" > /dev/null
+    for cfg in "--gpus 1" "--gpus $g --gpu-map subtrees" "--gpus $g --gpu-map scheduler"; do
+      # shellcheck disable=SC2086
+      "$B/bin/sylva" factor "$w/warm.mtx" $cfg --repeat 3 -q > /dev/null 2>&1
+    done
+    for spec in ${MULTI_SPECS:-lap3d7:100 lap3d7:140 lap3d27:80}; do
+      kind=${spec%%:*} size=${spec#*:} name=${spec//[:\/]/_}
+      s=$(date +%s)
+      "$B/bin/sylva-gen" "$kind" "$size" -o "$w/$name.mtx" > /dev/null &&
+        "$B/bin/sylva" analyze "$w/$name.mtx" --save "$w/$name.sya" > "$OUT/multi-$name-analyze.log" 2>&1
+      note "multi $spec: generated and analyzed ($(( $(date +%s) - s )) s)"
+      runs=("1gpu:--gpus 1" "${g}gpu_subtrees:--gpus $g --gpu-map subtrees" "${g}gpu_scheduler:--gpus $g --gpu-map scheduler")
+      [ "$spec" = lap3d7:100 ] && runs+=("1gpu_mem:--gpus 1 --device-memory ${MULTI_MEMORY:-6G}"
+                                       "${g}gpu_mem:--gpus $g --device-memory ${MULTI_MEMORY:-6G}")
+      for r in "${runs[@]}"; do
+        cfg=${r%%:*} args=${r#*:}
+        s=$(date +%s)
+        # shellcheck disable=SC2086
+        timeout "${MULTI_TIMEOUT:-240}" "$B/bin/sylva" factor "$w/$name.mtx" --analysis "$w/$name.sya" $args \
+          --repeat "$repeat" -v --json "$OUT/multi-$name-$cfg.json" > "$OUT/multi-$name-$cfg.log" 2>&1; rc=$?
+        note "multi $spec $cfg: rc=$rc ($(( $(date +%s) - s )) s) $(grep -m1 'time:' "$OUT/multi-$name-$cfg.log")"
+      done
+      rm -f "$w/$name.mtx" "$w/$name.sya"
+    done
+    python3 "$here/bench/solver/multi_gpu_table.py" "$OUT/multi.json" "$OUT"/multi-*-*.json > "$OUT/multi.md"
+    cat "$OUT/multi.md" | tee -a "$summary" ;;
   analysis)
     s=$(date +%s)
     # shellcheck disable=SC2086

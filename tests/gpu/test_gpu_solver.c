@@ -1,8 +1,13 @@
 /* test_gpu_solver.c — the whole factorization on the GPU against the CPU
  * path (exit 77 where there is no GPU):
  *   test_gpu_solver SPEC [policy=P|all] [modes=gpu,hybrid] [small=N] [compare=1]
+ *                        [gpus=G] [maps=subtrees,scheduler] [balance=1]
  *   test_gpu_solver SPEC memory
- * For each policy and mode: the mode actually ran with GPU tasks; the
+ * Every GPU of the machine is used; gpus=G skips (77) with fewer than G.
+ * For each policy, mode and GPU mapping: the mode actually ran with GPU
+ * tasks; the per-GPU statistics add up to the run's tasks, flops and L;
+ * with balance=1 and several GPUs, the subtree mapping gives every GPU at
+ * least a quarter of its even share of the flops; the
  * backward error of 1 and 16 right-hand sides is ≤ c·n·ε; in GPU-only mode
  * no byte came back to the host during the factorization; a refactorization
  * uploads A's values and nothing else (the per-pattern maps stay on the
@@ -27,6 +32,9 @@
 
 static double rnd(void) { return 2.0 * rand() / (double)RAND_MAX - 1.0; }
 
+static sylva_gpu_map map_opt = SYLVA_GPU_MAP_SUBTREES; /* the mapping being tested */
+static int balance_check = 0;                         /* balance=1 */
+
 static void check_solve(const sylva_matrix *A, sylva_factor_t *F, int64_t nrhs, const char *what)
 {
     int64_t n = A->n;
@@ -45,19 +53,20 @@ static void check_solve(const sylva_matrix *A, sylva_factor_t *F, int64_t nrhs, 
 }
 
 static sylva_analysis_t *analyze(const sylva_matrix *A, const char *policy, sylva_exec_mode mode,
-                                 int64_t small, const int64_t *perm)
+                                 int64_t small, const int64_t *perm, sylva_analysis_info *ai)
 {
     sylva_options o;
     sylva_default_options(&o);
     o.policy = policy;
     o.mode = mode;
     o.small_front_rows = small;
+    o.gpu_map = map_opt;
     if (perm) {
         o.ordering = SYLVA_ORDERING_USER;
         o.user_perm = perm;
     }
     sylva_analysis_t *an = NULL;
-    CHECK(sylva_analyze(A, &o, &an, NULL) == SYLVA_OK, "analyze: %s", sylva_last_error());
+    CHECK(sylva_analyze(A, &o, &an, ai) == SYLVA_OK, "analyze: %s", sylva_last_error());
     return an;
 }
 
@@ -82,18 +91,56 @@ static double factor_difference(sylva_factor_t *Fa, sylva_factor_t *Fb)
     return sqrt(d / r);
 }
 
+/* Each GPU's share of the run: the shares add up to the run's GPU tasks,
+ * flops and L; with balance_check, the subtree mapping of a static policy
+ * gives every GPU at least a quarter of an even share of the flops. */
+static void check_gpu_shares(sylva_factor_t *F, const sylva_factor_info *fi, const sylva_analysis_info *ai,
+                             const char *policy, sylva_exec_mode mode, const char *what)
+{
+    double flops = 0, lbytes = 0;
+    int64_t tasks = 0;
+    for (int i = 0; i < fi->gpus; i++) {
+        sylva_gpu_stats g;
+        CHECK(sylva_factor_gpu_stats(F, i, &g) == SYLVA_OK, "%s: GPU %d stats: %s", what, i, sylva_last_error());
+        tasks += g.tasks;
+        flops += g.flops;
+        lbytes += g.factor_bytes;
+        printf("  GPU %d (device %d): %lld tasks, busy %.3f s, %.1f%% of the flops, L %.1f MB, peak %.1f MB, "
+               "%.1f MB from the host, %.1f MB from other GPUs\n",
+               i, g.device, (long long)g.tasks, g.busy_seconds, 100 * g.flops / fi->flops, g.factor_bytes / 1e6,
+               g.peak_device_bytes / 1e6, g.bytes_from_host / 1e6, g.bytes_from_gpus / 1e6);
+        if (balance_check && fi->gpus > 1 && map_opt == SYLVA_GPU_MAP_SUBTREES && mode == SYLVA_MODE_GPU &&
+            strcmp(policy, "ready") != 0)
+            CHECK(g.flops >= fi->flops / (4.0 * fi->gpus), "%s: GPU %d did %.1f%% of the flops", what, i,
+                  100 * g.flops / fi->flops);
+    }
+    sylva_gpu_stats none;
+    CHECK(sylva_factor_gpu_stats(F, fi->gpus, &none) == SYLVA_ERR_ARGUMENT, "%s: stats of GPU %d of %d", what,
+          fi->gpus, fi->gpus);
+    if (mode != SYLVA_MODE_GPU) return; /* hybrid: CPU workers did the rest */
+    CHECK(tasks == fi->tasks_gpu, "%s: GPUs ran %lld tasks, %lld in all", what, (long long)tasks,
+          (long long)fi->tasks_gpu);
+    CHECK(fabs(flops - fi->flops) <= 1e-9 * fi->flops, "%s: GPUs did %.6e flops of %.6e", what, flops, fi->flops);
+    CHECK(fabs(lbytes - ai->factor_bytes) <= 1e-9 * ai->factor_bytes, "%s: GPUs wrote %.6e bytes of L of %.6e", what,
+          lbytes, ai->factor_bytes);
+}
+
 static void run_policy(sylva_matrix *A, const char *policy, sylva_exec_mode mode, int64_t small,
                        int compare, const int64_t *perm)
 {
     char what[96];
-    snprintf(what, sizeof what, "%s %s", sylva_exec_mode_name(mode), policy);
-    sylva_analysis_t *an = analyze(A, policy, mode, small, perm);
+    snprintf(what, sizeof what, "%s %s%s", sylva_exec_mode_name(mode), policy,
+             sylva_gpu_count() > 1 ? (map_opt == SYLVA_GPU_MAP_SUBTREES ? " subtrees" : " scheduler") : "");
+    sylva_analysis_info ai;
+    sylva_analysis_t *an = analyze(A, policy, mode, small, perm, &ai);
     if (!an) return;
     sylva_factor_t *F = NULL;
     sylva_factor_info fi, ri;
     CHECK(sylva_factorize(an, A, &F, &fi) == SYLVA_OK, "%s: factorize: %s", what, sylva_last_error());
     if (!F) return;
     CHECK(fi.mode == mode, "%s: ran in mode %s", what, sylva_exec_mode_name(fi.mode));
+    CHECK(fi.gpus == sylva_gpu_count(), "%s: ran on %d GPUs of %d", what, fi.gpus, sylva_gpu_count());
+    check_gpu_shares(F, &fi, &ai, policy, mode, what);
     double a_bytes = 8.0 * (double)A->nnz;
     if (mode == SYLVA_MODE_GPU) {
         /* Hybrid runs may put any task on a CPU worker; GPU-only runs put
@@ -108,9 +155,18 @@ static void run_policy(sylva_matrix *A, const char *policy, sylva_exec_mode mode
     /* A static plan's per-pattern data stays on the GPU: a refactorization
      * uploads A's values only. The dynamic `ready` policy builds each
      * batch's data when it cuts it, so it uploads that again. */
-    if (mode == SYLVA_MODE_GPU && strcmp(policy, "ready") != 0)
+    if (mode == SYLVA_MODE_GPU && strcmp(policy, "ready") != 0 && fi.gpus == 1)
         CHECK(ri.bytes_to_device == a_bytes, "%s: refactorization uploaded %.0f bytes, A's values are %.0f",
               what, ri.bytes_to_device, a_bytes);
+    /* On several GPUs each one gets the values its tasks read, and a group
+     * above the split may run on another GPU than the first time: still
+     * never more than the first factorization's uploads plus A's values
+     * once per other GPU. */
+    if (mode == SYLVA_MODE_GPU && strcmp(policy, "ready") != 0 && fi.gpus > 1)
+        CHECK(ri.bytes_to_device >= a_bytes && ri.bytes_to_device <= fi.bytes_to_device + (fi.gpus - 1) * a_bytes &&
+                  ri.bytes_to_host == 0,
+              "%s: refactorization on %d GPUs uploaded %.0f bytes (first %.0f, A's values %.0f), %.0f back", what,
+              fi.gpus, ri.bytes_to_device, fi.bytes_to_device, a_bytes, ri.bytes_to_host);
     if (mode == SYLVA_MODE_GPU && strcmp(policy, "ready") == 0)
         CHECK(ri.bytes_to_device >= a_bytes && ri.bytes_to_host == 0 && ri.batches == ri.tasks,
               "%s: refactorization uploaded %.0f bytes (A's values are %.0f), %.0f back, %lld batches, %lld tasks",
@@ -123,7 +179,7 @@ static void run_policy(sylva_matrix *A, const char *policy, sylva_exec_mode mode
     check_solve(A, F, 1, what);
     check_solve(A, F, 16, what);
     if (compare) {
-        sylva_analysis_t *ac = analyze(A, policy, SYLVA_MODE_CPU, small, perm);
+        sylva_analysis_t *ac = analyze(A, policy, SYLVA_MODE_CPU, small, perm, NULL);
         sylva_factor_t *Fc = NULL;
         CHECK(sylva_factorize(ac, A, &Fc, NULL) == SYLVA_OK, "%s: CPU factorize", what);
         if (Fc) {
@@ -153,7 +209,7 @@ static void check_not_spd(const sylva_matrix *A0, const char *policy, sylva_exec
         if (A->rowind[p] == j) v[p] = -1e3 * fabs(v[p]) - 1;
     sylva_factor_info fg, fc;
     sylva_factor_t *F = NULL;
-    sylva_analysis_t *ag = analyze(A, policy, mode, small, perm), *ac = analyze(A, policy, SYLVA_MODE_CPU, small, perm);
+    sylva_analysis_t *ag = analyze(A, policy, mode, small, perm, NULL), *ac = analyze(A, policy, SYLVA_MODE_CPU, small, perm, NULL);
     int sg = sylva_factorize(ag, A, &F, &fg), sc = sylva_factorize(ac, A, &F, &fc);
     CHECK(sg == SYLVA_ERR_NOT_SPD && sc == SYLVA_ERR_NOT_SPD, "%s: statuses %d (GPU), %d (CPU)", policy, sg, sc);
     CHECK(fg.failed_column == fc.failed_column, "%s %s: GPU says column %lld, CPU %lld", sylva_exec_mode_name(mode),
@@ -212,7 +268,8 @@ int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0); /* a run cut off by a timeout still shows how far it got */
     if (argc < 2) {
-        fprintf(stderr, "usage: test_gpu_solver SPEC [policy=P|all] [modes=gpu,hybrid] [small=N] [compare=1] | SPEC memory\n");
+        fprintf(stderr, "usage: test_gpu_solver SPEC [policy=P|all] [modes=gpu,hybrid] [small=N] [compare=1] "
+                        "[gpus=G] [maps=subtrees,scheduler] [balance=1] | SPEC memory\n");
         return 2;
     }
     const char *seed = getenv("SYLVA_TEST_SEED");
@@ -238,19 +295,28 @@ int main(int argc, char **argv)
         sylva_matrix_free(A);
         return rc;
     }
-    const char *policy = "all", *modes = "gpu,hybrid";
+    const char *policy = "all", *modes = "gpu,hybrid", *maps = "subtrees";
     int64_t small = 0;
-    int compare = 0;
+    int compare = 0, gpus = 1;
     for (int i = 2; i < argc; i++) {
         if (!strncmp(argv[i], "policy=", 7)) policy = argv[i] + 7;
+        else if (!strncmp(argv[i], "maps=", 5)) maps = argv[i] + 5;
+        else if (!strncmp(argv[i], "gpus=", 5)) gpus = atoi(argv[i] + 5);
+        else if (!strncmp(argv[i], "balance=", 8)) balance_check = atoi(argv[i] + 8);
         else if (!strncmp(argv[i], "modes=", 6)) modes = argv[i] + 6;
         else if (!strncmp(argv[i], "small=", 6)) small = atoll(argv[i] + 6);
         else if (!strncmp(argv[i], "compare=", 8)) compare = atoi(argv[i] + 8);
     }
+    if (sylva_gpu_count() < gpus) {
+        printf("%d GPUs here, the case needs %d: skipped\n", sylva_gpu_count(), gpus);
+        sylva_matrix_free(A);
+        sylva_finalize();
+        return 77;
+    }
     /* One ordering for every run (and a fixed small/large threshold when
      * comparing factors: the same fronts in both plans). */
     if (compare && small == 0) small = 256;
-    sylva_analysis_t *first = analyze(A, "subtree", SYLVA_MODE_CPU, small, NULL);
+    sylva_analysis_t *first = analyze(A, "subtree", SYLVA_MODE_CPU, small, NULL, NULL);
     int64_t *perm = malloc((size_t)(A->n + 1) * sizeof *perm);
     memcpy(perm, sylva_analysis_perm(first), (size_t)A->n * sizeof *perm);
     sylva_analysis_free(first);
@@ -259,8 +325,12 @@ int main(int argc, char **argv)
         if (strcmp(policy, "all") && strcmp(policy, p)) continue;
         for (int m = SYLVA_MODE_GPU; m <= SYLVA_MODE_HYBRID; m++) {
             if (!strstr(modes, sylva_exec_mode_name(m))) continue;
-            run_policy(A, p, (sylva_exec_mode)m, small, compare, perm);
-            check_not_spd(A, p, (sylva_exec_mode)m, small, perm);
+            for (int g = SYLVA_GPU_MAP_SUBTREES; g <= SYLVA_GPU_MAP_SCHEDULER; g++) {
+                if (!strstr(maps, sylva_gpu_map_name(g))) continue;
+                map_opt = (sylva_gpu_map)g;
+                run_policy(A, p, (sylva_exec_mode)m, small, compare, perm);
+                check_not_spd(A, p, (sylva_exec_mode)m, small, perm);
+            }
         }
     }
     free(perm);

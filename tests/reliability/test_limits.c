@@ -62,6 +62,9 @@ static void case_option_ranges(void)
     OPT(ordering, (sylva_ordering)-1, SYLVA_ERR_ARGUMENT);
     OPT(precision, (sylva_dtype)2, SYLVA_ERR_ARGUMENT);
     OPT(mode, (sylva_exec_mode)4, SYLVA_ERR_ARGUMENT);
+    OPT(gpu_map, (sylva_gpu_map)2, SYLVA_ERR_ARGUMENT);
+    OPT(gpu_map, (sylva_gpu_map)-1, SYLVA_ERR_ARGUMENT);
+    OPT(gpu_map, SYLVA_GPU_MAP_SCHEDULER, SYLVA_OK);
 #undef OPT
     sylva_matrix_free(A);
     /* Tiles of one row on large fronts: millions of tiny tasks, refused at

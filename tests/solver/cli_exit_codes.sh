@@ -51,6 +51,7 @@ expect 2 "unknown option" -- factor "$dir/real/bcsstk01.mtx" --frob
 expect 2 "unknown policy 'frob' (${3//,/, })" -- factor "$dir/real/bcsstk01.mtx" --policy frob
 for pol in $policies; do expect 0 "  $pol " -- --help; done
 expect 2 "unknown precision" -- factor "$dir/real/bcsstk01.mtx" --precision half
+expect 2 "unknown GPU mapping 'frob' (subtrees, scheduler)" -- factor "$dir/real/bcsstk01.mtx" --gpu-map frob
 expect 0 "float32" -- factor "$dir/real/bcsstk14.mtx" --precision single --json "$tmp/single.json"
 grep -q '"precision": "float32"' "$tmp/single.json" || { fails=$((fails + 1)); echo "FAIL: JSON precision"; }
 expect 2 "unknown ordering" -- factor "$dir/real/bcsstk01.mtx" --ordering frob

@@ -111,6 +111,12 @@ int main(void)
     CHECK(sylva_solve(F, 1, b, 29) == SYLVA_ERR_ARGUMENT, "ldb < n");
     CHECK(sylva_solve(F, -1, b, 30) == SYLVA_ERR_ARGUMENT, "nrhs < 0");
     CHECK(sylva_solve(F, 0, b, 30) == SYLVA_OK, "nrhs = 0 is a no-op");
+    /* Per-GPU statistics: none after a CPU factorization, and bad calls. */
+    sylva_gpu_stats gs;
+    if (sylva_gpu_count() == 0) CHECK(sylva_factor_gpu_stats(F, 0, &gs) == SYLVA_ERR_ARGUMENT, "GPU stats of a CPU run");
+    CHECK(sylva_factor_gpu_stats(F, -1, &gs) == SYLVA_ERR_ARGUMENT, "GPU stats of GPU -1");
+    CHECK(sylva_factor_gpu_stats(F, 0, NULL) == SYLVA_ERR_ARGUMENT, "GPU stats into NULL");
+    CHECK(sylva_factor_gpu_stats(NULL, 0, &gs) == SYLVA_ERR_ARGUMENT, "GPU stats of NULL");
 
     /* Refactorization with another pattern. */
     sylva_matrix *B = tridiag(31, -1);
