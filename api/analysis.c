@@ -160,7 +160,10 @@ int sylva_analyze(const sylva_matrix *A, const sylva_options *opts, sylva_analys
     sylva__api_progress(&an->opts, "symbolic", 1);
     sylva__api_progress(&an->opts, "plan", 0);
     tp = sylva__now();
-    sylva__policy_params pp = {an->opts.small_front_rows, an->opts.batch_flops};
+    sylva__policy_params pp = {an->opts.small_front_rows, an->opts.batch_flops, 1};
+    /* Several GPUs with the subtree mapping: batches do not straddle the
+     * GPUs' subtrees (docs/architecture.md, "Several GPUs"). */
+    if (will_use_gpus(&an->opts) && an->opts.gpu_map == SYLVA_GPU_MAP_SUBTREES) pp.parts = sylva__runtime_gpus();
     int automatic = pp.batch_flops <= 0;
     if (automatic)
         pp.batch_flops = will_use_gpus(&an->opts)

@@ -27,6 +27,10 @@
 typedef struct sylva__policy_params {
     int64_t small_front_rows;
     double batch_flops;
+    /* > 1: the run is mapped onto this many GPUs or processes (plan_map.c);
+     * a static policy's groups are split so that none mixes fronts of two
+     * parts, or of a part and the top. */
+    int parts;
 } sylva__policy_params;
 
 typedef struct sylva__plan {
@@ -195,6 +199,13 @@ typedef struct sylva__plan_map {
 } sylva__plan_map;
 int sylva__plan_map_build(const sylva__plan *pl, int parts, sylva__plan_map *map);
 void sylva__plan_map_free(sylva__plan_map *map);
+/* The fronts' part alone (front_part above), from the tree. */
+int sylva__tree_map(const sylva__tree *t, int parts, int *front_part);
+/* Split each of a grouping's ngroups groups (order, start as a policy
+ * makes them) into its fronts of part 0, 1, …, parts − 1 and then its top
+ * fronts, each keeping its order; *ngroups grows (start has room for one
+ * group per front). Children stay before parents. Fails only on memory. */
+int sylva__groups_split_by_part(const sylva__tree *t, int parts, int64_t *order, int64_t *start, int64_t *ngroups);
 
 /* The CPU solve's pieces (solve_pieces.c): the tree cut into ranges of
  * consecutive fronts (postorder), each solved by one task per direction and

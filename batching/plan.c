@@ -1,7 +1,8 @@
 /* plan.c — runs a policy, orders its groups (plan_order.c) and lays out the
  * plan every policy shares: L pool offsets, CB pools (external CBs) and scratch (internal CBs), the group
  * dependency lists and reader counts (contract in batching.h). The policy's
- * grouping is checked before the layout relies on it, and the finished plan
+ * grouping is split by part when the run is mapped onto several GPUs or
+ * processes (plan_map.c), checked before the layout relies on it, and the finished plan
  * against the whole contract (plan_check.c); a violation fails with
  * SYLVA_ERR_RUNTIME naming the policy and the front.
  */
@@ -118,6 +119,12 @@ int sylva__plan_build(const sylva__tree *t, const char *policy, const sylva__pol
     pl->ngroups = ns ? pol->fn(t, pp, pl->front_list, pl->group_ptr) : 0;
     if (ns == 0) pl->group_ptr[0] = 0;
     if (pl->ngroups < 0) goto fail;
+    /* A run mapped onto parts shares only the top of the tree. */
+    if (pp->parts > 1 && !pol->dynamic) {
+        if ((status = sylva__groups_split_by_part(t, pp->parts, pl->front_list, pl->group_ptr, &pl->ngroups)))
+            goto fail;
+        status = SYLVA_ERR_NO_MEMORY; /* what the allocations below fail with */
+    }
     int64_t ng = pl->ngroups;
     pl->dep_ptr = sylva__malloc((size_t)ng + 1, sizeof(int64_t));
     pl->readers = sylva__calloc((size_t)ng + 1, sizeof(int64_t));

@@ -8,7 +8,9 @@
  * under it does not move. A group is top when it holds a top front or
  * fronts of several parts, and is owned by the part holding most of its
  * flops. Deterministic (ties go to the lower index). O(nfronts +
- * splits · subtrees log subtrees); fails only on memory.
+ * splits · subtrees log subtrees); fails only on memory. The same front
+ * mapping splits a policy's groups by part before the plan is laid out
+ * (sylva__groups_split_by_part), so that only the top is shared.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +133,58 @@ static void choose_split(mapper *m, char *top, int *root_part, double total)
     deal(m, root_part);
 }
 
+/* Subtree flops (CHOLMOD's trees put children before parents); returns
+ * the total. */
+static double subtree_flops(const sylva__tree *t, double *sub)
+{
+    double total = 0;
+    for (int64_t f = 0; f < t->nfronts; f++) sub[f] = t->fronts[f].flops;
+    for (int64_t f = 0; f < t->nfronts; f++) {
+        total += t->fronts[f].flops;
+        if (t->fronts[f].parent >= 0) sub[t->fronts[f].parent] += sub[f];
+    }
+    return total;
+}
+
+/* front_part from the split (top) and the candidate roots' parts:
+ * downwards from the roots (parents come after their children, so walk
+ * from the end). */
+static void parts_down(const sylva__tree *t, const char *top, const int *root_part, int *front_part)
+{
+    for (int64_t f = t->nfronts - 1; f >= 0; f--) {
+        int64_t p = t->fronts[f].parent;
+        front_part[f] = top[f] ? -1 : (p >= 0 && !top[p]) ? front_part[p] : root_part[f];
+    }
+}
+
+int sylva__tree_map(const sylva__tree *t, int parts, int *front_part)
+{
+    int64_t nf = t->nfronts;
+    size_t nfs = (size_t)(nf ? nf : 1);
+    if (parts < 1) parts = 1;
+    double *sub = sylva__malloc(nfs, sizeof *sub);
+    char *top = sylva__malloc(nfs, 1);
+    int *root_part = sylva__malloc(nfs, sizeof *root_part);
+    mapper m = {t, sub, parts, sylva__malloc(nfs, sizeof *m.cand), 0, sylva__malloc(nfs, sizeof *m.sorted),
+                sylva__malloc(nfs, sizeof *m.tmp), sylva__calloc((size_t)parts, sizeof *m.load)};
+    int status = SYLVA_OK;
+    if (!sub || !top || !root_part || !m.cand || !m.sorted || !m.tmp || !m.load) {
+        status = sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory mapping %lld fronts onto %d parts", (long long)nf,
+                             parts);
+    } else {
+        choose_split(&m, top, root_part, subtree_flops(t, sub));
+        parts_down(t, top, root_part, front_part);
+    }
+    free(sub);
+    free(top);
+    free(root_part);
+    free(m.cand);
+    free(m.sorted);
+    free(m.tmp);
+    free(m.load);
+    return status;
+}
+
 int sylva__plan_map_build(const sylva__plan *pl, int parts, sylva__plan_map *map)
 {
     const sylva__tree *t = pl->tree;
@@ -143,35 +197,18 @@ int sylva__plan_map_build(const sylva__plan *pl, int parts, sylva__plan_map *map
     map->group_top = sylva__calloc(ngs, 1);
     map->part_flops = sylva__calloc(np, sizeof *map->part_flops);
     double *sub = sylva__malloc(nfs, sizeof *sub), *gflops = sylva__calloc(np, sizeof *gflops);
-    char *top = sylva__malloc(nfs, 1);
-    int *root_part = sylva__malloc(nfs, sizeof *root_part);
-    mapper m = {t, sub, map->parts, sylva__malloc(nfs, sizeof *m.cand), 0, sylva__malloc(nfs, sizeof *m.sorted),
-                sylva__malloc(nfs, sizeof *m.tmp), sylva__calloc(np, sizeof *m.load)};
+    int *owner = sylva__malloc(nfs, sizeof *owner); /* a front's part, or a top front's owner */
     int status = SYLVA_OK;
-    if (!map->front_part || !map->group_part || !map->group_top || !map->part_flops || !sub ||
-        !gflops || !top || !root_part || !m.cand || !m.sorted || !m.tmp || !m.load) {
+    if (!map->front_part || !map->group_part || !map->group_top || !map->part_flops || !sub || !gflops || !owner) {
         status = sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory mapping %lld groups onto %d parts",
                              (long long)ng, map->parts);
         goto done;
     }
-    /* Subtree flops: CHOLMOD's trees put children before parents. */
-    double total = 0;
-    for (int64_t f = 0; f < nf; f++) sub[f] = t->fronts[f].flops;
+    if ((status = sylva__tree_map(t, map->parts, map->front_part))) goto done;
+    subtree_flops(t, sub);
+    /* Top fronts upwards from their heaviest child. */
     for (int64_t f = 0; f < nf; f++) {
-        total += t->fronts[f].flops;
-        if (t->fronts[f].parent >= 0) sub[t->fronts[f].parent] += sub[f];
-    }
-    choose_split(&m, top, root_part, total);
-    /* Parts downwards from the candidate roots (parents come after their
-     * children, so walk down from the end), then top fronts upwards from
-     * their heaviest child. */
-    for (int64_t f = nf - 1; f >= 0; f--) {
-        int64_t p = t->fronts[f].parent;
-        map->front_part[f] = top[f] ? -1 : (p >= 0 && !top[p]) ? map->front_part[p] : root_part[f];
-    }
-    int *owner = root_part; /* reused: a front's owner (its part, or a top front's) */
-    for (int64_t f = 0; f < nf; f++) {
-        if (!top[f]) {
+        if (map->front_part[f] >= 0) {
             owner[f] = map->front_part[f];
             continue;
         }
@@ -181,11 +218,10 @@ int sylva__plan_map_build(const sylva__plan *pl, int parts, sylva__plan_map *map
         owner[f] = heavy >= 0 ? owner[heavy] : 0;
     }
     for (int64_t g = 0; g < ng; g++) {
-        memset(gflops, 0, (size_t)map->parts * sizeof *gflops);
-        int first = -2;
+        memset(gflops, 0, np * sizeof *gflops);
+        int first = map->front_part[pl->front_list[pl->group_ptr[g]]];
         for (int64_t q = pl->group_ptr[g]; q < pl->group_ptr[g + 1]; q++) {
             int64_t f = pl->front_list[q];
-            if (first == -2) first = map->front_part[f];
             if (map->front_part[f] < 0 || map->front_part[f] != first) map->group_top[g] = 1;
             gflops[owner[f]] += t->fronts[f].flops;
         }
@@ -201,13 +237,37 @@ int sylva__plan_map_build(const sylva__plan *pl, int parts, sylva__plan_map *map
 done:
     free(sub);
     free(gflops);
-    free(top);
-    free(root_part);
-    free(m.cand);
-    free(m.sorted);
-    free(m.tmp);
-    free(m.load);
+    free(owner);
     if (status) sylva__plan_map_free(map);
+    return status;
+}
+
+int sylva__groups_split_by_part(const sylva__tree *t, int parts, int64_t *order, int64_t *start, int64_t *ngroups)
+{
+    int64_t nf = t->nfronts, ng = *ngroups;
+    size_t nfs = (size_t)(nf ? nf : 1);
+    int *part = sylva__malloc(nfs, sizeof *part);
+    int64_t *o2 = sylva__malloc(nfs, sizeof *o2), *s2 = sylva__malloc(nfs + 2, sizeof *s2);
+    int status = part && o2 && s2 ? sylva__tree_map(t, parts, part)
+                                  : sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory splitting groups by part");
+    if (!status) {
+        int64_t n2 = 0, pos = 0;
+        for (int64_t g = 0; g < ng; g++)
+            for (int p = 0; p <= parts; p++) { /* parts 0..parts−1, then the top (−1) */
+                int want = p < parts ? p : -1;
+                int64_t first = pos;
+                for (int64_t q = start[g]; q < start[g + 1]; q++)
+                    if (part[order[q]] == want) o2[pos++] = order[q];
+                if (pos > first) s2[n2++] = first;
+            }
+        s2[n2] = pos;
+        memcpy(order, o2, (size_t)pos * sizeof *order);
+        memcpy(start, s2, (size_t)(n2 + 1) * sizeof *start);
+        *ngroups = n2;
+    }
+    free(part);
+    free(o2);
+    free(s2);
     return status;
 }
 

@@ -253,7 +253,7 @@ int main(int argc, char **argv)
     const char *s = getenv("SYLVA_TEST_SEED");
     rng = s ? strtoull(s, NULL, 10) : (uint64_t)time(NULL) * 2654435761u + 1;
     printf("seed %llu (set SYLVA_TEST_SEED to repeat)\n", (unsigned long long)rng);
-    const sylva__policy_params params[] = {{256, 0}, {256, 2e3}, {16, 1e5}, {64, 1e300}, {1, 0}};
+    const sylva__policy_params params[] = {{256, 0, 1}, {256, 2e3, 1}, {16, 1e5, 1}, {64, 1e300, 1}, {1, 0, 1}};
     int npol = 0;
     for (int sh = 0; sh < 6; sh++)
         for (int r = 0; r < (sh == 0 ? 1 : trees); r++) {
@@ -289,7 +289,7 @@ int main(int argc, char **argv)
     /* A raw grouping that skips a front, or lists an empty group. */
     sylva__tree *t = shape_tree(1, 4);
     int64_t order[4] = {0, 1, 2, 3}, start_missing[3] = {0, 2, 3}, start_empty[4] = {0, 2, 2, 4};
-    sylva__policy_params pp = {256, 0};
+    sylva__policy_params pp = {256, 0, 1};
     CHECK(sylva__plan_check_grouping(t, "test", order, start_missing, 2, &pp) == SYLVA_ERR_RUNTIME,
           "a grouping without front 3 accepted");
     CHECK(sylva__plan_check_grouping(t, "test", order, start_empty, 3, &pp) == SYLVA_ERR_RUNTIME,

@@ -9,7 +9,9 @@
  * owner of its heaviest child's subtree; the flops add up; the subtrees
  * are dealt within the LPT bound (no part above the mean plus the heaviest
  * subtree); two equal subtrees per part balance exactly; the result is
- * deterministic.
+ * deterministic. A plan built for the parts (params.parts) passes the plan
+ * contract, holds the same fronts, and has no group mixing two parts or a
+ * part and the top.
  *   test_plan_map [TREES]   (random trees per shape, default 40)
  */
 #include <math.h>
@@ -140,7 +142,7 @@ int main(int argc, char **argv)
     int trees = argc > 1 ? atoi(argv[1]) : 40;
     rng = (uint64_t)time(NULL) | 1;
     printf("seed %llu\n", (unsigned long long)rng);
-    sylva__policy_params pp = {256, 2e3};
+    sylva__policy_params pp = {256, 2e3, 1};
     const int parts_list[] = {1, 2, 3, 4, 7};
     for (int sh = 0; sh < 6; sh++)
         for (int r = 0; r < trees; r++) {
@@ -164,6 +166,26 @@ int main(int argc, char **argv)
                           "%s: two maps differ", what);
                     sylva__plan_map_free(&a);
                     sylva__plan_map_free(&b);
+                    /* The plan built for these parts. */
+                    sylva__policy_params pq = pp;
+                    pq.parts = parts_list[q];
+                    sylva__plan *ps = NULL;
+                    CHECK(sylva__plan_build(t, pol->name, &pq, &ps) == SYLVA_OK, "%s: plan for the parts: %s", what,
+                          sylva_last_error());
+                    if (!ps) continue;
+                    CHECK(ps->ngroups >= pl->ngroups, "%s: %lld groups for the parts, %lld without", what,
+                          (long long)ps->ngroups, (long long)pl->ngroups);
+                    sylva__plan_map c;
+                    CHECK(sylva__plan_map_build(ps, parts_list[q], &c) == SYLVA_OK, "%s: map of the split plan", what);
+                    check_map(ps, &c, parts_list[q], what);
+                    for (int64_t g = 0; g < ps->ngroups; g++) {
+                        int p0 = c.front_part[ps->front_list[ps->group_ptr[g]]];
+                        for (int64_t x = ps->group_ptr[g]; x < ps->group_ptr[g + 1]; x++)
+                            CHECK(c.front_part[ps->front_list[x]] == p0, "%s: split group %lld holds parts %d and %d",
+                                  what, (long long)g, p0, c.front_part[ps->front_list[x]]);
+                    }
+                    sylva__plan_map_free(&c);
+                    sylva__plan_free(ps);
                 }
                 sylva__plan_free(pl);
             }
