@@ -40,35 +40,28 @@ void sylva_default_options(sylva_options *o)
     o->gpu_map = SYLVA_GPU_MAP_SUBTREES;
 }
 
-static const char *const gpu_map_names[] = {"subtrees", "scheduler"};
-
-int sylva_gpu_map_from_name(const char *name)
+/* A name's index in a table of count names (−1 if absent), and back. */
+static int name_index(const char *const *names, int count, const char *name)
 {
-    for (int i = 0; name && i < (int)(sizeof gpu_map_names / sizeof gpu_map_names[0]); i++)
-        if (!strcmp(name, gpu_map_names[i])) return i;
+    for (int i = 0; name && i < count; i++)
+        if (!strcmp(name, names[i])) return i;
     return -1;
 }
 
-const char *sylva_gpu_map_name(int map)
+static const char *name_at(const char *const *names, int count, int i)
 {
-    return map >= 0 && map < (int)(sizeof gpu_map_names / sizeof gpu_map_names[0]) ? gpu_map_names[map]
-                                                                                  : "unknown";
+    return i >= 0 && i < count ? names[i] : "unknown";
 }
 
+#define NAMES(t) (t), (int)(sizeof(t) / sizeof(t)[0])
+
+static const char *const gpu_map_names[] = {"subtrees", "scheduler"};
 static const char *const mode_names[] = {"auto", "gpu", "hybrid", "cpu"};
 
-int sylva_exec_mode_from_name(const char *name)
-{
-    for (int i = 0; name && i < (int)(sizeof mode_names / sizeof mode_names[0]); i++)
-        if (!strcmp(name, mode_names[i])) return i;
-    return -1;
-}
-
-const char *sylva_exec_mode_name(int mode)
-{
-    return mode >= 0 && mode < (int)(sizeof mode_names / sizeof mode_names[0]) ? mode_names[mode]
-                                                                              : "unknown";
-}
+int sylva_gpu_map_from_name(const char *name) { return name_index(NAMES(gpu_map_names), name); }
+const char *sylva_gpu_map_name(int map) { return name_at(NAMES(gpu_map_names), map); }
+int sylva_exec_mode_from_name(const char *name) { return name_index(NAMES(mode_names), name); }
+const char *sylva_exec_mode_name(int mode) { return name_at(NAMES(mode_names), mode); }
 
 const char *sylva_ordering_name(int ordering)
 {
