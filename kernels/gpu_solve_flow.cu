@@ -35,6 +35,9 @@
     ((w) * FLOW_MAX(FLOW_MAX(32 * (w), SYLVA_SOLVE_UK), FLOW_MAX(SYLVA_SOLVE_FOLD_R, SYLVA_SOLVE_BR)))
 #define FLOW_DLD 33 /* leading dimension of a diagonal block in shared memory */
 #define FLOW_W SYLVA_SOLVE_COLS
+/* Rows per thread of a forward update (SYLVA_SOLVE_UR of them per item). */
+#define FLOW_UPD_RPT (SYLVA_SOLVE_UR / (FLOW_W * 32))
+static_assert(SYLVA_SOLVE_UR % (FLOW_W * 32) == 0, "a forward update item's rows are whole rounds of the block");
 
 static_assert(FLOW_TB == 32, "a triangle block is one warp's rows");
 static_assert(SYLVA_SOLVE_FOLD_K <= SYLVA_SOLVE_UK, "a folded front's pivot rows fit the staging buffer");
@@ -53,7 +56,15 @@ struct flow_args {
     int64_t ldx;
     int nrhs;
     int *ticket, *ready; /* ready, tdone, udone: F ints each, per column chunk */
+    unsigned long long *trace; /* NULL, or 4 per ticket (sylva__gpu_solve_trace_*) */
 };
+
+__device__ __forceinline__ unsigned long long flow_clock()
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
 
 /* One front as an item sees it. */
 struct front {
@@ -149,26 +160,65 @@ template <int W> __device__ void stage_pivots(const front &F, const flow_args &a
     __syncthreads();
 }
 
-/* X[rows[i0 .. i1)] −= L21[i0 .. i1, j0 .. j1) · X1[j0 .. j1) (staged in s),
- * a thread per row, atomic adds (other fronts update the same rows). */
-template <int W> __device__ void update_rows(const front &F, const flow_args &a, int i0, int i1, int j0, int j1, int c0, int nc,
-                            const double *s)
+/* acc[q] += L21[i0 + threadIdx.x + q · FLOW_THREADS, j0 .. j1) · X1[j0 .. j1)
+ * (staged in s from j0), for RPT rows per thread at once: a row's loads
+ * are a dependent stream of the whole item, so several rows interleaved
+ * keep RPT times as many loads in flight. */
+template <int W, int RPT>
+__device__ __forceinline__ void accumulate_rows(const front &F, int i0, int i1, int j0, int j1, const double *s,
+                                                double (&acc)[RPT][FLOW_COLS])
 {
-    for (int i = i0 + (int)threadIdx.x; i < i1; i += FLOW_THREADS) {
-        const double *Li = F.L + F.k + i;
-        double acc[FLOW_COLS];
+    const double *Li[RPT];
+    bool in[RPT];
 #pragma unroll
-        for (int c = 0; c < FLOW_COLS; c++) acc[c] = 0;
+    for (int q = 0; q < RPT; q++) {
+        const int i = i0 + (int)threadIdx.x + q * FLOW_THREADS;
+        in[q] = i < i1;
+        Li[q] = F.L + F.k + (in[q] ? i : i0);
+    }
 #pragma unroll 8
-        for (int j = j0; j < j1; j++) {
-            const double l = __ldg(Li + (int64_t)j * F.m);
+    for (int j = j0; j < j1; j++) {
+        double l[RPT];
 #pragma unroll
-            for (int c = 0; c < FLOW_COLS; c++) acc[c] += l * s[(j - j0) * FLOW_COLS + c];
-        }
+        for (int q = 0; q < RPT; q++) l[q] = in[q] ? __ldg(Li[q] + (int64_t)j * F.m) : 0.0;
+#pragma unroll
+        for (int q = 0; q < RPT; q++)
+#pragma unroll
+            for (int c = 0; c < FLOW_COLS; c++) acc[q][c] += l[q] * s[(j - j0) * FLOW_COLS + c];
+    }
+}
+
+/* X[rows[i]] −= acc for the thread's rows (atomic adds: other fronts update
+ * the same rows). */
+template <int W, int RPT>
+__device__ __forceinline__ void subtract_rows(const front &F, const flow_args &a, int i0, int i1, int c0, int nc,
+                                              const double (&acc)[RPT][FLOW_COLS])
+{
+#pragma unroll
+    for (int q = 0; q < RPT; q++) {
+        const int i = i0 + (int)threadIdx.x + q * FLOW_THREADS;
+        if (i >= i1) continue;
         double *x = a.X + F.rw[i];
 #pragma unroll
         for (int c = 0; c < FLOW_COLS; c++)
-            if (c < nc) atomicAdd(x + (int64_t)(c0 + c) * a.ldx, -acc[c]);
+            if (c < nc) atomicAdd(x + (int64_t)(c0 + c) * a.ldx, -acc[q][c]);
+    }
+}
+
+/* X[rows[i0 .. i1)] −= L21[i0 .. i1, j0 .. j1) · X1[j0 .. j1) (staged in s),
+ * FLOW_UPD_RPT rows per thread at a time. */
+template <int W> __device__ void update_rows(const front &F, const flow_args &a, int i0, int i1, int j0, int j1, int c0, int nc,
+                            const double *s)
+{
+    constexpr int R = FLOW_UPD_RPT;
+    for (int b = i0; b < i1; b += R * FLOW_THREADS) {
+        double acc[R][FLOW_COLS];
+#pragma unroll
+        for (int q = 0; q < R; q++)
+#pragma unroll
+            for (int c = 0; c < FLOW_COLS; c++) acc[q][c] = 0;
+        accumulate_rows<W, R>(F, b, i1, j0, j1, s, acc);
+        subtract_rows<W, R>(F, a, b, i1, c0, nc, acc);
     }
 }
 
@@ -178,9 +228,13 @@ template <int W> __device__ void update_rows(const front &F, const flow_args &a,
  * the forward's time). */
 template <int W> __device__ void stage_rows(const front &F, const flow_args &a, int i0, int i1, int c0, int nc, double *s)
 {
-    for (int u = threadIdx.x; u < (i1 - i0) * FLOW_COLS; u += FLOW_THREADS) {
-        const int i = i0 + u / FLOW_COLS, c = u % FLOW_COLS;
-        s[u] = c < nc ? __ldcg(a.X + F.rw[i] + (int64_t)(c0 + c) * a.ldx) : 0.0;
+    /* A thread per row: its index read once, then its columns; unrolled
+     * so that several rows' two dependent loads are in flight at once. */
+#pragma unroll 4
+    for (int i = i0 + (int)threadIdx.x; i < i1; i += FLOW_THREADS) {
+        const double *x = a.X + F.rw[i] + (int64_t)c0 * a.ldx;
+#pragma unroll
+        for (int c = 0; c < FLOW_COLS; c++) s[(i - i0) * FLOW_COLS + c] = c < nc ? __ldcg(x + (int64_t)c * a.ldx) : 0.0;
     }
     __syncthreads();
 }
@@ -197,7 +251,7 @@ __device__ void gather_update(const front &F, int i0, int i1, int j0, int j1, co
         double acc[FLOW_COLS];
 #pragma unroll
         for (int c = 0; c < FLOW_COLS; c++) acc[c] = 0;
-#pragma unroll 4
+#pragma unroll 16
         for (int i = i0 + lane; i < i1; i += 32) {
             const double l = __ldg(Lj + i);
 #pragma unroll
@@ -373,6 +427,36 @@ __device__ void tri_backward(const front &F, const flow_args &a, const int *tdon
     __syncthreads();
 }
 
+/* Forward update item u of a split front: X[its rows] −= L21[its rows,
+ * its pivots] · X1[its pivots], taken triangle block by triangle block as
+ * they finish (the item runs beside its front's triangle chain, and only
+ * the last block's share is left once the chain ends), FLOW_UPD_RPT rows
+ * per thread, atomic adds at the end. */
+template <int W>
+__device__ void upd_forward(const front &F, const flow_args &a, const int *tdone, int u, int c0, int nc, double *s,
+                            int *flag)
+{
+    constexpr int R = FLOW_UPD_RPT;
+    const int nku = (F.k + SYLVA_SOLVE_UK - 1) / SYLVA_SOLVE_UK;
+    const int i0 = u / nku * SYLVA_SOLVE_UR, j0 = u % nku * SYLVA_SOLVE_UK;
+    const int i1 = min(F.r, i0 + SYLVA_SOLVE_UR), j1 = min(F.k, j0 + SYLVA_SOLVE_UK);
+    double acc[R][FLOW_COLS];
+#pragma unroll
+    for (int q = 0; q < R; q++)
+#pragma unroll
+        for (int c = 0; c < FLOW_COLS; c++) acc[q][c] = 0;
+    for (int j = j0; j < j1;) {
+        /* Triangle blocks done so far (at least the one holding pivot j). */
+        const int done = block_wait(tdone + F.f, j / FLOW_TB + 1, flag);
+        const int jh = min(j1, done * FLOW_TB);
+        stage_pivots<W>(F, a, j, jh, c0, nc, s);
+        accumulate_rows<W, R>(F, i0, i1, j, jh, s, acc);
+        __syncthreads(); /* s is staged again next round */
+        j = jh;
+    }
+    subtract_rows<W, R>(F, a, i0, i1, c0, nc, acc);
+}
+
 /* Backward update item u of a split front: X1[its pivots] −= L21[its rows,
  * its pivots]ᵀ · X(rows), a warp per pivot, atomic adds (the front's other
  * row chunks add to the same pivots). */
@@ -405,6 +489,7 @@ template <int W, bool Forward> __global__ void __launch_bounds__(W * 32, 16 / W)
         /* Ticket → (item, column chunk): an item's chunks are consecutive
          * tickets, and each chunk has its own counters, so the chunks of
          * many right-hand sides run side by side, not one after another. */
+        const unsigned long long t_take = a.trace && threadIdx.x == 0 ? flow_clock() : 0;
         const int it = ticket / a.nchunks, chunk = ticket % a.nchunks;
         int *const ready = a.ready + (int64_t)chunk * F3, *const tdone = ready + a.nfronts,
                    *const udone = tdone + a.nfronts;
@@ -419,11 +504,15 @@ template <int W, bool Forward> __global__ void __launch_bounds__(W * 32, 16 / W)
         F.rw = a.rows + a.rofs[F.f];
         const int parent = a.parent[F.f], nt = a.nt[F.f], nu = a.nu[F.f];
         if (Forward) {
+            /* An update item waits on its triangle blocks as it goes. */
             if (kind != SYLVA_SOLVE_UPD) block_wait(ready + F.f, a.nchild[F.f], &flag);
-            else block_wait(tdone + F.f, nt, &flag);
         } else {
             if (parent >= 0 && (kind != SYLVA_SOLVE_TRI || nu == 0)) block_wait(ready + parent, 1, &flag);
             if (kind == SYLVA_SOLVE_TRI) block_wait(udone + F.f, nu, &flag);
+        }
+        if (a.trace && threadIdx.x == 0) {
+            a.trace[4 * (int64_t)ticket] = t_take;
+            a.trace[4 * (int64_t)ticket + 1] = flow_clock();
         }
         {
             const int c0 = chunk * FLOW_COLS, nc = min(FLOW_COLS, a.nrhs - c0);
@@ -434,12 +523,7 @@ template <int W, bool Forward> __global__ void __launch_bounds__(W * 32, 16 / W)
                 if (Forward) tri_forward<W>(F, a, tdone, idx, c0, nc, s, d, &flag);
                 else tri_backward<W>(F, a, tdone, idx, nt, c0, nc, s, d, &flag);
             } else if (Forward) {
-                const int nku = (F.k + SYLVA_SOLVE_UK - 1) / SYLVA_SOLVE_UK;
-                const int i0 = idx / nku * SYLVA_SOLVE_UR, j0 = idx % nku * SYLVA_SOLVE_UK;
-                const int j1 = min(F.k, j0 + SYLVA_SOLVE_UK);
-                stage_pivots<W>(F, a, j0, j1, c0, nc, s);
-                update_rows<W>(F, a, i0, min(F.r, i0 + SYLVA_SOLVE_UR), j0, j1, c0, nc, s);
-                __syncthreads();
+                upd_forward<W>(F, a, tdone, idx, c0, nc, s, &flag);
             } else {
                 upd_backward<W>(F, a, idx, c0, nc, s);
             }
@@ -462,6 +546,12 @@ template <int W, bool Forward> __global__ void __launch_bounds__(W * 32, 16 / W)
             }
         } else {
             block_signal(udone + F.f, NULL);
+        }
+        if (a.trace && threadIdx.x == 0) {
+            unsigned sm;
+            asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+            a.trace[4 * (int64_t)ticket + 2] = flow_clock();
+            a.trace[4 * (int64_t)ticket + 3] = (unsigned long long)sm << 32 | blockIdx.x;
         }
     }
 }
@@ -535,7 +625,8 @@ int sweep(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, 
                    d->n,
                    (int)nrhs,
                    flow,
-                   flow + 1};
+                   flow + 1,
+                   b->trace[forward ? 0 : 1]};
     return launch<FLOW_W>(a, count * nchunks, forward, s);
 }
 
