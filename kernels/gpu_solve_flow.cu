@@ -15,6 +15,7 @@
  * of lap3d7:60, docs/perf-log.md). */
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 
 #include "gpu_common.cuh"
 #include "gpu_solve.h"
@@ -240,10 +241,10 @@ template <int W> __device__ void stage_rows(const front &F, const flow_args &a, 
 }
 
 /* For pivots j0 .. j1 (a warp each): L21[i0 .. i1, j]ᵀ · the staged rows,
- * summed over the warp; out(j, c, sum) by lane 0 for every column c of
- * the pass (FLOW_COLS of them: out must skip c ≥ nc). */
+ * summed over the warp; out(j, c, sum) by lane 0 for the pass's nc
+ * columns. */
 template <int W, typename Out>
-__device__ void gather_update(const front &F, int i0, int i1, int j0, int j1, const double *s, Out out)
+__device__ void gather_update(const front &F, int i0, int i1, int j0, int j1, int nc, const double *s, Out out)
 {
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     for (int j = j0 + warp; j < j1; j += FLOW_WARPS) {
@@ -251,7 +252,7 @@ __device__ void gather_update(const front &F, int i0, int i1, int j0, int j1, co
         double acc[FLOW_COLS];
 #pragma unroll
         for (int c = 0; c < FLOW_COLS; c++) acc[c] = 0;
-#pragma unroll 16
+#pragma unroll 8
         for (int i = i0 + lane; i < i1; i += 32) {
             const double l = __ldg(Lj + i);
 #pragma unroll
@@ -259,6 +260,7 @@ __device__ void gather_update(const front &F, int i0, int i1, int j0, int j1, co
         }
 #pragma unroll
         for (int c = 0; c < FLOW_COLS; c++) {
+            if (c >= nc) break; /* the block's column count: no lane diverges */
             const double v = warp_sum(acc[c]);
             if (lane == 0) out(j, c, v);
         }
@@ -303,7 +305,7 @@ template <int W> __device__ void fold_backward(const front &F, const flow_args &
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     if (F.r > 0) {
         stage_rows<W>(F, a, 0, F.r, c0, nc, s);
-        gather_update<W>(F, 0, F.r, 0, F.k, s, [&](int j, int c, double v) {
+        gather_update<W>(F, 0, F.r, 0, F.k, nc, s, [&](int j, int c, double v) {
             double *x1 = F.X1 + j + (int64_t)(c0 + c) * a.ldx;
             if (c < nc) __stcg(x1, __ldcg(x1) - v);
         });
@@ -348,11 +350,22 @@ __device__ void tri_forward(const front &F, const flow_args &a, const int *tdone
 #pragma unroll
         for (int q = 0; q < FLOW_Q; q++) l[q] = __ldg(F.L + row + (int64_t)(done * FLOW_TB + warp * FLOW_Q + q) * F.m);
         const int hi = min(block_wait(tdone + F.f, done + 1, flag), b);
-        for (int jj = done; jj < hi; jj++) {
+#pragma unroll
+        for (int q = 0; q < FLOW_Q; q++) {
+            const int j = done * FLOW_TB + warp * FLOW_Q + q;
+#pragma unroll
+            for (int c = 0; c < FLOW_COLS; c++)
+                if (c < nc) acc[c] += l[q] * __ldcg(F.X1 + j + (int64_t)(c0 + c) * a.ldx);
+        }
+        /* Blocks that finished while this item was not yet running (it
+         * was taken late): their loads are independent, so several
+         * blocks' are in flight at once. */
+#pragma unroll 4
+        for (int jj = done + 1; jj < hi; jj++) {
 #pragma unroll
             for (int q = 0; q < FLOW_Q; q++) {
                 const int j = jj * FLOW_TB + warp * FLOW_Q + q;
-                const double lq = jj == done ? l[q] : __ldg(F.L + row + (int64_t)j * F.m);
+                const double lq = __ldg(F.L + row + (int64_t)j * F.m);
 #pragma unroll
                 for (int c = 0; c < FLOW_COLS; c++)
                     if (c < nc) acc[c] += lq * __ldcg(F.X1 + j + (int64_t)(c0 + c) * a.ldx);
@@ -378,49 +391,62 @@ __device__ void tri_forward(const front &F, const flow_args &a, const int *tdone
 
 /* Backward triangle block b of a split front: its rows less
  * L[later pivots, rows]ᵀ · X1, taken as the later triangle items finish
- * (from the last one up), then solved with the diagonal block transposed. */
+ * (from the last one up), then solved with the diagonal block transposed.
+ * A lane per pivot of the block, each warp FLOW_Q of an arriving block's
+ * rows (lanes read a row of L: strided, but the warp's next rows share
+ * the cache lines), partial sums through shared memory as in the forward
+ * block: 4 accumulators a thread, where a lane per row needed FLOW_Q ×
+ * FLOW_COLS and a warp reduction for each. The next block's L entries are
+ * loaded before waiting for it; blocks that finished before this item
+ * ran are taken several at once. */
 template <int W>
 __device__ void tri_backward(const front &F, const flow_args &a, const int *tdone, int b, int nt, int c0, int nc,
                              double *s, double *d, int *flag)
 {
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int r0 = b * FLOW_TB, jb = min(FLOW_TB, F.k - r0), need = nt - 1 - b;
+    const double *Lj = F.L + (int64_t)(r0 + min(lane, jb - 1)) * F.m; /* our pivot's column */
     load_diag<W>(F, r0, jb, d);
-    double acc[FLOW_Q][FLOW_COLS];
+    double acc[FLOW_COLS];
 #pragma unroll
-    for (int q = 0; q < FLOW_Q; q++)
+    for (int c = 0; c < FLOW_COLS; c++) acc[c] = 0;
+    /* Block t (counted from the last): the warp's rows of it. */
+    auto load = [&](int t, double (&l)[FLOW_Q]) {
+        const int i = (nt - 1 - t) * FLOW_TB + warp * FLOW_Q;
 #pragma unroll
-        for (int c = 0; c < FLOW_COLS; c++) acc[q][c] = 0;
+        for (int q = 0; q < FLOW_Q; q++) l[q] = i + q < F.k ? __ldg(Lj + i + q) : 0.0;
+    };
+    auto take = [&](int t, const double (&l)[FLOW_Q]) {
+        const int i = (nt - 1 - t) * FLOW_TB + warp * FLOW_Q;
+#pragma unroll
+        for (int q = 0; q < FLOW_Q; q++)
+#pragma unroll
+            for (int c = 0; c < FLOW_COLS; c++)
+                if (c < nc && i + q < F.k) acc[c] += l[q] * __ldcg(F.X1 + i + q + (int64_t)(c0 + c) * a.ldx);
+    };
     for (int done = 0; done < need;) {
+        double l[FLOW_Q];
+        load(done, l);
         const int hi = min(block_wait(tdone + F.f, done + 1, flag), need);
-        for (int t = done; t < hi; t++) {
-            const int row = (nt - 1 - t) * FLOW_TB + lane;
-            if (row >= F.k) continue;
-            double x[FLOW_COLS];
-#pragma unroll
-            for (int c = 0; c < FLOW_COLS; c++) x[c] = c < nc ? __ldcg(F.X1 + row + (int64_t)(c0 + c) * a.ldx) : 0.0;
-#pragma unroll
-            for (int q = 0; q < FLOW_Q; q++) {
-                const int j = r0 + warp * FLOW_Q + q;
-                if (j >= r0 + jb) continue;
-                const double l = __ldg(F.L + row + (int64_t)j * F.m);
-#pragma unroll
-                for (int c = 0; c < FLOW_COLS; c++) acc[q][c] += l * x[c];
-            }
+        take(done, l);
+#pragma unroll 1
+        for (int t = done + 1; t < hi; t++) {
+            double lt[FLOW_Q];
+            load(t, lt);
+            take(t, lt);
         }
         done = hi;
     }
 #pragma unroll
-    for (int q = 0; q < FLOW_Q; q++)
-#pragma unroll
-        for (int c = 0; c < FLOW_COLS; c++) {
-            const double v = warp_sum(acc[q][c]);
-            if (lane == 0) s[(warp * FLOW_Q + q) * FLOW_COLS + c] = v;
-        }
+    for (int c = 0; c < FLOW_COLS; c++) s[(warp * 32 + lane) * FLOW_COLS + c] = acc[c];
     __syncthreads();
     if (warp < nc) {
         double *x = F.X1 + (int64_t)(c0 + warp) * a.ldx;
-        double v = lane < jb ? __ldcg(x + r0 + lane) - s[lane * FLOW_COLS + warp] : 0.0;
+        double v = 0;
+        if (lane < jb) {
+            v = __ldcg(x + r0 + lane);
+            for (int w = 0; w < FLOW_WARPS; w++) v -= s[(w * 32 + lane) * FLOW_COLS + warp];
+        }
         v = diag_backward(d, jb, v);
         if (lane < jb) __stcg(x + r0 + lane, v);
     }
@@ -466,13 +492,13 @@ template <int W> __device__ void upd_backward(const front &F, const flow_args &a
     const int j0 = u / nbr * SYLVA_SOLVE_BK, i0 = u % nbr * SYLVA_SOLVE_BR;
     const int j1 = min(F.k, j0 + SYLVA_SOLVE_BK), i1 = min(F.r, i0 + SYLVA_SOLVE_BR);
     stage_rows<W>(F, a, i0, i1, c0, nc, s);
-    gather_update<W>(F, i0, i1, j0, j1, s, [&](int j, int c, double v) {
+    gather_update<W>(F, i0, i1, j0, j1, nc, s, [&](int j, int c, double v) {
         if (c < nc) atomicAdd(F.X1 + j + (int64_t)(c0 + c) * a.ldx, -v);
     });
     __syncthreads();
 }
 
-template <int W, bool Forward> __global__ void __launch_bounds__(W * 32, 16 / W) flow_kernel(flow_args a)
+template <int W, bool Forward, int MINB> __global__ void __launch_bounds__(W * 32, MINB) flow_kernel(flow_args a)
 {
     __shared__ double s[FLOW_BUF_OF(W)], d[FLOW_TB * FLOW_DLD];
     __shared__ int item, flag;
@@ -563,32 +589,53 @@ int cuda_fail(const char *what, cudaError_t e)
 
 /* As many blocks of W warps as fit on the device at once, no more than items. */
 #define FLOW_MAX_DEVICES 64
-/* Resident blocks per device and sweep, found once (the occupancy query
- * costs microseconds, a small solve's sweep not many more). */
-static std::atomic<int> resident_blocks[2][FLOW_MAX_DEVICES];
+/* Resident blocks per device, sweep and variant, found once (the
+ * occupancy query costs microseconds, a small solve's sweep not many more). */
+static std::atomic<int> resident_blocks[2][2][FLOW_MAX_DEVICES];
+
+/* Blocks per SM the kernel is compiled for: 4 (128 registers a thread) or,
+ * with SYLVA_SOLVE_MINB=8, 8 (64 registers, some spilled): a block waiting
+ * on an item holds its slot, so more resident blocks keep more items
+ * moving. An experiment's switch (docs/perf-log.md). */
+static int minb_variant()
+{
+    static std::atomic<int> v{-1};
+    int x = v.load(std::memory_order_relaxed);
+    if (x < 0) {
+        const char *e = getenv("SYLVA_SOLVE_MINB");
+        x = e && atoi(e) == 8 ? 1 : 0;
+        v.store(x, std::memory_order_relaxed);
+    }
+    return x;
+}
+
+template <int W, bool Forward, int MINB> int launch_one(int count, int dev, std::atomic<int> *cached, const flow_args &a, cudaStream_t s)
+{
+    cudaError_t e;
+    int resident = cached ? cached->load(std::memory_order_relaxed) : 0;
+    if (resident == 0) {
+        int sms = 1, per_sm = 1;
+        if ((e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess ||
+            (e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flow_kernel<W, Forward, MINB>, W * 32, 0)) !=
+                cudaSuccess)
+            return cuda_fail("sizing the solve's grid", e);
+        resident = sms * std::max(per_sm, 1);
+        if (cached) cached->store(resident, std::memory_order_relaxed);
+    }
+    flow_kernel<W, Forward, MINB><<<std::min(count, resident), W * 32, 0, s>>>(a);
+    e = cudaGetLastError();
+    return e == cudaSuccess ? SYLVA_OK : cuda_fail(Forward ? "flow_kernel (forward)" : "flow_kernel (backward)", e);
+}
 
 template <int W> int launch(const flow_args &a, int count, bool forward, cudaStream_t s)
 {
     int dev = 0;
     cudaError_t e = cudaGetDevice(&dev);
     if (e != cudaSuccess) return cuda_fail("sizing the solve's grid", e);
-    std::atomic<int> *cached = dev < FLOW_MAX_DEVICES ? &resident_blocks[forward][dev] : nullptr;
-    int resident = cached ? cached->load(std::memory_order_relaxed) : 0;
-    if (resident == 0) {
-        int sms = 1, per_sm = 1;
-        if ((e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess ||
-            (e = forward ? cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flow_kernel<W, true>, W * 32, 0)
-                         : cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flow_kernel<W, false>, W * 32,
-                                                                         0)) != cudaSuccess)
-            return cuda_fail("sizing the solve's grid", e);
-        resident = sms * std::max(per_sm, 1);
-        if (cached) cached->store(resident, std::memory_order_relaxed);
-    }
-    const int grid = std::min(count, resident);
-    if (forward) flow_kernel<W, true><<<grid, W * 32, 0, s>>>(a);
-    else flow_kernel<W, false><<<grid, W * 32, 0, s>>>(a);
-    e = cudaGetLastError();
-    return e == cudaSuccess ? SYLVA_OK : cuda_fail(forward ? "flow_kernel (forward)" : "flow_kernel (backward)", e);
+    const int v = minb_variant();
+    std::atomic<int> *cached = dev < FLOW_MAX_DEVICES ? &resident_blocks[v][forward][dev] : nullptr;
+    if (v) return forward ? launch_one<W, true, 8>(count, dev, cached, a, s) : launch_one<W, false, 8>(count, dev, cached, a, s);
+    return forward ? launch_one<W, true, 16 / W>(count, dev, cached, a, s) : launch_one<W, false, 16 / W>(count, dev, cached, a, s);
 }
 
 int sweep(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, double *X, cudaStream_t s,
