@@ -15,7 +15,6 @@
  * of lap3d7:60, docs/perf-log.md). */
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
 
 #include "gpu_common.cuh"
 #include "gpu_solve.h"
@@ -35,12 +34,16 @@
 #define FLOW_BUF_OF(w)                                                                                              \
     ((w) * FLOW_MAX(FLOW_MAX(32 * (w), SYLVA_SOLVE_UK), FLOW_MAX(SYLVA_SOLVE_FOLD_R, SYLVA_SOLVE_BR)))
 #define FLOW_DLD 33 /* leading dimension of a diagonal block in shared memory */
+/* A triangle item's inverted diagonal block: the end of s, past the
+ * partial sums (FLOW_THREADS · FLOW_COLS doubles). */
+#define FLOW_INV_OFF (FLOW_BUF_OF(FLOW_W) - FLOW_TB * FLOW_DLD)
 #define FLOW_W SYLVA_SOLVE_COLS
 /* Rows per thread of a forward update (SYLVA_SOLVE_UR of them per item). */
 #define FLOW_UPD_RPT (SYLVA_SOLVE_UR / (FLOW_W * 32))
 static_assert(SYLVA_SOLVE_UR % (FLOW_W * 32) == 0, "a forward update item's rows are whole rounds of the block");
 
 static_assert(FLOW_TB == 32, "a triangle block is one warp's rows");
+static_assert(FLOW_INV_OFF >= FLOW_W * 32 * FLOW_W, "the inverted block does not overlap the partial sums");
 static_assert(SYLVA_SOLVE_FOLD_K <= SYLVA_SOLVE_UK, "a folded front's pivot rows fit the staging buffer");
 
 namespace sylva {
@@ -149,6 +152,40 @@ __device__ __forceinline__ double diag_backward(const double *d, int jb, double 
         else if (lane < jj) v -= d[jj + lane * FLOW_DLD] * xj;
     }
     return v;
+}
+
+/* The inverse of the diagonal block in d (jb × jb, its pivots'
+ * reciprocals in row 32) into shared inv (ld FLOW_DLD), by warp 0: a lane
+ * per column of the identity, substituted column-wise. A triangle item
+ * that will wait for earlier blocks does this while it waits, so its step
+ * on the chain is a product (independent shuffles) rather than a
+ * substitution (32 dependent ones). All threads call it. */
+__device__ void invert_diag(const double *d, int jb, double *inv)
+{
+    if (threadIdx.x < 32) {
+        const int lane = threadIdx.x;
+        double *col = inv + lane * FLOW_DLD;
+        for (int i = 0; i < FLOW_TB; i++) col[i] = i == lane ? 1.0 : 0.0;
+        for (int jj = 0; jj < jb; jj++) {
+            const double xjj = col[jj] * d[32 + jj * FLOW_DLD];
+            col[jj] = xjj;
+            for (int i = jj + 1; i < jb; i++) col[i] -= d[i + jj * FLOW_DLD] * xjj;
+        }
+    }
+    __syncthreads();
+}
+
+/* The lane's row of inv · v (Transpose: of invᵀ · v); v one value a lane
+ * (0 past jb). */
+template <bool Transpose> __device__ __forceinline__ double apply_inverse(const double *inv, int jb, double v)
+{
+    const int lane = threadIdx.x % 32;
+    double acc = 0;
+    for (int k = 0; k < jb; k++) {
+        const double vk = __shfl_sync(FLOW_FULL, v, k);
+        acc += (Transpose ? inv[k + lane * FLOW_DLD] : inv[lane + k * FLOW_DLD]) * vk;
+    }
+    return lane < jb ? acc : 0.0;
 }
 
 /* X1[j0, j1) of columns c0 .. c0 + nc into shared s[(j − j0) · FLOW_COLS + c]. */
@@ -341,6 +378,9 @@ __device__ void tri_forward(const front &F, const flow_args &a, const int *tdone
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int r0 = b * FLOW_TB, jb = min(FLOW_TB, F.k - r0), row = min(r0 + lane, F.k - 1);
     load_diag<W>(F, r0, jb, d);
+    double *const inv = s + FLOW_INV_OFF;
+    const bool inverted = b > 0; /* block 0 waits for nothing: it substitutes */
+    if (inverted) invert_diag(d, jb, inv);
     double acc[FLOW_COLS];
 #pragma unroll
     for (int c = 0; c < FLOW_COLS; c++) acc[c] = 0;
@@ -383,7 +423,7 @@ __device__ void tri_forward(const front &F, const flow_args &a, const int *tdone
             v = __ldcg(x + row);
             for (int w = 0; w < FLOW_WARPS; w++) v -= s[(w * 32 + lane) * FLOW_COLS + warp];
         }
-        v = diag_forward(d, jb, v);
+        v = inverted ? apply_inverse<false>(inv, jb, v) : diag_forward(d, jb, v);
         if (lane < jb) __stcg(x + row, v);
     }
     __syncthreads();
@@ -407,6 +447,9 @@ __device__ void tri_backward(const front &F, const flow_args &a, const int *tdon
     const int r0 = b * FLOW_TB, jb = min(FLOW_TB, F.k - r0), need = nt - 1 - b;
     const double *Lj = F.L + (int64_t)(r0 + min(lane, jb - 1)) * F.m; /* our pivot's column */
     load_diag<W>(F, r0, jb, d);
+    double *const inv = s + FLOW_INV_OFF;
+    const bool inverted = need > 0; /* the last block waits for nothing: it substitutes */
+    if (inverted) invert_diag(d, jb, inv);
     double acc[FLOW_COLS];
 #pragma unroll
     for (int c = 0; c < FLOW_COLS; c++) acc[c] = 0;
@@ -447,7 +490,7 @@ __device__ void tri_backward(const front &F, const flow_args &a, const int *tdon
             v = __ldcg(x + r0 + lane);
             for (int w = 0; w < FLOW_WARPS; w++) v -= s[(w * 32 + lane) * FLOW_COLS + warp];
         }
-        v = diag_backward(d, jb, v);
+        v = inverted ? apply_inverse<true>(inv, jb, v) : diag_backward(d, jb, v);
         if (lane < jb) __stcg(x + r0 + lane, v);
     }
     __syncthreads();
@@ -498,7 +541,11 @@ template <int W> __device__ void upd_backward(const front &F, const flow_args &a
     __syncthreads();
 }
 
-template <int W, bool Forward, int MINB> __global__ void __launch_bounds__(W * 32, MINB) flow_kernel(flow_args a)
+/* FLOW_MIN_BLOCKS blocks an SM (64 registers a thread, a few spilled): a
+ * block waiting on an item holds its slot, so more resident blocks keep
+ * more items moving (measured 4 against 8: docs/perf-log.md, v4). */
+#define FLOW_MIN_BLOCKS 8
+template <int W, bool Forward> __global__ void __launch_bounds__(W * 32, FLOW_MIN_BLOCKS) flow_kernel(flow_args a)
 {
     __shared__ double s[FLOW_BUF_OF(W)], d[FLOW_TB * FLOW_DLD];
     __shared__ int item, flag;
@@ -589,53 +636,32 @@ int cuda_fail(const char *what, cudaError_t e)
 
 /* As many blocks of W warps as fit on the device at once, no more than items. */
 #define FLOW_MAX_DEVICES 64
-/* Resident blocks per device, sweep and variant, found once (the
- * occupancy query costs microseconds, a small solve's sweep not many more). */
-static std::atomic<int> resident_blocks[2][2][FLOW_MAX_DEVICES];
-
-/* Blocks per SM the kernel is compiled for: 4 (128 registers a thread) or,
- * with SYLVA_SOLVE_MINB=8, 8 (64 registers, some spilled): a block waiting
- * on an item holds its slot, so more resident blocks keep more items
- * moving. An experiment's switch (docs/perf-log.md). */
-static int minb_variant()
-{
-    static std::atomic<int> v{-1};
-    int x = v.load(std::memory_order_relaxed);
-    if (x < 0) {
-        const char *e = getenv("SYLVA_SOLVE_MINB");
-        x = e && atoi(e) == 8 ? 1 : 0;
-        v.store(x, std::memory_order_relaxed);
-    }
-    return x;
-}
-
-template <int W, bool Forward, int MINB> int launch_one(int count, int dev, std::atomic<int> *cached, const flow_args &a, cudaStream_t s)
-{
-    cudaError_t e;
-    int resident = cached ? cached->load(std::memory_order_relaxed) : 0;
-    if (resident == 0) {
-        int sms = 1, per_sm = 1;
-        if ((e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess ||
-            (e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flow_kernel<W, Forward, MINB>, W * 32, 0)) !=
-                cudaSuccess)
-            return cuda_fail("sizing the solve's grid", e);
-        resident = sms * std::max(per_sm, 1);
-        if (cached) cached->store(resident, std::memory_order_relaxed);
-    }
-    flow_kernel<W, Forward, MINB><<<std::min(count, resident), W * 32, 0, s>>>(a);
-    e = cudaGetLastError();
-    return e == cudaSuccess ? SYLVA_OK : cuda_fail(Forward ? "flow_kernel (forward)" : "flow_kernel (backward)", e);
-}
+/* Resident blocks per device and sweep, found once (the occupancy query
+ * costs microseconds, a small solve's sweep not many more). */
+static std::atomic<int> resident_blocks[2][FLOW_MAX_DEVICES];
 
 template <int W> int launch(const flow_args &a, int count, bool forward, cudaStream_t s)
 {
     int dev = 0;
     cudaError_t e = cudaGetDevice(&dev);
     if (e != cudaSuccess) return cuda_fail("sizing the solve's grid", e);
-    const int v = minb_variant();
-    std::atomic<int> *cached = dev < FLOW_MAX_DEVICES ? &resident_blocks[v][forward][dev] : nullptr;
-    if (v) return forward ? launch_one<W, true, 8>(count, dev, cached, a, s) : launch_one<W, false, 8>(count, dev, cached, a, s);
-    return forward ? launch_one<W, true, 16 / W>(count, dev, cached, a, s) : launch_one<W, false, 16 / W>(count, dev, cached, a, s);
+    std::atomic<int> *cached = dev < FLOW_MAX_DEVICES ? &resident_blocks[forward][dev] : nullptr;
+    int resident = cached ? cached->load(std::memory_order_relaxed) : 0;
+    if (resident == 0) {
+        int sms = 1, per_sm = 1;
+        if ((e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess ||
+            (e = forward ? cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flow_kernel<W, true>, W * 32, 0)
+                         : cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flow_kernel<W, false>, W * 32,
+                                                                         0)) != cudaSuccess)
+            return cuda_fail("sizing the solve's grid", e);
+        resident = sms * std::max(per_sm, 1);
+        if (cached) cached->store(resident, std::memory_order_relaxed);
+    }
+    const int grid = std::min(count, resident);
+    if (forward) flow_kernel<W, true><<<grid, W * 32, 0, s>>>(a);
+    else flow_kernel<W, false><<<grid, W * 32, 0, s>>>(a);
+    e = cudaGetLastError();
+    return e == cudaSuccess ? SYLVA_OK : cuda_fail(forward ? "flow_kernel (forward)" : "flow_kernel (backward)", e);
 }
 
 int sweep(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, double *X, cudaStream_t s,

@@ -4,7 +4,9 @@
  * no data handles: everything is host memory of the solve call, and the
  * order comes from explicit dependencies along the tree (solve_cpu.c). The
  * workspace is the calling worker's slice of the run's scratch, made before
- * submission, so a task never allocates and cannot fail.
+ * submission, so a task never allocates and cannot fail. A cost model
+ * (below) lets dmda-family schedulers place the tasks; when the run is
+ * traced, each task records its start, end and worker in its arguments.
  */
 #include <string.h>
 
@@ -19,10 +21,15 @@
 static void solve_piece_cpu(void *buffers[], void *cl_arg)
 {
     (void)buffers;
-    const sylva__solve_piece_args *a = cl_arg;
+    sylva__solve_piece_args *a = cl_arg;
     void *scratch = a->run->scratch[starpu_worker_get_id()];
+    if (a->run->trace) a->t0 = sylva__now();
     if (a->run->precision == SYLVA_FLOAT32) sylva__s_solve_piece_cpu(a, scratch);
     else sylva__d_solve_piece_cpu(a, scratch);
+    if (a->run->trace) {
+        a->t1 = sylva__now();
+        a->worker = starpu_worker_get_id();
+    }
 }
 
 /* Entries of L a task reads (the solve's cost: it streams L once, level-2
