@@ -33,7 +33,7 @@ extern "C" int sylva__gpu_solve_trace_end(const sylva__solve_desc *d, sylva__sol
 {
     size_t words[2] = {trace_words(d, nrhs, 0), trace_words(d, nrhs, 1)};
     unsigned long long *h[2] = {(unsigned long long *)malloc(words[0] * 8), (unsigned long long *)malloc(words[1] * 8)};
-    int st = h[0] && h[1] ? SYLVA_OK : SYLVA_ERR_NO_MEMORY;
+    int st = h[0] && h[1] ? SYLVA_OK : sylva__fail(SYLVA_ERR_NO_MEMORY, "solve trace: host copies");
     cudaError_t e = cudaStreamSynchronize(s);
     for (int w = 0; w < 2 && !st && e == cudaSuccess; w++) e = cudaMemcpy(h[w], b->trace[w], words[w] * 8, cudaMemcpyDeviceToHost);
     if (!st && e != cudaSuccess) st = sylva__fail(SYLVA_ERR_RUNTIME, "solve trace copy: %s", cudaGetErrorString(e));
@@ -46,7 +46,7 @@ extern "C" int sylva__gpu_solve_trace_end(const sylva__solve_desc *d, sylva__sol
         const int chunks = (int)((nrhs + SYLVA_SOLVE_COLS - 1) / SYLVA_SOLVE_COLS);
         unsigned long long t0 = ~0ull;
         for (int w = 0; w < 2; w++)
-            for (size_t q = 0; q + 4 <= words[w] - 4; q += 4)
+            for (size_t q = 0; q + 4 < words[w]; q += 4) /* the last 4 words: padding */
                 if (h[w][q] && h[w][q] < t0) t0 = h[w][q];
         fprintf(f, "sweep ticket front m k kind index chunk take ready done sm block\n");
         for (int w = 0; w < 2; w++) {
