@@ -39,13 +39,20 @@ void sylva__d_extend_add_cpu(int64_t mc, const double *cb, int64_t ldcb, const i
 void sylva__s_extend_add_cpu(int64_t mc, const float *cb, int64_t ldcb, const int64_t *relmap,
                              int64_t kp, float *P, int64_t ldp, float *C, int64_t ldc);
 
+/* A front's solve step of at most this many entries of L times columns
+ * runs as plain loops rather than OpenBLAS calls: every level-2/3 call
+ * takes OpenBLAS's buffer lock (blas_memory_alloc), which CPU workers
+ * solving tens of thousands of small fronts at once serialize on. */
+#define SYLVA__SOLVE_LOOP_MAX 16384
+
 /* Solve steps with a factored front (P = [L11; L21], m × k, ldp) on nrhs
  * right-hand sides. Forward: X1 (k × nrhs, ldx) ← L11⁻¹ X1, then
  * T (r × nrhs, ldt, r = m − k) ← beta·T + L21 X1: the amounts to subtract
  * from the rows of the front's CB (beta 0: T is only written). Backward:
  * with T holding those rows of the solution, X1 ← L11⁻ᵀ (X1 − L21ᵀ T). One
  * right-hand side uses level-2 BLAS (OpenBLAS's small level-3 calls cost
- * more than their arithmetic). */
+ * more than their arithmetic); steps of at most SYLVA__SOLVE_LOOP_MAX
+ * entries times columns, plain loops. */
 void sylva__d_front_solve_forward_cpu(int64_t m, int64_t k, const double *P, int64_t ldp,
                                       int64_t nrhs, double *X1, int64_t ldx, double beta,
                                       double *T, int64_t ldt);

@@ -236,3 +236,16 @@ int sylva__gpu_solve_pivots(const sylva__solve_desc *d, const sylva__solve_bufs 
     (void)d, (void)b, (void)s;
     return SYLVA_ERR_UNSUPPORTED;
 }
+
+int sylva__gpu_solve_trace_begin(const sylva__solve_desc *d, int64_t nrhs, sylva__solve_bufs *b)
+{
+    (void)d, (void)nrhs, (void)b;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+
+int sylva__gpu_solve_trace_end(const sylva__solve_desc *d, sylva__solve_bufs *b, int64_t nrhs, const char *path,
+                               struct CUstream_st *s)
+{
+    (void)d, (void)b, (void)nrhs, (void)path, (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}

@@ -126,7 +126,19 @@ typedef struct sylva__solve_bufs {
     double *const *group_L;   /* HOST array: device base of each plan group's L slice */
     void *work;               /* ws.bytes of device memory */
     sylva__solve_ws ws;       /* its layout (sylva__solve_ws_layout) */
+    unsigned long long *trace[2]; /* NULL, or each sweep's trace (sylva__gpu_solve_trace_begin) */
 } sylva__solve_bufs;
+
+/* A diagnostic: when trace is set, each sweep records per ticket the
+ * global timer (ns) when a block took it, when what it waits for had
+ * arrived, when it was counted done, and the SM and block; begin
+ * allocates the device buffers for nrhs columns, end waits for the stream,
+ * writes one line per ticket to `path` (sweep, ticket, front record, m, k,
+ * kind, index, chunk, the three times in ns from the first, SM, block)
+ * and frees them. Costs an allocation and a copy: never on a timed path. */
+int sylva__gpu_solve_trace_begin(const sylva__solve_desc *d, int64_t nrhs, sylva__solve_bufs *b);
+int sylva__gpu_solve_trace_end(const sylva__solve_desc *d, sylva__solve_bufs *b, int64_t nrhs, const char *path,
+                               struct CUstream_st *s);
 
 /* The fronts' L pointers in b->work from b->group_L (queued). */
 int sylva__gpu_solve_setup(const sylva__solve_desc *d, const sylva__solve_bufs *b, struct CUstream_st *s);

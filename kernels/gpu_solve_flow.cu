@@ -1,12 +1,14 @@
 /* gpu_solve_flow.cu — the forward and backward sweeps of the GPU solve,
- * one launch each (contract and item kinds in gpu_solve.h). A persistent
+ * one launch each (contract and item kinds in gpu_solve.h, item bodies in
+ * gpu_solve_items.cuh). A persistent
  * grid: each block takes the next item of the sweep's list from an atomic
  * ticket, waits on the per-front counters for what the item needs, does
  * it, and counts it done. Counters (device ints, zeroed before a sweep):
  * ready[f] — forward: children whose updates have all landed; backward: 1
  * once the front is solved; tdone[f] — triangle items done (they finish in
- * order: each needs the one before); udone[f] — update items done (the last
- * one to finish signals the parent). A writer fences before it counts; a
+ * order: each needs the one before; a forward update item takes its
+ * pivots' blocks as this count passes them); udone[f] — update items done
+ * (the last one to finish signals the parent). A writer fences before it counts; a
  * reader polls with volatile loads and reads the right-hand side through
  * L2 (__ldcg/__stcg: another block may have written it during the launch).
  * Right-hand sides go FLOW_COLS at a time (a warp each on a diagonal
@@ -16,379 +18,16 @@
 #include <algorithm>
 #include <atomic>
 
-#include "gpu_common.cuh"
-#include "gpu_solve.h"
-
-/* A block of W = SYLVA_SOLVE_COLS warps takes W right-hand sides (a warp
- * each on a diagonal block); FLOW_Q columns of a 32-column block per warp.
- * The code is written for any W; 2, 4 and 8 were measured (perf-log). */
-#define FLOW_THREADS (W * 32)
-#define FLOW_WARPS W
-#define FLOW_COLS W
-#define FLOW_Q (32 / W)
-#define FLOW_FULL 0xffffffffu
-#define FLOW_TB SYLVA_SOLVE_TB
-#define FLOW_MAX(a, b) ((a) > (b) ? (a) : (b))
-/* Shared doubles: the widest of the items' needs (a triangle block's
- * partial sums; staged pivot rows; staged CB rows of the solution). */
-#define FLOW_BUF_OF(w)                                                                                              \
-    ((w) * FLOW_MAX(FLOW_MAX(32 * (w), SYLVA_SOLVE_UK), FLOW_MAX(SYLVA_SOLVE_FOLD_R, SYLVA_SOLVE_BR)))
-#define FLOW_DLD 33 /* leading dimension of a diagonal block in shared memory */
-#define FLOW_W SYLVA_SOLVE_COLS
-
-static_assert(FLOW_TB == 32, "a triangle block is one warp's rows");
-static_assert(SYLVA_SOLVE_FOLD_K <= SYLVA_SOLVE_UK, "a folded front's pivot rows fit the staging buffer");
+#include "gpu_solve_items.cuh"
 
 namespace sylva {
 namespace {
 
-/* What a sweep reads and writes. */
-struct flow_args {
-    const int *m, *k, *parent, *nchild, *nt, *nu; /* nu: this sweep's update items */
-    const int64_t *col, *rofs, *rows;
-    const int *items;
-    int nitems, nchunks, nfronts; /* tickets: nitems · nchunks */
-    double *const *Lp;
-    double *X;
-    int64_t ldx;
-    int nrhs;
-    int *ticket, *ready; /* ready, tdone, udone: F ints each, per column chunk */
-};
-
-/* One front as an item sees it. */
-struct front {
-    int f, m, k, r;
-    const double *L;   /* ld m */
-    double *X1;        /* its pivot rows of X */
-    const int64_t *rw; /* its CB rows */
-};
-
-__device__ __forceinline__ double warp_sum(double v)
-{
-    for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(FLOW_FULL, v, o);
-    return v;
-}
-
-/* The block waits until *p ≥ v; returns the value seen (≥ v), or v when v
- * ≤ 0 (nothing to wait for: no load). */
-__device__ int block_wait(const int *p, int v, int *shared)
-{
-    if (v <= 0) return v;
-    if (threadIdx.x == 0) {
-        int x;
-        while ((x = *(volatile const int *)p) < v) __nanosleep(32);
-        __threadfence();
-        *shared = x;
-    }
-    __syncthreads();
-    const int x = *shared;
-    __syncthreads();
-    return x;
-}
-
-/* Every thread's writes made visible, then thread 0 counts p (and q). */
-__device__ void block_signal(int *p, int *q)
-{
-    __threadfence();
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        atomicAdd(p, 1);
-        if (q) atomicAdd(q, 1);
-    }
-}
-
-/* The diagonal block [j0, j0 + jb)² of L11 into shared d (column-major,
- * ld FLOW_DLD), by the whole block. The solves below read it from there:
- * read from global memory, each of their 32 dependent steps waited for a
- * load (v3a: 16 µs a block, most of a 19 ms solve of lap3d7:60). */
-template <int W> __device__ void load_diag(const front &F, int j0, int jb, double *d)
-{
-    for (int u = threadIdx.x; u < jb * jb; u += FLOW_THREADS) {
-        const int i = u % jb, j = u / jb;
-        d[i + j * FLOW_DLD] = __ldg(F.L + (j0 + i) + (int64_t)(j0 + j) * F.m);
-    }
-    /* Row 32 (the padding) holds the pivots' reciprocals: a double
-     * division is a long instruction sequence on every dependent step. */
-    if (threadIdx.x < jb) d[32 + threadIdx.x * FLOW_DLD] = 1.0 / __ldg(F.L + (j0 + threadIdx.x) * (F.m + (int64_t)1));
-    __syncthreads();
-}
-
-/* Diagonal block d (jb × jb) forward, one column of right-hand sides: a
- * warp holds the block's rows in its lanes. v: the lane's row (minus what
- * the rows above contributed); returns the lane's solution. */
-__device__ __forceinline__ double diag_forward(const double *d, int jb, double v)
-{
-    const int lane = threadIdx.x % 32;
-    for (int jj = 0; jj < jb; jj++) {
-        const double xj = __shfl_sync(FLOW_FULL, v, jj) * d[32 + jj * FLOW_DLD];
-        if (lane == jj) v = xj;
-        else if (lane > jj && lane < jb) v -= d[lane + jj * FLOW_DLD] * xj;
-    }
-    return v;
-}
-
-/* The same with its transpose, bottom up. */
-__device__ __forceinline__ double diag_backward(const double *d, int jb, double v)
-{
-    const int lane = threadIdx.x % 32;
-    for (int jj = jb - 1; jj >= 0; jj--) {
-        const double xj = __shfl_sync(FLOW_FULL, v, jj) * d[32 + jj * FLOW_DLD];
-        if (lane == jj) v = xj;
-        else if (lane < jj) v -= d[jj + lane * FLOW_DLD] * xj;
-    }
-    return v;
-}
-
-/* X1[j0, j1) of columns c0 .. c0 + nc into shared s[(j − j0) · FLOW_COLS + c]. */
-template <int W> __device__ void stage_pivots(const front &F, const flow_args &a, int j0, int j1, int c0, int nc, double *s)
-{
-    for (int u = threadIdx.x; u < (j1 - j0) * FLOW_COLS; u += FLOW_THREADS) {
-        const int j = j0 + u / FLOW_COLS, c = u % FLOW_COLS;
-        s[u] = c < nc ? __ldcg(F.X1 + j + (int64_t)(c0 + c) * a.ldx) : 0.0;
-    }
-    __syncthreads();
-}
-
-/* X[rows[i0 .. i1)] −= L21[i0 .. i1, j0 .. j1) · X1[j0 .. j1) (staged in s),
- * a thread per row, atomic adds (other fronts update the same rows). */
-template <int W> __device__ void update_rows(const front &F, const flow_args &a, int i0, int i1, int j0, int j1, int c0, int nc,
-                            const double *s)
-{
-    for (int i = i0 + (int)threadIdx.x; i < i1; i += FLOW_THREADS) {
-        const double *Li = F.L + F.k + i;
-        double acc[FLOW_COLS];
-#pragma unroll
-        for (int c = 0; c < FLOW_COLS; c++) acc[c] = 0;
-#pragma unroll 8
-        for (int j = j0; j < j1; j++) {
-            const double l = __ldg(Li + (int64_t)j * F.m);
-#pragma unroll
-            for (int c = 0; c < FLOW_COLS; c++) acc[c] += l * s[(j - j0) * FLOW_COLS + c];
-        }
-        double *x = a.X + F.rw[i];
-#pragma unroll
-        for (int c = 0; c < FLOW_COLS; c++)
-            if (c < nc) atomicAdd(x + (int64_t)(c0 + c) * a.ldx, -acc[c]);
-    }
-}
-
-/* The solution's CB rows i0 .. i1 of columns c0 .. c0 + nc into shared
- * s[(i − i0) · FLOW_COLS + c]: gathered once, read by every pivot's warp
- * (v3b gathered them again for every pivot: the backward sweep took twice
- * the forward's time). */
-template <int W> __device__ void stage_rows(const front &F, const flow_args &a, int i0, int i1, int c0, int nc, double *s)
-{
-    for (int u = threadIdx.x; u < (i1 - i0) * FLOW_COLS; u += FLOW_THREADS) {
-        const int i = i0 + u / FLOW_COLS, c = u % FLOW_COLS;
-        s[u] = c < nc ? __ldcg(a.X + F.rw[i] + (int64_t)(c0 + c) * a.ldx) : 0.0;
-    }
-    __syncthreads();
-}
-
-/* For pivots j0 .. j1 (a warp each): L21[i0 .. i1, j]ᵀ · the staged rows,
- * summed over the warp; out(j, c, sum) by lane 0 for every column c of
- * the pass (FLOW_COLS of them: out must skip c ≥ nc). */
-template <int W, typename Out>
-__device__ void gather_update(const front &F, int i0, int i1, int j0, int j1, const double *s, Out out)
-{
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    for (int j = j0 + warp; j < j1; j += FLOW_WARPS) {
-        const double *Lj = F.L + F.k + (int64_t)j * F.m;
-        double acc[FLOW_COLS];
-#pragma unroll
-        for (int c = 0; c < FLOW_COLS; c++) acc[c] = 0;
-#pragma unroll 4
-        for (int i = i0 + lane; i < i1; i += 32) {
-            const double l = __ldg(Lj + i);
-#pragma unroll
-            for (int c = 0; c < FLOW_COLS; c++) acc[c] += l * s[(i - i0) * FLOW_COLS + c];
-        }
-#pragma unroll
-        for (int c = 0; c < FLOW_COLS; c++) {
-            const double v = warp_sum(acc[c]);
-            if (lane == 0) out(j, c, v);
-        }
-    }
-}
-
-/* A whole small front forward: X1 ← L11⁻¹ X1 in diagonal blocks, then its
- * ancestors' rows less L21 · X1. */
-template <int W> __device__ void fold_forward(const front &F, const flow_args &a, int c0, int nc, double *s, double *d)
-{
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    for (int j0 = 0; j0 < F.k; j0 += FLOW_TB) {
-        const int jb = min(FLOW_TB, F.k - j0);
-        load_diag<W>(F, j0, jb, d);
-        if (warp < nc) {
-            double *x = F.X1 + (int64_t)(c0 + warp) * a.ldx + j0;
-            double v = diag_forward(d, jb, lane < jb ? __ldcg(x + lane) : 0.0);
-            if (lane < jb) __stcg(x + lane, v);
-        }
-        __syncthreads();
-        const int below = F.k - j0 - jb;
-        for (int u = threadIdx.x; u < below * nc; u += FLOW_THREADS) {
-            const int i = j0 + jb + u % below, c = u / below;
-            double *xc = F.X1 + (int64_t)(c0 + c) * a.ldx;
-            double acc = 0;
-#pragma unroll 8
-            for (int jj = 0; jj < jb; jj++) acc += __ldg(F.L + i + (int64_t)(j0 + jj) * F.m) * __ldcg(xc + j0 + jj);
-            __stcg(xc + i, __ldcg(xc + i) - acc);
-        }
-        __syncthreads();
-    }
-    if (F.r == 0) return;
-    stage_pivots<W>(F, a, 0, F.k, c0, nc, s);
-    update_rows<W>(F, a, 0, F.r, 0, F.k, c0, nc, s);
-    __syncthreads();
-}
-
-/* A whole small front backward: X1 −= L21ᵀ X(rows) (a warp per pivot),
- * then X1 ← L11⁻ᵀ X1 in diagonal blocks, bottom up. */
-template <int W> __device__ void fold_backward(const front &F, const flow_args &a, int c0, int nc, double *s, double *d)
-{
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    if (F.r > 0) {
-        stage_rows<W>(F, a, 0, F.r, c0, nc, s);
-        gather_update<W>(F, 0, F.r, 0, F.k, s, [&](int j, int c, double v) {
-            double *x1 = F.X1 + j + (int64_t)(c0 + c) * a.ldx;
-            if (c < nc) __stcg(x1, __ldcg(x1) - v);
-        });
-    }
-    __syncthreads();
-    for (int j0 = (F.k - 1) / FLOW_TB * FLOW_TB; j0 >= 0; j0 -= FLOW_TB) {
-        const int jb = min(FLOW_TB, F.k - j0);
-        load_diag<W>(F, j0, jb, d);
-        if (warp < nc) {
-            double *x = F.X1 + (int64_t)(c0 + warp) * a.ldx + j0;
-            double v = diag_backward(d, jb, lane < jb ? __ldcg(x + lane) : 0.0);
-            if (lane < jb) __stcg(x + lane, v);
-        }
-        __syncthreads();
-        for (int u = warp; u < j0 * nc; u += FLOW_WARPS) { /* rows above: a warp per (row, column) */
-            const int i = u % j0, c = u / j0;
-            double *xc = F.X1 + (int64_t)(c0 + c) * a.ldx;
-            double acc = lane < jb ? __ldg(F.L + (j0 + lane) + (int64_t)i * F.m) * __ldcg(xc + j0 + lane) : 0.0;
-            acc = warp_sum(acc);
-            if (lane == 0) __stcg(xc + i, __ldcg(xc + i) - acc);
-        }
-        __syncthreads();
-    }
-}
-
-/* Forward triangle block b of a split front: its 32 rows less
- * L[rows, earlier pivots] · X1, taken block by block as the earlier
- * triangle items finish, then solved with the diagonal block. */
-template <int W>
-__device__ void tri_forward(const front &F, const flow_args &a, const int *tdone, int b, int c0, int nc, double *s,
-                            double *d, int *flag)
-{
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const int r0 = b * FLOW_TB, jb = min(FLOW_TB, F.k - r0), row = min(r0 + lane, F.k - 1);
-    load_diag<W>(F, r0, jb, d);
-    double acc[FLOW_COLS];
-#pragma unroll
-    for (int c = 0; c < FLOW_COLS; c++) acc[c] = 0;
-    for (int done = 0; done < b;) {
-        /* The next block's L entries do not depend on the wait: load first. */
-        double l[FLOW_Q];
-#pragma unroll
-        for (int q = 0; q < FLOW_Q; q++) l[q] = __ldg(F.L + row + (int64_t)(done * FLOW_TB + warp * FLOW_Q + q) * F.m);
-        const int hi = min(block_wait(tdone + F.f, done + 1, flag), b);
-        for (int jj = done; jj < hi; jj++) {
-#pragma unroll
-            for (int q = 0; q < FLOW_Q; q++) {
-                const int j = jj * FLOW_TB + warp * FLOW_Q + q;
-                const double lq = jj == done ? l[q] : __ldg(F.L + row + (int64_t)j * F.m);
-#pragma unroll
-                for (int c = 0; c < FLOW_COLS; c++)
-                    if (c < nc) acc[c] += lq * __ldcg(F.X1 + j + (int64_t)(c0 + c) * a.ldx);
-            }
-        }
-        done = hi;
-    }
-#pragma unroll
-    for (int c = 0; c < FLOW_COLS; c++) s[(warp * 32 + lane) * FLOW_COLS + c] = acc[c];
-    __syncthreads();
-    if (warp < nc) {
-        double *x = F.X1 + (int64_t)(c0 + warp) * a.ldx;
-        double v = 0;
-        if (lane < jb) {
-            v = __ldcg(x + row);
-            for (int w = 0; w < FLOW_WARPS; w++) v -= s[(w * 32 + lane) * FLOW_COLS + warp];
-        }
-        v = diag_forward(d, jb, v);
-        if (lane < jb) __stcg(x + row, v);
-    }
-    __syncthreads();
-}
-
-/* Backward triangle block b of a split front: its rows less
- * L[later pivots, rows]ᵀ · X1, taken as the later triangle items finish
- * (from the last one up), then solved with the diagonal block transposed. */
-template <int W>
-__device__ void tri_backward(const front &F, const flow_args &a, const int *tdone, int b, int nt, int c0, int nc,
-                             double *s, double *d, int *flag)
-{
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const int r0 = b * FLOW_TB, jb = min(FLOW_TB, F.k - r0), need = nt - 1 - b;
-    load_diag<W>(F, r0, jb, d);
-    double acc[FLOW_Q][FLOW_COLS];
-#pragma unroll
-    for (int q = 0; q < FLOW_Q; q++)
-#pragma unroll
-        for (int c = 0; c < FLOW_COLS; c++) acc[q][c] = 0;
-    for (int done = 0; done < need;) {
-        const int hi = min(block_wait(tdone + F.f, done + 1, flag), need);
-        for (int t = done; t < hi; t++) {
-            const int row = (nt - 1 - t) * FLOW_TB + lane;
-            if (row >= F.k) continue;
-            double x[FLOW_COLS];
-#pragma unroll
-            for (int c = 0; c < FLOW_COLS; c++) x[c] = c < nc ? __ldcg(F.X1 + row + (int64_t)(c0 + c) * a.ldx) : 0.0;
-#pragma unroll
-            for (int q = 0; q < FLOW_Q; q++) {
-                const int j = r0 + warp * FLOW_Q + q;
-                if (j >= r0 + jb) continue;
-                const double l = __ldg(F.L + row + (int64_t)j * F.m);
-#pragma unroll
-                for (int c = 0; c < FLOW_COLS; c++) acc[q][c] += l * x[c];
-            }
-        }
-        done = hi;
-    }
-#pragma unroll
-    for (int q = 0; q < FLOW_Q; q++)
-#pragma unroll
-        for (int c = 0; c < FLOW_COLS; c++) {
-            const double v = warp_sum(acc[q][c]);
-            if (lane == 0) s[(warp * FLOW_Q + q) * FLOW_COLS + c] = v;
-        }
-    __syncthreads();
-    if (warp < nc) {
-        double *x = F.X1 + (int64_t)(c0 + warp) * a.ldx;
-        double v = lane < jb ? __ldcg(x + r0 + lane) - s[lane * FLOW_COLS + warp] : 0.0;
-        v = diag_backward(d, jb, v);
-        if (lane < jb) __stcg(x + r0 + lane, v);
-    }
-    __syncthreads();
-}
-
-/* Backward update item u of a split front: X1[its pivots] −= L21[its rows,
- * its pivots]ᵀ · X(rows), a warp per pivot, atomic adds (the front's other
- * row chunks add to the same pivots). */
-template <int W> __device__ void upd_backward(const front &F, const flow_args &a, int u, int c0, int nc, double *s)
-{
-    const int nbr = (F.r + SYLVA_SOLVE_BR - 1) / SYLVA_SOLVE_BR;
-    const int j0 = u / nbr * SYLVA_SOLVE_BK, i0 = u % nbr * SYLVA_SOLVE_BR;
-    const int j1 = min(F.k, j0 + SYLVA_SOLVE_BK), i1 = min(F.r, i0 + SYLVA_SOLVE_BR);
-    stage_rows<W>(F, a, i0, i1, c0, nc, s);
-    gather_update<W>(F, i0, i1, j0, j1, s, [&](int j, int c, double v) {
-        if (c < nc) atomicAdd(F.X1 + j + (int64_t)(c0 + c) * a.ldx, -v);
-    });
-    __syncthreads();
-}
-
-template <int W, bool Forward> __global__ void __launch_bounds__(W * 32, 16 / W) flow_kernel(flow_args a)
+/* FLOW_MIN_BLOCKS blocks an SM (64 registers a thread, a few spilled): a
+ * block waiting on an item holds its slot, so more resident blocks keep
+ * more items moving (measured 4 against 8: docs/perf-log.md, v4). */
+#define FLOW_MIN_BLOCKS 8
+template <int W, bool Forward> __global__ void __launch_bounds__(W * 32, FLOW_MIN_BLOCKS) flow_kernel(flow_args a)
 {
     __shared__ double s[FLOW_BUF_OF(W)], d[FLOW_TB * FLOW_DLD];
     __shared__ int item, flag;
@@ -405,6 +44,7 @@ template <int W, bool Forward> __global__ void __launch_bounds__(W * 32, 16 / W)
         /* Ticket → (item, column chunk): an item's chunks are consecutive
          * tickets, and each chunk has its own counters, so the chunks of
          * many right-hand sides run side by side, not one after another. */
+        const unsigned long long t_take = a.trace && threadIdx.x == 0 ? flow_clock() : 0;
         const int it = ticket / a.nchunks, chunk = ticket % a.nchunks;
         int *const ready = a.ready + (int64_t)chunk * F3, *const tdone = ready + a.nfronts,
                    *const udone = tdone + a.nfronts;
@@ -419,11 +59,15 @@ template <int W, bool Forward> __global__ void __launch_bounds__(W * 32, 16 / W)
         F.rw = a.rows + a.rofs[F.f];
         const int parent = a.parent[F.f], nt = a.nt[F.f], nu = a.nu[F.f];
         if (Forward) {
+            /* An update item waits on its triangle blocks as it goes. */
             if (kind != SYLVA_SOLVE_UPD) block_wait(ready + F.f, a.nchild[F.f], &flag);
-            else block_wait(tdone + F.f, nt, &flag);
         } else {
             if (parent >= 0 && (kind != SYLVA_SOLVE_TRI || nu == 0)) block_wait(ready + parent, 1, &flag);
             if (kind == SYLVA_SOLVE_TRI) block_wait(udone + F.f, nu, &flag);
+        }
+        if (a.trace && threadIdx.x == 0) {
+            a.trace[4 * (int64_t)ticket] = t_take;
+            a.trace[4 * (int64_t)ticket + 1] = flow_clock();
         }
         {
             const int c0 = chunk * FLOW_COLS, nc = min(FLOW_COLS, a.nrhs - c0);
@@ -434,12 +78,7 @@ template <int W, bool Forward> __global__ void __launch_bounds__(W * 32, 16 / W)
                 if (Forward) tri_forward<W>(F, a, tdone, idx, c0, nc, s, d, &flag);
                 else tri_backward<W>(F, a, tdone, idx, nt, c0, nc, s, d, &flag);
             } else if (Forward) {
-                const int nku = (F.k + SYLVA_SOLVE_UK - 1) / SYLVA_SOLVE_UK;
-                const int i0 = idx / nku * SYLVA_SOLVE_UR, j0 = idx % nku * SYLVA_SOLVE_UK;
-                const int j1 = min(F.k, j0 + SYLVA_SOLVE_UK);
-                stage_pivots<W>(F, a, j0, j1, c0, nc, s);
-                update_rows<W>(F, a, i0, min(F.r, i0 + SYLVA_SOLVE_UR), j0, j1, c0, nc, s);
-                __syncthreads();
+                upd_forward<W>(F, a, tdone, idx, c0, nc, s, &flag);
             } else {
                 upd_backward<W>(F, a, idx, c0, nc, s);
             }
@@ -462,6 +101,12 @@ template <int W, bool Forward> __global__ void __launch_bounds__(W * 32, 16 / W)
             }
         } else {
             block_signal(udone + F.f, NULL);
+        }
+        if (a.trace && threadIdx.x == 0) {
+            unsigned sm;
+            asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+            a.trace[4 * (int64_t)ticket + 2] = flow_clock();
+            a.trace[4 * (int64_t)ticket + 3] = (unsigned long long)sm << 32 | blockIdx.x;
         }
     }
 }
@@ -535,7 +180,8 @@ int sweep(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, 
                    d->n,
                    (int)nrhs,
                    flow,
-                   flow + 1};
+                   flow + 1,
+                   b->trace[forward ? 0 : 1]};
     return launch<FLOW_W>(a, count * nchunks, forward, s);
 }
 

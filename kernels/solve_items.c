@@ -2,11 +2,14 @@
  * the items of gpu_solve.h and lists them in the order the GPU's blocks
  * take them. Each item gets an estimated start, in steps of one item's
  * time, from what it needs: forward, a front starts when its children are
- * done, its triangle block b one step after block b − 1, its updates after
- * the last block; backward, a front starts when its parent is done, its
+ * done, its triangle block b one step after block b − 1, an update item
+ * with the last triangle block of its pivots (it takes the blocks as they
+ * finish); backward, a front starts when its parent is done, its
  * updates at once, its triangle blocks from the last up after them. Items
  * are listed by estimated start (ties in front order), so every item comes
- * after everything it needs (which starts strictly earlier), and the
+ * after everything it needs (which starts earlier, or at the same step
+ * and earlier in front order: a forward update after its last triangle
+ * block), and the
  * fronts of a level run their triangle chains side by side instead of one
  * front's updates taking every block while they wait for its chain (front
  * by front, lap3d7:100's solve took 41 ms). Called twice per pattern by
@@ -93,7 +96,14 @@ int sylva__solve_items(int F, const int *m, const int *k, const int *parent, int
             done = s + 1;
         } else {
             for (int b = 0; b < nt[i]; b++) put(list, &count, s + b, i, SYLVA_SOLVE_TRI, b);
-            for (int u = 0; u < nuf[i]; u++) put(list, &count, s + nt[i], i, SYLVA_SOLVE_UPD, u);
+            /* An update item takes its pivots' triangle blocks as they
+             * finish: listed with the last of them. */
+            int64_t nku = ceil_div(k[i], SYLVA_SOLVE_UK), nru = nuf[i] / nku;
+            for (int64_t pc = 0; pc < nku; pc++) {
+                int64_t j1 = (pc + 1) * SYLVA_SOLVE_UK < k[i] ? (pc + 1) * SYLVA_SOLVE_UK : k[i];
+                for (int64_t rc = 0; rc < nru; rc++)
+                    put(list, &count, s + ceil_div(j1, SYLVA_SOLVE_TB) - 1, i, SYLVA_SOLVE_UPD, rc * nku + pc);
+            }
             done = s + nt[i] + 1;
         }
         if (parent[i] >= 0 && start[parent[i]] < done) start[parent[i]] = done;

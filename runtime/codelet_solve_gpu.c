@@ -10,13 +10,15 @@
  * backward sweeps, then the refinement loop of refine.c on device buffers
  * (the residual kernel, a correction solve, x += d; each step reads the
  * per-column backward errors back, a few bytes), and x permuted back into
- * B. One task rather than one per group: a solve does O(m·k) work per
+ * B (SYLVA_SOLVE_TRACE=FILE: the sweeps' per-item trace of the first
+ * solve written there, a diagnostic). One task rather than one per group: a solve does O(m·k) work per
  * front, less than a task's fixed cost for most fronts, and every task
  * would write the same x, so they could not overlap anyway. CUDA only; a
  * failure is kept in the arguments (status and message) for the
  * submitter.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "runtime_internal.h"
@@ -96,6 +98,10 @@ static int run(sylva__solve_gpu_args *a, void *buffers[], struct CUstream_st *s)
         B = (double *)STARPU_MATRIX_GET_PTR(buffers[a->buf_B]);
         ldb = STARPU_MATRIX_GET_LD(buffers[a->buf_B]);
     }
+    /* A diagnostic: SYLVA_SOLVE_TRACE=FILE writes the first solve's
+     * per-item times there (gpu_solve.h); it allocates and waits. */
+    const char *trace = getenv("SYLVA_SOLVE_TRACE");
+    if (!st && trace && *trace) st = sylva__gpu_solve_trace_begin(d, nrhs, &b);
     if (!st) st = sylva__gpu_solve_setup(d, &b, s);
     if (!st) st = sylva__gpu_solve_permute(d, &b, 1, nrhs, B, ldb, x, s);
     if (!st && a->refine)
@@ -104,6 +110,10 @@ static int run(sylva__solve_gpu_args *a, void *buffers[], struct CUstream_st *s)
     if (!st) st = sylva__gpu_solve_backward(d, &b, nrhs, x, s);
     if (!st) st = sylva__gpu_sync(s);
     a->seconds_solve = sylva__now() - t0;
+    if (b.trace[0]) {
+        int traced = sylva__gpu_solve_trace_end(d, &b, nrhs, trace, s);
+        if (!st) st = traced;
+    }
     if (!st && a->refine) {
         t0 = sylva__now();
         const char *pat = sylva__buf_ptr(buffers[a->buf_pattern]);

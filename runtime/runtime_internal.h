@@ -244,6 +244,7 @@ typedef struct sylva__solve_run {
     void *W;                 /* n × nb, permuted, ld n */
     void *out;               /* exported updates: out_rows × nb, ld max(1, out_rows) */
     void **scratch;          /* by worker id: (max_stack_rows + max_rows) × chunk scalars */
+    int trace;               /* tasks record their times (SYLVA_SOLVE_TRACE, solve_cpu.c) */
 } sylva__solve_run;
 /* The kinds of solve tasks: a piece's forward and backward; the parts of
  * a split piece's L21 products (rows forward, columns backward); a blocked
@@ -264,6 +265,8 @@ typedef struct sylva__solve_piece_args {
     int kind;                /* SYLVA__SOLVE_* */
     int64_t part;            /* _PART: the part; _DIAG, _UPD: the diagonal block */
     int64_t group;           /* _UPD: the group of blocks updated */
+    double t0, t1;           /* when run->trace: start and end (sylva__now) */
+    int worker;              /* when run->trace: the worker that ran it */
 } sylva__solve_piece_args;
 extern struct starpu_codelet sylva__solve_piece_codelet;
 void sylva__d_solve_piece_cpu(const sylva__solve_piece_args *a, void *scratch);

@@ -11,8 +11,10 @@
  * (batching.h). The tasks share host memory made here before submission (the permuted block, the
  * exported updates, a workspace per worker), so none allocates. Fails with
  * SYLVA_ERR_NO_MEMORY, or SYLVA_ERR_RUNTIME when StarPU refuses a task
- * (what was submitted is waited for first).
+ * (what was submitted is waited for first). SYLVA_SOLVE_TRACE=FILE (a
+ * diagnostic) appends every task's worker and times to FILE.cpu.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -246,11 +248,32 @@ static int submit_all(cpu_block *b, int64_t nchunks, int64_t nc, int64_t nb, int
     int status = SYLVA_OK;
     *submitted = 0;
     for (int64_t ch = 0; ch < nchunks && !status; ch++) {
-        sylva__solve_piece_args a = {&b->run, 0, ch * nc, nb - ch * nc < nc ? nb - ch * nc : nc, 0, 0, 0};
+        sylva__solve_piece_args a = {.run = &b->run, .c0 = ch * nc, .nc = nb - ch * nc < nc ? nb - ch * nc : nc};
         for (int64_t p = 0; p < np && !status; p++) status = submit_forward(b, a, ch, p, submitted); /* children first */
         for (int64_t p = np - 1; p >= 0 && !status; p--) status = submit_backward(b, a, ch, p, submitted);
     }
     return status;
+}
+
+/* A diagnostic: SYLVA_SOLVE_TRACE=FILE appends to FILE.cpu one line per
+ * task of the block (kind, piece, part, group, first column, columns,
+ * worker, start and end in µs from the submission's start), after a line
+ * with the submission's and the wait's ends. */
+static int write_trace(const cpu_block *b, const char *path, int64_t submitted, double t0, double t1, double t2)
+{
+    char name[4096];
+    snprintf(name, sizeof name, "%s.cpu", path);
+    FILE *f = fopen(name, "a");
+    if (!f) return sylva__fail(SYLVA_ERR_RUNTIME, "solve trace: cannot open %s", name);
+    fprintf(f, "# block: %lld tasks, submitted %.1f us, done %.1f us\n", (long long)submitted, (t1 - t0) * 1e6,
+            (t2 - t0) * 1e6);
+    for (int64_t i = 0; i < submitted; i++) {
+        const sylva__solve_piece_args *a = b->submitted[i]->cl_arg;
+        fprintf(f, "%d %lld %lld %lld %lld %lld %d %.1f %.1f\n", a->kind, (long long)a->piece, (long long)a->part,
+                (long long)a->group, (long long)a->c0, (long long)a->nc, a->worker, (a->t0 - t0) * 1e6,
+                (a->t1 - t0) * 1e6);
+    }
+    return fclose(f) ? sylva__fail(SYLVA_ERR_RUNTIME, "solve trace: writing %s", name) : SYLVA_OK;
 }
 
 int sylva__solve_cpu_block(sylva__numeric *N, int64_t nb, void *B, int64_t ldb)
@@ -305,11 +328,16 @@ int sylva__solve_cpu_block(sylva__numeric *N, int64_t nb, void *B, int64_t ldb)
     for (unsigned w = 0; w < nw; w++)
         if (starpu_worker_get_type((int)w) == STARPU_CPU_WORKER && cw < workers)
             b.run.scratch[w] = (char *)b.scratch_mem + (size_t)cw++ * per_worker * es;
+    const char *trace = getenv("SYLVA_SOLVE_TRACE");
+    b.run.trace = trace && *trace;
     sylva__runtime_hold();
     int64_t submitted = 0;
+    double t0 = sylva__now();
     status = submit_all(&b, nchunks, nc, nb, &submitted);
+    double t1 = sylva__now();
     int waited = SYLVA_STARPU(starpu_task_wait_array(b.submitted, (unsigned)submitted));
     if (!status) status = waited;
+    if (!status && b.run.trace) status = write_trace(&b, trace, submitted, t0, t1, sylva__now());
     for (int64_t i = 0; i < submitted; i++) starpu_task_clean(b.submitted[i]);
     sylva__runtime_release();
     cpu_block_free(&b);

@@ -23,7 +23,8 @@
 /* One sweep's item list: every item of every front once (a folded front's
  * one item, or its triangle and update items), in an order where each
  * item comes after what it needs: forward, a front's items after its
- * children's, its triangle items top down, its updates after them;
+ * children's, its triangle items top down, each update after the triangle
+ * items of its pivots;
  * backward, a front's items after its parent's, its updates first, its
  * triangle items bottom up. */
 static void check_items(const sylva__solve_desc *d, const void *b, int forward)
@@ -31,10 +32,15 @@ static void check_items(const sylva__solve_desc *d, const void *b, int forward)
     const sylva__solve_layout *y = &d->lay;
     const int *items = AT(int, b, forward ? y->fitems : y->bitems), count = forward ? d->nitems_f : d->nitems_b;
     const int *nt = AT(int, b, y->nt), *nu = AT(int, b, forward ? y->nuf : y->nub), *par = AT(int, b, y->parent);
+    const int *k = AT(int, b, y->k);
     int F = d->nfronts;
     int *first = malloc((size_t)F * sizeof *first + 1), *last = malloc((size_t)F * sizeof *last + 1);
     int *tri = malloc((size_t)F * sizeof *tri + 1), *upd = malloc((size_t)F * sizeof *upd + 1);
-    for (int i = 0; i < F; i++) first[i] = last[i] = -1, tri[i] = upd[i] = 0;
+    char **seen = malloc((size_t)F * sizeof *seen + 1);
+    for (int i = 0; i < F; i++) {
+        first[i] = last[i] = -1, tri[i] = upd[i] = 0;
+        seen[i] = calloc((size_t)nu[i] + 1, 1);
+    }
     for (int q = 0; q < count; q++) {
         int i = items[2 * q], kind = SYLVA_SOLVE_KIND(items[2 * q + 1]), idx = SYLVA_SOLVE_INDEX(items[2 * q + 1]);
         CHECK(i >= 0 && i < F, "item %d: record %d", q, i);
@@ -45,12 +51,22 @@ static void check_items(const sylva__solve_desc *d, const void *b, int forward)
             CHECK(nt[i] == 0 && first[i] == q, "item %d: record %d folded twice or also split", q, i);
         } else if (kind == SYLVA_SOLVE_TRI) {
             int want = forward ? tri[i] : nt[i] - 1 - tri[i];
-            CHECK(idx == want && (forward ? upd[i] == 0 : upd[i] == nu[i]), "item %d: triangle %d of record %d "
+            CHECK(idx == want && (forward || upd[i] == nu[i]), "item %d: triangle %d of record %d "
                   "(expected %d, %d updates before it)", q, idx, i, want, upd[i]);
             tri[i]++;
         } else {
-            CHECK(kind == SYLVA_SOLVE_UPD && idx == upd[i] && (forward ? tri[i] == nt[i] : tri[i] == 0),
-                  "item %d: update %d of record %d out of order", q, idx, i);
+            /* Forward: after the triangle blocks of its pivots, in any
+             * order among themselves; backward: in order, before them. */
+            int ok = kind == SYLVA_SOLVE_UPD;
+            if (ok && forward) {
+                int nku = (k[i] + SYLVA_SOLVE_UK - 1) / SYLVA_SOLVE_UK, j0 = idx % nku * SYLVA_SOLVE_UK;
+                int j1 = j0 + SYLVA_SOLVE_UK < k[i] ? j0 + SYLVA_SOLVE_UK : k[i];
+                ok = idx < nu[i] && !seen[i][idx] && tri[i] >= (j1 + SYLVA_SOLVE_TB - 1) / SYLVA_SOLVE_TB;
+                if (ok) seen[i][idx] = 1;
+            } else if (ok) {
+                ok = idx == upd[i] && tri[i] == 0;
+            }
+            CHECK(ok, "item %d: update %d of record %d out of order", q, idx, i);
             upd[i]++;
         }
     }
@@ -62,6 +78,8 @@ static void check_items(const sylva__solve_desc *d, const void *b, int forward)
             CHECK(forward ? last[i] < first[p] : first[i] > last[p], "record %d's items and its parent's out of order",
                   i);
     }
+    for (int i = 0; i < F; i++) free(seen[i]);
+    free(seen);
     free(first);
     free(last);
     free(tri);
