@@ -46,7 +46,7 @@ void SYLVA_TNAME(extend_add_cpu)(int64_t mc, const Scalar *cb, int64_t ldcb, con
 }
 
 /* Plain loops for a small front's solve steps, one column at a time
- * (SYLVA__SOLVE_LOOP_MAX, core.h: no OpenBLAS call, so no lock). */
+ * (SYLVA__SOLVE_LOOP_MAX, front_cpu.h: no OpenBLAS call, so no lock). */
 static int SYLVA_TNAME(solve_loops)(int64_t rows, int64_t cols, int64_t nrhs)
 {
     return rows * cols * nrhs <= SYLVA__SOLVE_LOOP_MAX;
