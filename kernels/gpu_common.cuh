@@ -69,10 +69,29 @@ static inline extend_add_batch<double> mirror(const sylva__extend_add_batch &b)
 __device__ __forceinline__ double rsqrt_t(double x) { return rsqrt(x); }
 __device__ __forceinline__ float rsqrt_t(float x) { return rsqrtf(x); }
 
+/* A global load neither compiler may sink below a later branch (a volatile
+ * load: ptxas moved plain ones, even from volatile asm, past the size
+ * filter's exit): a front's metadata is read in one round trip before its
+ * size filter instead of a dependent load after each test. */
+__device__ __forceinline__ int ld_early(const int *p)
+{
+    int v;
+    asm volatile("ld.volatile.global.s32 %0, [%1];" : "=r"(v) : "l"(p));
+    return v;
+}
+template <typename T> __device__ __forceinline__ T *ld_early(T *const *p)
+{
+    unsigned long long v;
+    asm volatile("ld.volatile.global.u64 %0, [%1];" : "=l"(v) : "l"(p));
+    return reinterpret_cast<T *>(v);
+}
+
 /* gpu_tiny.cu: fronts with lo < m ≤ hi ≤ 32, a lane group per front
- * (min_blocks32: 0 or 5, the G = 32 kernel's register cap). */
+ * (min_blocks32: 0, 5 or 4, the G = 32 kernel's form; fronts4: 1, 2 or 4
+ * fronts per group of the G = 4 kernel). */
 template <typename T>
-int launch_tiny(const front_batch<T> &b, int lo, int hi, int min_blocks32, cudaStream_t s);
+int launch_tiny(const front_batch<T> &b, int lo, int hi, int min_blocks32, int fronts4,
+                cudaStream_t s);
 /* gpu_fused.cu: fronts with lo < m ≤ hi ≤ 192, a block per front (threads,
  * panel width, DMMA and small-front crossovers from the tuning table t). */
 template <typename T>

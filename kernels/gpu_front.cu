@@ -3,7 +3,9 @@
  * over the size classes (no-check entries): tiny fronts to the register
  * kernel, small ones to the fused shared-memory kernel, the rest to the
  * left-looking panel path; each launch serves its class and lets the other
- * fronts exit. The crossovers come from the tuning table. The dispatch is a
+ * fronts exit (the checked entries and the range entry skip the launches
+ * wholly below the batch's smallest m). The crossovers come from the tuning
+ * table. The dispatch is a
  * template on the scalar type; the C entry points instantiate it for
  * double. */
 #include "gpu_common.cuh"
@@ -17,20 +19,26 @@ static const sylva__kernel_tuning *tuning_or_default(const sylva__kernel_tuning 
     return buf;
 }
 
+/* Fronts with min_m ≤ m ≤ max_m (host-known; min_m ≤ 1: unknown): the
+ * classes, buckets and tiny lane groups wholly below min_m are not launched
+ * (each launch reads every front's metadata to let the others exit). */
 template <typename T>
-static int factor_vbatched(const sylva::front_batch<T> &b, int max_m, int max_k,
+static int factor_vbatched(const sylva::front_batch<T> &b, int min_m, int max_m, int max_k,
                            const sylva__kernel_tuning *tune, cudaStream_t s)
 {
     sylva__kernel_tuning buf;
     const sylva__kernel_tuning *t = tuning_or_default(tune, &buf);
     if (b.count <= 0 || max_m <= 0 || max_k <= 0) return SYLVA_OK;
+    const int floor = min_m > 1 ? (min_m <= max_m ? min_m - 1 : max_m) : 0; /* m > floor */
     int rc = SYLVA_OK;
     const int tiny = t->tiny_max_m < max_m ? t->tiny_max_m : max_m;
-    if (tiny > 0) rc = sylva::launch_tiny(b, 0, tiny, t->tiny_min_blocks, s);
+    if (tiny > floor) rc = sylva::launch_tiny(b, floor, tiny, t->tiny_min_blocks, t->tiny_fronts4, s);
     int fused_hi = t->fused_max_m < max_m ? t->fused_max_m : max_m;
-    if (rc == SYLVA_OK && fused_hi > tiny)
-        rc = sylva::launch_fused(b, tiny, fused_hi, t, s);
-    const int lo = fused_hi > tiny ? fused_hi : tiny;
+    int fused_lo = tiny > floor ? tiny : floor;
+    if (rc == SYLVA_OK && fused_hi > fused_lo)
+        rc = sylva::launch_fused(b, fused_lo, fused_hi, t, s);
+    int lo = fused_hi > tiny ? fused_hi : tiny;
+    if (lo < floor) lo = floor;
     if (rc == SYLVA_OK && max_m > lo)
         rc = sylva::launch_blocked(b, lo, max_m, max_k, t->panel_nb, t->gemm_mma,
                                    t->panel_merge_min_count, s);
@@ -42,7 +50,15 @@ extern "C" int sylva__gpu_front_factor_vbatched_max_nocheck(const sylva__front_b
                                                             const sylva__kernel_tuning *tune,
                                                             cudaStream_t s)
 {
-    return factor_vbatched(sylva::mirror(*b), max_m, max_k, tune, s);
+    return factor_vbatched(sylva::mirror(*b), 0, max_m, max_k, tune, s);
+}
+
+extern "C" int sylva__gpu_front_factor_vbatched_range_nocheck(const sylva__front_batch *b,
+                                                              int min_m, int max_m, int max_k,
+                                                              const sylva__kernel_tuning *tune,
+                                                              cudaStream_t s)
+{
+    return factor_vbatched(sylva::mirror(*b), min_m, max_m, max_k, tune, s);
 }
 
 extern "C" int sylva__gpu_front_factor_vbatched(const sylva__front_batch *b, const int *h_m,
@@ -52,16 +68,17 @@ extern "C" int sylva__gpu_front_factor_vbatched(const sylva__front_batch *b, con
 {
     if (!b || b->count < 0 || (b->count > 0 && (!h_m || !h_k || !h_ldp || !h_ldc)))
         return SYLVA_ERR_ARGUMENT;
-    int max_m = 0, max_k = 0;
+    int min_m = 0, max_m = 0, max_k = 0;
     for (int i = 0; i < b->count; i++) {
         const int m = h_m[i], k = h_k[i];
         if (m < 0 || k < 0 || k > m || h_ldp[i] < (m > 1 ? m : 1) ||
             (m > k && h_ldc[i] < m - k))
             return SYLVA_ERR_ARGUMENT;
+        if (i == 0 || m < min_m) min_m = m;
         if (m > max_m) max_m = m;
         if (k > max_k) max_k = k;
     }
-    return sylva__gpu_front_factor_vbatched_max_nocheck(b, max_m, max_k, tune, s);
+    return sylva__gpu_front_factor_vbatched_range_nocheck(b, min_m, max_m, max_k, tune, s);
 }
 
 /* POTRF is the front factorization with m = k (C never touched). */
@@ -80,12 +97,14 @@ extern "C" int sylva__gpu_potrf_vbatched(int count, const int *n, double *const 
                                          cudaStream_t s)
 {
     if (count < 0 || (count > 0 && (!h_n || !h_lda))) return SYLVA_ERR_ARGUMENT;
-    int max_n = 0;
+    int min_n = 0, max_n = 0;
     for (int i = 0; i < count; i++) {
         if (h_n[i] < 0 || h_lda[i] < (h_n[i] > 1 ? h_n[i] : 1)) return SYLVA_ERR_ARGUMENT;
+        if (i == 0 || h_n[i] < min_n) min_n = h_n[i];
         if (h_n[i] > max_n) max_n = h_n[i];
     }
-    return sylva__gpu_potrf_vbatched_max_nocheck(count, n, A, lda, info, max_n, tune, s);
+    sylva__front_batch b = {count, n, n, A, lda, A, lda, info};
+    return sylva__gpu_front_factor_vbatched_range_nocheck(&b, min_n, max_n, max_n, tune, s);
 }
 
 extern "C" int sylva__gpu_trsm_vbatched_max_nocheck(int count, const int *m, const int *n,

@@ -53,6 +53,15 @@ int sylva__gpu_front_factor_vbatched(const sylva__front_batch *b, const int *h_m
 int sylva__gpu_front_factor_vbatched_max_nocheck(const sylva__front_batch *b, int max_m,
                                                  int max_k, const sylva__kernel_tuning *tune,
                                                  struct CUstream_st *s);
+/* The same with a host-known smallest m as well (0 or 1: unknown): the
+ * launches of size classes wholly below it are skipped (a fixed-size batch
+ * gets min_m = max_m and one launch). Fronts with m < min_m are an error
+ * the call does not detect (they may be left unfactored). The checked entries
+ * (and sylva__gpu_potrf_vbatched) derive min_m from the host sizes. */
+int sylva__gpu_front_factor_vbatched_range_nocheck(const sylva__front_batch *b, int min_m,
+                                                   int max_m, int max_k,
+                                                   const sylva__kernel_tuning *tune,
+                                                   struct CUstream_st *s);
 
 /* ---- The parts, for callers that split the factorization.
  * POTRF: A (n × n, lower) = L·Lᵀ in place. */

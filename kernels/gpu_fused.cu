@@ -18,8 +18,9 @@
  * block holding the next panel's diagonal block first and factors it while
  * the other warps finish the update (two barriers per panel instead of
  * three, the panel chain off the update's critical path). Buckets of small
- * fronts may run on 64-thread blocks (more fronts per SM). Written once for
- * any scalar type T. */
+ * fronts may run on 64-thread blocks (more fronts per SM). A front's
+ * metadata is read in one round trip before the size filter. Written once
+ * for any scalar type T. */
 #include "gpu_common.cuh"
 #include "gpu_mma.cuh"
 #include "gpu_warp_potrf.cuh"
@@ -41,13 +42,14 @@ __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 12) /* 3 blocks of m
     constexpr int NT = DIM * DIM, S = DIM * TR, NW = NT / 32;
     constexpr bool LA = MMA && has_mma<T>::value; /* DMMA update with look-ahead */
     const int f = blockIdx.x;
-    const int m = b.m[f], k = b.k[f];
-    if (m <= lo || m > hi || k <= 0 || b.info[f] != 0) return;
+    /* The front's metadata in one round trip (gpu_common.cuh: ld_early). */
+    const int m = ld_early(b.m + f), k = ld_early(b.k + f), info0 = ld_early(b.info + f);
+    const int ldp = ld_early(b.ldp + f), ldc0 = ld_early(b.ldc + f);
+    T *P = ld_early(b.P + f), *C0 = ld_early(b.C + f);
+    if (m <= lo || m > hi || k <= 0 || info0 != 0) return;
     const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
-    T *P = b.P[f];
-    const int ldp = b.ldp[f];
-    T *C = m > k ? b.C[f] : nullptr;
-    const int ldc = m > k ? b.ldc[f] : 0;
+    T *C = m > k ? C0 : nullptr;
+    const int ldc = m > k ? ldc0 : 0;
 
     /* Load: CB columns × QR rows per lane into registers first, then store.
      * (Through generic pointers a load after a shared store may alias it, so

@@ -74,6 +74,14 @@ int sylva__gpu_front_factor_vbatched_max_nocheck(const sylva__front_batch *b, in
     (void)b, (void)max_m, (void)max_k, (void)tune, (void)s;
     return SYLVA_ERR_UNSUPPORTED;
 }
+int sylva__gpu_front_factor_vbatched_range_nocheck(const sylva__front_batch *b, int min_m,
+                                                   int max_m, int max_k,
+                                                   const sylva__kernel_tuning *tune,
+                                                   struct CUstream_st *s)
+{
+    (void)b, (void)min_m, (void)max_m, (void)max_k, (void)tune, (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}
 int sylva__gpu_potrf_vbatched(int count, const int *n, double *const *A, const int *lda, int *info,
                               const int *h_n, const int *h_lda, const sylva__kernel_tuning *tune,
                               struct CUstream_st *s)

@@ -59,13 +59,14 @@ void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
     t->fused_small_m = 96;
     t->gemm_mma = 1;
     t->panel_merge_min_count = 128;
-    t->tiny_min_blocks = 5;
+    t->tiny_min_blocks = 4;
+    t->tiny_fronts4 = 1;
 }
 
 #define SYLVA_TUNING_KEYS(X)                                                                  \
     X(tiny_max_m) X(fused_max_m) X(fused_threads) X(fused_panel) X(panel_nb)                 \
     X(native_syrk_nb) X(native_panel_nb) X(native_min_m) X(fused_mma_min_m) X(fused_small_m)  \
-    X(gemm_mma) X(panel_merge_min_count) X(tiny_min_blocks)
+    X(gemm_mma) X(panel_merge_min_count) X(tiny_min_blocks) X(tiny_fronts4)
 
 int sylva__kernel_tuning_check(const sylva__kernel_tuning *t)
 {
@@ -81,7 +82,8 @@ int sylva__kernel_tuning_check(const sylva__kernel_tuning *t)
     if (t->fused_small_m < 0 || t->fused_small_m > 192) return -1;
     if (t->gemm_mma != 0 && t->gemm_mma != 1) return -1;
     if (t->panel_merge_min_count < 0) return -1;
-    if (t->tiny_min_blocks != 0 && t->tiny_min_blocks != 5) return -1;
+    if (t->tiny_min_blocks != 0 && t->tiny_min_blocks != 4 && t->tiny_min_blocks != 5) return -1;
+    if (t->tiny_fronts4 != 1 && t->tiny_fronts4 != 2 && t->tiny_fronts4 != 4) return -1;
     return 0;
 }
 

@@ -31,7 +31,9 @@ typedef struct sylva__kernel_tuning {
     int gemm_mma;       /* 1: the medium path's GEMM tiles on DMMA; 0: SIMT DFMA */
     int panel_merge_min_count; /* medium path: batches of at least this many fronts factor and
                                   solve each panel in one block per front (0: never) */
-    int tiny_min_blocks; /* 0 or 5: the 32-lane tiny kernel's register cap (5 blocks/SM) */
+    int tiny_min_blocks; /* the 32-lane tiny kernel: 0 (compiler's registers), 5 (capped at 96
+                            registers, 5 blocks/SM), 4 (unpredicated update, 128 registers) */
+    int tiny_fronts4;   /* 1, 2 or 4: fronts per lane group of the 4-lane tiny kernel (m ≤ 4) */
 } sylva__kernel_tuning;
 
 void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t);

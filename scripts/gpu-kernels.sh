@@ -4,11 +4,14 @@
 # compute-sanitizer memcheck and racecheck, the tuning sweep, and the
 # benchmark with the table just tuned. Logs and JSON go to $OUT (default
 # ./gpu-kernels-out); a compact summary is printed last.
-#   usage: scripts/gpu-kernels.sh BUNDLE_DIR [test] [sanitize] [tune] [bench] [profile]
+#   usage: scripts/gpu-kernels.sh BUNDLE_DIR [test] [sanitize] [tune] [bench] [profile] [variants]
 # profile: Nsight Compute (SpeedOfLight, Occupancy, LaunchStats, warp
 # stalls) of the fused kernel at n = 64 and 128 and of the medium path at
 # n = 256, each in its table, SIMT and 64-thread forms (bench-kernels
-# --profile N); reports in $OUT/ncu.txt, a digest in the summary. (At most
+# --profile N); PROFILE_SPECS="N,kernel-regex,launches ..." profiles others
+# instead (NCU_MORE=1 adds the memory, scheduler and compute sections);
+# reports in $OUT/ncu.txt, a digest in the summary. variants: bench-kernels
+# --variants (the v6 candidates, each timed twice). (At most
 # 8 files come back from a device call: keep what lands in $OUT to that.)
 # BUNDLE_DIR is an unpacked gpu-bundle of build/tests/gpu/* and
 # build/bench/kernels/bench-kernels (see docs/kernels.md). No phase named: all.
@@ -51,6 +54,13 @@ for p in $phases; do
       done
     done
     grep -E "ERROR SUMMARY|Invalid|hazard" "$OUT/sanitize.log" | sort | uniq -c | head -20 ;;
+  variants)
+    s=$(date +%s)
+    tab=()
+    [ -f "$OUT/tuning.txt" ] && tab=(--table "$OUT/tuning.txt")
+    timeout 150 "$B/bin/bench-kernels" "${tab[@]}" --variants > "$OUT/variants.log" 2>&1; rc=$?
+    note "variants: rc=$rc ($(( $(date +%s) - s )) s)"
+    grep "^variants" "$OUT/variants.log" >> "$summary" ;;
   tune)
     s=$(date +%s)
     timeout 180 "$B/bin/bench-kernels" --tune "$OUT/tuning.txt" > "$OUT/tune.log" 2>&1; rc=$?
@@ -65,11 +75,13 @@ for p in $phases; do
     NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
     tab=()
     [ -f "$OUT/tuning.txt" ] && tab=(--table "$OUT/tuning.txt")
-    for spec in "64 fused_front 3" "128 fused_front 3" "256 gemm_front|panel_front 8"; do
-      set -- $spec
+    specs=${PROFILE_SPECS:-"64,fused_front,3 128,fused_front,3 256,gemm_front|panel_front,8"}
+    for spec in $specs; do
+      set -- ${spec//,/ }
       s=$(date +%s)
       timeout 120 "$NCU" --kernel-name "regex:$2" --launch-count "$3" --section SpeedOfLight \
         --section Occupancy --section LaunchStats --section WarpStateStats \
+        ${NCU_MORE:+--section MemoryWorkloadAnalysis --section SchedulerStats --section ComputeWorkloadAnalysis} \
         "$B/bin/bench-kernels" "${tab[@]}" --profile "$1" > /tmp/ncu-n$1.txt 2>&1; rc=$?
       cat /tmp/ncu-n$1.txt >> "$OUT/ncu.txt"
       note "ncu n=$1: rc=$rc ($(( $(date +%s) - s )) s)"
@@ -79,6 +91,7 @@ for p in $phases; do
     # The remaining misses: the native front's kernels (the first 60
     # launches: a warm-up call) and the vbatched N = 256 batch; per kernel
     # name: launches and summed duration (ncu serializes kernels).
+    [ -n "${PROFILE_SPECS:-}" ] && continue  # the specs named only
     for spec in "native --profile-native" "vb256 --profile-vbatched 256"; do
       set -- $spec
       s=$(date +%s)

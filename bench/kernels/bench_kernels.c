@@ -2,6 +2,7 @@
  *   bench-kernels [--json FILE] [--table TUNING] [--quick]
  *   bench-kernels --tune OUT_TABLE [--json FILE]
  *   bench-kernels --profile N      (one call per variant at fixed n = N, for ncu)
+ *   bench-kernels --variants       (v6 candidates at the fixed rows, each timed twice)
  *   bench-kernels --profile-native | --profile-vbatched N   (likewise, the table only)
  * Bench rows (issue 3): fixed-size batched POTRF n = 4…512, ours against
  * cusolverDnDpotrfBatched and the bandwidth bound (2·n²·8 bytes per matrix at
@@ -9,6 +10,8 @@
  * m uniform in [1, N], k a random fraction of m, ours against per-front
  * cuSOLVER/cuBLAS on 8 streams and against our fixed-size throughput at equal
  * mean flops; native (m, k) against cuBLAS DGEMM measured in this run.
+ * Our rows call the range entry with the batch's host-known smallest m (the
+ * fixed rows: min = max = n; --variants times the max-only entry too).
  * Timing: CUDA events, inputs restored (outside the timed region) before each
  * repeat, 2 warm-ups, median of repeats. Table on stdout, rows in JSON (a
  * first row of kind "ceilings" holds the measured copy rate and DGEMM rate).
@@ -106,7 +109,8 @@ static double measure_dgemm(int n) /* flop/s */
 typedef struct {
     frontset s;
     double *pristine;
-    int max_m, max_k;
+    int min_m, max_m, max_k;
+    int max_only; /* 1: the max-only entry (every class launched), as before v6 */
     double flops;
     sylva__kernel_tuning tune;
     double **dA; /* for cuSOLVER: = s.dP */
@@ -123,8 +127,10 @@ static void batch_make(batch_arg *a, int count, const int *m, const int *k)
     fs_upload(&a->s);
     CK(cudaMalloc((void **)&a->pristine, a->s.len * sizeof(double)));
     CK(cudaMemcpy(a->pristine, a->s.dpool, a->s.len * sizeof(double), cudaMemcpyDeviceToDevice));
-    a->max_m = a->max_k = 0, a->flops = 0;
+    a->max_m = a->max_k = 0, a->flops = 0, a->max_only = 0;
+    a->min_m = count > 0 ? m[0] : 0;
     for (int i = 0; i < count; i++) {
+        if (m[i] < a->min_m) a->min_m = m[i];
         if (m[i] > a->max_m) a->max_m = m[i];
         if (k[i] > a->max_k) a->max_k = k[i];
         a->flops += gt_front_flops(m[i], k[i]);
@@ -147,7 +153,12 @@ static void run_ours(void *p)
 {
     batch_arg *a = p;
     sylva__front_batch b = fs_batch(&a->s);
-    if (sylva__gpu_front_factor_vbatched_max_nocheck(&b, a->max_m, a->max_k, &a->tune, st) != 0) {
+    /* The host knows the batch's smallest m too (the fixed rows: min = max
+     * = n), as the checked entries do. */
+    int rc = a->max_only ? sylva__gpu_front_factor_vbatched_max_nocheck(&b, a->max_m, a->max_k, &a->tune, st)
+                         : sylva__gpu_front_factor_vbatched_range_nocheck(&b, a->min_m, a->max_m, a->max_k,
+                                                                          &a->tune, st);
+    if (rc != 0) {
         fprintf(stderr, "front_factor_vbatched failed\n");
         exit(2);
     }
@@ -237,6 +248,7 @@ static double gf(double flops, float ms) { return flops / (ms * 1e-3) / 1e9; }
 
 /* Fixed-size batch: m = k = n, count fronts (ld = n). Our GFLOP/s, and
  * cusolverDnDpotrfBatched's in *ref when ref is not NULL. */
+static int fixed_max_only; /* --variants: time the max-only entry */
 static double fixed_run(int n, int count, const sylva__kernel_tuning *t, double *ref)
 {
     int *m = malloc(count * sizeof(int));
@@ -244,6 +256,7 @@ static double fixed_run(int n, int count, const sylva__kernel_tuning *t, double 
     batch_arg a;
     batch_make(&a, count, m, m);
     a.tune = *t;
+    a.max_only = fixed_max_only;
     float ms = time_ms(run_ours, batch_restore, &a, reps);
     if (check_info(&a)) fprintf(stderr, "warning: fixed n=%d: info set (ours)\n", n);
     if (ref) {
@@ -413,6 +426,45 @@ static void profile(int n, const sylva__kernel_tuning *t)
     free(m);
 }
 
+/* --variants: the v6 candidates at the bench rows' batch sizes, each timed
+ * twice: the max-only entry against the range entry, the 4-lane tiny
+ * kernel's fronts per group (tiny_fronts4 2 / 4) and the 32-lane one's forms
+ * (tiny_min_blocks 0 / 5 / 4). */
+static void variants(const sylva__kernel_tuning *t)
+{
+    static const int ns[] = {4, 32, 64, 128};
+    for (int i = 0; i < 4; i++) {
+        const int n = ns[i];
+        long cnt = (512L << 20) / ((long)n * n * 8);
+        if (cnt > 4000000) cnt = 4000000;
+        const double flops = (double)n * n * n / 3 + (double)n * n / 2 + n / 6.0;
+        for (int rep = 0; rep < 2; rep++) {
+            fixed_max_only = 1;
+            double g_max = fixed_run(n, (int)cnt, t, NULL);
+            fixed_max_only = 0;
+            double g_rng = fixed_run(n, (int)cnt, t, NULL);
+            printf("variants n=%-3d rep %d: max-only entry %6.0f, range entry %6.0f GFLOP/s", n, rep, g_max, g_rng);
+            if (n <= 4) {
+                static const int nf[2] = {2, 4};
+                for (int q = 0; q < 2; q++) {
+                    sylva__kernel_tuning u = *t;
+                    u.tiny_fronts4 = nf[q];
+                    printf(", tiny_fronts4 %d: %6.0f", nf[q], fixed_run(n, (int)cnt, &u, NULL));
+                }
+            }
+            if (n > 16 && n <= 32) {
+                static const int mb[3] = {0, 5, 4};
+                for (int q = 0; q < 3; q++) {
+                    sylva__kernel_tuning u = *t;
+                    u.tiny_min_blocks = mb[q];
+                    printf(", tiny_min_blocks %d: %6.0f", mb[q], fixed_run(n, (int)cnt, &u, NULL));
+                }
+            }
+            printf("  (flops/front %.0f)\n", flops);
+        }
+    }
+}
+
 /* ---- Tuning sweep: each parameter in turn, the others at their current
  * best; the winner of each is kept. Printed as it goes. */
 /* Sweep one native tuning key (an int of sylva__kernel_tuning at byte
@@ -476,15 +528,40 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
         if (ga >= gb) tiny = n;
     }
     t->tiny_max_m = tiny;
-    /* the 32-lane tiny kernel at 128 registers (4 blocks/SM) or 96 (5) */
+    /* the 32-lane tiny kernel: compiler's 128 registers (0), capped at 96
+     * (5), unpredicated update at 128 (4); the default form unless another
+     * wins by 1% */
     {
-        sylva__kernel_tuning a_ = *t, b = *t;
-        a_.tiny_min_blocks = 0, b.tiny_min_blocks = 5;
-        double ga = 0, gb = 0;
-        for (int n = 24; n <= 32; n += 8)
-            ga += fixed_run(n, 60000, &a_, NULL), gb += fixed_run(n, 60000, &b, NULL);
-        printf("  n = 24, 32: tiny 32-lane kernel 4 blocks/SM %.0f, 5 blocks/SM %.0f GFLOP/s (sum)\n", ga, gb);
-        t->tiny_min_blocks = gb > 1.01 * ga ? 5 : 0;
+        static const int mb[3] = {0, 5, 4};
+        double g[3] = {0, 0, 0};
+        for (int q = 0; q < 3; q++) {
+            sylva__kernel_tuning u = *t;
+            u.tiny_min_blocks = mb[q];
+            for (int n = 24; n <= 32; n += 8) g[q] += fixed_run(n, 60000, &u, NULL);
+        }
+        printf("  n = 24, 32: tiny 32-lane kernel plain %.0f, 96 registers %.0f, unpredicated %.0f GFLOP/s (sum)\n",
+               g[0], g[1], g[2]);
+        int win = 0;
+        for (int q = 1; q < 3; q++)
+            if (g[q] > 1.01 * g[win]) win = q;
+        t->tiny_min_blocks = mb[win];
+    }
+    /* fronts per lane group of the 4-lane tiny kernel (m ≤ 4): one unless
+     * more win by 1% (1M fronts: past the L2) */
+    {
+        static const int nf[3] = {1, 2, 4};
+        double g[3] = {0, 0, 0};
+        for (int q = 0; q < 3; q++) {
+            sylva__kernel_tuning u = *t;
+            u.tiny_fronts4 = nf[q];
+            for (int n = 3; n <= 4; n++) g[q] += fixed_run(n, 1000000, &u, NULL);
+        }
+        printf("  n = 3, 4: tiny 4-lane groups of 1 front %.0f, 2 fronts %.0f, 4 fronts %.0f GFLOP/s (sum)\n",
+               g[0], g[1], g[2]);
+        int win = 0;
+        for (int q = 1; q < 3; q++)
+            if (g[q] > 1.01 * g[win]) win = q;
+        t->tiny_fronts4 = nf[win];
     }
     /* DMMA vs SIMT trailing update in the fused kernel, per 32-row bucket:
      * SIMT kept up to the largest n where it wins */
@@ -539,26 +616,27 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
     free(m), free(k);
     printf("tuned: tiny_max_m %d fused_max_m %d fused_threads %d fused_panel %d panel_nb %d "
            "native_syrk_nb %d native_panel_nb %d fused_mma_min_m %d fused_small_m %d gemm_mma %d "
-           "panel_merge_min_count %d tiny_min_blocks %d\n",
+           "panel_merge_min_count %d tiny_min_blocks %d tiny_fronts4 %d\n",
            t->tiny_max_m, t->fused_max_m, t->fused_threads, t->fused_panel, t->panel_nb,
            t->native_syrk_nb, t->native_panel_nb, t->fused_mma_min_m, t->fused_small_m,
-           t->gemm_mma, t->panel_merge_min_count, t->tiny_min_blocks);
+           t->gemm_mma, t->panel_merge_min_count, t->tiny_min_blocks, t->tiny_fronts4);
 }
 
 int main(int argc, char **argv)
 {
     const char *json_path = NULL, *table = NULL, *tune_out = NULL;
-    int quick = 0, prof = 0, prof_native = 0, prof_vb = 0;
+    int quick = 0, prof = 0, prof_native = 0, prof_vb = 0, vars = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json") && i + 1 < argc) json_path = argv[++i];
         else if (!strcmp(argv[i], "--table") && i + 1 < argc) table = argv[++i];
         else if (!strcmp(argv[i], "--tune") && i + 1 < argc) tune_out = argv[++i];
         else if (!strcmp(argv[i], "--quick")) quick = 1, reps = 3;
         else if (!strcmp(argv[i], "--profile") && i + 1 < argc) prof = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--variants")) vars = 1;
         else if (!strcmp(argv[i], "--profile-native")) prof_native = 1, reps = 1;
         else if (!strcmp(argv[i], "--profile-vbatched") && i + 1 < argc) prof_vb = atoi(argv[++i]), reps = 1;
         else {
-            fprintf(stderr, "usage: %s [--json FILE] [--table TUNING] [--tune OUT] [--quick] [--profile N] [--profile-native] [--profile-vbatched N]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--json FILE] [--table TUNING] [--tune OUT] [--quick] [--profile N] [--profile-native] [--profile-vbatched N] [--variants]\n", argv[0]);
             return 2;
         }
     }
@@ -578,6 +656,10 @@ int main(int argc, char **argv)
            lr == 0 ? "loaded" : lr == 1 ? "absent, defaults" : msg);
     if (prof > 0) {
         profile(prof, &t);
+        return 0;
+    }
+    if (vars) {
+        variants(&t);
         return 0;
     }
     if (prof_native) { /* (8192, 2048) with the table: 2 warm-up calls + 1 */

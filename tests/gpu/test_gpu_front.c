@@ -5,7 +5,9 @@
  * large, both sides of every crossover (tiny G = 4/8/16/32, fused buckets,
  * medium), empty entries, k = 0, and one non-SPD front per batch. Each
  * tuning variant (threads, panel widths, crossovers, DMMA or SIMT updates,
- * 64-thread small buckets, merged medium panels) runs the same checks.
+ * 64-thread small buckets, merged medium panels) runs the same checks; the
+ * max-only and range (smallest m known) no-check entries run one-size
+ * batches on both sides of every crossover and mixed batches.
  * Usage: test_gpu_front [--quick]   (quick: small sizes, for the sanitizers)
  * Exit: 0 pass, 1 fail, 77 no GPU. */
 #include <float.h>
@@ -19,6 +21,10 @@
 #include "gpu_test_util.h"
 
 static int quick, failures;
+/* Which entry run_factor_batch calls: 0 the checked one (it derives the
+ * smallest m), 1 max_nocheck (smallest m unknown: every class launched),
+ * 2 range_nocheck with the batch's exact smallest m. */
+static int entry_mode;
 
 static void check(int ok, const char *what, int i, int m, int k, double err)
 {
@@ -38,7 +44,18 @@ static double run_factor_batch(int count, const int *m, const int *k, const int 
     fs_make(&s, count, m, k, whole, bad);
     fs_upload(&s);
     sylva__front_batch b = fs_batch(&s);
-    int rc = sylva__gpu_front_factor_vbatched(&b, s.m, s.k, s.ldp, s.ldc, t, 0);
+    int min_m = count > 0 ? s.m[0] : 0, max_m = 0, max_k = 0, rc;
+    for (int i = 0; i < count; i++) {
+        if (s.m[i] < min_m) min_m = s.m[i];
+        if (s.m[i] > max_m) max_m = s.m[i];
+        if (s.k[i] > max_k) max_k = s.k[i];
+    }
+    if (entry_mode == 1)
+        rc = sylva__gpu_front_factor_vbatched_max_nocheck(&b, max_m, max_k, t, 0);
+    else if (entry_mode == 2)
+        rc = sylva__gpu_front_factor_vbatched_range_nocheck(&b, min_m, max_m, max_k, t, 0);
+    else
+        rc = sylva__gpu_front_factor_vbatched(&b, s.m, s.k, s.ldp, s.ldc, t, 0);
     check(rc == 0, "front_factor_vbatched returned", -1, 0, 0, rc);
     CK(cudaGetLastError());
     fs_download(&s);
@@ -93,6 +110,44 @@ static void test_factor(const sylva__kernel_tuning *t, const char *name, int max
     }
     run_factor_batch(n, m, k, whole, bad, t, name);
     free(m), free(k), free(whole), free(bad);
+}
+
+/* Batches of one size (both sides of every crossover) and one batch of
+ * sizes lo..hi, through the max-only and the range entries: the range
+ * entry launches only the classes at or above the smallest m. */
+static void test_entries(const sylva__kernel_tuning *t)
+{
+    static const int ns[] = {1, 4, 5, 8, 9, 16, 17, 32, 33, 64, 65, 96, 97, 128, 129, 160, 161, 200};
+    enum { COUNT = 40 };
+    int m[COUNT], k[COUNT], whole[COUNT], bad[COUNT];
+    for (int mode = 1; mode <= 2; mode++) {
+        entry_mode = mode;
+        double worst = 0;
+        for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+            if (quick && ns[i] > 97) break;
+            for (int q = 0; q < COUNT; q++)
+                m[q] = ns[i], k[q] = q % 3 ? ns[i] : gt_randint(1, ns[i]), whole[q] = q % 2, bad[q] = 0;
+            if (ns[i] >= 2) bad[COUNT / 2] = gt_randint(1, k[COUNT / 2]);
+            {
+                char name[64];
+                snprintf(name, sizeof name, "%s entry, m = %d", mode == 1 ? "max" : "range", ns[i]);
+                double w = run_factor_batch(COUNT, m, k, whole, bad, t, name);
+                if (w > worst) worst = w;
+            }
+        }
+        /* mixed sizes whose smallest is inside the tiny and fused classes */
+        static const int span[3][2] = {{5, 40}, {17, 70}, {33, 170}};
+        for (int r = 0; r < 3; r++) {
+            for (int q = 0; q < COUNT; q++) {
+                m[q] = q == 0 ? span[r][0] : q == 1 ? span[r][1] : gt_randint(span[r][0], span[r][1]);
+                k[q] = gt_randint(1, m[q]), whole[q] = q % 2, bad[q] = 0;
+            }
+            char name[64];
+            snprintf(name, sizeof name, "%s entry, m = %d..%d", mode == 1 ? "max" : "range", span[r][0], span[r][1]);
+            run_factor_batch(COUNT, m, k, whole, bad, t, name);
+        }
+    }
+    entry_mode = 0;
 }
 
 /* POTRF, TRSM, SYRK and GEMM entries against their CPU twins. */
@@ -211,6 +266,7 @@ int main(int argc, char **argv)
     sylva__kernel_tuning t;
     sylva__kernel_tuning_defaults(&t);
     test_factor(&t, "defaults", max_m);
+    test_entries(&t);
     /* Every kernel variant, and the crossovers moved. */
     struct { int tiny, fused, threads, panel, nb, mma_min, small, gemm_mma, merge; const char *name; } v[] = {
         {32, 192, 64, 16, 16, 0, 0, 1, 0, "fused 64 thr, panel 16, nb 16"},
@@ -222,6 +278,9 @@ int main(int argc, char **argv)
         {0, 0, 256, 8, 32, 0, 0, 1, 1, "all medium path, nb 32, merged panels"},
         {0, 192, 256, 8, 32, 0, 0, 1, 0, "no tiny: fused from m = 1"},
         {32, 160, 256, 8, 32, 0, 96, 1, 128, "tiny 32-lane kernel at 5 blocks/SM"},
+        {32, 160, 256, 8, 32, 0, 96, 1, 128, "tiny 32-lane predicated, compiler's registers"},
+        {32, 160, 256, 8, 32, 0, 96, 1, 128, "tiny 4-lane groups of 2 fronts"},
+        {32, 160, 256, 8, 32, 0, 96, 1, 128, "tiny 4-lane groups of 4 fronts"},
         /* The SIMT forms (v4) and the DMMA crossovers moved. */
         {32, 192, 256, 8, 32, 192, 0, 0, 0, "SIMT: fused and GEMM"},
         {32, 192, 64, 16, 16, 192, 0, 0, 0, "SIMT: fused 64 thr, panel 16, nb 16"},
@@ -236,7 +295,8 @@ int main(int argc, char **argv)
         u.fused_panel = v[i].panel, u.panel_nb = v[i].nb, u.fused_mma_min_m = v[i].mma_min;
         u.fused_small_m = v[i].small, u.gemm_mma = v[i].gemm_mma;
         u.panel_merge_min_count = v[i].merge; /* 1: always (the batches have 231 fronts) */
-        u.tiny_min_blocks = strstr(v[i].name, "5 blocks/SM") ? 5 : 0;
+        u.tiny_min_blocks = strstr(v[i].name, "5 blocks/SM") ? 5 : strstr(v[i].name, "predicated, compiler") ? 0 : 4;
+        u.tiny_fronts4 = strstr(v[i].name, "groups of 2") ? 2 : strstr(v[i].name, "groups of 4") ? 4 : 1;
         test_factor(&u, v[i].name, quick ? 200 : 600);
     }
     {   /* the parts on the SIMT GEMM tiles (the defaults take DMMA) */

@@ -21,7 +21,7 @@ int main(void)
     u = d;
     u.fused_max_m = 96, u.panel_nb = 16, u.native_syrk_nb = 0;
     u.fused_mma_min_m = 64, u.fused_small_m = 0, u.gemm_mma = 0, u.panel_merge_min_count = 0; /* v5 keys */
-    u.tiny_min_blocks = 5;
+    u.tiny_min_blocks = 5, u.tiny_fronts4 = 2; /* v6 keys */
     fail |= sylva__kernel_tuning_save(path, &u, "NVIDIA H100 80GB HBM3") != 0;
     fail |= sylva__kernel_tuning_load(path, &t, msg, sizeof msg) != 0;
     fail |= memcmp(&t, &u, sizeof t) != 0;
@@ -30,6 +30,14 @@ int main(void)
     fclose(f);
     fail |= sylva__kernel_tuning_load(path, &t, msg, sizeof msg) != -1;
     fail |= memcmp(&t, &d, sizeof t) != 0;
+    f = fopen(path, "w");
+    fprintf(f, "tiny_min_blocks 3\ntiny_fronts4 3\n"); /* v6 values out of range */
+    fclose(f);
+    fail |= sylva__kernel_tuning_load(path, &t, msg, sizeof msg) != -1;
+    f = fopen(path, "w");
+    fprintf(f, "tiny_fronts4 3\n");
+    fclose(f);
+    fail |= sylva__kernel_tuning_load(path, &t, msg, sizeof msg) != -1;
     f = fopen(path, "w");
     fprintf(f, "gemm_mma 2\n"); /* a v5 key out of range */
     fclose(f);
