@@ -113,6 +113,13 @@ int sylva_analyze(const sylva_matrix *A, const sylva_options *opts, sylva_analys
     sylva__clear_error();
     if (!out) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_analyze: output handle is NULL");
     *out = NULL;
+    return sylva__dist_size() > 1 ? sylva__analyze_dist(A, opts, out, info) : sylva__analyze_one(A, opts, out, info);
+}
+
+int sylva__analyze_one(const sylva_matrix *A, const sylva_options *opts, sylva_analysis_t **out,
+                       sylva_analysis_info *info)
+{
+    *out = NULL;
     int status = sylva__api_check_matrix(A);
     if (status) return status;
     double t0 = sylva__now();

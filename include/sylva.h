@@ -368,9 +368,10 @@ int sylva_finalize(void);
 /* In a distributed run every rank passes its status and gets the first
  * failure of the lowest rank that failed (with its message as
  * sylva_last_error(), prefixed "rank R: "), else SYLVA_OK; one process:
- * status itself. For the caller's own steps that only rank 0 does (reading
- * files) before the next collective call. */
-int sylva_agree(int status);
+ * status itself. message: the failure's message (NULL: sylva_last_error()).
+ * For the caller's own steps that only rank 0 does (reading files) before
+ * the next collective call. */
+int sylva_agree(int status, const char *message);
 /* GPUs the running runtime uses (0 without CUDA, without a device, or with
  * ncuda = 0), and their model ("" without). */
 int sylva_gpu_count(void);

@@ -26,6 +26,9 @@ static int dist_on;      /* the runtime runs with StarPU-MPI and more than one r
 static int mpi_started;  /* StarPU-MPI is running */
 static int mpi_ours;     /* MPI was initialized here: finalize it at stop */
 static int my_rank, nranks = 1;
+/* sylva's own collectives: a duplicate of MPI_COMM_WORLD, so that they never
+ * meet StarPU-MPI's traffic (and its barrier) on the world communicator. */
+static MPI_Comm comm = MPI_COMM_NULL;
 
 int sylva__dist_rank(void) { return dist_on ? my_rank : 0; }
 
@@ -73,8 +76,10 @@ int sylva__dist_start(struct starpu_conf *conf, int mpi_mode)
                            "MPI with MPI_Init_thread(..., MPI_THREAD_MULTIPLE, ...), or let sylva_init do it",
                            provided, MPI_THREAD_MULTIPLE);
     }
-    /* StarPU-MPI's progress thread sleeps when it has nothing to do; its
-     * per-communication statistics are sylva's own (factorize_dist.c). */
+    /* Distributed runs use CPU workers only (docs/architecture.md). */
+    int world = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &world);
+    if (world > 1) conf->ncuda = 0;
     int rc = starpu_mpi_init_conf(NULL, NULL, 0, MPI_COMM_WORLD, conf);
     if (rc) {
         if (mpi_ours) MPI_Finalize();
@@ -83,6 +88,10 @@ int sylva__dist_start(struct starpu_conf *conf, int mpi_mode)
                            rc == -ENODEV ? "no worker available" : "starpu_mpi_init_conf error");
     }
     mpi_started = 1;
+    if (MPI_Comm_dup(MPI_COMM_WORLD, &comm) != MPI_SUCCESS) {
+        sylva__dist_stop();
+        return sylva__fail(SYLVA_ERR_RUNTIME, "MPI_Comm_dup failed");
+    }
     MPI_Comm_rank(MPI_COMM_WORLD, &my_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
     dist_on = nranks > 1;
@@ -91,6 +100,7 @@ int sylva__dist_start(struct starpu_conf *conf, int mpi_mode)
 
 void sylva__dist_stop(void)
 {
+    if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
     if (mpi_started) starpu_mpi_shutdown(); /* waits for the other ranks, stops StarPU */
     else starpu_shutdown();
     if (mpi_ours) MPI_Finalize();
@@ -111,7 +121,7 @@ int sylva__dist_agree(int status)
     /* The lowest failing rank (nranks when none failed), then its status
      * and message from it. */
     int mine = status ? my_rank : nranks, first = nranks;
-    if (mpi_check(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce"))
+    if (mpi_check(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce"))
         return SYLVA_ERR_RUNTIME;
     if (first == nranks) return SYLVA_OK;
     struct {
@@ -123,7 +133,7 @@ int sylva__dist_agree(int status)
         m.status = status;
         snprintf(m.message, sizeof m.message, "%s", sylva__last_error());
     }
-    if (mpi_check(MPI_Bcast(&m, (int)sizeof m, MPI_BYTE, first, MPI_COMM_WORLD), "MPI_Bcast"))
+    if (mpi_check(MPI_Bcast(&m, (int)sizeof m, MPI_BYTE, first, comm), "MPI_Bcast"))
         return SYLVA_ERR_RUNTIME;
     /* A message that already names its rank keeps it (agreed twice). */
     if (!strncmp(m.message, "rank ", 5)) return sylva__fail(m.status, "%s", m.message);
@@ -136,7 +146,7 @@ int sylva__dist_bcast(void *buf, int64_t bytes)
     char *p = buf;
     for (int64_t off = 0; off < bytes;) { /* MPI counts are ints */
         int64_t c = bytes - off < INT_MAX / 2 ? bytes - off : INT_MAX / 2;
-        if (mpi_check(MPI_Bcast(p + off, (int)c, MPI_BYTE, 0, MPI_COMM_WORLD), "MPI_Bcast"))
+        if (mpi_check(MPI_Bcast(p + off, (int)c, MPI_BYTE, 0, comm), "MPI_Bcast"))
             return SYLVA_ERR_RUNTIME;
         off += c;
     }
@@ -150,7 +160,7 @@ static int allreduce(void *v, int64_t n, MPI_Datatype type, size_t size, MPI_Op 
     char *p = v;
     for (int64_t off = 0; off < n;) {
         int64_t c = n - off < INT_MAX / 2 ? n - off : INT_MAX / 2;
-        if (mpi_check(MPI_Allreduce(MPI_IN_PLACE, p + (size_t)off * size, (int)c, type, op, MPI_COMM_WORLD),
+        if (mpi_check(MPI_Allreduce(MPI_IN_PLACE, p + (size_t)off * size, (int)c, type, op, comm),
                       "MPI_Allreduce"))
             return SYLVA_ERR_RUNTIME;
         off += c;
@@ -179,8 +189,8 @@ int sylva__dist_send_recv(void *buf, int64_t bytes, int from, int to, int tag)
     char *p = buf;
     for (int64_t off = 0; off < bytes;) {
         int64_t c = bytes - off < INT_MAX / 2 ? bytes - off : INT_MAX / 2;
-        int rc = my_rank == from ? MPI_Send(p + off, (int)c, MPI_BYTE, to, tag, MPI_COMM_WORLD)
-                 : my_rank == to ? MPI_Recv(p + off, (int)c, MPI_BYTE, from, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE)
+        int rc = my_rank == from ? MPI_Send(p + off, (int)c, MPI_BYTE, to, tag, comm)
+                 : my_rank == to ? MPI_Recv(p + off, (int)c, MPI_BYTE, from, tag, comm, MPI_STATUS_IGNORE)
                                  : MPI_SUCCESS;
         if (mpi_check(rc, my_rank == from ? "MPI_Send" : "MPI_Recv")) return SYLVA_ERR_RUNTIME;
         off += c;
@@ -194,17 +204,6 @@ int sylva__dist_all_gather(const void *mine, void *all, int64_t bytes)
         memcpy(all, mine, (size_t)bytes);
         return SYLVA_OK;
     }
-    return mpi_check(MPI_Allgather(mine, (int)bytes, MPI_BYTE, all, (int)bytes, MPI_BYTE, MPI_COMM_WORLD),
+    return mpi_check(MPI_Allgather(mine, (int)bytes, MPI_BYTE, all, (int)bytes, MPI_BYTE, comm),
                      "MPI_Allgather");
-}
-
-void sylva__dist_register(starpu_data_handle_t h, int64_t tag, int owner)
-{
-    starpu_mpi_data_register(h, (starpu_mpi_tag_t)tag, owner);
-}
-
-int sylva__dist_wait_all(void)
-{
-    /* Every rank's tasks and the communications they posted. */
-    return SYLVA_STARPU(starpu_mpi_wait_for_all(MPI_COMM_WORLD));
 }

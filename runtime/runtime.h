@@ -144,6 +144,11 @@ typedef struct sylva__rank_stats {
     double busy_seconds, bytes_sent, bytes_received, factor_bytes, flops;
 } sylva__rank_stats;
 int sylva__numeric_rank_stats(const sylva__numeric *N, int rank, sylva__rank_stats *out);
+/* Distributed runs: L's groups owned by other ranks received on rank 0
+ * (once per factorization); collective. One process: nothing to do. */
+int sylva__numeric_gather(sylva__numeric *N);
+/* 1 when rank 0 holds all of L (gathered, or one process). */
+int sylva__numeric_gathered(const sylva__numeric *N);
 
 /* The plan N's last factorization ran: the analysis' for static policies,
  * the one cut at run time for a dynamic policy (front f's L at l_off[f]). */
