@@ -145,11 +145,14 @@ int sylva_factorize(const sylva_analysis_t *an, const sylva_matrix *A, sylva_fac
     if (!an || !out) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_factorize: NULL argument");
     *out = NULL;
     sylva_factor_t *F = sylva__calloc(1, sizeof *F);
-    if (!F) return SYLVA_ERR_NO_MEMORY;
-    F->an = (sylva_analysis_t *)an; /* the reference count is not the caller's const */
-    __atomic_add_fetch(&F->an->refs, 1, __ATOMIC_ACQ_REL);
-    int status = sylva__numeric_create(an->rt, an->opts.precision, &F->num);
-    if (!status) status = run_factor(F, A, info);
+    int status = F ? SYLVA_OK : SYLVA_ERR_NO_MEMORY;
+    if (F) {
+        F->an = (sylva_analysis_t *)an; /* the reference count is not the caller's const */
+        __atomic_add_fetch(&F->an->refs, 1, __ATOMIC_ACQ_REL);
+        status = sylva__numeric_create(an->rt, an->opts.precision, &F->num);
+    }
+    /* Distributed: a rank without room stops every rank here. */
+    if (!(status = sylva__dist_agree(status))) status = run_factor(F, A, info);
     if (status) {
         sylva_factor_free(F);
         return status;

@@ -131,27 +131,25 @@ static int send_values(sylva__numeric *N, drun *r, const void *A_values, int64_t
     const sylva__tree *t = pl->tree;
     size_t es = N->elem;
     int64_t *count = sylva__calloc((size_t)r->nranks, sizeof *count);
-    if (!count) return SYLVA_ERR_NO_MEMORY;
-    for (int64_t g = 0; g < pl->ngroups; g++)
+    int status = count ? SYLVA_OK : SYLVA_ERR_NO_MEMORY;
+    for (int64_t g = 0; count && g < pl->ngroups; g++)
         for (int64_t q = pl->group_ptr[g]; q < pl->group_ptr[g + 1]; q++) {
             int64_t f = pl->front_list[q];
             count[N->owner[g]] += t->amap_ptr[f + 1] - t->amap_ptr[f];
         }
-    int status = SYLVA_OK;
     char *pack = NULL;
-    if (r->me > 0) {
+    if (r->me > 0 && count) {
         r->local_values = sylva__malloc((size_t)(nnz > 0 ? nnz : 1), es);
         pack = sylva__malloc((size_t)count[r->me] + 1, es);
         if (!r->local_values || !pack) status = SYLVA_ERR_NO_MEMORY;
+    } else if (count) { /* rank 0: one buffer, the largest rank's */
+        int64_t most = 0;
+        for (int q = 1; q < r->nranks; q++) most = count[q] > most ? count[q] : most;
+        if (!(pack = sylva__malloc((size_t)most + 1, es))) status = SYLVA_ERR_NO_MEMORY;
     }
     status = sylva__dist_agree(status); /* a rank without room must not leave rank 0 sending */
     for (int dest = 1; dest < r->nranks && !status; dest++) {
         if (r->me == 0) {
-            pack = sylva__malloc((size_t)count[dest] + 1, es);
-            if (!pack) {
-                status = SYLVA_ERR_NO_MEMORY;
-                break;
-            }
             size_t at = 0;
             for (int64_t g = 0; g < pl->ngroups; g++) {
                 if (N->owner[g] != dest) continue;
@@ -163,8 +161,6 @@ static int send_values(sylva__numeric *N, drun *r, const void *A_values, int64_t
             }
             status = sylva__dist_send_recv(pack, (int64_t)at * (int64_t)es, 0, dest, VALUES_TAG);
             r->bytes_sent += (double)at * (double)es;
-            free(pack);
-            pack = NULL;
         } else if (r->me == dest) {
             status = sylva__dist_send_recv(pack, count[dest] * (int64_t)es, 0, dest, VALUES_TAG);
             r->bytes_received += (double)count[dest] * (double)es;
@@ -318,8 +314,6 @@ static int share_stats(sylva__numeric *N, drun *r, sylva__factor_report *rep)
     rep->busy_seconds = mine.busy_seconds;
     rep->bytes_sent = mine.bytes_sent;
     rep->bytes_received = mine.bytes_received;
-    if (!N->rank_stats) N->rank_stats = sylva__calloc((size_t)r->nranks, sizeof *N->rank_stats);
-    if (!N->rank_stats) return SYLVA_ERR_NO_MEMORY;
     return sylva__dist_all_gather(&mine, N->rank_stats, (int64_t)sizeof mine);
 }
 
@@ -366,7 +360,8 @@ int sylva__factor_submit_dist(sylva__numeric *N, const void *A_values, int64_t n
         r.args = sylva__calloc((size_t)ng + 1, sizeof *r.args);
         r.descr = sylva__malloc((size_t)pl->tree->nfronts + 6, sizeof *r.descr);
         r.sent = sylva__calloc((size_t)(ng + 1) * (size_t)r.nranks, 1);
-        if (!r.A || !r.CB || !r.left || !r.unread || !r.cbmem || !r.tiled || !r.args || !r.descr || !r.sent)
+        if (!N->rank_stats) N->rank_stats = sylva__calloc((size_t)r.nranks, sizeof *N->rank_stats);
+        if (!N->rank_stats || !r.A || !r.CB || !r.left || !r.unread || !r.cbmem || !r.tiled || !r.args || !r.descr || !r.sent)
             status = sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory submitting the factorization");
     }
     status = sylva__dist_agree(status);
@@ -406,6 +401,12 @@ int sylva__factor_submit_dist(sylva__numeric *N, const void *A_values, int64_t n
     for (int q = 0; q < r.nranks; q++) starpu_data_unregister(r.A[q]);
     starpu_task_wait_for_all(); /* the unregistrations submitted above */
     sylva__runtime_release();
+    /* A task of this rank that could not get its workspace: this rank's
+     * failure (the agreement names it), before the statuses are shared. */
+    for (int64_t f = 0; f < pl->tree->nfronts && !status; f++)
+        if (N->front_info[f] == SYLVA__FRONT_NO_MEMORY)
+            status = sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory in a factorization task (front %lld)",
+                                 (long long)f);
     /* Every front's status on every rank: each was written by its owner only. */
     int summed = sylva__dist_sum_int(N->front_info, pl->tree->nfronts);
     if (!status) status = summed;

@@ -75,13 +75,12 @@ void sylva__numeric_task_error(sylva__numeric *N, int status, const char *messag
     __atomic_store_n(&N->failed, 1, __ATOMIC_RELEASE);
 }
 
-/* The public status of a finished factorization from its front statuses. */
-static int reduce_status(const sylva__numeric *N, int64_t *failed_column)
+/* The public status of a finished factorization from its front statuses;
+ * below: nfronts + 1 zeroed bytes of room (freed here). */
+static int reduce_status(const sylva__numeric *N, char *below, int64_t *failed_column)
 {
     const sylva__tree *t = N->plan->tree;
     *failed_column = -1;
-    char *below = sylva__calloc((size_t)t->nfronts + 1, 1); /* a descendant failed */
-    if (!below) return SYLVA_ERR_NO_MEMORY;
     int status = SYLVA_OK;
     for (int64_t f = 0; f < t->nfronts; f++) {
         int fi = N->front_info[f];
@@ -128,8 +127,16 @@ int sylva__numeric_factor(sylva__numeric *N, const void *A_values, int64_t nnz, 
     memset(N->front_info, 0, (size_t)(t->nfronts + 1) * sizeof *N->front_info);
     N->ok = 0;
     N->failed = N->error_set = 0;
-    int status;
+    /* The room the reduction needs, had before the run: in a distributed
+     * run a rank that could not get it must stop every rank now. */
+    char *below = sylva__calloc((size_t)t->nfronts + 1, 1); /* a descendant failed */
+    int status = below ? SYLVA_OK : SYLVA_ERR_NO_MEMORY;
     rep->ranks = sylva__dist_size();
+    if (rep->ranks > 1 && (status = sylva__dist_agree(status))) {
+        free(below);
+        return status;
+    }
+    if (status) return status;
     if (rep->ranks > 1) {
         /* Several processes: CPU workers, a plan every rank knows before the
          * run (a dynamic policy cuts it on the fly, on one process). */
@@ -149,7 +156,8 @@ int sylva__numeric_factor(sylva__numeric *N, const void *A_values, int64_t nnz, 
         if (!status && N->error_set) status = sylva__fail(SYLVA_ERR_RUNTIME, "%s", N->error);
     }
     /* Every rank has every front's status: the same answer everywhere. */
-    if (!status) status = reduce_status(N, &rep->failed_column);
+    if (!status) status = reduce_status(N, below, &rep->failed_column);
+    else free(below);
     N->ok = status == SYLVA_OK;
     return status;
 }
