@@ -59,7 +59,8 @@ static void report_where(const cli_args *a, const sylva_factor_info *fi)
                 fi->gpus, fi->gpus == 1 ? "" : "s", sylva_gpu_name());
         return;
     }
-    const char *why = a->opts.mode == SYLVA_MODE_CPU        ? "--mode cpu"
+    const char *why = fi->ranks > 1                        ? "a run over several processes uses CPU workers"
+                      : a->opts.mode == SYLVA_MODE_CPU        ? "--mode cpu"
                       : a->opts.ncuda == 0                  ? "--gpus 0"
                       : sylva_gpu_count() == 0              ? "no GPU found (or sylva built without CUDA)"
                       : a->opts.precision != SYLVA_FLOAT64 ? "GPUs factor in double precision only"

@@ -350,7 +350,10 @@ int sylva_finalize(void);
  * calls the same sylva functions in the same order, with the same
  * options; these are collective: sylva_analyze, sylva_analysis_load,
  * sylva_factorize, sylva_refactorize, sylva_solve, sylva_solve_ex,
- * sylva_factor_to_host, sylva_logdet, sylva_agree. Rank 0 holds the data:
+ * sylva_factor_to_host, sylva_logdet, sylva_agree, sylva_finalize. MPI:
+ * sylva_init initializes it (MPI_THREAD_MULTIPLE) when the program has
+ * not, and sylva_finalize then finalizes it; a program that initializes it
+ * must ask for MPI_THREAD_MULTIPLE. Rank 0 holds the data:
  * its matrix (A), permutation and right-hand sides are used, the other
  * ranks may pass NULL for A and B; rank 0 orders the matrix and sends its
  * pattern and permutation, and each rank rebuilds the same tree and plan
