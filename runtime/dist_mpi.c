@@ -48,9 +48,15 @@ static int launched_several(void)
 
 int sylva__dist_start(struct starpu_conf *conf, int mpi_mode)
 {
-    int initialized = 0;
+    int initialized = 0, finalized = 0;
     MPI_Initialized(&initialized);
-    int want = mpi_mode == SYLVA_MPI_ON || (mpi_mode == SYLVA_MPI_AUTO && (initialized || launched_several()));
+    MPI_Finalized(&finalized);
+    /* MPI cannot start again once finalized (by sylva_finalize or the
+     * program): one process then, unless SYLVA_MPI_ON asks for more. */
+    if (finalized && mpi_mode == SYLVA_MPI_ON)
+        return sylva__fail(SYLVA_ERR_UNSUPPORTED, "options.mpi = SYLVA_MPI_ON, but MPI was finalized before");
+    int want = !finalized && (mpi_mode == SYLVA_MPI_ON ||
+                              (mpi_mode == SYLVA_MPI_AUTO && (initialized || launched_several())));
     dist_on = mpi_started = mpi_ours = 0;
     my_rank = 0;
     nranks = 1;
