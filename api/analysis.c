@@ -171,6 +171,9 @@ int sylva__analyze_one(const sylva_matrix *A, const sylva_options *opts, sylva_a
     /* Several GPUs with the subtree mapping: batches do not straddle the
      * GPUs' subtrees (docs/architecture.md, "Several GPUs"). */
     if (will_use_gpus(&an->opts) && an->opts.gpu_map == SYLVA_GPU_MAP_SUBTREES) pp.parts = sylva__runtime_gpus();
+    /* Several processes: nor the ranks' (the same split on every rank;
+     * a distributed run uses no GPU). */
+    if (sylva__dist_size() > 1) pp.parts = sylva__dist_size();
     int automatic = pp.batch_flops <= 0;
     if (automatic)
         pp.batch_flops = will_use_gpus(&an->opts)
