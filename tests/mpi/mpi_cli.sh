@@ -12,7 +12,7 @@
 #   not_spd         a generated matrix with two diagonal entries made
 #                   negative: both exit 3 naming the same column, and every
 #                   rank prints the message
-#   rank_fails      the last rank may fill 1 MB only (SYLVA_MEMORY_LIMIT):
+#   rank_fails      the last rank may fill 1 kB only (SYLVA_MEMORY_LIMIT):
 #                   every rank exits non-zero with the same message naming it
 # Every mpirun is bounded by `timeout`, so a hang fails the test (CTest's
 # TIMEOUT is the second guard).
@@ -114,7 +114,7 @@ rank_fails)
   "$gen" lap3d7 14 -o "$tmp/a.mtx" >/dev/null 2>&1 || fail "sylva-gen"
   last=$((ranks - 1))
   "${mpi[@]}" -n "$last" sh -c "$wrap" sh "$sylva" factor "$tmp/a.mtx" : \
-    -n 1 sh -c "$wrap" sh env SYLVA_MEMORY_LIMIT=1M "$sylva" factor "$tmp/a.mtx" >"$tmp/p.out" 2>"$tmp/p.err"
+    -n 1 sh -c "$wrap" sh env SYLVA_MEMORY_LIMIT=1K "$sylva" factor "$tmp/a.mtx" >"$tmp/p.out" 2>"$tmp/p.err"
   rc=$?
   [ $rc = 124 ] && fail "$ranks ranks with rank $last out of memory: timed out (a hang)"
   [ "$(exits "$tmp/p.err" 4)" = "$ranks" ] || fail "not every rank exited 4 (out of memory): $(cat "$tmp/p.err")"
