@@ -554,10 +554,11 @@ int sylva_factor_gpu_stats(const sylva_factor_t *F, int i, sylva_gpu_stats *out)
 /* One process of a distributed factorization (every rank has every
  * rank's record once the factorization ended): the tasks it ran, its
  * workers' time in them, the bytes it sent to and received from the other
- * ranks (contribution blocks, A's values, L gathered for the solve: what
- * the task graph moves, counted by sylva), the bytes of L it holds.
- * SYLVA_ERR_ARGUMENT for a rank outside 0 .. ranks − 1 (one process: rank
- * 0 only, with this process's numbers). */
+ * ranks during the factorization (A's values and contribution blocks: what
+ * the task graph moves, counted by sylva; the gathering of L for the solve
+ * is not included), the flops and bytes of L of the groups it owns.
+ * SYLVA_ERR_ARGUMENT for a rank outside 0 .. ranks − 1; one process: rank
+ * 0 only, all zeros. */
 typedef struct sylva_rank_info {
     int64_t tasks;
     double busy_seconds;

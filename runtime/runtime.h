@@ -138,7 +138,7 @@ int sylva__numeric_ok(const sylva__numeric *N);
 sylva_dtype sylva__numeric_dtype(const sylva__numeric *N);
 
 /* Distributed runs: rank r's share of N's last factorization (every rank
- * has every rank's; one process: rank 0, this process's). */
+ * has every rank's; one process: rank 0, all zeros). */
 typedef struct sylva__rank_stats {
     int64_t tasks;
     double busy_seconds, bytes_sent, bytes_received, factor_bytes, flops;
