@@ -9,7 +9,9 @@
 #   SYLVA_BUILD_TYPE=Asan bash setup.sh    sanitizer build into ./build-asan
 # When nvcc is on PATH (or /usr/local/cuda/bin), StarPU 1.3.10 is built with
 # CUDA from Debian's source package into $STARPU_PREFIX (default
-# /opt/starpu-cuda); otherwise Debian's libstarpu-dev (CPU only) is used.
+# /opt/starpu-cuda), with StarPU-MPI; otherwise Debian's libstarpu-dev (CPU
+# only, StarPU-MPI included) is used. Open MPI (openmpi-bin, libopenmpi-dev)
+# is installed for the several-process path (SYLVA_ENABLE_MPI, docs/architecture.md).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build_type=${SYLVA_BUILD_TYPE:-Release}
@@ -22,7 +24,8 @@ sudo_() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 pkgs="build-essential cmake pkg-config gfortran libstarpu-dev libhwloc-dev
       libmetis-dev libscotch-dev libsuitesparse-dev libopenblas-dev liblapacke-dev
-      zlib1g-dev libbz2-dev liblzma-dev gzip bzip2 xz-utils python3 clang libclang-rt-14-dev chromium"
+      zlib1g-dev libbz2-dev liblzma-dev gzip bzip2 xz-utils python3 clang libclang-rt-14-dev chromium
+      openmpi-bin libopenmpi-dev"
 missing=""
 for p in $pkgs; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"; done
 if [ -n "$missing" ]; then
@@ -37,7 +40,8 @@ fi
 
 cmake_extra=()
 if [ -z "${SYLVA_NO_CUDA:-}" ] && command -v nvcc >/dev/null; then
-  if [ ! -e "$starpu_prefix/lib/libstarpu-1.3.so" ]; then
+  # A prefix built before StarPU-MPI was enabled lacks libstarpumpi: rebuild it.
+  if [ ! -e "$starpu_prefix/lib/libstarpu-1.3.so" ] || [ ! -e "$starpu_prefix/lib/libstarpumpi-1.3.so" ]; then
     bash "$here/scripts/build-starpu-cuda.sh" "$starpu_prefix"
   fi
   export PKG_CONFIG_PATH="$starpu_prefix/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"

@@ -113,6 +113,13 @@ int sylva_analyze(const sylva_matrix *A, const sylva_options *opts, sylva_analys
     sylva__clear_error();
     if (!out) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_analyze: output handle is NULL");
     *out = NULL;
+    return sylva__dist_size() > 1 ? sylva__analyze_dist(A, opts, out, info) : sylva__analyze_one(A, opts, out, info);
+}
+
+int sylva__analyze_one(const sylva_matrix *A, const sylva_options *opts, sylva_analysis_t **out,
+                       sylva_analysis_info *info)
+{
+    *out = NULL;
     int status = sylva__api_check_matrix(A);
     if (status) return status;
     double t0 = sylva__now();
@@ -164,6 +171,9 @@ int sylva_analyze(const sylva_matrix *A, const sylva_options *opts, sylva_analys
     /* Several GPUs with the subtree mapping: batches do not straddle the
      * GPUs' subtrees (docs/architecture.md, "Several GPUs"). */
     if (will_use_gpus(&an->opts) && an->opts.gpu_map == SYLVA_GPU_MAP_SUBTREES) pp.parts = sylva__runtime_gpus();
+    /* Several processes: nor the ranks' (the same split on every rank;
+     * a distributed run uses no GPU). */
+    if (sylva__dist_size() > 1) pp.parts = sylva__dist_size();
     int automatic = pp.batch_flops <= 0;
     if (automatic)
         pp.batch_flops = will_use_gpus(&an->opts)

@@ -5,6 +5,8 @@
  * settings and a fingerprint of the pattern; loading rebuilds the tree and
  * the batch plan from them under the caller's current options (policy,
  * thresholds, precision), so the plan always matches this run's machine.
+ * In a distributed run rank 0 reads the file and checks the pattern (the
+ * outcome agreed by every rank), then sylva_analyze sends its analysis.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -35,18 +37,25 @@ int sylva_analysis_load(const char *path, const sylva_matrix *A, const sylva_opt
     sylva__clear_error();
     if (!out) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_analysis_load: output handle is NULL");
     *out = NULL;
-    if (!path) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_analysis_load: path is NULL");
-    int status = sylva__api_check_matrix(A);
-    if (status) return status;
+    /* Distributed: rank 0 reads the file; the others take its analysis
+     * from sylva_analyze (analysis_dist.c). */
+    if (sylva__dist_size() > 1 && sylva__dist_rank() != 0) {
+        int status = sylva__dist_agree(SYLVA_OK);
+        return status ? status : sylva_analyze(NULL, opts, out, info);
+    }
+    int status = path ? SYLVA_OK : sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_analysis_load: path is NULL");
+    if (!status) status = sylva__api_check_matrix(A);
     sylva__analysis_record r;
-    if ((status = sylva__analysis_file_read(path, &r))) return status;
-    if (r.n != A->n || r.nnz != A->nnz || r.pattern_hash != sylva__pattern_hash(A)) {
+    memset(&r, 0, sizeof r);
+    if (!status) status = sylva__analysis_file_read(path, &r);
+    if (!status && (r.n != A->n || r.nnz != A->nnz || r.pattern_hash != sylva__pattern_hash(A)))
         status = sylva__fail(SYLVA_ERR_PATTERN_MISMATCH,
                              "%s: the analysis is of another pattern (n = %lld, nnz = %lld; "
                              "this matrix: n = %lld, nnz = %lld%s)",
                              path, (long long)r.n, (long long)r.nnz, (long long)A->n,
                              (long long)A->nnz,
                              r.n == A->n && r.nnz == A->nnz ? ", same sizes, other entries" : "");
+    if ((status = sylva__dist_agree(status))) {
         free(r.perm);
         return status;
     }

@@ -49,6 +49,10 @@ struct sylva_factor {
  * when L first comes to the host; a GPU solve does not bring it). */
 int sylva__factor_usable(const sylva_factor_t *F, const char *who);
 
+/* solve.c: sylva_solve on this process alone (in a distributed run: rank
+ * 0, L gathered), for sylva_rcond's repeated solves. */
+int sylva__solve_local(const sylva_factor_t *F, int64_t nrhs, void *B, int64_t ldb);
+
 /* options_check.c: the solve's options (refine, solve_mode, solve_block). */
 int sylva__options_check_solve(const sylva_options *o, const char *who);
 
@@ -58,6 +62,12 @@ void sylva__measure_free(sylva_factor_t *F);
 /* SYLVA_OK when A's arrays are consistent (not a full validation: io/ did
  * that when A was made). */
 int sylva__api_check_matrix(const sylva_matrix *A);
+/* sylva_analyze in one process (analysis.c), and over the ranks of a
+ * distributed run (analysis_dist.c: rank 0's A; NULL elsewhere). */
+int sylva__analyze_one(const sylva_matrix *A, const sylva_options *opts, sylva_analysis_t **out,
+                       sylva_analysis_info *info);
+int sylva__analyze_dist(const sylva_matrix *A, const sylva_options *opts, sylva_analysis_t **out,
+                        sylva_analysis_info *info);
 /* Drop one reference; the last frees the analysis. */
 void sylva__analysis_release(sylva_analysis_t *an);
 

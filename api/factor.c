@@ -6,13 +6,27 @@
  * struct, over runtime/'s numeric factor. A factor holds a reference on
  * its analysis. After a failed (re)factorization the factor refuses solves
  * until one succeeds (the solves are solve.c's). Every failure returns a
- * status with a message.
+ * status with a message. In a distributed run rank 0's A is checked and
+ * its values factored over every rank; each step's outcome is every
+ * rank's (sylva__dist_agree).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "api.h"
 #include "io.h"
+
+/* A's arrays, values and pattern as the factorization needs them. */
+static int check_input(const sylva__tree *t, const sylva_matrix *A)
+{
+    int status = sylva__api_check_matrix(A);
+    if (status) return status;
+    if (!A->values && A->nnz > 0)
+        return sylva__fail(SYLVA_ERR_PATTERN_ONLY,
+                           "matrix has no values (a pattern file): it can be analyzed, not factored");
+    if ((status = sylva__tree_check_pattern(t, A))) return status;
+    return sylva__check_values(A, "sylva_factorize");
+}
 
 /* Factor A's values into F's numeric object and fill info. */
 static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_info *info)
@@ -27,40 +41,44 @@ static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
     }
     if (!sylva__runtime_ready())
         return sylva__fail(SYLVA_ERR_NOT_INITIALIZED, "sylva_init has not been called");
-    int status = sylva__api_check_matrix(A);
-    if (status) return status;
-    if (!A->values && A->nnz > 0)
-        return sylva__fail(SYLVA_ERR_PATTERN_ONLY,
-                           "matrix has no values (a pattern file): it can be analyzed, not factored");
-    if ((status = sylva__tree_check_pattern(t, A))) return status;
-    if ((status = sylva__check_values(A, "sylva_factorize"))) return status;
+    /* Several processes: rank 0's A is checked and factored; the outcome of
+     * its checks is every rank's. */
+    int root = sylva__dist_rank() == 0;
+    int status = root ? check_input(t, A) : SYLVA_OK;
+    if ((status = sylva__dist_agree(status))) return status;
     double t0 = sylva__now();
     sylva_dtype prec = sylva__numeric_dtype(F->num);
-    const void *values = A->values;
+    const void *values = root ? A->values : NULL;
+    int64_t nnz = root ? A->nnz : an->nnz_A;
     void *converted = NULL;
-    if (A->dtype != prec && A->nnz > 0) {
+    if (root && A->dtype != prec && A->nnz > 0) {
         converted = sylva__malloc((size_t)A->nnz, sylva__dtype_size(prec));
-        if (!converted) return SYLVA_ERR_NO_MEMORY;
-        sylva__convert_values(A->nnz, A->dtype, A->values, prec, converted);
-        values = converted;
-        sylva_matrix C = *A; /* a value beyond FLT_MAX is inf in float */
-        C.values = converted;
-        C.dtype = prec;
-        if ((status = sylva__check_values(
-                 &C, "sylva_factorize (converted to the factor's precision)"))) {
-            free(converted);
-            return status;
+        if (converted) {
+            sylva__convert_values(A->nnz, A->dtype, A->values, prec, converted);
+            values = converted;
+            sylva_matrix C = *A; /* a value beyond FLT_MAX is inf in float */
+            C.values = converted;
+            C.dtype = prec;
+            status = sylva__check_values(&C, "sylva_factorize (converted to the factor's precision)");
+        } else {
+            status = SYLVA_ERR_NO_MEMORY;
         }
+    }
+    if ((status = sylva__dist_agree(status))) {
+        free(converted);
+        return status;
     }
     sylva__factor_report rep;
     sylva__numeric_set_progress(F->num, an->opts.progress, an->opts.progress_arg);
     sylva__numeric_set_gpu_map(F->num, an->opts.gpu_map);
     sylva__api_progress(&an->opts, "factorize", 0);
-    status = sylva__numeric_factor(F->num, values, A->nnz, an->opts.tile_rows, an->opts.mode, &rep);
+    status = sylva__numeric_factor(F->num, values, nnz, an->opts.tile_rows, an->opts.mode, &rep);
     /* Refinement's residuals use A's own values (in double), not the
-     * factor's (perhaps single-precision) copy. */
-    if (!status && an->opts.refine != 0)
-        status = sylva__numeric_keep_values(F->num, A->values, A->dtype, A->nnz);
+     * factor's (perhaps single-precision) copy: on rank 0, which solves. */
+    if (!status)
+        status = sylva__dist_agree(an->opts.refine != 0 && root
+                                       ? sylva__numeric_keep_values(F->num, A->values, A->dtype, A->nnz)
+                                       : SYLVA_OK);
     double secs = sylva__now() - t0;
     free(converted);
     /* L is on the host after a CPU factorization: check its pivots now;
@@ -94,8 +112,29 @@ static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
         info->gpu_flops_large = rep.gpu_flops[1];
         info->peak_rss_bytes = sylva__peak_rss_bytes();
         info->bytes_between_gpus = rep.bytes_between_gpus;
+        info->ranks = rep.ranks > 0 ? rep.ranks : 1;
+        info->busy_seconds = rep.busy_seconds;
+        info->bytes_sent = rep.bytes_sent;
+        info->bytes_received = rep.bytes_received;
     }
     return status;
+}
+
+int sylva_factor_rank_info(const sylva_factor_t *F, int rank, sylva_rank_info *out)
+{
+    sylva__clear_error();
+    if (!F || !out) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_factor_rank_info: NULL argument");
+    memset(out, 0, sizeof *out);
+    sylva__rank_stats st;
+    int status = sylva__numeric_rank_stats(F->num, rank, &st);
+    if (status) return status;
+    out->tasks = st.tasks;
+    out->busy_seconds = st.busy_seconds;
+    out->bytes_sent = st.bytes_sent;
+    out->bytes_received = st.bytes_received;
+    out->factor_bytes = st.factor_bytes;
+    out->flops = st.flops;
+    return SYLVA_OK;
 }
 
 int sylva_factorize(const sylva_analysis_t *an, const sylva_matrix *A, sylva_factor_t **out,
@@ -106,11 +145,14 @@ int sylva_factorize(const sylva_analysis_t *an, const sylva_matrix *A, sylva_fac
     if (!an || !out) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_factorize: NULL argument");
     *out = NULL;
     sylva_factor_t *F = sylva__calloc(1, sizeof *F);
-    if (!F) return SYLVA_ERR_NO_MEMORY;
-    F->an = (sylva_analysis_t *)an; /* the reference count is not the caller's const */
-    __atomic_add_fetch(&F->an->refs, 1, __ATOMIC_ACQ_REL);
-    int status = sylva__numeric_create(an->rt, an->opts.precision, &F->num);
-    if (!status) status = run_factor(F, A, info);
+    int status = F ? SYLVA_OK : SYLVA_ERR_NO_MEMORY;
+    if (F) {
+        F->an = (sylva_analysis_t *)an; /* the reference count is not the caller's const */
+        __atomic_add_fetch(&F->an->refs, 1, __ATOMIC_ACQ_REL);
+        status = sylva__numeric_create(an->rt, an->opts.precision, &F->num);
+    }
+    /* Distributed: a rank without room stops every rank here. */
+    if (!(status = sylva__dist_agree(status))) status = run_factor(F, A, info);
     if (status) {
         sylva_factor_free(F);
         return status;

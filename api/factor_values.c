@@ -39,7 +39,9 @@ int sylva__check_pivots(const sylva_analysis_t *an, sylva__numeric *num, int64_t
     int64_t *bad = sylva__malloc((size_t)t->nfronts + 1, sizeof *bad);
     double *val = sylva__malloc((size_t)t->nfronts + 1, sizeof *val);
     char *below = sylva__calloc((size_t)t->nfronts + 1, 1); /* a descendant has a bad pivot */
-    int status = bad && val && below ? sylva__numeric_pivot_scan(num, bad, val) : SYLVA_ERR_NO_MEMORY;
+    /* Distributed: the scan is collective, so the room is agreed first. */
+    int status = sylva__dist_agree(bad && val && below ? SYLVA_OK : SYLVA_ERR_NO_MEMORY);
+    if (!status) status = sylva__numeric_pivot_scan(num, bad, val);
     int64_t col = -1;
     double value = 0;
     for (int64_t f = 0; !status && f < t->nfronts; f++) { /* postorder: children first */

@@ -1,5 +1,7 @@
 /* init.c — sylva_init and sylva_finalize: check the runtime options
- * (options_check.c), start and stop the runtime. */
+ * (options_check.c), start and stop the runtime (with StarPU-MPI in a
+ * distributed run: runtime/dist_mpi.c), and sylva_agree, the status
+ * agreement of a distributed run. */
 #include <stdio.h>
 #include <string.h>
 
@@ -38,7 +40,15 @@ int sylva_runtime_query(sylva_runtime_info *info)
     info->gpu_workers = sylva__runtime_gpu_workers();
     info->gpus = sylva__runtime_gpus();
     snprintf(info->scheduler, sizeof info->scheduler, "%s", sylva__runtime_scheduler());
+    info->rank = sylva__dist_rank();
+    info->ranks = sylva__dist_size();
     return SYLVA_OK;
+}
+
+int sylva_agree(int status, const char *message)
+{
+    if (status && message) sylva__fail(status, "%s", message);
+    return sylva__dist_agree(status);
 }
 
 const char *sylva_scheduler_name(int i) { return i < 0 ? NULL : sylva__runtime_scheduler_name(i, NULL); }

@@ -38,6 +38,7 @@ void sylva_default_options(sylva_options *o)
     o->solve_mode = SYLVA_SOLVE_AUTO;
     o->solve_block = 0; /* automatic: see sylva_solve_ex */
     o->gpu_map = SYLVA_GPU_MAP_SUBTREES;
+    o->mpi = SYLVA_MPI_AUTO;
 }
 
 /* A name's index in a table of count names (−1 if absent), and back. */

@@ -32,6 +32,8 @@ int sylva__options_check_init(const sylva_options *o)
         return sylva__fail(SYLVA_ERR_ARGUMENT,
                            "%s: options.device_memory = %lld is negative (0: all of it)", w,
                            (long long)o->device_memory);
+    if ((unsigned)o->mpi > SYLVA_MPI_OFF)
+        return sylva__fail(SYLVA_ERR_ARGUMENT, "%s: options.mpi = %d is not a sylva_mpi_mode (0..2)", w, o->mpi);
     return SYLVA_OK;
 }
 

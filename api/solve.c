@@ -37,8 +37,39 @@ static int64_t block_size(const sylva_options *o, int64_t n, size_t es, int64_t 
     return b > 0 ? b : 1;
 }
 
+static int solve_here(const sylva_factor_t *F, const sylva_options *opts, sylva_dtype dtype, int64_t nrhs,
+                      void *B, int64_t ldb, int on_device, sylva_solve_info *info, const char *who);
+
+/* In a distributed run L comes to rank 0 (collective, once per
+ * factorization), rank 0 solves its B, and its outcome is every rank's;
+ * the other ranks' B is not touched. */
 static int solve(const sylva_factor_t *F, const sylva_options *opts, sylva_dtype dtype, int64_t nrhs, void *B,
                  int64_t ldb, int on_device, sylva_solve_info *info, const char *who)
+{
+    if (sylva__dist_size() < 2) return solve_here(F, opts, dtype, nrhs, B, ldb, on_device, info, who);
+    if (info) {
+        memset(info, 0, sizeof *info);
+        info->berr_before = info->berr_after = -1;
+    }
+    double t0 = sylva__now();
+    int status = F ? sylva__numeric_gather(F->num) : sylva__fail(SYLVA_ERR_ARGUMENT, "%s: NULL factor", who);
+    if ((status = sylva__dist_agree(status))) return status;
+    double gathered = sylva__now() - t0;
+    if (sylva__dist_rank() == 0) {
+        status = solve_here(F, opts, dtype, nrhs, B, ldb, on_device, info, who);
+        if (info) info->seconds_to_host += gathered;
+    }
+    return sylva__dist_agree(status);
+}
+
+int sylva__solve_local(const sylva_factor_t *F, int64_t nrhs, void *B, int64_t ldb)
+{
+    return solve_here(F, NULL, F ? sylva__numeric_dtype(F->num) : SYLVA_FLOAT64, nrhs, B, ldb, 0, NULL,
+                      "sylva_solve");
+}
+
+static int solve_here(const sylva_factor_t *F, const sylva_options *opts, sylva_dtype dtype, int64_t nrhs,
+                      void *B, int64_t ldb, int on_device, sylva_solve_info *info, const char *who)
 {
     double t0 = sylva__now();
     if (info) {

@@ -13,11 +13,15 @@ int cli_analysis_step(const cli_args *a, const sylva_matrix *A, sylva_analysis_t
 {
     *output_failed = 0;
     int status;
+    /* Under mpirun A is rank 0's (NULL elsewhere): rank 0 reads the
+     * permutation and writes --save; every rank takes part in the
+     * analysis itself. */
     if (a->analysis) {
         status = sylva_analysis_load(a->analysis, A, &a->opts, an, ai);
     } else if (a->perm) {
         int64_t *perm = NULL;
-        if ((status = cli_read_perm(a->perm, A->n, &perm))) return status;
+        status = A ? cli_read_perm(a->perm, A->n, &perm) : SYLVA_OK;
+        if ((status = cli_agree(status))) return status;
         sylva_options o = a->opts;
         o.user_perm = perm;
         status = sylva_analyze(A, &o, an, ai);
@@ -25,6 +29,7 @@ int cli_analysis_step(const cli_args *a, const sylva_matrix *A, sylva_analysis_t
     } else {
         status = sylva_analyze(A, &a->opts, an, ai);
     }
-    if (!status && a->save && (status = sylva_analysis_save(*an, a->save))) *output_failed = 1;
-    return status;
+    if (status || !a->save) return status;
+    if (A && (status = sylva_analysis_save(*an, a->save))) *output_failed = 1;
+    return cli_agree(status);
 }

@@ -52,6 +52,9 @@ int cli_exit_code(int status);
 /* Record the command's own message for a failure (printed and written to
  * the JSON instead of the library's last error); returns status. */
 int cli_error(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Under mpirun: the outcome of a step only rank 0 took (reading, writing),
+ * with its message, on every rank (sylva_agree); one process: status. */
+int cli_agree(int status);
 /* The failure's message: the command's own, else the library's, else the
  * status text. */
 const char *cli_message(int status);

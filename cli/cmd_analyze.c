@@ -85,7 +85,10 @@ int cli_cmd_analyze(const cli_args *a)
         status = cli_read_matrix(a, &A, &info);
         t_read = sylva_wtime() - t0;
     }
-    if (!status) status = sylva_init(&a->opts);
+    /* One process: the distributed path is `sylva factor`'s. */
+    sylva_options one = a->opts;
+    one.mpi = SYLVA_MPI_OFF;
+    if (!status) status = sylva_init(&one);
     if (!status) status = cli_analysis_step(a, A, &an, &ai, &output_failed);
     cli_progress_end();
     if (!status && a->opts.verbose) cli_verbose_analysis(a, &ai);

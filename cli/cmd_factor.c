@@ -25,9 +25,16 @@ static double max_backward_error(const cli_args *a)
                                               : SYLVA_ACCURATE_BACKWARD_ERROR_FLOAT64;
 }
 
+/* Rank 0 of a distributed run, or the one process (before sylva_init too). */
+static int root_rank(const factor_report *r) { return r->ri.rank == 0; }
+
 static int finish(const cli_args *a, factor_report *r, int status)
 {
     r->status = status;
+    if (!root_rank(r)) { /* the report is rank 0's; every rank says why it stops */
+        if (status) fprintf(stderr, "sylva: %s\n", cli_message(status));
+        return status ? cli_exit_code(status) : EXIT_OK;
+    }
     int code = !status ? EXIT_OK : r->output_failed ? cli_fail_output(status) : cli_fail(status);
     if (!status && !(r->berr <= r->max_berr)) {
         /* A solve that is not accurate is a failure, not a success. */
@@ -52,7 +59,8 @@ static void report_where(const cli_args *a, const sylva_factor_info *fi)
                 fi->gpus, fi->gpus == 1 ? "" : "s", sylva_gpu_name());
         return;
     }
-    const char *why = a->opts.mode == SYLVA_MODE_CPU        ? "--mode cpu"
+    const char *why = fi->ranks > 1                        ? "a run over several processes uses CPU workers"
+                      : a->opts.mode == SYLVA_MODE_CPU        ? "--mode cpu"
                       : a->opts.ncuda == 0                  ? "--gpus 0"
                       : sylva_gpu_count() == 0              ? "no GPU found (or sylva built without CUDA)"
                       : a->opts.precision != SYLVA_FLOAT64 ? "GPUs factor in double precision only"
@@ -89,28 +97,29 @@ int cli_cmd_factor(const cli_args *a)
     int status;
     if ((status = cli_check_output("--json", a->json))) return cli_fail(status);
     if ((status = cli_check_outputs(a))) return finish(a, &r, status);
-    double t0 = sylva_wtime();
-    if ((status = cli_read_matrix(a, &A, &r.input))) return finish(a, &r, status);
-    r.t_read = sylva_wtime() - t0;
-    if (!A->values) {
-        status = cli_error(SYLVA_ERR_PATTERN_ONLY,
-                           "%s: pattern matrix (no values): it can be analyzed, not factored", a->file);
-        goto out;
-    }
-    t0 = sylva_wtime();
-    if ((status = cli_make_rhs(a, A, &B, &r.nrhs, r.rhs, sizeof r.rhs))) goto out;
-    r.t_rhs = sylva_wtime() - t0;
+    /* The runtime first: under mpirun only rank 0 reads, and its outcome
+     * is every rank's (sylva_agree); the others follow each collective
+     * call with no data of their own. */
     if ((status = sylva_init(&a->opts))) goto out;
     sylva_runtime_query(&r.ri);
+    int root = r.ri.rank == 0;
+    double t0 = sylva_wtime();
+    if (root) status = cli_read_matrix(a, &A, &r.input);
+    r.t_read = sylva_wtime() - t0;
+    if (root && !status && !A->values)
+        status = cli_error(SYLVA_ERR_PATTERN_ONLY,
+                           "%s: pattern matrix (no values): it can be analyzed, not factored", a->file);
+    t0 = sylva_wtime();
+    if (root && !status) status = cli_make_rhs(a, A, &B, &r.nrhs, r.rhs, sizeof r.rhs);
+    r.t_rhs = sylva_wtime() - t0;
+    if ((status = cli_agree(status))) goto out;
     if ((status = cli_analysis_step(a, A, &an, &r.ai, &r.output_failed))) goto out;
     cli_progress_end();
-    if (a->opts.verbose) cli_verbose_analysis(a, &r.ai);
+    if (a->opts.verbose && root) cli_verbose_analysis(a, &r.ai);
     /* The plan's batches now (a failed factorization still leaves them),
      * the measured ones once it ran. */
-    if (a->batches && (status = cli_write_batches(a->batches, an, NULL))) {
-        r.output_failed = 1;
-        goto out;
-    }
+    if (a->batches && root && (status = cli_write_batches(a->batches, an, NULL))) r.output_failed = 1;
+    if ((status = cli_agree(status))) goto out;
     cli_progress_flops(r.ai.flops);
     for (int rep = 0; rep < a->repeat; rep++) {
         sylva_factor_info fi;
@@ -123,65 +132,65 @@ int cli_cmd_factor(const cli_args *a)
     cli_progress_end();
     for (r.ngpu = 0; r.ngpu < SYLVA_MAX_GPU_STATS && sylva_factor_gpu_stats(F, r.ngpu, &r.gpu[r.ngpu]) == SYLVA_OK;)
         r.ngpu++;
-    if (a->opts.verbose) report_where(a, &r.fi);
-    /* What the last factorization's tasks measured (StarPU's profiling). */
+    if (a->opts.verbose && root) report_where(a, &r.fi);
+    /* What the last factorization's tasks measured (StarPU's profiling;
+     * this rank's tasks in a distributed run), and every rank's share. */
     if ((status = run_summary_compute(F, &r.measured))) goto out;
     r.have_measured = 1;
-    if (a->batches && (status = cli_write_batches(a->batches, an, F))) {
-        r.output_failed = 1;
-        goto out;
-    }
-    if (a->trace) {
+    if ((status = factor_report_ranks(F, &r))) goto out;
+    if (a->opts.verbose && root) factor_report_print_ranks(&r);
+    if (a->batches && root && (status = cli_write_batches(a->batches, an, F))) r.output_failed = 1;
+    if (a->trace && root && !status) {
         char title[512];
         snprintf(title, sizeof title, "sylva factor %s, policy %s", a->file, a->opts.policy);
-        if ((status = cli_write_trace(a->trace, F, title))) {
-            r.output_failed = 1;
-            goto out;
-        }
+        if ((status = cli_write_trace(a->trace, F, title))) r.output_failed = 1;
     }
-    X = malloc((size_t)(A->n * r.nrhs + 1) * sizeof *X);
-    r.berr_columns = malloc((size_t)(r.nrhs + 1) * sizeof *r.berr_columns);
-    if (!X || !r.berr_columns) {
-        status = cli_error(SYLVA_ERR_NO_MEMORY, "out of memory for the solution");
-        goto out;
+    if (root && !status) {
+        X = malloc((size_t)(A->n * r.nrhs + 1) * sizeof *X);
+        r.berr_columns = malloc((size_t)(r.nrhs + 1) * sizeof *r.berr_columns);
+        if (!X || !r.berr_columns) status = cli_error(SYLVA_ERR_NO_MEMORY, "out of memory for the solution");
+        else memcpy(X, B, (size_t)(A->n * r.nrhs) * sizeof *X);
     }
-    memcpy(X, B, (size_t)(A->n * r.nrhs) * sizeof *X);
+    if ((status = cli_agree(status))) goto out;
     /* Where the factor is (a GPU solve after a GPU factorization) unless
      * --solve-mode says; double right-hand sides on a single-precision
-     * factor are mixed precision (float solves, double residuals). */
+     * factor are mixed precision (float solves, double residuals). In a
+     * distributed run L is gathered on rank 0, which solves. */
     t0 = sylva_wtime();
-    if ((status = sylva_solve_ex(F, &a->opts, SYLVA_FLOAT64, r.nrhs, X, A->n > 0 ? A->n : 1, &r.si))) goto out;
+    int64_t n = root ? A->n : 0;
+    if ((status = sylva_solve_ex(F, &a->opts, SYLVA_FLOAT64, root ? r.nrhs : 0, X, n > 0 ? n : 1, &r.si)))
+        goto out;
     r.t_solve = sylva_wtime() - t0;
     r.solved = 1;
     /* log det reads L on the host: time bringing it there after a GPU run. */
     if ((status = sylva_factor_to_host(F, &r.t_to_host))) goto out;
     r.t_to_host += r.si.seconds_to_host;
     r.berr = 0;
-    for (int64_t c = 0; c < r.nrhs; c++) {
+    for (int64_t c = 0; root && c < r.nrhs; c++) {
         double e = sylva_backward_error(A, X + c * A->n, B + c * A->n);
         r.berr_columns[c] = e;
         if (!(e <= r.berr)) r.berr = e; /* NaN wins */
     }
     sylva_logdet(F, &r.logdet);
-    if (a->rcond) {
+    if (a->rcond && root) {
         t0 = sylva_wtime();
-        if ((status = sylva_rcond(F, A, &r.rcond))) goto out;
+        status = sylva_rcond(F, A, &r.rcond);
         r.t_rcond = sylva_wtime() - t0;
     }
     /* An inaccurate solution is a failure (finish): it is not written. */
-    if (a->output && r.berr <= r.max_berr &&
-        (status = sylva_write_dense(a->output, A->n, r.nrhs, X, A->n > 0 ? A->n : 1))) {
+    if (!status && root && a->output && r.berr <= r.max_berr &&
+        (status = sylva_write_dense(a->output, A->n, r.nrhs, X, A->n > 0 ? A->n : 1)))
         r.output_failed = 1;
-        goto out;
-    }
-    if (!a->quiet) factor_report_print(a, &r);
+    if ((status = cli_agree(status))) goto out;
+    if (!a->quiet && root) factor_report_print(a, &r);
 out:;
     cli_progress_end();
     int code = finish(a, &r, status);
-    if (status == SYLVA_ERR_NOT_SPD && r.fi.failed_column >= 0) explain_not_spd(a, &r);
+    if (status == SYLVA_ERR_NOT_SPD && r.fi.failed_column >= 0 && root_rank(&r)) explain_not_spd(a, &r);
     free(B);
     free(X);
     free(r.berr_columns);
+    free(r.ranks);
     sylva_factor_free(F);
     sylva_analysis_free(an);
     sylva_matrix_free(A);

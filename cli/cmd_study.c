@@ -219,7 +219,9 @@ int cli_cmd_study(const cli_args *a)
         status = cli_error(SYLVA_ERR_NO_MEMORY, "out of memory");
         goto out;
     }
-    if ((status = sylva_init(&a->opts))) goto out;
+    sylva_options one = a->opts; /* one process: the distributed path is `sylva factor`'s */
+    one.mpi = SYLVA_MPI_OFF;
+    if ((status = sylva_init(&one))) goto out;
     sylva_runtime_query(&s.ri);
     s.nworkers = s.ri.cpu_workers + s.ri.gpu_workers;
     s.workers = calloc((size_t)s.nworkers + 1, sizeof *s.workers);

@@ -1,7 +1,8 @@
 /* exit_status.c — the command's exit codes (cli.h) from library statuses,
  * the command's own failure messages (those that are not the library's:
- * a right-hand side of the wrong size), and the one place that prints a
- * failure's message. A file the command fails to write is a resource
+ * a right-hand side of the wrong size), the one place that prints a
+ * failure's message, and the agreement of a distributed run's ranks on a
+ * step only rank 0 took. A file the command fails to write is a resource
  * failure (exit 4), whatever the status says. */
 #include <stdarg.h>
 
@@ -48,4 +49,13 @@ int cli_fail_output(int status)
 {
     fprintf(stderr, "sylva: %s\n", cli_message(status));
     return EXIT_RUNTIME;
+}
+
+int cli_agree(int status)
+{
+    char mine[1024];
+    snprintf(mine, sizeof mine, "%s", status ? cli_message(status) : "");
+    int agreed = sylva_agree(status, status ? mine : NULL);
+    if (agreed) cli_error(agreed, "%s", sylva_last_error());
+    return agreed;
 }

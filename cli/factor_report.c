@@ -1,6 +1,7 @@
 /* factor_report.c — `sylva factor`'s summary and JSON record (contract in
  * factor_report.h; the keys are listed in docs/cli.md). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "factor_report.h"
@@ -41,6 +42,15 @@ void factor_report_print(const cli_args *a, const factor_report *r)
                    r->si.refine_steps == 1 ? "" : "s", r->si.berr_before, r->si.berr_after);
         printf("\n");
     }
+    if (r->nranks > 1) {
+        double sent = 0, busy = 0;
+        for (int q = 0; q < r->nranks; q++) {
+            sent += r->ranks[q].bytes_sent;
+            busy += r->ranks[q].busy_seconds;
+        }
+        printf("  %d ranks (StarPU-MPI): %.1f MB sent between ranks, workers busy %.3f s in all (-v: per rank)\n",
+               r->nranks, sent / 1e6, busy);
+    }
     printf("  memory: peak %.1f MB resident (predicted %.1f MB%s; L %.1f MB)\n", r->fi.peak_rss_bytes / 1e6,
            r->ai.predicted_peak_bytes / 1e6, r->ai.memory_on_gpu ? ", host side of a GPU run" : "",
            r->ai.factor_bytes / 1e6);
@@ -48,6 +58,32 @@ void factor_report_print(const cli_args *a, const factor_report *r)
            r->nrhs == 1 ? "" : "s", a->rhs ? "" : ", b = ", a->rhs ? "" : r->rhs, r->logdet);
     if (a->rcond) printf(", rcond %.3e", r->rcond);
     printf("\n");
+}
+
+int factor_report_ranks(const sylva_factor_t *F, factor_report *r)
+{
+    if (r->ri.ranks < 2 || r->ranks) return SYLVA_OK;
+    r->ranks = calloc((size_t)r->ri.ranks, sizeof *r->ranks);
+    if (!r->ranks) return cli_error(SYLVA_ERR_NO_MEMORY, "out of memory");
+    r->nranks = r->ri.ranks;
+    for (int q = 0; q < r->nranks; q++) {
+        int st = sylva_factor_rank_info(F, q, &r->ranks[q]);
+        if (st) return st;
+    }
+    return SYLVA_OK;
+}
+
+/* -v in a distributed run: each rank's share of the factorization. */
+void factor_report_print_ranks(const factor_report *r)
+{
+    for (int q = 0; q < r->nranks; q++) {
+        const sylva_rank_info *k = &r->ranks[q];
+        fprintf(stderr,
+                "sylva: rank %d: %lld tasks, busy %.3f s, %.1f%% of the flops, L %.1f MB; "
+                "sent %.1f MB, received %.1f MB\n",
+                q, (long long)k->tasks, k->busy_seconds, r->ai.flops > 0 ? 100 * k->flops / r->ai.flops : 0,
+                k->factor_bytes / 1e6, k->bytes_sent / 1e6, k->bytes_received / 1e6);
+    }
 }
 
 /* The options in effect (requested values; "auto"/0 where the library
@@ -150,6 +186,23 @@ int factor_report_json(const cli_args *a, const factor_report *r)
     json_int(&j, "gpu_workers", r->ri.gpu_workers);
     json_int(&j, "gpus", r->ri.gpus);
     json_str(&j, "scheduler", r->ri.scheduler);
+    json_int(&j, "ranks", r->ri.ranks > 0 ? r->ri.ranks : 1);
+    json_end(&j);
+    /* A distributed run: each rank's share (its tasks, workers' busy time,
+     * bytes sent to and received from the other ranks). */
+    json_begin(&j, "ranks", '[');
+    for (int q = 0; q < r->nranks; q++) {
+        const sylva_rank_info *k = &r->ranks[q];
+        json_begin(&j, NULL, '{');
+        json_int(&j, "rank", q);
+        json_int(&j, "tasks", k->tasks);
+        json_num(&j, "busy_seconds", k->busy_seconds);
+        json_num(&j, "flops", k->flops);
+        json_num(&j, "factor_bytes", k->factor_bytes);
+        json_num(&j, "bytes_sent", k->bytes_sent);
+        json_num(&j, "bytes_received", k->bytes_received);
+        json_end(&j);
+    }
     json_end(&j);
     json_begin(&j, "memory", '{');
     json_num(&j, "factor_bytes", r->ai.factor_bytes);

@@ -29,7 +29,14 @@ typedef struct factor_report {
     int solved;
     int ngpu;             /* GPUs of the last factorization with statistics (gpu[]) */
     sylva_gpu_stats gpu[SYLVA_MAX_GPU_STATS];
+    sylva_rank_info *ranks; /* every rank's share of a distributed run (nranks), or NULL */
+    int nranks;
 } factor_report;
+
+/* Every rank's share of F's last factorization into r (a distributed run;
+ * nothing for one process); -v prints it. */
+int factor_report_ranks(const sylva_factor_t *F, factor_report *r);
+void factor_report_print_ranks(const factor_report *r);
 
 /* The summary on stdout (not with --quiet). */
 void factor_report_print(const cli_args *a, const factor_report *r);

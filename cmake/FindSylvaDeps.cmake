@@ -1,6 +1,6 @@
 # FindSylvaDeps.cmake — one INTERFACE target per outside library, so that
 # each layer links exactly the ones it may use (docs/architecture.md):
-#   sylva_ext_starpu   StarPU               runtime/ only
+#   sylva_ext_starpu   StarPU (and StarPU-MPI, MPI with SYLVA_HAVE_MPI) runtime/ only
 #   sylva_ext_cuda     cudart/cuBLAS/cuSOLVER kernels/ only (CUDA builds)
 #   sylva_ext_blas     OpenBLAS (CBLAS, LAPACK) kernels/, runtime/, api/ (dlacn2)
 #   sylva_ext_cholmod  CHOLMOD and its SuiteSparse siblings, AMD
@@ -33,6 +33,10 @@ endforeach()
 
 add_library(sylva_ext_starpu INTERFACE)
 target_link_libraries(sylva_ext_starpu INTERFACE PkgConfig::STARPU)
+if(SYLVA_HAVE_MPI)
+  # StarPU-MPI and MPI: runtime/ only, like StarPU.
+  target_link_libraries(sylva_ext_starpu INTERFACE PkgConfig::STARPUMPI MPI::MPI_C)
+endif()
 add_library(sylva_ext_blas INTERFACE)
 target_link_libraries(sylva_ext_blas INTERFACE PkgConfig::OPENBLAS m)
 add_library(sylva_ext_cholmod INTERFACE)

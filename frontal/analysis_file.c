@@ -1,7 +1,8 @@
 /* analysis_file.c — the saved-analysis file (contract in analysis_file.h):
  * "SYLVAANL", a version, the record's fixed fields, the permutation, then
  * an FNV-1a checksum of everything before it; integers little-endian as
- * this machine writes them (the version says which layout). */
+ * this machine writes them (the version says which layout). The same bytes
+ * in memory (pack/unpack) are what a distributed run sends its ranks. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,7 @@ typedef struct header {
     double zrelax[3];
 } header;
 
-int sylva__analysis_file_write(const char *path, const sylva__analysis_record *r)
+int sylva__analysis_record_pack(const sylva__analysis_record *r, void **buf, size_t *bytes)
 {
     header h;
     memset(&h, 0, sizeof h);
@@ -41,17 +42,62 @@ int sylva__analysis_file_write(const char *path, const sylva__analysis_record *r
     h.pattern_hash = r->pattern_hash;
     memcpy(h.nrelax, r->nrelax, sizeof h.nrelax);
     memcpy(h.zrelax, r->zrelax, sizeof h.zrelax);
-    uint64_t sum = fnv(fnv(14695981039346656037ull, &h, sizeof h), r->perm, (size_t)r->n * sizeof *r->perm);
-    sylva__out o;
-    int status = sylva__out_open(&o, path);
+    size_t np = (size_t)r->n * sizeof *r->perm;
+    uint64_t sum = fnv(fnv(14695981039346656037ull, &h, sizeof h), r->perm, np);
+    char *b = sylva__malloc(sizeof h + np + sizeof sum, 1);
+    if (!b) return SYLVA_ERR_NO_MEMORY;
+    memcpy(b, &h, sizeof h);
+    if (np) memcpy(b + sizeof h, r->perm, np);
+    memcpy(b + sizeof h + np, &sum, sizeof sum);
+    *buf = b;
+    *bytes = sizeof h + np + sizeof sum;
+    return SYLVA_OK;
+}
+
+int sylva__analysis_record_unpack(const void *buf, size_t bytes, const char *who, sylva__analysis_record *r)
+{
+    memset(r, 0, sizeof *r);
+    header h;
+    const char *b = buf;
+    if (bytes < sizeof h) return sylva__fail(SYLVA_ERR_FORMAT, "%s: truncated analysis", who);
+    memcpy(&h, b, sizeof h);
+    if (memcmp(h.magic, magic, sizeof magic) != 0 || h.version != VERSION || h.n < 0 ||
+        bytes != sizeof h + (size_t)h.n * sizeof *r->perm + sizeof(uint64_t))
+        return sylva__fail(SYLVA_ERR_FORMAT, "%s: not a sylva analysis of this version", who);
+    size_t np = (size_t)h.n * sizeof *r->perm;
+    uint64_t sum;
+    memcpy(&sum, b + sizeof h + np, sizeof sum);
+    if (fnv(fnv(14695981039346656037ull, &h, sizeof h), b + sizeof h, np) != sum)
+        return sylva__fail(SYLVA_ERR_FORMAT, "%s: corrupted analysis (checksum)", who);
+    if (!(r->perm = sylva__malloc((size_t)h.n + 1, sizeof *r->perm))) return SYLVA_ERR_NO_MEMORY;
+    if (np) memcpy(r->perm, b + sizeof h, np);
+    r->n = h.n;
+    r->nnz = h.nnz;
+    r->pattern_hash = h.pattern_hash;
+    r->ordering = h.ordering;
+    memcpy(r->nrelax, h.nrelax, sizeof h.nrelax);
+    memcpy(r->zrelax, h.zrelax, sizeof h.zrelax);
+    return SYLVA_OK;
+}
+
+int sylva__analysis_file_write(const char *path, const sylva__analysis_record *r)
+{
+    void *buf = NULL;
+    size_t bytes = 0;
+    int status = sylva__analysis_record_pack(r, &buf, &bytes);
     if (status) return status;
-    if (fwrite(&h, sizeof h, 1, o.f) != 1 ||
-        fwrite(r->perm, sizeof *r->perm, (size_t)r->n, o.f) != (size_t)r->n ||
-        fwrite(&sum, sizeof sum, 1, o.f) != 1) {
+    sylva__out o;
+    if ((status = sylva__out_open(&o, path))) {
+        free(buf);
+        return status;
+    }
+    if (fwrite(buf, 1, bytes, o.f) != bytes) {
         int err = errno;
+        free(buf);
         sylva__out_abort(&o);
         return sylva__fail(SYLVA_ERR_IO, "%s: cannot write: %s", path, strerror(err));
     }
+    free(buf);
     return sylva__out_close(&o);
 }
 

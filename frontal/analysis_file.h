@@ -26,4 +26,10 @@ int sylva__analysis_file_write(const char *path, const sylva__analysis_record *r
  * (checksum)", "FILE: version V, this sylva reads 1") or SYLVA_ERR_NO_MEMORY. */
 int sylva__analysis_file_read(const char *path, sylva__analysis_record *r);
 
+/* The file's bytes in memory (a distributed run's ranks get them from rank
+ * 0): pack allocates *buf (the caller frees); unpack checks them as the
+ * reader does (SYLVA_ERR_FORMAT naming who) and allocates r->perm. */
+int sylva__analysis_record_pack(const sylva__analysis_record *r, void **buf, size_t *bytes);
+int sylva__analysis_record_unpack(const void *buf, size_t bytes, const char *who, sylva__analysis_record *r);
+
 #endif

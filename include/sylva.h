@@ -298,8 +298,17 @@ typedef struct sylva_options {
     int64_t solve_block;
     /* Several GPUs: how groups are placed on them (sylva_gpu_map). */
     sylva_gpu_map gpu_map;
-    char reserved[76];
+    /* Several processes (StarPU-MPI; a build with SYLVA_ENABLE_MPI), set
+     * at sylva_init: SYLVA_MPI_AUTO distributes when the program has
+     * initialized MPI or an MPI launcher started the process (mpirun -n P,
+     * P > 1); SYLVA_MPI_ON always (sylva_init initializes MPI when the
+     * program has not); SYLVA_MPI_OFF never. "Distributed runs" below. */
+    int mpi;
+    char reserved[72];
 } sylva_options;
+
+/* options.mpi */
+typedef enum { SYLVA_MPI_AUTO = 0, SYLVA_MPI_ON = 1, SYLVA_MPI_OFF = 2 } sylva_mpi_mode;
 
 /* What the options may hold (docs/limits.md has the whole table):
  * sylva_init refuses ncpus or ncuda outside -1..SYLVA_MAX_WORKERS, a mode
@@ -336,6 +345,36 @@ const char *sylva_exec_mode_name(int mode);
 /* Start and stop the runtime (StarPU). opts may be NULL (defaults). */
 int sylva_init(const sylva_options *opts);
 int sylva_finalize(void);
+
+/* Distributed runs (StarPU-MPI; mpirun -n P, options.mpi). Every rank
+ * calls the same sylva functions in the same order, with the same
+ * options; these are collective: sylva_analyze, sylva_analysis_load,
+ * sylva_factorize, sylva_refactorize, sylva_solve, sylva_solve_ex,
+ * sylva_factor_to_host, sylva_logdet, sylva_agree, sylva_finalize. MPI:
+ * sylva_init initializes it (MPI_THREAD_MULTIPLE) when the program has
+ * not, and sylva_finalize then finalizes it; a program that initializes it
+ * must ask for MPI_THREAD_MULTIPLE. Rank 0 holds the data:
+ * its matrix (A), permutation and right-hand sides are used, the other
+ * ranks may pass NULL for A and B; rank 0 orders the matrix and sends its
+ * pattern and permutation, and each rank rebuilds the same tree and plan
+ * (checked: a difference is SYLVA_ERR_RUNTIME). The groups of the plan are
+ * mapped to ranks (proportional mapping of subtrees); each rank receives
+ * the values of A its groups assemble, factors its groups, and keeps its
+ * part of L; contribution blocks move between ranks as tasks need them.
+ * The first solve (or sylva_factor_to_host, sylva_logdet) gathers L on rank
+ * 0, which solves; B and the solution are rank 0's. A failure on any rank
+ * is returned by every rank, with the failing rank's message ("rank R:
+ * ..."). sylva_rcond, the partial solves (sylva_solve_system) and GPU
+ * workers are one-process only: in a distributed run they run on rank 0
+ * after L has been gathered, on CPU workers. sylva_init refuses
+ * SYLVA_MPI_ON in a build without MPI (SYLVA_ERR_UNSUPPORTED). */
+/* In a distributed run every rank passes its status and gets the first
+ * failure of the lowest rank that failed (with its message as
+ * sylva_last_error(), prefixed "rank R: "), else SYLVA_OK; one process:
+ * status itself. message: the failure's message (NULL: sylva_last_error()).
+ * For the caller's own steps that only rank 0 does (reading files) before
+ * the next collective call. */
+int sylva_agree(int status, const char *message);
 /* GPUs the running runtime uses (0 without CUDA, without a device, or with
  * ncuda = 0), and their model ("" without). */
 int sylva_gpu_count(void);
@@ -348,7 +387,8 @@ typedef struct sylva_runtime_info {
     int gpu_workers;
     int gpus;
     char scheduler[32];
-    char reserved[84];
+    int rank, ranks;    /* this process and the processes of a distributed run (0 and 1 otherwise) */
+    char reserved[76];
 } sylva_runtime_info;
 int sylva_runtime_query(sylva_runtime_info *info);
 /* StarPU's i-th scheduling policy name (options.scheduler) and its one-line
@@ -479,7 +519,12 @@ typedef struct sylva_factor_info {
      * predicted_peak_bytes. */
     double peak_rss_bytes;
     double bytes_between_gpus;    /* GPU → GPU transfers (several GPUs; sylva_factor_gpu_stats) */
-    char reserved[112];
+    /* Distributed runs: the processes, and this one's share (the others'
+     * through sylva_factor_rank_info). One process: ranks = 1 and zeros. */
+    double busy_seconds;           /* this rank's workers' time in tasks */
+    double bytes_sent, bytes_received; /* between ranks, this rank's */
+    int ranks;
+    char reserved[84];
 } sylva_factor_info;
 
 /* Numeric factorization of A (same pattern as analyzed). info may be NULL. */
@@ -506,6 +551,23 @@ typedef struct sylva_gpu_stats {
     char reserved[64];
 } sylva_gpu_stats;
 int sylva_factor_gpu_stats(const sylva_factor_t *F, int i, sylva_gpu_stats *out);
+/* One process of a distributed factorization (every rank has every
+ * rank's record once the factorization ended): the tasks it ran, its
+ * workers' time in them, the bytes it sent to and received from the other
+ * ranks during the factorization (A's values and contribution blocks: what
+ * the task graph moves, counted by sylva; the gathering of L for the solve
+ * is not included), the flops and bytes of L of the groups it owns.
+ * SYLVA_ERR_ARGUMENT for a rank outside 0 .. ranks − 1; one process: rank
+ * 0 only, all zeros. */
+typedef struct sylva_rank_info {
+    int64_t tasks;
+    double busy_seconds;
+    double bytes_sent, bytes_received;
+    double factor_bytes;
+    double flops; /* of the groups it owns */
+    char reserved[64];
+} sylva_rank_info;
+int sylva_factor_rank_info(const sylva_factor_t *F, int rank, sylva_rank_info *out);
 /* After a GPU factorization L stays on the GPU; this brings it to host
  * memory (overlapped asynchronous copies into page-locked memory) and says
  * how long it took (0 when it was already there). sylva_solve and

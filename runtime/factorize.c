@@ -201,7 +201,7 @@ static void cb_read(const sylva__group_args *a)
  * band − 1), falling with the plan position so that workers take ready
  * tasks in plan order; bands are squeezed when the plan is too long for an
  * int (they may then overlap, which only blurs the order). */
-static int group_priority_base(int64_t g, int64_t ng, int64_t band)
+int sylva__group_priority_base(int64_t g, int64_t ng, int64_t band)
 {
     const double room = (double)(INT_MAX / 2);
     double rank = (double)(ng - 1 - g);
@@ -291,7 +291,7 @@ static int submit_group(sylva__numeric *N, run *r, int64_t g, int mode, int64_t 
     a->cbmem = gpu ? NULL : r->cbmem;
     a->cb_unread = gpu ? NULL : r->unread;
     /* GPU runs keep StarPU's default order (priority 0) they were tuned with. */
-    int prio = gpu ? 0 : group_priority_base(g, pl->ngroups, r->prio_band);
+    int prio = gpu ? 0 : sylva__group_priority_base(g, pl->ngroups, r->prio_band);
     int nbuf = 0;
     descr[nbuf++] = (struct starpu_data_descr){r->A, STARPU_R};
     descr[nbuf++] = (struct starpu_data_descr){N->L[g], STARPU_W};
@@ -328,7 +328,7 @@ static int submit_group(sylva__numeric *N, run *r, int64_t g, int mode, int64_t 
 
 /* Priorities one group's tasks need: its own, and the tiled fronts' (the
  * largest front's tile rows, sylva__tiled_submit). */
-static int64_t tiled_priority_band(const sylva__plan *pl, int64_t tile_rows)
+int64_t sylva__tiled_priority_band(const sylva__plan *pl, int64_t tile_rows)
 {
     int64_t band = 1;
     for (int64_t g = 0; tile_rows > 0 && g < pl->ngroups; g++) {
@@ -387,7 +387,7 @@ int sylva__factor_submit(sylva__numeric *N, const void *A_values, int64_t nnz, i
         release(&r, pl, N->elem);
         return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory submitting the factorization");
     }
-    r.prio_band = tiled_priority_band(pl, gpu ? 0 : tile_rows);
+    r.prio_band = sylva__tiled_priority_band(pl, gpu ? 0 : tile_rows);
     if (gpu && (status = sylva__gpu_masks_make(mode == SYLVA_MODE_HYBRID, &r.masks))) {
         release(&r, pl, N->elem);
         return status;

@@ -2,7 +2,8 @@
  * scheduler and device-memory limit, make each GPU worker's context, and the
  * check every StarPU return code goes through. CPU workers run
  * single-threaded BLAS (StarPU supplies the parallelism); the host
- * program's BLAS thread count is put back when the runtime stops. A second
+ * program's BLAS thread count is put back when the runtime stops. Several
+ * processes start StarPU through StarPU-MPI (dist_mpi.c). A second
  * start while running is accepted with the same runtime options and refused
  * (SYLVA_ERR_ARGUMENT, naming the option) with others. Fails with
  * SYLVA_ERR_RUNTIME when StarPU or a GPU context cannot start.
@@ -180,13 +181,14 @@ int sylva__runtime_start(const sylva_options *opts)
     conf.sched_policy_name = opts->scheduler ? opts->scheduler : conf.ncuda != 0 ? "dmdas" : "lws";
     snprintf(scheduler, sizeof scheduler, "%s", conf.sched_policy_name);
     if (conf.ncuda == 0) starpu_malloc_set_hooks(host_malloc_hook, host_free_hook);
-    int rc = starpu_init(&conf);
-    if (rc != 0) starpu_malloc_set_hooks(NULL, NULL);
-    if (rc != 0)
-        return sylva__fail(SYLVA_ERR_RUNTIME, "StarPU failed to start (%s)",
-                           rc == -ENODEV ? "no worker available" : "starpu_init error");
+    /* With StarPU-MPI when several processes run (dist_mpi.c). */
+    int started = sylva__dist_start(&conf, opts->mpi);
+    if (started) {
+        starpu_malloc_set_hooks(NULL, NULL);
+        return started;
+    }
     if (starpu_cpu_worker_get_count() == 0 && starpu_cuda_worker_get_count() == 0) {
-        starpu_shutdown();
+        sylva__dist_stop();
         starpu_malloc_set_hooks(NULL, NULL);
         return sylva__fail(SYLVA_ERR_RUNTIME, "StarPU started without workers");
     }
@@ -197,7 +199,7 @@ int sylva__runtime_start(const sylva_options *opts)
     int status = sylva__gpu_workers_start();
     if (status) {
         sylva__gpu_workers_stop();
-        starpu_shutdown();
+        sylva__dist_stop();
         starpu_malloc_set_hooks(NULL, NULL);
         openblas_set_num_threads(running.blas_threads > 0 ? running.blas_threads : 1);
         return status;
@@ -220,7 +222,7 @@ void sylva__runtime_stop(void)
     if (!ready) return;
     starpu_resume();
     sylva__gpu_workers_stop();
-    starpu_shutdown();
+    sylva__dist_stop();
     starpu_malloc_set_hooks(NULL, NULL);
     openblas_set_num_threads(running.blas_threads > 0 ? running.blas_threads : 1);
     ready = 0;

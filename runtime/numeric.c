@@ -7,7 +7,9 @@
  * input (none of their descendants failed; GPU groups do not skip the
  * fronts above a failure, they compute garbage there that this rule
  * ignores). L is brought to the host when a CPU solve or the
- * log-determinant need it there. For refinement it keeps a double copy of
+ * log-determinant need it there (to rank 0, in a distributed run:
+ * factorize_dist.c; every rank then has every front's status, so the
+ * reduction gives every rank the same answer). For refinement it keeps a double copy of
  * A's values (the solve is solve_run.c's).
  */
 #include <math.h>
@@ -58,6 +60,8 @@ void sylva__numeric_free(sylva__numeric *N)
     STARPU_PTHREAD_MUTEX_DESTROY(&N->stat_lock);
     sylva__task_log_free(N->log);
     sylva__plan_free(N->run_plan);
+    free(N->owner);
+    free(N->rank_stats);
     free(N->L);
     free(N->values);
     free(N->front_info);
@@ -71,13 +75,12 @@ void sylva__numeric_task_error(sylva__numeric *N, int status, const char *messag
     __atomic_store_n(&N->failed, 1, __ATOMIC_RELEASE);
 }
 
-/* The public status of a finished factorization from its front statuses. */
-static int reduce_status(const sylva__numeric *N, int64_t *failed_column)
+/* The public status of a finished factorization from its front statuses;
+ * below: nfronts + 1 zeroed bytes of room (freed here). */
+static int reduce_status(const sylva__numeric *N, char *below, int64_t *failed_column)
 {
     const sylva__tree *t = N->plan->tree;
     *failed_column = -1;
-    char *below = sylva__calloc((size_t)t->nfronts + 1, 1); /* a descendant failed */
-    if (!below) return SYLVA_ERR_NO_MEMORY;
     int status = SYLVA_OK;
     for (int64_t f = 0; f < t->nfronts; f++) {
         int fi = N->front_info[f];
@@ -124,10 +127,37 @@ int sylva__numeric_factor(sylva__numeric *N, const void *A_values, int64_t nnz, 
     memset(N->front_info, 0, (size_t)(t->nfronts + 1) * sizeof *N->front_info);
     N->ok = 0;
     N->failed = N->error_set = 0;
-    int status = N->rt->plan->dynamic ? sylva__factor_submit_ready(N, A_values, nnz, tile_rows, rep->mode, rep)
+    /* The room the reduction needs, had before the run: in a distributed
+     * run a rank that could not get it must stop every rank now. */
+    char *below = sylva__calloc((size_t)t->nfronts + 1, 1); /* a descendant failed */
+    int status = below ? SYLVA_OK : SYLVA_ERR_NO_MEMORY;
+    rep->ranks = sylva__dist_size();
+    if (rep->ranks > 1 && (status = sylva__dist_agree(status))) {
+        free(below);
+        return status;
+    }
+    if (status) return status;
+    if (rep->ranks > 1) {
+        /* Several processes: CPU workers, a plan every rank knows before the
+         * run (a dynamic policy cuts it on the fly, on one process). */
+        rep->mode = SYLVA_MODE_CPU;
+        rep->gpus = 0;
+        status = N->rt->plan->dynamic
+                     ? sylva__fail(SYLVA_ERR_UNSUPPORTED,
+                                   "policy '%s' cuts its batches at run time: a distributed run needs a "
+                                   "static policy (--policy subtree, level, sized or none)",
+                                   N->rt->plan->policy)
+                     : sylva__factor_submit_dist(N, A_values, nnz, tile_rows, rep);
+        if (!status && N->error_set) status = sylva__fail(SYLVA_ERR_RUNTIME, "%s", N->error);
+        status = sylva__dist_agree(status);
+    } else {
+        status = N->rt->plan->dynamic ? sylva__factor_submit_ready(N, A_values, nnz, tile_rows, rep->mode, rep)
                                       : sylva__factor_submit(N, A_values, nnz, tile_rows, rep->mode, rep);
-    if (!status && N->error_set) status = sylva__fail(SYLVA_ERR_RUNTIME, "%s", N->error);
-    if (!status) status = reduce_status(N, &rep->failed_column);
+        if (!status && N->error_set) status = sylva__fail(SYLVA_ERR_RUNTIME, "%s", N->error);
+    }
+    /* Every rank has every front's status: the same answer everywhere. */
+    if (!status) status = reduce_status(N, below, &rep->failed_column);
+    else free(below);
     N->ok = status == SYLVA_OK;
     return status;
 }
@@ -149,6 +179,12 @@ sylva_dtype sylva__numeric_dtype(const sylva__numeric *N) { return N->precision;
 int sylva__numeric_to_host(sylva__numeric *N, double *seconds)
 {
     *seconds = 0;
+    if (sylva__dist_size() > 1) { /* L to rank 0 (collective) */
+        double t0 = sylva__now();
+        int status = sylva__numeric_gather(N);
+        *seconds = sylva__now() - t0;
+        return status;
+    }
     STARPU_PTHREAD_MUTEX_LOCK(&to_host_lock);
     int status = SYLVA_OK;
     if (N->on_device) {
@@ -222,13 +258,17 @@ int sylva__numeric_pivot_scan(sylva__numeric *N, int64_t *first_bad, double *val
         free(val);
         return status;
     }
+    /* Several processes: each rank reads the fronts of its own groups, and
+     * the ranks' answers are combined (−1 and 0 elsewhere). */
+    int dist = sylva__dist_size() > 1 && N->owner, me = sylva__dist_rank();
     double s;
-    int status = sylva__numeric_to_host(N, &s);
+    int status = dist ? SYLVA_OK : sylva__numeric_to_host(N, &s);
     if (status) return status;
     for (int64_t f = 0; f < t->nfronts; f++) {
         const sylva__front *fr = &t->fronts[f];
         first_bad[f] = -1;
         value[f] = 0;
+        if (dist && N->owner[pl->front_group[f]] != me) continue;
         for (int64_t c = 0; c < fr->k; c++) {
             int64_t at = pl->l_off[f] + c + c * fr->m;
             double d = N->precision == SYLVA_FLOAT32 ? (double)((const float *)N->values)[at]
@@ -240,6 +280,23 @@ int sylva__numeric_pivot_scan(sylva__numeric *N, int64_t *first_bad, double *val
             }
         }
     }
+    if (!dist) return SYLVA_OK;
+    status = sylva__dist_max_i64(first_bad, t->nfronts);
+    if (!status) status = sylva__dist_sum_double(value, t->nfronts);
+    return sylva__dist_agree(status);
+}
+
+const int *sylva__numeric_owners(const sylva__numeric *N) { return N->owner; }
+
+int sylva__numeric_gathered(const sylva__numeric *N) { return sylva__dist_size() < 2 || N->gathered; }
+
+int sylva__numeric_rank_stats(const sylva__numeric *N, int rank, sylva__rank_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    int ranks = sylva__dist_size();
+    if (rank < 0 || rank >= ranks)
+        return sylva__fail(SYLVA_ERR_ARGUMENT, "rank %d: the run has %d rank%s", rank, ranks, ranks == 1 ? "" : "s");
+    if (ranks > 1 && N->rank_stats) *out = N->rank_stats[rank];
     return SYLVA_OK;
 }
 
@@ -258,7 +315,9 @@ int sylva__numeric_logdet(sylva__numeric *N, double *logdet)
     double s;
     int status = sylva__numeric_to_host(N, &s);
     if (status) return status;
-    *logdet = N->precision == SYLVA_FLOAT32 ? sylva__s_logdet(N->plan, N->values)
+    /* Several processes: rank 0 holds L (gathered), and tells the others. */
+    *logdet = sylva__dist_rank() != 0                  ? 0
+              : N->precision == SYLVA_FLOAT32 ? sylva__s_logdet(N->plan, N->values)
                                             : sylva__d_logdet(N->plan, N->values);
-    return SYLVA_OK;
+    return sylva__dist_bcast(logdet, (int64_t)sizeof *logdet);
 }

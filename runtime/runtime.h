@@ -47,6 +47,25 @@ int sylva__runtime_pointer_device(const void *p);
 const char *sylva__runtime_gpu_name(void);
 int64_t sylva__runtime_gpu_small_rows(void);
 
+/* Several processes (StarPU-MPI: dist_mpi.c; a build without MPI has
+ * dist_none.c, one process). A run is distributed when the runtime started
+ * with more than one rank (sylva__runtime_start decides, from opts->mpi).
+ * Every call here is collective over the ranks unless it says otherwise,
+ * and returns the same status on every rank. */
+int sylva__dist_rank(void);   /* this process: 0 when not distributed (not collective) */
+int sylva__dist_size(void);   /* ranks: 1 when not distributed (not collective) */
+/* The first failure of the lowest failing rank, on every rank, its message
+ * prefixed "rank R: " (SYLVA_OK when none failed). */
+int sylva__dist_agree(int status);
+/* Broadcast bytes from rank 0 (buf is rank 0's data, filled on the others). */
+int sylva__dist_bcast(void *buf, int64_t bytes);
+/* Element-wise sum (int, double) and maximum (int64) over the ranks, in place. */
+int sylva__dist_sum_int(int *v, int64_t n);
+int sylva__dist_sum_double(double *v, int64_t n);
+int sylva__dist_max_i64(int64_t *v, int64_t n);
+/* 1 on every rank when v is the same on every rank, else 0. */
+int sylva__dist_same(uint64_t v);
+
 /* Resident memory the runtime adds during a CPU factorization of plan pl
  * besides the plan's data (bytes; an estimate, docs/limits.md): the
  * descriptors of the tasks it keeps submitted (at most
@@ -95,6 +114,8 @@ typedef struct sylva__factor_report {
     double gpu_seconds[2], gpu_flops[2]; /* GPU tasks by kind: [0] batches, [1] large fronts */
     double bytes_between_gpus;  /* GPU → GPU transfers */
     sylva__gpu_report gpu[SYLVA__MAX_GPUS]; /* the first min(gpus, SYLVA__MAX_GPUS) */
+    int ranks;             /* processes (1: not distributed) */
+    double busy_seconds, bytes_sent, bytes_received; /* this rank's (distributed runs) */
 } sylva__factor_report;
 
 /* Factor the values of A (A_values: nnz scalars of N's precision, the
@@ -115,6 +136,19 @@ void sylva__numeric_set_gpu_map(sylva__numeric *N, int gpu_map);
 /* 1 once a factorization into N succeeded. */
 int sylva__numeric_ok(const sylva__numeric *N);
 sylva_dtype sylva__numeric_dtype(const sylva__numeric *N);
+
+/* Distributed runs: rank r's share of N's last factorization (every rank
+ * has every rank's; one process: rank 0, all zeros). */
+typedef struct sylva__rank_stats {
+    int64_t tasks;
+    double busy_seconds, bytes_sent, bytes_received, factor_bytes, flops;
+} sylva__rank_stats;
+int sylva__numeric_rank_stats(const sylva__numeric *N, int rank, sylva__rank_stats *out);
+/* Distributed runs: L's groups owned by other ranks received on rank 0
+ * (once per factorization); collective. One process: nothing to do. */
+int sylva__numeric_gather(sylva__numeric *N);
+/* 1 when rank 0 holds all of L (gathered, or one process). */
+int sylva__numeric_gathered(const sylva__numeric *N);
 
 /* The plan N's last factorization ran: the analysis' for static policies,
  * the one cut at run time for a dynamic policy (front f's L at l_off[f]). */

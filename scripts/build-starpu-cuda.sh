@@ -7,7 +7,8 @@
 #  - the legacy <cublas.h> header  -> <cublas_v2.h>
 #  - cublasInit/cublasShutdown/cublasSetKernelStream (legacy API) -> dropped
 # --enable-maxcpus=256: the default is the build machine's core count, too few
-# for the GPU host.
+# for the GPU host. --enable-mpi: StarPU-MPI (libstarpumpi-1.3), which sylva's
+# several-process path uses (Open MPI from Debian: openmpi-bin, libopenmpi-dev).
 set -euo pipefail
 prefix=${1:?usage: build-starpu-cuda.sh PREFIX}
 export DEBIAN_FRONTEND=noninteractive
@@ -25,7 +26,7 @@ SRC
   sudo_ apt-get update -qq
 fi
 sudo_ apt-get install -y -qq --no-install-recommends dpkg-dev libhwloc-dev pkg-config \
-  build-essential >/dev/null
+  build-essential openmpi-bin libopenmpi-dev >/dev/null
 
 work=$(mktemp -d /tmp/starpu-src.XXXX)
 trap 'rm -rf "$work"' EXIT
@@ -50,7 +51,7 @@ if grep -q 'computeMode\|cublasInit\|cublasShutdown()\|cublasSetKernelStream\|<c
 fi
 
 ./configure -q --prefix="$prefix" --enable-cuda --with-cuda-dir="$cuda_dir" \
-  --enable-maxcpus=256 --disable-opencl --disable-fortran --disable-mpi \
+  --enable-maxcpus=256 --disable-opencl --disable-fortran --enable-mpi \
   --disable-build-doc --disable-build-examples --disable-build-tests \
   --disable-starpufft --disable-socl --disable-starpupy 2>&1 | tail -5
 make -j"$(nproc)" -s >/dev/null

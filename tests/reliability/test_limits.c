@@ -116,6 +116,47 @@ static void case_option_ranges(void)
         CHECK(contains(sylva_last_error(), bad[k].name), "init message '%s'", sylva_last_error());
         if (st == SYLVA_OK) sylva_finalize();
     }
+    /* options.mpi: a sylva_mpi_mode (0..2). */
+    int bad_mpi[] = {-1, SYLVA_MPI_OFF + 1};
+    for (size_t k = 0; k < sizeof bad_mpi / sizeof bad_mpi[0]; k++) {
+        sylva_default_options(&o);
+        o.mpi = bad_mpi[k];
+        int st = sylva_init(&o);
+        CHECK(st == SYLVA_ERR_ARGUMENT && contains(sylva_last_error(), "options.mpi"), "init with mpi = %d: %s (%s)",
+              bad_mpi[k], sylva_status_name(st), sylva_last_error());
+        if (st == SYLVA_OK) sylva_finalize();
+    }
+    /* SYLVA_MPI_OFF: one process whatever the environment says. */
+    sylva_default_options(&o);
+    o.mpi = SYLVA_MPI_OFF;
+    o.ncpus = 1;
+    int st = sylva_init(&o);
+    sylva_runtime_info rt;
+    CHECK(st == SYLVA_OK && sylva_runtime_query(&rt) == SYLVA_OK && rt.rank == 0 && rt.ranks == 1,
+          "init with mpi = OFF: %s, rank %d of %d", sylva_last_error(), rt.rank, rt.ranks);
+    if (st == SYLVA_OK) sylva_finalize();
+    /* SYLVA_MPI_ON: MPI started by sylva_init (one rank here) in a build
+     * with StarPU-MPI, SYLVA_ERR_UNSUPPORTED without; after it, MPI is
+     * finalized and cannot start again: ON is refused, AUTO is one
+     * process. */
+    o.mpi = SYLVA_MPI_ON;
+    st = sylva_init(&o);
+    CHECK(st == SYLVA_OK || st == SYLVA_ERR_UNSUPPORTED, "init with mpi = ON: %s", sylva_last_error());
+    if (st == SYLVA_OK) {
+        CHECK(sylva_runtime_query(&rt) == SYLVA_OK && rt.ranks == 1, "mpi = ON alone: %d ranks", rt.ranks);
+        sylva_finalize();
+        st = sylva_init(&o);
+        CHECK(st == SYLVA_ERR_UNSUPPORTED && contains(sylva_last_error(), "finalized"),
+              "init with mpi = ON after MPI was finalized: %s", sylva_last_error());
+        if (st == SYLVA_OK) sylva_finalize();
+    } else {
+        CHECK(contains(sylva_last_error(), "without StarPU-MPI"), "mpi = ON: '%s'", sylva_last_error());
+    }
+    o.mpi = SYLVA_MPI_AUTO;
+    st = sylva_init(&o);
+    CHECK(st == SYLVA_OK && sylva_runtime_query(&rt) == SYLVA_OK && rt.ranks == 1, "init with mpi = AUTO then: %s",
+          sylva_last_error());
+    if (st == SYLVA_OK) sylva_finalize();
 }
 
 int main(void)

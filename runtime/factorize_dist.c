@@ -1,0 +1,439 @@
+/* factorize_dist.c — the factorization over several processes with
+ * StarPU-MPI (runtime_internal.h's sylva__factor_submit_dist): the groups
+ * are mapped to ranks once per factor by batching/'s proportional mapping
+ * (sylva__plan_map_build: subtrees dealt by flops, a top group owned by the
+ * part holding most of its flops); every rank registers every handle with
+ * its tag and owner and submits the same task sequence with
+ * starpu_mpi_task_insert, so each group task runs on the rank that owns its
+ * L slice and CB pool, and StarPU-MPI sends a CB pool to each other rank
+ * that reads it (once: its cache), the pools being temporary data (home
+ * node −1) everywhere. A's values: rank 0 sends each rank the entries its
+ * groups assemble (packed in their scatter order) before the tasks; each
+ * rank registers its own copy, read only by its own tasks. A large front
+ * stays whole on its owner, whose tile tasks (front_tiles.c) factor it
+ * there. L stays where it was made (rank 0 holds room for all of it: the
+ * first solve gathers it, sylva__numeric_gather). A task that fails does
+ * not stop the submission on its rank — the others would wait for CBs it
+ * never sends —; the statuses are combined when every rank has finished
+ * (front statuses summed: each front is written by one rank only), and the
+ * first error of the lowest failing rank is every rank's (numeric.c).
+ * Bytes sent and received are counted here from what the graph moves.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <starpu_mpi.h>
+
+#include "runtime_internal.h"
+
+/* MPI tag of each handle: L of group g, the CB pool of g, A's values of
+ * rank r (StarPU-MPI tags are 64-bit). */
+static int64_t tag_L(int64_t g) { return g; }
+static int64_t tag_CB(int64_t ng, int64_t g) { return ng + g; }
+static int64_t tag_A(int64_t ng, int r) { return 2 * ng + r; }
+
+/* The point-to-point tag of A's values (sylva's own communicator). */
+#define VALUES_TAG 7
+
+/* Per-run storage, freed by release(). */
+typedef struct drun {
+    int me, nranks;
+    starpu_data_handle_t *A;  /* per rank */
+    void *local_values;       /* this rank's copy of A's values (ranks > 0) */
+    starpu_data_handle_t *CB;
+    int64_t *left;            /* readers of each CB pool not yet submitted */
+    int64_t *unread;          /* tiled CBs: local readers that have not ended */
+    void **cbmem;
+    sylva__tiled **tiled;
+    sylva__group_args *args;
+    struct starpu_data_descr *descr;
+    unsigned char *sent;      /* ng × nranks: CB pool g already sent to rank r */
+    double bytes_sent, bytes_received;
+} drun;
+
+static size_t tiled_cb_bytes(const sylva__plan *pl, int64_t g, size_t elem)
+{
+    const sylva__front *f = &pl->tree->fronts[pl->front_list[pl->group_ptr[g]]];
+    return (size_t)(f->m - f->k) * (size_t)(f->m - f->k) * elem;
+}
+
+static void release(drun *r, const sylva__plan *pl, size_t elem)
+{
+    int64_t ng = pl->ngroups;
+    if (r->tiled)
+        for (int64_t g = 0; g < ng; g++) sylva__tiled_free(r->tiled[g]);
+    if (r->cbmem) /* tiled CBs read by other ranks, or whose readers never ran */
+        for (int64_t g = 0; g < ng; g++)
+            sylva__host_unmap(__atomic_exchange_n(&r->cbmem[g], NULL, __ATOMIC_ACQ_REL),
+                              tiled_cb_bytes(pl, g, elem));
+    free(r->A);
+    free(r->local_values);
+    free(r->CB);
+    free(r->left);
+    free(r->unread);
+    free(r->cbmem);
+    free(r->tiled);
+    free(r->args);
+    free(r->descr);
+    free(r->sent);
+}
+
+/* The owners of the groups: batching/'s map onto nranks parts, once per
+ * factor. */
+static int make_owners(sylva__numeric *N, int nranks)
+{
+    if (N->owner && N->nranks == nranks) return SYLVA_OK;
+    free(N->owner);
+    N->owner = NULL;
+    sylva__plan_map map;
+    int status = sylva__plan_map_build(N->plan, nranks, &map);
+    if (status) return status;
+    N->owner = sylva__malloc((size_t)N->plan->ngroups + 1, sizeof *N->owner);
+    if (N->owner) memcpy(N->owner, map.group_part, (size_t)N->plan->ngroups * sizeof *N->owner);
+    sylva__plan_map_free(&map);
+    if (!N->owner) return SYLVA_ERR_NO_MEMORY;
+    N->nranks = nranks;
+    return SYLVA_OK;
+}
+
+/* Group g's L handle on every rank, once per factor: home in N->values on
+ * its owner and on rank 0 (which gathers L for the solve), none elsewhere;
+ * the same interface and shape on every rank (StarPU-MPI sends it as such). */
+static void register_L(sylva__numeric *N, int me)
+{
+    const sylva__plan *pl = N->plan;
+    for (int64_t g = 0; g < pl->ngroups; g++) {
+        if (N->L[g]) continue;
+        if (me == 0 || N->owner[g] == me) {
+            sylva__register_L_group(N, g);
+        } else {
+            const sylva__front *f = &pl->tree->fronts[pl->front_list[pl->group_ptr[g]]];
+            int64_t last = pl->front_list[pl->group_ptr[g + 1] - 1];
+            int64_t lo = pl->l_off[pl->front_list[pl->group_ptr[g]]];
+            int64_t hi = pl->l_off[last] + pl->tree->fronts[last].m * pl->tree->fronts[last].k;
+            if (pl->large[g])
+                starpu_matrix_data_register(&N->L[g], -1, 0, (uint32_t)f->m, (uint32_t)f->m, (uint32_t)f->k,
+                                            N->elem);
+            else
+                starpu_vector_data_register(&N->L[g], -1, 0, (uint32_t)(hi - lo > 0 ? hi - lo : 1), N->elem);
+        }
+        starpu_mpi_data_register(N->L[g], tag_L(g), N->owner[g]);
+    }
+}
+
+/* A's values where they are assembled: rank 0 sends each rank the entries
+ * of the fronts of its groups (in group, front, amap order); each rank
+ * keeps them at their places in an array of A's size (only those entries
+ * are written or read) and registers it as its own A handle. */
+static int send_values(sylva__numeric *N, drun *r, const void *A_values, int64_t nnz)
+{
+    const sylva__plan *pl = N->plan;
+    const sylva__tree *t = pl->tree;
+    size_t es = N->elem;
+    int64_t *count = sylva__calloc((size_t)r->nranks, sizeof *count);
+    int status = count ? SYLVA_OK : SYLVA_ERR_NO_MEMORY;
+    for (int64_t g = 0; count && g < pl->ngroups; g++)
+        for (int64_t q = pl->group_ptr[g]; q < pl->group_ptr[g + 1]; q++) {
+            int64_t f = pl->front_list[q];
+            count[N->owner[g]] += t->amap_ptr[f + 1] - t->amap_ptr[f];
+        }
+    char *pack = NULL;
+    if (r->me > 0 && count) {
+        r->local_values = sylva__malloc((size_t)(nnz > 0 ? nnz : 1), es);
+        pack = sylva__malloc((size_t)count[r->me] + 1, es);
+        if (!r->local_values || !pack) status = SYLVA_ERR_NO_MEMORY;
+    } else if (count) { /* rank 0: one buffer, the largest rank's */
+        int64_t most = 0;
+        for (int q = 1; q < r->nranks; q++) most = count[q] > most ? count[q] : most;
+        if (!(pack = sylva__malloc((size_t)most + 1, es))) status = SYLVA_ERR_NO_MEMORY;
+    }
+    status = sylva__dist_agree(status); /* a rank without room must not leave rank 0 sending */
+    for (int dest = 1; dest < r->nranks && !status; dest++) {
+        if (r->me == 0) {
+            size_t at = 0;
+            for (int64_t g = 0; g < pl->ngroups; g++) {
+                if (N->owner[g] != dest) continue;
+                for (int64_t q = pl->group_ptr[g]; q < pl->group_ptr[g + 1]; q++) {
+                    int64_t f = pl->front_list[q];
+                    for (int64_t p = t->amap_ptr[f]; p < t->amap_ptr[f + 1]; p++, at++)
+                        memcpy(pack + at * es, (const char *)A_values + (size_t)t->amap_src[p] * es, es);
+                }
+            }
+            status = sylva__dist_send_recv(pack, (int64_t)at * (int64_t)es, 0, dest, VALUES_TAG);
+            r->bytes_sent += (double)at * (double)es;
+        } else if (r->me == dest) {
+            status = sylva__dist_send_recv(pack, count[dest] * (int64_t)es, 0, dest, VALUES_TAG);
+            r->bytes_received += (double)count[dest] * (double)es;
+            size_t at = 0;
+            for (int64_t g = 0; g < pl->ngroups && !status; g++) {
+                if (N->owner[g] != dest) continue;
+                for (int64_t q = pl->group_ptr[g]; q < pl->group_ptr[g + 1]; q++) {
+                    int64_t f = pl->front_list[q];
+                    for (int64_t p = t->amap_ptr[f]; p < t->amap_ptr[f + 1]; p++, at++)
+                        memcpy((char *)r->local_values + (size_t)t->amap_src[p] * es, pack + at * es, es);
+                }
+            }
+        }
+    }
+    free(pack);
+    free(count);
+    status = sylva__dist_agree(status);
+    if (status) return status;
+    uint32_t len = (uint32_t)(nnz > 0 ? nnz : 1);
+    for (int q = 0; q < r->nranks; q++) {
+        const void *home = q != r->me ? NULL : r->me == 0 ? A_values : r->local_values;
+        if (home) starpu_vector_data_register(&r->A[q], STARPU_MAIN_RAM, (uintptr_t)home, len, es);
+        else starpu_vector_data_register(&r->A[q], -1, 0, len, es);
+        starpu_mpi_data_register(r->A[q], tag_A(pl->ngroups, q), q);
+    }
+    return SYLVA_OK;
+}
+
+/* Group g's CB pool on every rank: temporary, or — a tiled front on its
+ * owner — host memory of its own (front_tiles.c needs a home to split);
+ * the same interface everywhere. A tiled CB that cannot be had is made
+ * temporary and the front factored whole (*tile_it = 0): a local choice
+ * the other ranks do not see. */
+static void register_cb(sylva__numeric *N, drun *r, int64_t g, int *tile_it)
+{
+    const sylva__plan *pl = N->plan;
+    if (pl->cb_size[g] == 0) return;
+    const sylva__front *f = &pl->tree->fronts[pl->front_list[pl->group_ptr[g]]];
+    uint32_t rr = (uint32_t)(f->m - f->k);
+    int tiled_shape = pl->large[g] && *tile_it >= 0;
+    if (*tile_it > 0) {
+        r->cbmem[g] = sylva__host_alloc((size_t)rr * rr, N->elem);
+        if (!r->cbmem[g]) *tile_it = 0;
+    }
+    if (r->cbmem[g])
+        starpu_matrix_data_register(&r->CB[g], STARPU_MAIN_RAM, (uintptr_t)r->cbmem[g], rr, rr, rr, N->elem);
+    else if (tiled_shape)
+        starpu_matrix_data_register(&r->CB[g], -1, 0, rr, rr, rr, N->elem);
+    else
+        starpu_vector_data_register(&r->CB[g], -1, 0, (uint32_t)pl->cb_size[g], N->elem);
+    starpu_mpi_data_register(r->CB[g], tag_CB(pl->ngroups, g), N->owner[g]);
+}
+
+/* Bytes of group g's CB pool as StarPU-MPI sends it. */
+static double cb_bytes(const sylva__plan *pl, int64_t g, int tiled_shape, size_t es)
+{
+    return tiled_shape ? (double)tiled_cb_bytes(pl, g, es) : (double)pl->cb_size[g] * (double)es;
+}
+
+static int submit_group(sylva__numeric *N, drun *r, int64_t g, int64_t tile_rows, int64_t band)
+{
+    const sylva__plan *pl = N->plan;
+    int mine = N->owner[g] == r->me;
+    /* tile_it: 1 tile here, 0 whole, −1 not a tiled shape (every rank
+     * agrees on the shape; only the owner may fall back to whole). */
+    int tile_it = pl->large[g] && tile_rows > 0 ? (mine ? 1 : 0) : -1;
+    register_cb(N, r, g, &tile_it);
+    sylva__group_args *a = &r->args[g];
+    sylva__group_args_init(a, pl, N, g, tile_it > 0, NULL, N->rt->cost[g]);
+    a->cbmem = r->cbmem;
+    a->cb_unread = r->unread;
+    int prio = sylva__group_priority_base(g, pl->ngroups, band); /* plan order, as on one process */
+    int nbuf = 0;
+    struct starpu_data_descr *descr = r->descr;
+    descr[nbuf++] = (struct starpu_data_descr){r->A[N->owner[g]], STARPU_R};
+    descr[nbuf++] = (struct starpu_data_descr){N->L[g], STARPU_W};
+    if (pl->cb_size[g] > 0) {
+        a->buf_cb = nbuf;
+        descr[nbuf++] = (struct starpu_data_descr){r->CB[g], STARPU_W};
+    }
+    a->buf_child0 = nbuf;
+    for (int64_t d = pl->dep_ptr[g]; d < pl->dep_ptr[g + 1]; d++) {
+        int64_t c = pl->dep_list[d];
+        descr[nbuf++] = (struct starpu_data_descr){r->CB[c], STARPU_R};
+        int from = N->owner[c], to = N->owner[g];
+        unsigned char *once = &r->sent[c * r->nranks + to];
+        if (from != to && !*once) { /* StarPU-MPI's cache sends it once */
+            *once = 1;
+            double b = cb_bytes(pl, c, pl->large[c] && tile_rows > 0, N->elem);
+            if (r->me == from) r->bytes_sent += b;
+            if (r->me == to) r->bytes_received += b;
+        }
+    }
+    int status = SYLVA_STARPU(starpu_mpi_task_insert(
+        MPI_COMM_WORLD, &sylva__group_codelet, STARPU_CL_ARGS_NFREE, a, sizeof *a, STARPU_DATA_MODE_ARRAY,
+        descr, nbuf, STARPU_EXECUTE_WHERE, STARPU_CPU, STARPU_PRIORITY, prio + (int)band - 1, STARPU_FLOPS,
+        pl->group_flops[g], STARPU_NAME, pl->large[g] ? "front" : "batch", STARPU_CALLBACK_WITH_ARG_NFREE,
+        sylva__group_done, a, 0));
+    if (!status && mine && tile_it > 0) {
+        const sylva__front *f = &pl->tree->fronts[pl->front_list[pl->group_ptr[g]]];
+        r->tiled[g] = sylva__tiled_submit(N->L[g], r->CB[g], f->m, f->k, tile_rows, N->precision,
+                                          N->front_info + pl->front_list[pl->group_ptr[g]], prio, a,
+                                          &status);
+    }
+    return status;
+}
+
+/* The local tiled CBs' readers: those on the owner (their callbacks free
+ * it), plus one that never ends when another rank reads it (release()
+ * frees it after the run, once StarPU-MPI has sent it). */
+static int count_readers(const sylva__numeric *N, drun *r)
+{
+    const sylva__plan *pl = N->plan;
+    char *remote = sylva__calloc((size_t)pl->ngroups + 1, 1);
+    if (!remote) return SYLVA_ERR_NO_MEMORY;
+    for (int64_t h = 0; h < pl->ngroups; h++)
+        for (int64_t d = pl->dep_ptr[h]; d < pl->dep_ptr[h + 1]; d++) {
+            int64_t c = pl->dep_list[d];
+            if (N->owner[c] != r->me) continue;
+            if (N->owner[h] == r->me) r->unread[c]++;
+            else remote[c] = 1;
+        }
+    for (int64_t c = 0; c < pl->ngroups; c++) r->unread[c] += remote[c];
+    free(remote);
+    return SYLVA_OK;
+}
+
+/* This rank's share of the run, and every rank's into N->rank_stats. */
+static int share_stats(sylva__numeric *N, drun *r, sylva__factor_report *rep)
+{
+    const sylva__plan *pl = N->plan;
+    sylva__rank_stats mine;
+    memset(&mine, 0, sizeof mine);
+    for (unsigned i = 0; i < starpu_worker_get_count(); i++) {
+        struct starpu_profiling_worker_info w;
+        memset(&w, 0, sizeof w);
+        if (starpu_profiling_worker_get_info((int)i, &w) != 0) continue;
+        mine.tasks += w.executed_tasks;
+        mine.busy_seconds += (double)w.executing_time.tv_sec + 1e-9 * (double)w.executing_time.tv_nsec;
+    }
+    for (int64_t g = 0; g < pl->ngroups; g++) {
+        if (N->owner[g] != r->me) continue;
+        int64_t first = pl->front_list[pl->group_ptr[g]], last = pl->front_list[pl->group_ptr[g + 1] - 1];
+        mine.factor_bytes += (double)N->elem * (double)(pl->l_off[last] + pl->tree->fronts[last].m *
+                                                        pl->tree->fronts[last].k - pl->l_off[first]);
+        mine.flops += pl->group_flops[g];
+    }
+    mine.bytes_sent = r->bytes_sent;
+    mine.bytes_received = r->bytes_received;
+    rep->tasks_cpu = mine.tasks;
+    rep->busy_seconds = mine.busy_seconds;
+    rep->bytes_sent = mine.bytes_sent;
+    rep->bytes_received = mine.bytes_received;
+    return sylva__dist_all_gather(&mine, N->rank_stats, (int64_t)sizeof mine);
+}
+
+/* This rank's part of L and its copy of A's values must fit the memory
+ * it may still fill (core/mem_budget.c; SYLVA_MEMORY_LIMIT): checked
+ * before any communication, so a rank without room stops every rank. */
+static int check_memory(const sylva__numeric *N, int me, int64_t nnz)
+{
+    const sylva__plan *pl = N->plan;
+    double bytes = me > 0 ? (double)nnz * (double)N->elem : 0;
+    for (int64_t g = 0; g < pl->ngroups; g++) {
+        if (N->owner[g] != me && me != 0) continue;
+        int64_t first = pl->front_list[pl->group_ptr[g]], last = pl->front_list[pl->group_ptr[g + 1] - 1];
+        bytes += (double)N->elem *
+                 (double)(pl->l_off[last] + pl->tree->fronts[last].m * pl->tree->fronts[last].k - pl->l_off[first]);
+    }
+    return sylva__memory_check(bytes, "the distributed factorization",
+                               me == 0 ? "rank 0's L (all of it, for the solve)" : "this rank's part of L and of A");
+}
+
+int sylva__factor_submit_dist(sylva__numeric *N, const void *A_values, int64_t nnz, int64_t tile_rows,
+                              sylva__factor_report *rep)
+{
+    const sylva__plan *pl = N->plan;
+    int64_t ng = pl->ngroups;
+    drun r;
+    memset(&r, 0, sizeof r);
+    r.me = sylva__dist_rank();
+    r.nranks = sylva__dist_size();
+    rep->tasks = 0;
+    rep->ranks = r.nranks;
+    N->gathered = 0;
+    /* Everything a rank needs before the first submission, agreed: no rank
+     * may start posting communications that another will never match. */
+    int status = make_owners(N, r.nranks);
+    if (!status) status = check_memory(N, r.me, nnz);
+    if (!status) {
+        r.A = sylva__calloc((size_t)r.nranks, sizeof *r.A);
+        r.CB = sylva__calloc((size_t)ng + 1, sizeof *r.CB);
+        r.left = sylva__calloc((size_t)ng + 1, sizeof *r.left);
+        r.unread = sylva__calloc((size_t)ng + 1, sizeof *r.unread);
+        r.cbmem = sylva__calloc((size_t)ng + 1, sizeof *r.cbmem);
+        r.tiled = sylva__calloc((size_t)ng + 1, sizeof *r.tiled);
+        r.args = sylva__calloc((size_t)ng + 1, sizeof *r.args);
+        r.descr = sylva__malloc((size_t)pl->tree->nfronts + 6, sizeof *r.descr);
+        r.sent = sylva__calloc((size_t)(ng + 1) * (size_t)r.nranks, 1);
+        if (!N->rank_stats) N->rank_stats = sylva__calloc((size_t)r.nranks, sizeof *N->rank_stats);
+        if (!N->rank_stats || !r.A || !r.CB || !r.left || !r.unread || !r.cbmem || !r.tiled || !r.args || !r.descr || !r.sent)
+            status = sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory submitting the factorization");
+    }
+    status = sylva__dist_agree(status);
+    if (status) {
+        release(&r, pl, N->elem);
+        return status;
+    }
+    sylva__runtime_hold();
+    status = sylva__task_log_start(N, ng);
+    if (!status) status = count_readers(N, &r);
+    status = sylva__dist_agree(status);
+    if (!status) status = send_values(N, &r, A_values, nnz);
+    if (status) {
+        sylva__runtime_release();
+        release(&r, pl, N->elem);
+        return status;
+    }
+    register_L(N, r.me);
+    sylva__stats_reset();
+    for (int64_t g = 0; g < ng; g++) r.left[g] = pl->readers[g];
+    N->failed = 0;
+    N->flops_done = 0;
+    int64_t band = sylva__tiled_priority_band(pl, tile_rows);
+    /* Every group is submitted on every rank whatever happens (a rank that
+     * stopped would leave the others waiting); the first refusal is kept. */
+    for (int64_t g = 0; g < ng; g++) {
+        int st = submit_group(N, &r, g, tile_rows, band);
+        if (st && !status) status = st;
+        if (!st) rep->tasks++;
+        for (int64_t d = pl->dep_ptr[g]; d < pl->dep_ptr[g + 1]; d++)
+            if (--r.left[pl->dep_list[d]] == 0) starpu_data_unregister_submit(r.CB[pl->dep_list[d]]);
+        if (pl->cb_size[g] > 0 && pl->readers[g] == 0) starpu_data_unregister_submit(r.CB[g]);
+        sylva__submit_throttle();
+    }
+    int waited = SYLVA_STARPU(starpu_mpi_wait_for_all(MPI_COMM_WORLD));
+    if (!status) status = waited;
+    for (int q = 0; q < r.nranks; q++) starpu_data_unregister(r.A[q]);
+    starpu_task_wait_for_all(); /* the unregistrations submitted above */
+    sylva__runtime_release();
+    /* A task of this rank that could not get its workspace: this rank's
+     * failure (the agreement names it), before the statuses are shared. */
+    for (int64_t f = 0; f < pl->tree->nfronts && !status; f++)
+        if (N->front_info[f] == SYLVA__FRONT_NO_MEMORY)
+            status = sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory in a factorization task (front %lld)",
+                                 (long long)f);
+    /* Every front's status on every rank: each was written by its owner only. */
+    int summed = sylva__dist_sum_int(N->front_info, pl->tree->nfronts);
+    if (!status) status = summed;
+    int shared = share_stats(N, &r, rep);
+    if (!status) status = shared;
+    release(&r, pl, N->elem);
+    return status;
+}
+
+int sylva__numeric_gather(sylva__numeric *N)
+{
+    if (sylva__dist_size() < 2 || N->gathered || !N->owner) return SYLVA_OK;
+    const sylva__plan *pl = N->plan;
+    int me = sylva__dist_rank();
+    sylva__runtime_hold();
+    for (int64_t g = 0; g < pl->ngroups; g++)
+        starpu_mpi_get_data_on_node_detached(MPI_COMM_WORLD, N->L[g], 0, NULL, NULL);
+    /* On rank 0 an acquisition waits for the reception into N->values. */
+    int status = SYLVA_OK;
+    for (int64_t g = 0; me == 0 && g < pl->ngroups && !status; g++) {
+        status = SYLVA_STARPU(starpu_data_acquire(N->L[g], STARPU_R));
+        if (!status) starpu_data_release(N->L[g]);
+    }
+    int waited = SYLVA_STARPU(starpu_mpi_wait_for_all(MPI_COMM_WORLD));
+    if (!status) status = waited;
+    sylva__runtime_release();
+    status = sylva__dist_agree(status);
+    N->gathered = status == SYLVA_OK;
+    return status;
+}

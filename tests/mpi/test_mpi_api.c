@@ -1,0 +1,189 @@
+/* test_mpi_api.c FILE — the library in a distributed run, as a program
+ * that initializes MPI itself (MPI_THREAD_MULTIPLE) uses it: rank 0 reads
+ * FILE, every rank calls the collective functions with NULL data except
+ * rank 0; then
+ *   - the solve on rank 0 has backward error ≤ 4·n·ε, and log det is the
+ *     same on every rank;
+ *   - a refactorization with A's values doubled gives log det + n log 2 and
+ *     an accurate solve (L, CBs and A's values sent again, nothing stale);
+ *   - every rank's record (sylva_factor_rank_info) is the same on every rank,
+ *     the flops add up to the matrix's and the bytes sent to the bytes
+ *     received;
+ *   - with every allocation of rank 1 failing from the k-th on (core/'s
+ *     failure hook) during a factorization, for each k up to what a
+ *     factorization allocates there, every rank returns the same status,
+ *     and after a failure a factorization without the hook succeeds:
+ *     no hang, no rank left behind;
+ *   - sylva_agree gives every rank the failing rank's status and message.
+ * Each rank checks and the ranks' failure counts are summed: the program
+ * exits non-zero on every rank when any check failed. */
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "core.h"
+#include "sylva.h"
+
+static int rank, ranks;
+
+/* The same int on every rank. */
+static int same_everywhere(int v)
+{
+    int lo = v, hi = v;
+    MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return lo == hi;
+}
+
+static int same_double(double v)
+{
+    double lo = v, hi = v;
+    MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return lo == hi;
+}
+
+/* Rank 0: solve A x = A·1 and check the backward error. */
+static void check_solve(const sylva_factor_t *F, const sylva_matrix *A, const char *what)
+{
+    double *x = NULL, *b = NULL, *one = NULL;
+    int64_t n = A ? A->n : 0;
+    if (rank == 0) {
+        x = calloc((size_t)n + 1, sizeof *x);
+        b = calloc((size_t)n + 1, sizeof *b);
+        one = malloc(((size_t)n + 1) * sizeof *one);
+        for (int64_t i = 0; i < n; i++) one[i] = 1;
+        sylva_matrix_symv(A, one, b);
+        memcpy(x, b, (size_t)n * sizeof *x);
+    }
+    int st = sylva_solve(F, 1, x, n > 0 ? n : 1);
+    CHECK(st == SYLVA_OK, "%s: sylva_solve: %s", what, sylva_last_error());
+    if (rank == 0 && st == SYLVA_OK) {
+        double e = sylva_backward_error(A, x, b), tol = 4.0 * (double)(n > 1 ? n : 1) * 0x1p-52;
+        CHECK(e <= tol, "%s: backward error %.3e > 4·n·ε = %.3e", what, e, tol);
+    }
+    free(x);
+    free(b);
+    free(one);
+}
+
+int main(int argc, char **argv)
+{
+    int provided = 0;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_mpi_api FILE.mtx\n");
+        MPI_Finalize();
+        return 2;
+    }
+    sylva_options o;
+    sylva_default_options(&o);
+    o.mode = SYLVA_MODE_CPU;
+    o.small_front_rows = 64; /* large fronts too: tiled on their owner */
+    o.tile_rows = 32;
+    CHECK(sylva_init(&o) == SYLVA_OK, "sylva_init: %s", sylva_last_error());
+    sylva_runtime_info ri;
+    sylva_runtime_query(&ri);
+    CHECK(ri.rank == rank && ri.ranks == ranks, "runtime: rank %d of %d, MPI says %d of %d", ri.rank, ri.ranks,
+          rank, ranks);
+
+    /* sylva_agree: the lowest failing rank's status and message. */
+    int st = sylva_agree(rank == ranks - 1 ? SYLVA_ERR_IO : SYLVA_OK, rank == ranks - 1 ? "the disk is gone" : NULL);
+    char want[64];
+    snprintf(want, sizeof want, "rank %d: the disk is gone", ranks - 1);
+    CHECK(st == SYLVA_ERR_IO && strcmp(sylva_last_error(), want) == 0, "sylva_agree: %d, '%s'", st,
+          sylva_last_error());
+    CHECK(sylva_agree(SYLVA_OK, NULL) == SYLVA_OK, "sylva_agree(OK) failed");
+
+    sylva_matrix *A = NULL;
+    st = rank == 0 ? sylva_read_matrix_market(argv[1], &A) : SYLVA_OK;
+    st = sylva_agree(st, NULL);
+    CHECK(st == SYLVA_OK, "read: %s", sylva_last_error());
+    sylva_analysis_t *an = NULL;
+    sylva_analysis_info ai;
+    if (!st) st = sylva_analyze(A, &o, &an, &ai);
+    CHECK(st == SYLVA_OK && same_everywhere((int)ai.batches), "sylva_analyze: %s", sylva_last_error());
+    sylva_factor_t *F = NULL;
+    sylva_factor_info fi;
+    if (!st) st = sylva_factorize(an, A, &F, &fi);
+    CHECK(st == SYLVA_OK, "sylva_factorize: %s", sylva_last_error());
+    CHECK(fi.ranks == ranks, "factor info: %d ranks", fi.ranks);
+    if (!st) check_solve(F, A, "first factorization");
+    double ld1 = 0;
+    if (!st) CHECK(sylva_logdet(F, &ld1) == SYLVA_OK && same_double(ld1), "log det differs between ranks");
+
+    /* Every rank's record, the same everywhere. */
+    double flops = 0, sent = 0, received = 0;
+    for (int q = 0; !st && q < ranks; q++) {
+        sylva_rank_info k;
+        CHECK(sylva_factor_rank_info(F, q, &k) == SYLVA_OK, "rank info %d: %s", q, sylva_last_error());
+        CHECK(same_double(k.bytes_sent) && same_double(k.flops), "rank %d's record differs between ranks", q);
+        flops += k.flops;
+        sent += k.bytes_sent;
+        received += k.bytes_received;
+    }
+    if (!st) {
+        sylva_rank_info k;
+        CHECK(sylva_factor_rank_info(F, ranks, &k) == SYLVA_ERR_ARGUMENT, "rank info past the last rank");
+        CHECK(fabs(flops - ai.flops) <= 1e-9 * ai.flops, "ranks' flops %.6e, matrix %.6e", flops, ai.flops);
+        CHECK(sent == received && sent > 0, "bytes sent %.0f, received %.0f", sent, received);
+    }
+
+    /* New values (doubled): a refactorization on every rank. */
+    if (rank == 0 && A)
+        for (int64_t p = 0; p < A->nnz; p++) ((double *)A->values)[p] *= 2;
+    if (!st) st = sylva_refactorize(F, A, &fi);
+    CHECK(st == SYLVA_OK, "sylva_refactorize: %s", sylva_last_error());
+    if (!st) {
+        check_solve(F, A, "refactorization");
+        double ld2 = 0, n = (double)ai.n;
+        CHECK(sylva_logdet(F, &ld2) == SYLVA_OK, "log det: %s", sylva_last_error());
+        CHECK(fabs(ld2 - (ld1 + n * log(2.0))) <= 1e-9 * fabs(ld2), "log det %.12g, want %.12g", ld2,
+              ld1 + n * log(2.0));
+    }
+
+    /* Rank 1 runs out of memory from its k-th allocation on. */
+    int64_t count = 0;
+    if (!st && ranks > 1) {
+        if (rank == 1) sylva__alloc_fault_set(0, 0); /* count only */
+        st = sylva_refactorize(F, A, &fi);
+        if (rank == 1) count = sylva__alloc_fault_count();
+        sylva__alloc_fault_set(-1, 0);
+        MPI_Bcast(&count, 1, MPI_INT64_T, 1, MPI_COMM_WORLD);
+        CHECK(st == SYLVA_OK && count > 0, "counting rank 1's allocations: %s (%lld)", sylva_last_error(),
+              (long long)count);
+    }
+    int failures = 0;
+    for (int64_t k = 1; !st && k <= count; k++) {
+        if (rank == 1) sylva__alloc_fault_set(k, 1);
+        int s = sylva_refactorize(F, A, &fi);
+        sylva__alloc_fault_set(-1, 0);
+        CHECK(same_everywhere(s), "k = %lld: the ranks returned different statuses (%d here)", (long long)k, s);
+        if (s) {
+            failures++;
+            CHECK(s == SYLVA_ERR_NO_MEMORY && strncmp(sylva_last_error(), "rank 1: ", 8) == 0,
+                  "k = %lld: %s: '%s'", (long long)k, sylva_status_name(s), sylva_last_error());
+            s = sylva_refactorize(F, A, &fi);
+            CHECK(s == SYLVA_OK, "k = %lld: the factorization after a failure: %s", (long long)k, sylva_last_error());
+            if (s) break;
+        }
+        check_solve(F, A, "after an allocation failure");
+    }
+    CHECK(count == 0 || failures > 0, "no allocation failure of rank 1 failed the factorization");
+
+    sylva_factor_free(F);
+    sylva_analysis_free(an);
+    sylva_matrix_free(A);
+    sylva_finalize();
+    int total = test_failures;
+    MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0) printf("test_mpi_api: %d ranks, %lld fault points on rank 1\n", ranks, (long long)count);
+    int code = test_exit("test_mpi_api");
+    MPI_Finalize();
+    return total ? (code ? code : 1) : 0;
+}
