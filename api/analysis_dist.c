@@ -83,12 +83,7 @@ int sylva__analyze_dist(const sylva_matrix *A, const sylva_options *opts, sylva_
         sylva__analysis_record r;
         if (!(status = sylva__analysis_record_unpack(rec, (size_t)h.record_bytes, "rank 0's analysis", &r))) {
             sylva_options o;
-            if (opts) o = *opts;
-            else sylva_default_options(&o);
-            o.ordering = SYLVA_ORDERING_USER;
-            o.user_perm = r.perm;
-            memcpy(o.nrelax, r.nrelax, sizeof o.nrelax);
-            memcpy(o.zrelax, r.zrelax, sizeof o.zrelax);
+            sylva__options_of_record(opts, &r, &o);
             o.small_front_rows = h.small_front_rows;
             o.batch_flops = h.batch_flops;
             status = sylva__analyze_one(&P, &o, out, info);

@@ -60,12 +60,7 @@ int sylva_analysis_load(const char *path, const sylva_matrix *A, const sylva_opt
         return status;
     }
     sylva_options o;
-    if (opts) o = *opts;
-    else sylva_default_options(&o);
-    o.ordering = SYLVA_ORDERING_USER;
-    o.user_perm = r.perm;
-    memcpy(o.nrelax, r.nrelax, sizeof o.nrelax);
-    memcpy(o.zrelax, r.zrelax, sizeof o.zrelax);
+    sylva__options_of_record(opts, &r, &o);
     status = sylva_analyze(A, &o, out, info);
     free(r.perm);
     if (status) return status;
@@ -74,4 +69,14 @@ int sylva_analysis_load(const char *path, const sylva_matrix *A, const sylva_opt
     (*out)->opts.ordering = (sylva_ordering)r.ordering;
     if (info) info->ordering = (sylva_ordering)r.ordering;
     return SYLVA_OK;
+}
+
+void sylva__options_of_record(const sylva_options *opts, const sylva__analysis_record *r, sylva_options *o)
+{
+    if (opts) *o = *opts;
+    else sylva_default_options(o);
+    o->ordering = SYLVA_ORDERING_USER;
+    o->user_perm = r->perm;
+    memcpy(o->nrelax, r->nrelax, sizeof o->nrelax);
+    memcpy(o->zrelax, r->zrelax, sizeof o->zrelax);
 }

@@ -10,6 +10,7 @@
 #ifndef SYLVA_API_H
 #define SYLVA_API_H
 
+#include "analysis_file.h"
 #include "runtime.h"
 
 struct sylva_analysis {
@@ -68,6 +69,10 @@ int sylva__analyze_one(const sylva_matrix *A, const sylva_options *opts, sylva_a
                        sylva_analysis_info *info);
 int sylva__analyze_dist(const sylva_matrix *A, const sylva_options *opts, sylva_analysis_t **out,
                         sylva_analysis_info *info);
+/* analysis_save.c: the options an analysis from a saved record runs with
+ * (opts or the defaults, with the record's permutation as a user
+ * ordering and its amalgamation settings); o->user_perm points into r. */
+void sylva__options_of_record(const sylva_options *opts, const sylva__analysis_record *r, sylva_options *o);
 /* Drop one reference; the last frees the analysis. */
 void sylva__analysis_release(sylva_analysis_t *an);
 

@@ -54,6 +54,17 @@ int sylva__analysis_record_pack(const sylva__analysis_record *r, void **buf, siz
     return SYLVA_OK;
 }
 
+/* The record's fields from a checked header (perm is read apart). */
+static void record_fields(const header *h, sylva__analysis_record *r)
+{
+    r->n = h->n;
+    r->nnz = h->nnz;
+    r->pattern_hash = h->pattern_hash;
+    r->ordering = h->ordering;
+    memcpy(r->nrelax, h->nrelax, sizeof h->nrelax);
+    memcpy(r->zrelax, h->zrelax, sizeof h->zrelax);
+}
+
 int sylva__analysis_record_unpack(const void *buf, size_t bytes, const char *who, sylva__analysis_record *r)
 {
     memset(r, 0, sizeof *r);
@@ -71,12 +82,7 @@ int sylva__analysis_record_unpack(const void *buf, size_t bytes, const char *who
         return sylva__fail(SYLVA_ERR_FORMAT, "%s: corrupted analysis (checksum)", who);
     if (!(r->perm = sylva__malloc((size_t)h.n + 1, sizeof *r->perm))) return SYLVA_ERR_NO_MEMORY;
     if (np) memcpy(r->perm, b + sizeof h, np);
-    r->n = h.n;
-    r->nnz = h.nnz;
-    r->pattern_hash = h.pattern_hash;
-    r->ordering = h.ordering;
-    memcpy(r->nrelax, h.nrelax, sizeof h.nrelax);
-    memcpy(r->zrelax, h.zrelax, sizeof h.zrelax);
+    record_fields(&h, r);
     return SYLVA_OK;
 }
 
@@ -140,11 +146,6 @@ int sylva__analysis_file_read(const char *path, sylva__analysis_record *r)
         r->perm = NULL;
         return status;
     }
-    r->n = h.n;
-    r->nnz = h.nnz;
-    r->pattern_hash = h.pattern_hash;
-    r->ordering = h.ordering;
-    memcpy(r->nrelax, h.nrelax, sizeof h.nrelax);
-    memcpy(r->zrelax, h.zrelax, sizeof h.zrelax);
+    record_fields(&h, r);
     return SYLVA_OK;
 }

@@ -360,6 +360,34 @@ template <int W> __device__ void fold_backward(const front &F, const flow_args &
     }
 }
 
+/* The end of a triangle block (forward, or Backward with the diagonal
+ * block transposed): the threads' partial sums acc reduced through shared
+ * memory, subtracted from the block's rows of X1 and the diagonal block
+ * solved — by its inverse when the item inverted it while waiting. A warp
+ * per column of the chunk, a lane per row. */
+template <int W, bool Backward>
+__device__ __forceinline__ void finish_block(const front &F, const flow_args &a, const double (&acc)[FLOW_COLS],
+                                             int r0, int jb, int c0, int nc, bool inverted, const double *inv,
+                                             const double *d, double *s)
+{
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+#pragma unroll
+    for (int c = 0; c < FLOW_COLS; c++) s[(warp * 32 + lane) * FLOW_COLS + c] = acc[c];
+    __syncthreads();
+    if (warp < nc) {
+        double *x = F.X1 + (int64_t)(c0 + warp) * a.ldx;
+        double v = 0;
+        if (lane < jb) {
+            v = __ldcg(x + r0 + lane);
+            for (int w = 0; w < FLOW_WARPS; w++) v -= s[(w * 32 + lane) * FLOW_COLS + warp];
+        }
+        v = inverted ? apply_inverse<Backward>(inv, jb, v)
+                     : (Backward ? diag_backward(d, jb, v) : diag_forward(d, jb, v));
+        if (lane < jb) __stcg(x + r0 + lane, v);
+    }
+    __syncthreads();
+}
+
 /* Forward triangle block b of a split front: its 32 rows less
  * L[rows, earlier pivots] · X1, taken block by block as the earlier
  * triangle items finish, then solved with the diagonal block. */
@@ -405,20 +433,7 @@ __device__ void tri_forward(const front &F, const flow_args &a, const int *tdone
         }
         done = hi;
     }
-#pragma unroll
-    for (int c = 0; c < FLOW_COLS; c++) s[(warp * 32 + lane) * FLOW_COLS + c] = acc[c];
-    __syncthreads();
-    if (warp < nc) {
-        double *x = F.X1 + (int64_t)(c0 + warp) * a.ldx;
-        double v = 0;
-        if (lane < jb) {
-            v = __ldcg(x + row);
-            for (int w = 0; w < FLOW_WARPS; w++) v -= s[(w * 32 + lane) * FLOW_COLS + warp];
-        }
-        v = inverted ? apply_inverse<false>(inv, jb, v) : diag_forward(d, jb, v);
-        if (lane < jb) __stcg(x + row, v);
-    }
-    __syncthreads();
+    finish_block<W, false>(F, a, acc, r0, jb, c0, nc, inverted, inv, d, s);
 }
 
 /* Backward triangle block b of a split front: its rows less
@@ -472,20 +487,7 @@ __device__ void tri_backward(const front &F, const flow_args &a, const int *tdon
         }
         done = hi;
     }
-#pragma unroll
-    for (int c = 0; c < FLOW_COLS; c++) s[(warp * 32 + lane) * FLOW_COLS + c] = acc[c];
-    __syncthreads();
-    if (warp < nc) {
-        double *x = F.X1 + (int64_t)(c0 + warp) * a.ldx;
-        double v = 0;
-        if (lane < jb) {
-            v = __ldcg(x + r0 + lane);
-            for (int w = 0; w < FLOW_WARPS; w++) v -= s[(w * 32 + lane) * FLOW_COLS + warp];
-        }
-        v = inverted ? apply_inverse<true>(inv, jb, v) : diag_backward(d, jb, v);
-        if (lane < jb) __stcg(x + r0 + lane, v);
-    }
-    __syncthreads();
+    finish_block<W, true>(F, a, acc, r0, jb, c0, nc, inverted, inv, d, s);
 }
 
 /* Forward update item u of a split front: X[its rows] −= L21[its rows,
