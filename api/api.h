@@ -42,7 +42,7 @@ struct sylva_factor {
     int pivots_checked; /* L's pivots were found finite and positive */
     sylva__measure *measure; /* index of the last run's tasks by batch (measure.c), made on demand */
     int gpus;                /* the last factorization's GPUs (0: it ran on the CPU) */
-    sylva__gpu_report gpu[SYLVA__MAX_GPUS]; /* and each one's share */
+    sylva_gpu_stats gpu[SYLVA__MAX_GPUS]; /* and each one's share */
 };
 
 /* SYLVA_OK when F holds a usable factor: its last factorization succeeded

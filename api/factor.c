@@ -228,17 +228,6 @@ int sylva_factor_gpu_stats(const sylva_factor_t *F, int i, sylva_gpu_stats *out)
     if (i < 0 || i >= F->gpus)
         return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_factor_gpu_stats: GPU %d of %d (the last factorization's)", i,
                            F->gpus);
-    const sylva__gpu_report *g = &F->gpu[i];
-    memset(out, 0, sizeof *out);
-    out->device = g->device;
-    out->tasks = g->tasks;
-    out->busy_seconds = g->busy;
-    out->flops = g->flops;
-    out->factor_bytes = g->l_bytes;
-    out->peak_device_bytes = g->peak;
-    out->bytes_from_host = g->from_host;
-    out->bytes_to_host = g->to_host;
-    out->bytes_from_gpus = g->from_gpus;
-    out->bytes_to_gpus = g->to_gpus;
+    *out = F->gpu[i];
     return SYLVA_OK;
 }

@@ -353,9 +353,9 @@ int sylva__factor_gather_gpu(sylva__numeric *N, sylva__factor_report *rep)
     for (int i = 0; i < count; i++) N->front_info[fronts[i]] = pivots[i];
     rep->peak_device = (double)peak;
     for (int d = 0; d < SYLVA__MAX_GPUS; d++) {
-        rep->gpu[d].peak = (double)dev_peak[d];
+        rep->gpu[d].peak_device_bytes = (double)dev_peak[d];
         rep->gpu[d].flops = N->gpu_dev_flops[d];
-        rep->gpu[d].l_bytes = N->gpu_dev_lbytes[d];
+        rep->gpu[d].factor_bytes = N->gpu_dev_lbytes[d];
     }
     free(fronts);
     free(pivots);

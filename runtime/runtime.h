@@ -92,15 +92,6 @@ void sylva__numeric_free(sylva__numeric *N);
  * totals only). */
 #define SYLVA__MAX_GPUS SYLVA_MAX_GPU_STATS
 
-/* One GPU's share of a run: its CUDA device, tasks and time in them, the
- * flops and bytes of L of the groups it ran, its peak memory, and bytes
- * moved from and to the host and the other GPUs. */
-typedef struct sylva__gpu_report {
-    int device;
-    int64_t tasks;
-    double busy, flops, l_bytes, peak;
-    double from_host, to_host, from_gpus, to_gpus;
-} sylva__gpu_report;
 
 typedef struct sylva__factor_report {
     int64_t tasks;         /* StarPU tasks submitted */
@@ -113,7 +104,7 @@ typedef struct sylva__factor_report {
     double peak_device;    /* bytes in use on a GPU, highest sample */
     double gpu_seconds[2], gpu_flops[2]; /* GPU tasks by kind: [0] batches, [1] large fronts */
     double bytes_between_gpus;  /* GPU → GPU transfers */
-    sylva__gpu_report gpu[SYLVA__MAX_GPUS]; /* the first min(gpus, SYLVA__MAX_GPUS) */
+    sylva_gpu_stats gpu[SYLVA__MAX_GPUS]; /* each GPU's share, the first min(gpus, SYLVA__MAX_GPUS) */
     int ranks;             /* processes (1: not distributed) */
     double busy_seconds, bytes_sent, bytes_received; /* this rank's (distributed runs) */
 } sylva__factor_report;

@@ -42,10 +42,10 @@ static void read_buses(double *to_device, double *to_host, sylva__factor_report 
         if (!rep) continue;
         int sg = node_gpu(src), dg = node_gpu(dst);
         if (sk == STARPU_CUDA_RAM && dk == STARPU_CUDA_RAM) rep->bytes_between_gpus += bytes;
-        if (sg >= 0 && dk == STARPU_CPU_RAM) rep->gpu[sg].to_host += bytes;
-        if (sg >= 0 && dg >= 0) rep->gpu[sg].to_gpus += bytes;
-        if (dg >= 0 && sk == STARPU_CPU_RAM) rep->gpu[dg].from_host += bytes;
-        if (dg >= 0 && sg >= 0) rep->gpu[dg].from_gpus += bytes;
+        if (sg >= 0 && dk == STARPU_CPU_RAM) rep->gpu[sg].bytes_to_host += bytes;
+        if (sg >= 0 && dg >= 0) rep->gpu[sg].bytes_to_gpus += bytes;
+        if (dg >= 0 && sk == STARPU_CPU_RAM) rep->gpu[dg].bytes_from_host += bytes;
+        if (dg >= 0 && sg >= 0) rep->gpu[dg].bytes_from_gpus += bytes;
     }
 }
 
@@ -70,7 +70,7 @@ void sylva__stats_read(sylva__factor_report *rep)
             if (d >= 0) {
                 rep->gpu[d].device = starpu_worker_get_devid((int)i);
                 rep->gpu[d].tasks += w.executed_tasks;
-                rep->gpu[d].busy += seconds(&w.executing_time);
+                rep->gpu[d].busy_seconds += seconds(&w.executing_time);
             }
         } else {
             rep->tasks_cpu += w.executed_tasks;
