@@ -134,6 +134,10 @@ extern const char sylva__policy_default[];
  * of a group keep their order. SYLVA_ERR_NO_MEMORY on allocation failure. */
 int sylva__plan_order_groups(const sylva__tree *t, int64_t *order, int64_t *start, int64_t ng);
 
+/* Group g's slice of L: its first scalar's offset (*lo) and its length in
+ * scalars (its fronts are contiguous, l_off). */
+int64_t sylva__plan_group_l(const sylva__plan *pl, int64_t g, int64_t *lo);
+
 /* Run a policy, check its grouping, order its groups and lay out the plan. Fails on an
  * unknown policy, a broken contract (SYLVA_ERR_RUNTIME naming the policy
  * and the front) or memory. */

@@ -166,3 +166,11 @@ void sylva__plan_free(sylva__plan *pl)
     free(pl->group_flops);
     free(pl);
 }
+
+int64_t sylva__plan_group_l(const sylva__plan *pl, int64_t g, int64_t *lo)
+{
+    int64_t first = pl->front_list[pl->group_ptr[g]], last = pl->front_list[pl->group_ptr[g + 1] - 1];
+    const sylva__front *f = &pl->tree->fronts[last];
+    *lo = pl->l_off[first];
+    return pl->l_off[last] + f->m * f->k - *lo;
+}

@@ -35,30 +35,27 @@ uint32_t sylva__cb_class(int64_t n)
 }
 
 /* Group g's L handle, once per factor: a large front's slice as a matrix
- * (so a CPU-only run can tile it), the others as vectors. */
-void sylva__register_L_group(sylva__numeric *N, int64_t g)
+ * (so a CPU-only run can tile it), the others as vectors; home in N->values
+ * (STARPU_MAIN_RAM), or none (−1: a rank of a distributed run that neither
+ * owns nor gathers it). */
+void sylva__register_L_group(sylva__numeric *N, int64_t g, int home)
 {
     const sylva__plan *pl = N->plan;
-    const sylva__tree *t = pl->tree;
-    char *base = N->values;
     size_t es = N->elem;
     if (N->L[g]) return;
-    int64_t first = pl->front_list[pl->group_ptr[g]];
-    int64_t last = pl->front_list[pl->group_ptr[g + 1] - 1];
-    int64_t lo = pl->l_off[first], hi = pl->l_off[last] + t->fronts[last].m * t->fronts[last].k;
+    int64_t lo, len = sylva__plan_group_l(pl, g, &lo);
+    uintptr_t at = home < 0 ? 0 : (uintptr_t)((char *)N->values + lo * es);
     if (pl->large[g]) {
-        const sylva__front *f = &t->fronts[first];
-        starpu_matrix_data_register(&N->L[g], STARPU_MAIN_RAM, (uintptr_t)(base + lo * es),
-                                    (uint32_t)f->m, (uint32_t)f->m, (uint32_t)f->k, es);
+        const sylva__front *f = &pl->tree->fronts[pl->front_list[pl->group_ptr[g]]];
+        starpu_matrix_data_register(&N->L[g], home, at, (uint32_t)f->m, (uint32_t)f->m, (uint32_t)f->k, es);
     } else {
-        starpu_vector_data_register(&N->L[g], STARPU_MAIN_RAM, (uintptr_t)(base + lo * es),
-                                    (uint32_t)(hi - lo > 0 ? hi - lo : 1), es);
+        starpu_vector_data_register(&N->L[g], home, at, (uint32_t)(len > 0 ? len : 1), es);
     }
 }
 
 static void register_L(sylva__numeric *N)
 {
-    for (int64_t g = 0; g < N->plan->ngroups; g++) sylva__register_L_group(N, g);
+    for (int64_t g = 0; g < N->plan->ngroups; g++) sylva__register_L_group(N, g, STARPU_MAIN_RAM);
 }
 
 /* The GPU form of the plan (once per analysis) and the workspace handle
@@ -118,7 +115,7 @@ static int check_device_memory(const sylva__numeric *N, int64_t nnz)
 }
 
 /* Bytes of the tiled CB of large group g (its one front's (m − k)²). */
-static size_t tiled_cb_bytes(const sylva__plan *pl, int64_t g, size_t elem)
+size_t sylva__tiled_cb_bytes(const sylva__plan *pl, int64_t g, size_t elem)
 {
     const sylva__front *f = &pl->tree->fronts[pl->front_list[pl->group_ptr[g]]];
     return (size_t)(f->m - f->k) * (size_t)(f->m - f->k) * elem;
@@ -147,7 +144,7 @@ static void release(run *r, const sylva__plan *pl, size_t elem)
     if (r->cbmem) /* tiled CBs whose readers never ran */
         for (int64_t g = 0; g < ng; g++)
             sylva__host_unmap(__atomic_exchange_n(&r->cbmem[g], NULL, __ATOMIC_ACQ_REL),
-                              tiled_cb_bytes(pl, g, elem));
+                              sylva__tiled_cb_bytes(pl, g, elem));
     free(r->CB);
     free(r->left);
     free(r->unread);
@@ -193,7 +190,7 @@ static void cb_read(const sylva__group_args *a)
         if (__atomic_load_n(&a->cbmem[c], __ATOMIC_ACQUIRE) &&
             __atomic_sub_fetch(&a->cb_unread[c], 1, __ATOMIC_ACQ_REL) == 0)
             sylva__host_unmap(__atomic_exchange_n(&a->cbmem[c], NULL, __ATOMIC_ACQ_REL),
-                              tiled_cb_bytes(pl, c, a->num->elem));
+                              sylva__tiled_cb_bytes(pl, c, a->num->elem));
     }
 }
 
@@ -207,14 +204,6 @@ int sylva__group_priority_base(int64_t g, int64_t ng, int64_t band)
     double rank = (double)(ng - 1 - g);
     if ((double)ng * (double)band <= room) return (int)(rank * (double)band);
     return (int)(rank / (double)ng * (room - (double)band));
-}
-
-/* Bytes of group g's slice of L. */
-static double group_l_bytes(const sylva__plan *pl, int64_t g, size_t elem)
-{
-    int64_t last = pl->front_list[pl->group_ptr[g + 1] - 1];
-    const sylva__front *f = &pl->tree->fronts[last];
-    return (double)(pl->l_off[last] + f->m * f->k - pl->l_off[pl->front_list[pl->group_ptr[g]]]) * (double)elem;
 }
 
 /* After each group task: its record in the task log, GPU time by kind and
@@ -239,7 +228,8 @@ void sylva__group_done(void *arg)
     }
     if (dev >= 0) {
         N->gpu_dev_flops[dev] += flops;
-        N->gpu_dev_lbytes[dev] += group_l_bytes(a->plan, a->group, N->elem);
+        int64_t lo;
+        N->gpu_dev_lbytes[dev] += (double)sylva__plan_group_l(a->plan, a->group, &lo) * (double)N->elem;
     }
     N->flops_done += flops;
     if (N->progress && a->plan->tree->flops > 0)

@@ -51,12 +51,6 @@ typedef struct drun {
     double bytes_sent, bytes_received;
 } drun;
 
-static size_t tiled_cb_bytes(const sylva__plan *pl, int64_t g, size_t elem)
-{
-    const sylva__front *f = &pl->tree->fronts[pl->front_list[pl->group_ptr[g]]];
-    return (size_t)(f->m - f->k) * (size_t)(f->m - f->k) * elem;
-}
-
 static void release(drun *r, const sylva__plan *pl, size_t elem)
 {
     int64_t ng = pl->ngroups;
@@ -65,7 +59,7 @@ static void release(drun *r, const sylva__plan *pl, size_t elem)
     if (r->cbmem) /* tiled CBs read by other ranks, or whose readers never ran */
         for (int64_t g = 0; g < ng; g++)
             sylva__host_unmap(__atomic_exchange_n(&r->cbmem[g], NULL, __ATOMIC_ACQ_REL),
-                              tiled_cb_bytes(pl, g, elem));
+                              sylva__tiled_cb_bytes(pl, g, elem));
     free(r->A);
     free(r->local_values);
     free(r->CB);
@@ -104,19 +98,7 @@ static void register_L(sylva__numeric *N, int me)
     const sylva__plan *pl = N->plan;
     for (int64_t g = 0; g < pl->ngroups; g++) {
         if (N->L[g]) continue;
-        if (me == 0 || N->owner[g] == me) {
-            sylva__register_L_group(N, g);
-        } else {
-            const sylva__front *f = &pl->tree->fronts[pl->front_list[pl->group_ptr[g]]];
-            int64_t last = pl->front_list[pl->group_ptr[g + 1] - 1];
-            int64_t lo = pl->l_off[pl->front_list[pl->group_ptr[g]]];
-            int64_t hi = pl->l_off[last] + pl->tree->fronts[last].m * pl->tree->fronts[last].k;
-            if (pl->large[g])
-                starpu_matrix_data_register(&N->L[g], -1, 0, (uint32_t)f->m, (uint32_t)f->m, (uint32_t)f->k,
-                                            N->elem);
-            else
-                starpu_vector_data_register(&N->L[g], -1, 0, (uint32_t)(hi - lo > 0 ? hi - lo : 1), N->elem);
-        }
+        sylva__register_L_group(N, g, me == 0 || N->owner[g] == me ? STARPU_MAIN_RAM : -1);
         starpu_mpi_data_register(N->L[g], tag_L(g), N->owner[g]);
     }
 }
@@ -217,7 +199,7 @@ static void register_cb(sylva__numeric *N, drun *r, int64_t g, int *tile_it)
 /* Bytes of group g's CB pool as StarPU-MPI sends it. */
 static double cb_bytes(const sylva__plan *pl, int64_t g, int tiled_shape, size_t es)
 {
-    return tiled_shape ? (double)tiled_cb_bytes(pl, g, es) : (double)pl->cb_size[g] * (double)es;
+    return tiled_shape ? (double)sylva__tiled_cb_bytes(pl, g, es) : (double)pl->cb_size[g] * (double)es;
 }
 
 static int submit_group(sylva__numeric *N, drun *r, int64_t g, int64_t tile_rows, int64_t band)
@@ -303,9 +285,8 @@ static int share_stats(sylva__numeric *N, drun *r, sylva__factor_report *rep)
     }
     for (int64_t g = 0; g < pl->ngroups; g++) {
         if (N->owner[g] != r->me) continue;
-        int64_t first = pl->front_list[pl->group_ptr[g]], last = pl->front_list[pl->group_ptr[g + 1] - 1];
-        mine.factor_bytes += (double)N->elem * (double)(pl->l_off[last] + pl->tree->fronts[last].m *
-                                                        pl->tree->fronts[last].k - pl->l_off[first]);
+        int64_t lo;
+        mine.factor_bytes += (double)N->elem * (double)sylva__plan_group_l(pl, g, &lo);
         mine.flops += pl->group_flops[g];
     }
     mine.bytes_sent = r->bytes_sent;
@@ -326,9 +307,8 @@ static int check_memory(const sylva__numeric *N, int me, int64_t nnz)
     double bytes = me > 0 ? (double)nnz * (double)N->elem : 0;
     for (int64_t g = 0; g < pl->ngroups; g++) {
         if (N->owner[g] != me && me != 0) continue;
-        int64_t first = pl->front_list[pl->group_ptr[g]], last = pl->front_list[pl->group_ptr[g + 1] - 1];
-        bytes += (double)N->elem *
-                 (double)(pl->l_off[last] + pl->tree->fronts[last].m * pl->tree->fronts[last].k - pl->l_off[first]);
+        int64_t lo;
+        bytes += (double)N->elem * (double)sylva__plan_group_l(pl, g, &lo);
     }
     return sylva__memory_check(bytes, "the distributed factorization",
                                me == 0 ? "rank 0's L (all of it, for the solve)" : "this rank's part of L and of A");

@@ -164,7 +164,7 @@ static int submit_batch(ready_run *r, int64_t n, sylva__factor_report *rep)
     const sylva__plan *pl = r->pl;
     int64_t g = sylva__plan_grow_add(r->pl, r->cut, n, &r->pp);
     if (g < 0) return SYLVA_ERR_RUNTIME;
-    sylva__register_L_group(N, g);
+    sylva__register_L_group(N, g, STARPU_MAIN_RAM);
     int tile_it = !r->gpu && pl->large[g] && r->tile_rows > 0;
     int status = register_pool(r, g, tile_it);
     if (status) return status;

@@ -113,8 +113,8 @@ static int build_group(const sylva__plan *pl, int64_t g, rec_key *keys, int64_t 
     d->nchild_pools = (int)(pl->dep_ptr[g + 1] - pl->dep_ptr[g]);
     d->scratch = pl->scratch_size[g];
     d->cb_pool = pl->cb_size[g];
-    int64_t lbase = pl->l_off[pl->front_list[q0]], last = pl->front_list[pl->group_ptr[g + 1] - 1];
-    d->l_size = pl->l_off[last] + t->fronts[last].m * t->fronts[last].k - lbase;
+    int64_t lbase;
+    d->l_size = sylva__plan_group_l(pl, g, &lbase);
     layout(F, Cc, na, nr, &d->lay);
     int *lp = *ints, *clp = lp + nl + 1, *mm = clp + nl + 1, *mk = mm + nl, *mmc = mk + nl;
     *ints = mmc + nl;

@@ -190,7 +190,9 @@ int sylva__factor_submit_ready(sylva__numeric *N, const void *A_values, int64_t 
  * progress, task log), the GPUs' failed fronts and peak memory, where a
  * task may run, its arguments. */
 uint32_t sylva__cb_class(int64_t n);
-void sylva__register_L_group(sylva__numeric *N, int64_t g);
+void sylva__register_L_group(sylva__numeric *N, int64_t g, int home);
+/* Bytes of large group g's tiled CB (its one front's (m − k)²). */
+size_t sylva__tiled_cb_bytes(const sylva__plan *pl, int64_t g, size_t elem);
 void sylva__group_done(void *group_args);
 /* Where a group task may run in mode M (large fronts stay on GPUs in hybrid
  * runs), and a group's task arguments with every buffer index absent (the
