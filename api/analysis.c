@@ -159,8 +159,13 @@ int sylva__analyze_one(const sylva_matrix *A, const sylva_options *opts, sylva_a
     sylva__api_progress(&an->opts, "ordering", 1);
     sylva__api_progress(&an->opts, "symbolic", 0);
     if ((status = sylva__tree_build(A, perm, &an->opts, &an->tree))) goto fail;
-    if (!will_use_gpus(&an->opts) && (status = sylva__options_check_tiles(
-                                          an->tree, an->opts.small_front_rows, an->opts.tile_rows)))
+    /* The tile size the factorization will use: tile_rows on the CPU,
+     * gpu_tile_rows (when set) on GPUs. */
+    if ((status = will_use_gpus(&an->opts)
+                      ? sylva__options_check_tiles(an->tree, an->opts.small_front_rows,
+                                                   an->opts.gpu_tile_rows, "gpu_tile_rows")
+                      : sylva__options_check_tiles(an->tree, an->opts.small_front_rows,
+                                                   an->opts.tile_rows, "tile_rows")))
         goto fail;
     an->seconds[1] = an->tree->seconds_symbolic;
     an->seconds[2] = an->tree->seconds_maps;

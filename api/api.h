@@ -82,7 +82,7 @@ void sylva__analysis_release(sylva_analysis_t *an);
  * SYLVA_MIN_TILE_TASK_FLOPS flops each. */
 int sylva__options_check_init(const sylva_options *o);
 int sylva__options_check_analysis(const sylva_options *o);
-int sylva__options_check_tiles(const sylva__tree *t, int64_t small_rows, int64_t tile_rows);
+int sylva__options_check_tiles(const sylva__tree *t, int64_t small_rows, int64_t tile_rows, const char *name);
 
 /* factor_values.c: every value of A is finite (SYLVA_ERR_BAD_VALUE naming
  * the first that is not), and L's pivots are finite and positive after a

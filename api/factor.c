@@ -71,6 +71,7 @@ static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
     sylva__factor_report rep;
     sylva__numeric_set_progress(F->num, an->opts.progress, an->opts.progress_arg);
     sylva__numeric_set_gpu_map(F->num, an->opts.gpu_map);
+    sylva__numeric_set_gpu_tile_rows(F->num, an->opts.gpu_tile_rows);
     sylva__api_progress(&an->opts, "factorize", 0);
     status = sylva__numeric_factor(F->num, values, nnz, an->opts.tile_rows, an->opts.mode, &rep);
     /* Refinement's residuals use A's own values (in double), not the

@@ -9,6 +9,7 @@
  * the options. */
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "api.h"
 
@@ -67,6 +68,11 @@ int sylva__options_check_analysis(const sylva_options *o)
             SYLVA_ERR_ARGUMENT,
             "%s: options.tile_rows = %lld is out of range 0..%d (0: large fronts untiled)", w,
             (long long)o->tile_rows, INT32_MAX);
+    if (o->gpu_tile_rows < -1 || o->gpu_tile_rows > INT32_MAX)
+        return sylva__fail(
+            SYLVA_ERR_ARGUMENT,
+            "%s: options.gpu_tile_rows = %lld is out of range -1..%d (0: automatic, -1: never)", w,
+            (long long)o->gpu_tile_rows, INT32_MAX);
     if (!(o->batch_flops >= 0 && isfinite(o->batch_flops)))
         return sylva__fail(
             SYLVA_ERR_ARGUMENT,
@@ -113,7 +119,7 @@ static double tile_tasks(int64_t m, int64_t k, int64_t nb)
     return t;
 }
 
-int sylva__options_check_tiles(const sylva__tree *t, int64_t small_rows, int64_t tile_rows)
+int sylva__options_check_tiles(const sylva__tree *t, int64_t small_rows, int64_t tile_rows, const char *name)
 {
     if (tile_rows <= 0) return SYLVA_OK;
     double tasks = 0, flops = 0;
@@ -126,9 +132,10 @@ int sylva__options_check_tiles(const sylva__tree *t, int64_t small_rows, int64_t
         return SYLVA_OK;
     return sylva__fail(
         SYLVA_ERR_ARGUMENT,
-        "sylva_analyze: options.tile_rows = %lld splits the large fronts (more than %lld "
+        "sylva_analyze: options.%s = %lld splits the large fronts (more than %lld "
         "rows) into %.3g tile tasks of %.3g flops on average; at most %.0f tasks may "
-        "average under %.0f flops: use a larger tile_rows, or 0 (one task per front)",
-        (long long)tile_rows, (long long)small_rows, tasks, tasks > 0 ? flops / tasks : 0,
-        (double)SYLVA_MAX_TINY_TILE_TASKS, (double)SYLVA_MIN_TILE_TASK_FLOPS);
+        "average under %.0f flops: use a larger %s, or %s (one task per front)",
+        name, (long long)tile_rows, (long long)small_rows, tasks, tasks > 0 ? flops / tasks : 0,
+        (double)SYLVA_MAX_TINY_TILE_TASKS, (double)SYLVA_MIN_TILE_TASK_FLOPS, name,
+        strcmp(name, "tile_rows") ? "-1" : "0");
 }

@@ -105,6 +105,7 @@ static void json_options(json_writer *j, const cli_args *a, const factor_report 
     json_str(j, "scheduler", o->scheduler);
     json_int(j, "small_rows", o->small_front_rows);
     json_int(j, "tile_rows", o->tile_rows);
+    json_int(j, "gpu_tile_rows", o->gpu_tile_rows);
     json_num(j, "batch_flops", o->batch_flops);
     json_int(j, "repeat", a->repeat);
     json_str(j, "rhs", a->rhs);

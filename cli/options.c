@@ -21,7 +21,7 @@
 
 enum {
     O_RHS = 256, O_JSON, O_BATCHES, O_ORDERING, O_PERM, O_POLICY, O_THREADS, O_GPUS, O_MODE,
-    O_DEVICE_MEMORY, O_GPU_MAP, O_SCHEDULER, O_PRECISION, O_REPEAT, O_SMALL_ROWS, O_TILE_ROWS, O_BATCH_FLOPS,
+    O_DEVICE_MEMORY, O_GPU_MAP, O_SCHEDULER, O_PRECISION, O_REPEAT, O_SMALL_ROWS, O_TILE_ROWS, O_GPU_TILE_ROWS, O_BATCH_FLOPS,
     O_SAVE, O_ANALYSIS, O_MAX_BERR, O_RCOND, O_PROGRESS, O_SYMMETRIC_BOTH, O_SYMMETRIZE, O_TRACE,
     O_POLICIES, O_THRESHOLDS, O_NRHS, O_REFINE, O_SOLVE_MODE
 };
@@ -95,6 +95,10 @@ static const opt_spec specs[] = {
      "(study: the median)"},
     {"small-rows", O_SMALL_ROWS, "N", ALL, "fronts with more rows are factored alone (default: 256 on CPUs)"},
     {"tile-rows", O_TILE_ROWS, "N", ALL, "tile size of those large fronts' tile tasks (0: one task)"},
+    {"gpu-tile-rows", O_GPU_TILE_ROWS, "N", ALL,
+     "GPU runs: large fronts of more rows factored as tile tasks of N\n"
+     "rows that any GPU may run (default 0: tiles of 2048 for the top\n"
+     "fronts of runs on several GPUs; -1: never)"},
     {"batch-flops", O_BATCH_FLOPS, "F", ALL, "flops per batch task (default: automatic)"},
     {"max-backward-error", O_MAX_BERR, "X", RUNS,
      "a larger backward error fails the run (exit 4; default 1e-12,\n"
@@ -356,6 +360,10 @@ static int apply(cli_args *a, const opt_spec *s, const char *v)
     case O_TILE_ROWS:
         if (parse_count(v, 0, INT32_MAX, &n)) return usage_range(opt, 0, INT32_MAX, v);
         a->opts.tile_rows = n;
+        break;
+    case O_GPU_TILE_ROWS:
+        if (parse_count(v, -1, INT32_MAX, &n)) return usage_range(opt, -1, INT32_MAX, v);
+        a->opts.gpu_tile_rows = n;
         break;
     case O_DEVICE_MEMORY:
         if (parse_bytes(v, &a->opts.device_memory))

@@ -304,7 +304,14 @@ typedef struct sylva_options {
      * P > 1); SYLVA_MPI_ON always (sylva_init initializes MPI when the
      * program has not); SYLVA_MPI_OFF never. "Distributed runs" below. */
     int mpi;
-    char reserved[72];
+    /* GPU runs: a large front of more rows than this is factored as tile
+     * tasks of gpu_tile_rows rows (cuSOLVER/cuBLAS), which StarPU may put
+     * on any GPU, instead of one task on one GPU. 0 = automatic: tiles of
+     * 2048 for the fronts of more than 4096 rows that no GPU owns (above
+     * the subtree split; every one under SYLVA_GPU_MAP_SCHEDULER) when
+     * there are several GPUs, none on one GPU; −1 = never. */
+    int64_t gpu_tile_rows;
+    char reserved[64];
 } sylva_options;
 
 /* options.mpi */

@@ -1,10 +1,11 @@
 /* gpu_no_cuda.c — the GPU entry points of gpu_front.h, gpu_context.h,
- * gpu_group.h and gpu_solve.h in a build without CUDA: there is no device,
+ * gpu_group.h, gpu_solve.h and gpu_tiles.h in a build without CUDA: there is no device,
  * and each call answers SYLVA_ERR_UNSUPPORTED (no pointer is device
  * memory), so callers need no #ifdef. */
 #include "gpu_front.h"
 #include "gpu_group.h"
 #include "gpu_solve.h"
+#include "gpu_tiles.h"
 #include "sylva.h"
 
 int sylva__gpu_device_count(void) { return 0; }
@@ -255,5 +256,41 @@ int sylva__gpu_solve_trace_end(const sylva__solve_desc *d, sylva__solve_bufs *b,
                                struct CUstream_st *s)
 {
     (void)d, (void)b, (void)nrhs, (void)path, (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+
+int64_t sylva__gpu_tile_potrf_bytes(sylva__gpu_context *ctx, int n)
+{
+    (void)ctx, (void)n;
+    return -1;
+}
+int sylva__gpu_tile_potrf(sylva__gpu_context *ctx, int n, double *T, int ld, void *work,
+                          int64_t work_bytes, int64_t front, int64_t col0)
+{
+    (void)ctx, (void)n, (void)T, (void)ld, (void)work, (void)work_bytes, (void)front, (void)col0;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+int sylva__gpu_tile_trsm(sylva__gpu_context *ctx, int m, int n, const double *L, int ldl, double *B,
+                         int ldb)
+{
+    (void)ctx, (void)m, (void)n, (void)L, (void)ldl, (void)B, (void)ldb;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+int sylva__gpu_tile_syrk(sylva__gpu_context *ctx, int n, int k, const double *A, int lda, double *C,
+                         int ldc)
+{
+    (void)ctx, (void)n, (void)k, (void)A, (void)lda, (void)C, (void)ldc;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+int sylva__gpu_tile_gemm(sylva__gpu_context *ctx, int m, int n, int k, const double *A, int lda,
+                         const double *B, int ldb, double *C, int ldc)
+{
+    (void)ctx, (void)m, (void)n, (void)k, (void)A, (void)lda, (void)B, (void)ldb, (void)C, (void)ldc;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+int sylva__gpu_tile_copy(sylva__gpu_context *ctx, int64_t rows, int64_t cols, const double *src,
+                         int64_t lds, double *dst, int64_t ldd)
+{
+    (void)ctx, (void)rows, (void)cols, (void)src, (void)lds, (void)dst, (void)ldd;
     return SYLVA_ERR_UNSUPPORTED;
 }

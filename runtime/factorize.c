@@ -214,6 +214,8 @@ void sylva__group_done(void *arg)
     const sylva__group_args *a = arg;
     sylva__numeric *N = a->num;
     double flops = a->plan->group_flops[a->group];
+    /* A tiled front's assembly: on a GPU its tile tasks count its flops. */
+    double gpu_flops = a->factor ? flops : 0;
     struct starpu_task *task = starpu_task_get_current();
     const struct starpu_profiling_task_info *p = task ? task->profiling_info : NULL;
     sylva__task_log_add(N, a->group, a->plan->large[a->group] ? SYLVA_TASK_FRONT : SYLVA_TASK_BATCH);
@@ -224,10 +226,10 @@ void sylva__group_done(void *arg)
         int kind = a->plan->large[a->group] != 0;
         N->gpu_seconds[kind] += starpu_timing_timespec_delay_us((struct timespec *)&p->start_time,
                                                                 (struct timespec *)&p->end_time) * 1e-6;
-        N->gpu_flops[kind] += flops;
+        N->gpu_flops[kind] += gpu_flops;
     }
     if (dev >= 0) {
-        N->gpu_dev_flops[dev] += flops;
+        N->gpu_dev_flops[dev] += gpu_flops;
         int64_t lo;
         N->gpu_dev_lbytes[dev] += (double)sylva__plan_group_l(a->plan, a->group, &lo) * (double)N->elem;
     }
@@ -268,11 +270,29 @@ void sylva__group_args_init(sylva__group_args *a, const sylva__plan *pl, sylva__
                              .cost = cost};
 }
 
+/* GPU runs: the tile rows of large group g's front when it is factored as
+ * tile tasks that any GPU may run (front_tiles.c), or 0 (one task on one
+ * GPU, the native path). options.gpu_tile_rows: > 0 every large front of
+ * more rows, < 0 none; 0 (automatic) the fronts of more than two tiles of
+ * SYLVA__GPU_TILE_ROWS that no GPU owns — above the subtree split, or every
+ * one under --gpu-map scheduler — when there are several GPUs. */
+static int64_t gpu_tile_rows(const sylva__numeric *N, const run *r, int64_t g)
+{
+    const sylva__plan *pl = N->plan;
+    int64_t m = pl->tree->fronts[pl->front_list[pl->group_ptr[g]]].m;
+    if (!pl->large[g] || N->gpu_tile_rows < 0) return 0;
+    if (N->gpu_tile_rows > 0) return m > N->gpu_tile_rows ? N->gpu_tile_rows : 0;
+    if (r->masks.gpus < 2 || sylva__gpu_mask_of(&r->masks, r->map, g)) return 0;
+    return m > 2 * SYLVA__GPU_TILE_ROWS ? SYLVA__GPU_TILE_ROWS : 0;
+}
+
 static int submit_group(sylva__numeric *N, run *r, int64_t g, int mode, int64_t tile_rows)
 {
     const sylva__plan *pl = N->plan;
-    int gpu = mode != SYLVA_MODE_CPU, tile_it = !gpu && pl->large[g] && tile_rows > 0;
-    int status = register_cb(N, r, g, tile_it, gpu);
+    int gpu = mode != SYLVA_MODE_CPU;
+    int64_t nb = gpu ? gpu_tile_rows(N, r, g) : pl->large[g] ? tile_rows : 0;
+    int tile_it = nb > 0;
+    int status = register_cb(N, r, g, tile_it && !gpu, gpu);
     if (status) return status;
     struct starpu_data_descr *descr = r->descr;
     sylva__group_args *a = &r->args[g];
@@ -306,13 +326,16 @@ static int submit_group(sylva__numeric *N, run *r, int64_t g, int mode, int64_t 
         STARPU_PRIORITY, gpu ? 0 : prio + (int)r->prio_band - 1,
         STARPU_FLOPS, pl->group_flops[g], STARPU_NAME,
         pl->large[g] ? "front" : "batch", STARPU_CALLBACK_WITH_ARG_NFREE, sylva__group_done, a, 0));
-    if (status) return status;
-    if (tile_it) {
-        const sylva__front *f = &pl->tree->fronts[pl->front_list[pl->group_ptr[g]]];
-        r->tiled[g] = sylva__tiled_submit(N->L[g], r->CB[g], f->m, f->k, tile_rows, N->precision,
-                                          N->front_info + pl->front_list[pl->group_ptr[g]], prio, a,
-                                          &status);
+    if (status || !tile_it) return status;
+    sylva__tiled_spec spec = sylva__tiled_spec_of(N, r->CB[g], g, nb, prio, a);
+    if (gpu) {
+        /* Tiles of their own, on the GPUs (a large front stays off the
+         * CPU workers, sylva__group_where), POTRF's workspace the groups'. */
+        spec.copies = 1;
+        spec.where = where;
+        spec.work = N->work;
     }
+    r->tiled[g] = sylva__tiled_submit(&spec, &status);
     return status;
 }
 

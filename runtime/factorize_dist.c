@@ -242,10 +242,8 @@ static int submit_group(sylva__numeric *N, drun *r, int64_t g, int64_t tile_rows
         pl->group_flops[g], STARPU_NAME, pl->large[g] ? "front" : "batch", STARPU_CALLBACK_WITH_ARG_NFREE,
         sylva__group_done, a, 0));
     if (!status && mine && tile_it > 0) {
-        const sylva__front *f = &pl->tree->fronts[pl->front_list[pl->group_ptr[g]]];
-        r->tiled[g] = sylva__tiled_submit(N->L[g], r->CB[g], f->m, f->k, tile_rows, N->precision,
-                                          N->front_info + pl->front_list[pl->group_ptr[g]], prio, a,
-                                          &status);
+        sylva__tiled_spec spec = sylva__tiled_spec_of(N, r->CB[g], g, tile_rows, prio, a);
+        r->tiled[g] = sylva__tiled_submit(&spec, &status);
     }
     return status;
 }

@@ -199,9 +199,8 @@ static int submit_batch(ready_run *r, int64_t n, sylva__factor_report *rep)
     rep->tasks++;
     r->in_flight++;
     if (tile_it) {
-        const sylva__front *f = &pl->tree->fronts[pl->front_list[pl->group_ptr[g]]];
-        r->tiled[g] = sylva__tiled_submit(N->L[g], r->CB[g], f->m, f->k, r->tile_rows, N->precision,
-                                          N->front_info + pl->front_list[pl->group_ptr[g]], 0, a, &status);
+        sylva__tiled_spec spec = sylva__tiled_spec_of(N, r->CB[g], g, r->tile_rows, 0, a);
+        r->tiled[g] = sylva__tiled_submit(&spec, &status);
         int acq = SYLVA_STARPU(starpu_data_acquire_cb(N->L[g], STARPU_R, tiled_ended, t));
         if (acq) r->in_flight--; /* never reported: the loop must not wait for it */
         if (!status) status = acq;

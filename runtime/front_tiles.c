@@ -1,13 +1,20 @@
 /* front_tiles.c — a large front factored as tile tasks so that many workers
  * share it. After the front's assembly task has written P (m × k) and its CB
- * C ((m−k)²), both matrix handles are split (StarPU's asynchronous
- * partitioning) into tiles of nb rows/columns whose boundaries respect the
- * pivot/CB split, the right-looking tiled Cholesky is submitted on the
- * tiles (POTRF, TRSM, SYRK, GEMM; StarPU infers the DAG), and the tiles are
- * gathered back so the parent's extend-add reads C whole. Plans are cleaned
- * asynchronously at once; only the tile tasks' arguments live until
- * sylva__tiled_free (after the tasks ended). Every StarPU call is checked;
- * the first refusal stops the submission and is the returned status.
+ * C ((m−k)²), both are cut into tiles of nb rows/columns whose boundaries
+ * respect the pivot/CB split, the right-looking tiled Cholesky is submitted
+ * on the tiles (POTRF, TRSM, SYRK, GEMM; StarPU infers the DAG), and the
+ * tiles are gathered back so the parent's extend-add reads C whole and L
+ * is one slice again. Two ways to make the tiles (sylva__tiled_spec): on
+ * CPU runs P and C (host homes) are partitioned by StarPU's asynchronous
+ * partitioning, which costs nothing; on GPU runs the lower tiles are
+ * handles of their own, filled by one copy task per matrix where the whole
+ * was assembled, the whole is then invalidated (its memory goes back to
+ * StarPU while the tiles live), and one copy task per matrix writes the
+ * tiles back — so each tile task may run on any GPU and only tiles move.
+ * Plans are cleaned asynchronously at once; only the tasks' arguments live
+ * until sylva__tiled_free (after the tasks ended). Every StarPU call is
+ * checked; the first refusal stops the submission and is the returned
+ * status.
  */
 #include <stdlib.h>
 
@@ -47,20 +54,30 @@ static void split_filter(void *father_interface, void *child_interface, struct s
     }
 }
 
-/* One matrix split into row blocks, each split into column blocks. */
+/* One matrix cut into row blocks, each cut into column blocks. */
 typedef struct tiled_matrix {
     starpu_data_handle_t whole;
     int64_t nrows, ncols; /* blocks */
     split_spec rows, cols;
-    starpu_data_handle_t *row_blocks;
-    starpu_data_handle_t *tiles; /* nrows × ncols, row-major */
+    starpu_data_handle_t *row_blocks; /* partitioned: the row blocks */
+    starpu_data_handle_t *tiles;      /* nrows × ncols, row-major (copies: the lower ones) */
+    /* Copies: the tiles' handles listed, their places, the copy tasks'
+     * buffers and arguments. */
+    int64_t ntiles, *row0, *col0;
+    int filled;                       /* the split task was submitted */
+    starpu_data_handle_t *list;
+    struct starpu_data_descr *descr;
+    sylva__tile_copy_args split, gather;
 } tiled_matrix;
 
 struct sylva__tiled {
     tiled_matrix P, C;
     int64_t nb, KB, RB;
-    sylva__tile_args *potrf_args; /* KB */
-    sylva__tile_args update_args; /* TRSM, SYRK, GEMM: the precision only */
+    const sylva__tiled_spec *spec;    /* during sylva__tiled_submit only */
+    starpu_data_handle_t work;        /* POTRF's scratch */
+    int own_work;                     /* registered here (unregistered at the gather) */
+    sylva__tile_args *potrf_args;     /* KB */
+    sylva__tile_args update_args;     /* TRSM, SYRK, GEMM: the precision only */
 };
 
 static int64_t *bounds_of(int64_t n0, int64_t n1, int64_t nb, int64_t *count)
@@ -80,7 +97,7 @@ static int64_t *bounds_of(int64_t n0, int64_t n1, int64_t nb, int64_t *count)
 /* StarPU 1.3's partition calls return nothing: they abort inside StarPU
  * on misuse, which the plan's own checks (bounds within the matrix) rule
  * out. */
-static int tile_split(tiled_matrix *t)
+static int partition(tiled_matrix *t)
 {
     struct starpu_data_filter fr = {.filter_func = split_filter, .nchildren = (unsigned)t->nrows,
                                     .filter_arg_ptr = &t->rows};
@@ -101,7 +118,7 @@ static int tile_split(tiled_matrix *t)
 /* Gather the tiles back and drop the plans; both are asynchronous (StarPU
  * orders them after the tile tasks), so the whole handle can be read, or
  * unregistered, by later submissions as usual. */
-static void tile_gather(tiled_matrix *t)
+static void unpartition(tiled_matrix *t)
 {
     for (int64_t i = 0; i < t->nrows; i++) {
         starpu_data_handle_t *tiles = t->tiles + i * t->ncols;
@@ -111,15 +128,81 @@ static void tile_gather(tiled_matrix *t)
     }
     starpu_data_unpartition_submit(t->whole, (unsigned)t->nrows, t->row_blocks, -1);
     starpu_data_partition_clean(t->whole, (unsigned)t->nrows, t->row_blocks);
-    free(t->row_blocks);
-    free(t->tiles);
-    t->row_blocks = t->tiles = NULL;
 }
 
-static void tile_free_bounds(tiled_matrix *t)
+/* One copy task between t's whole and its listed tiles. */
+static int copy_task(tiled_matrix *t, const sylva__tile_copy_args *args, uint32_t where)
 {
+    int gather = args->gather;
+    t->descr[0] = (struct starpu_data_descr){t->whole, gather ? STARPU_W : STARPU_R};
+    for (int64_t q = 0; q < t->ntiles; q++)
+        t->descr[1 + q] = (struct starpu_data_descr){t->list[q], gather ? STARPU_R : STARPU_W};
+    return SYLVA_STARPU(starpu_task_insert(&sylva__tile_copy_codelet, STARPU_CL_ARGS_NFREE, args,
+                                           sizeof *args, STARPU_DATA_MODE_ARRAY, t->descr,
+                                           (int)(t->ntiles + 1), STARPU_EXECUTE_WHERE, where,
+                                           STARPU_NAME, gather ? "tile_gather" : "tile_split", 0));
+}
+
+/* The lower tiles as handles of their own (no home: StarPU allocates each
+ * where a task needs it), filled from the whole by one copy task, after
+ * which the whole's copies are dropped. ld: the whole's leading dimension. */
+static int copy_out(tiled_matrix *t, const sylva__tiled_spec *sp, int64_t ld, size_t es)
+{
+    int64_t cap = t->nrows * t->ncols;
+    t->tiles = sylva__calloc((size_t)cap, sizeof *t->tiles);
+    t->list = sylva__calloc((size_t)cap, sizeof *t->list);
+    t->row0 = sylva__calloc((size_t)cap, sizeof *t->row0);
+    t->col0 = sylva__calloc((size_t)cap, sizeof *t->col0);
+    t->descr = sylva__calloc((size_t)cap + 1, sizeof *t->descr);
+    if (!t->tiles || !t->list || !t->row0 || !t->col0 || !t->descr) return SYLVA_ERR_NO_MEMORY;
+    /* Row block i is lower than column block l when it starts at or below
+     * it (P's first row blocks are its column blocks). */
+    for (int64_t i = 0; i < t->nrows; i++)
+        for (int64_t l = 0; l < t->ncols && t->cols.bounds[l] <= t->rows.bounds[i]; l++) {
+            int64_t r0 = t->rows.bounds[i], c0 = t->cols.bounds[l];
+            uint32_t nr = (uint32_t)(t->rows.bounds[i + 1] - r0), nc = (uint32_t)(t->cols.bounds[l + 1] - c0);
+            starpu_matrix_data_register(&t->tiles[i * t->ncols + l], -1, 0, nr, nr, nc, es);
+            t->list[t->ntiles] = t->tiles[i * t->ncols + l];
+            t->row0[t->ntiles] = r0;
+            t->col0[t->ntiles++] = c0;
+        }
+    sylva__tile_copy_args a = {sp->precision, sp->num, 0, ld, t->ntiles, t->row0, t->col0};
+    t->split = a;
+    a.gather = 1;
+    t->gather = a;
+    int status = copy_task(t, &t->split, sp->where);
+    if (status) return status;
+    t->filled = 1;
+    starpu_data_invalidate_submit(t->whole);
+    return SYLVA_OK;
+}
+
+/* The tiles back into the whole (one task, where StarPU puts it), and the
+ * tiles' handles dropped once it has read them. */
+static int copy_in(tiled_matrix *t, uint32_t where)
+{
+    int status = t->filled ? copy_task(t, &t->gather, where) : SYLVA_OK;
+    for (int64_t q = 0; q < t->ntiles; q++) starpu_data_unregister_submit(t->list[q]);
+    t->ntiles = 0;
+    return status;
+}
+
+/* Undo what making t's tiles did (nothing when none were made). */
+static int untile(tiled_matrix *t, int copies, uint32_t where)
+{
+    int status = SYLVA_OK;
+    if (copies && t->ntiles > 0) status = copy_in(t, where);
+    else if (!copies && t->row_blocks && t->tiles) unpartition(t);
+    free(t->row_blocks);
+    free(t->tiles);
+    free(t->list);
+    free(t->descr);
     free(t->rows.bounds);
     free(t->cols.bounds);
+    t->row_blocks = t->tiles = t->list = NULL;
+    t->descr = NULL;
+    t->rows.bounds = t->cols.bounds = NULL;
+    return status;
 }
 
 /* Tile (i, l), i ≥ l, of the whole front: in P when l is a pivot block. */
@@ -131,28 +214,33 @@ static starpu_data_handle_t tile(const sylva__tiled *T, int64_t i, int64_t l)
 
 /* Submit the right-looking tiled Cholesky on T's tiles; the first task
  * StarPU refuses ends the submission (the status says which call). */
-static int submit_tile_tasks(sylva__tiled *T, int *front_info, sylva_dtype precision, int base,
-                             const sylva__group_args *group)
+static int submit_tile_tasks(sylva__tiled *T)
 {
+    const sylva__tiled_spec *sp = T->spec;
     /* Each tile task's callback logs it for the group (task_log.c). */
-    void (*done)(void *) = group ? sylva__tile_done : NULL;
-    void *arg = (void *)group;
+    void (*done)(void *) = sp->group ? sylva__tile_done : NULL;
+    void *arg = (void *)sp->group;
     int64_t NB = T->KB + T->RB;
-    T->update_args = (sylva__tile_args){NULL, 0, precision};
+    int base = sp->prio;
+    uint32_t where = sp->where;
+    T->update_args = (sylva__tile_args){.precision = sp->precision, .num = sp->num};
     sylva__tile_args *u = &T->update_args;
     size_t us = sizeof *u;
     int st = SYLVA_OK;
     for (int64_t j = 0; j < T->KB && !st; j++) {
-        T->potrf_args[j] = (sylva__tile_args){front_info, T->P.cols.bounds[j], precision};
+        T->potrf_args[j] = (sylva__tile_args){sp->precision, sp->num, sp->num->front_info + sp->front,
+                                              sp->front, T->P.cols.bounds[j]};
         int prio = base + (int)(2 * (NB - j));
         st = SYLVA_STARPU(starpu_task_insert(
             &sylva__tile_potrf_codelet, STARPU_CL_ARGS_NFREE, &T->potrf_args[j],
-            sizeof T->potrf_args[j], STARPU_RW, tile(T, j, j), STARPU_PRIORITY, prio + 2,
+            sizeof T->potrf_args[j], STARPU_RW, tile(T, j, j), STARPU_SCRATCH, T->work,
+            STARPU_EXECUTE_WHERE, where, STARPU_PRIORITY, prio + 2,
             STARPU_CALLBACK_WITH_ARG_NFREE, done, arg, 0));
         for (int64_t i = j + 1; i < NB && !st; i++)
             st = SYLVA_STARPU(starpu_task_insert(&sylva__tile_trsm_codelet, STARPU_CL_ARGS_NFREE, u,
                                                  us, STARPU_R, tile(T, j, j), STARPU_RW,
-                                                 tile(T, i, j), STARPU_PRIORITY, prio + 1,
+                                                 tile(T, i, j), STARPU_EXECUTE_WHERE, where,
+                                                 STARPU_PRIORITY, prio + 1,
                                                  STARPU_CALLBACK_WITH_ARG_NFREE, done, arg, 0));
         for (int64_t i = j + 1; i < NB && !st; i++)
             for (int64_t l = j + 1; l <= i && !st; l++) {
@@ -161,60 +249,75 @@ static int submit_tile_tasks(sylva__tiled *T, int *front_info, sylva_dtype preci
                 if (i == l)
                     st = SYLVA_STARPU(starpu_task_insert(
                         &sylva__tile_syrk_codelet, STARPU_CL_ARGS_NFREE, u, us, STARPU_R,
-                        tile(T, i, j), STARPU_RW, tile(T, i, i), STARPU_PRIORITY, p,
-                        STARPU_CALLBACK_WITH_ARG_NFREE, done, arg, 0));
+                        tile(T, i, j), STARPU_RW, tile(T, i, i), STARPU_EXECUTE_WHERE, where,
+                        STARPU_PRIORITY, p, STARPU_CALLBACK_WITH_ARG_NFREE, done, arg, 0));
                 else
                     st = SYLVA_STARPU(starpu_task_insert(
                         &sylva__tile_gemm_codelet, STARPU_CL_ARGS_NFREE, u, us, STARPU_R,
                         tile(T, i, j), STARPU_R, tile(T, l, j), STARPU_RW, tile(T, i, l),
-                        STARPU_PRIORITY, p, STARPU_CALLBACK_WITH_ARG_NFREE, done, arg, 0));
+                        STARPU_EXECUTE_WHERE, where, STARPU_PRIORITY, p,
+                        STARPU_CALLBACK_WITH_ARG_NFREE, done, arg, 0));
             }
     }
     return st;
 }
 
-sylva__tiled *sylva__tiled_submit(starpu_data_handle_t P, starpu_data_handle_t C, int64_t m,
-                                  int64_t k, int64_t nb, sylva_dtype precision, int *front_info,
-                                  int prio, const sylva__group_args *group, int *status)
+/* Cut one matrix of n0 + n1 rows (blocks over each part) and ncols0
+ * columns (blocks over them) the spec's way. */
+static int make_tiles(tiled_matrix *t, const sylva__tiled_spec *sp, starpu_data_handle_t whole,
+                      int64_t n0, int64_t n1, int64_t ncols, int64_t ld)
+{
+    t->whole = whole;
+    t->rows = (split_spec){bounds_of(n0, n1, sp->nb, &t->nrows), 0};
+    t->cols = (split_spec){bounds_of(ncols, 0, sp->nb, &t->ncols), 1};
+    if (!t->rows.bounds || !t->cols.bounds) return SYLVA_ERR_NO_MEMORY;
+    return sp->copies ? copy_out(t, sp, ld, sylva__dtype_size(sp->precision)) : partition(t);
+}
+
+sylva__tiled_spec sylva__tiled_spec_of(sylva__numeric *N, starpu_data_handle_t C, int64_t g, int64_t nb,
+                                       int prio, const sylva__group_args *group)
+{
+    const sylva__plan *pl = N->plan;
+    int64_t front = pl->front_list[pl->group_ptr[g]];
+    const sylva__front *f = &pl->tree->fronts[front];
+    return (sylva__tiled_spec){.P = N->L[g], .C = C, .m = f->m, .k = f->k, .nb = nb, .front = front,
+                               .precision = N->precision, .num = N, .copies = 0, .where = STARPU_CPU,
+                               .work = NULL, .prio = prio, .group = group};
+}
+
+sylva__tiled *sylva__tiled_submit(const sylva__tiled_spec *sp, int *status)
 {
     *status = SYLVA_OK;
     sylva__tiled *T = sylva__calloc(1, sizeof *T);
-    if (!T) goto oom;
-    int64_t r = m - k, nbk = 0;
-    T->nb = nb;
-    T->P.whole = P;
-    T->P.rows = (split_spec){bounds_of(k, r, nb, &T->P.nrows), 0};
-    T->P.cols = (split_spec){bounds_of(k, 0, nb, &nbk), 1};
-    T->P.ncols = nbk;
-    T->KB = nbk;
-    T->RB = T->P.nrows - nbk;
+    if (!T) {
+        *status = sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory tiling a front of %lld rows", (long long)sp->m);
+        return NULL;
+    }
+    int64_t r = sp->m - sp->k;
+    T->spec = sp;
+    T->nb = sp->nb;
+    T->work = sp->work;
+    if (!T->work) {
+        starpu_vector_data_register(&T->work, -1, 0, 1, sylva__dtype_size(sp->precision));
+        T->own_work = 1;
+    }
+    T->KB = (sp->k + sp->nb - 1) / sp->nb;
     T->potrf_args = sylva__calloc((size_t)T->KB, sizeof *T->potrf_args);
-    if (!T->P.rows.bounds || !T->P.cols.bounds || !T->potrf_args || tile_split(&T->P)) goto oom;
-    if (r > 0) {
-        T->C.whole = C;
-        T->C.rows = (split_spec){bounds_of(0, r, nb, &T->C.nrows), 0};
-        T->C.cols = (split_spec){bounds_of(0, r, nb, &T->C.ncols), 1};
-        if (!T->C.rows.bounds || !T->C.cols.bounds || tile_split(&T->C)) goto oom;
-    }
-    *status = submit_tile_tasks(T, front_info, precision, prio, group);
-    tile_gather(&T->P);
-    if (r > 0) tile_gather(&T->C);
-    tile_free_bounds(&T->P);
-    tile_free_bounds(&T->C);
-    return T;
-oom:
-    *status = sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory tiling a front of %lld rows", (long long)m);
-    if (T) {
-        /* Partitioned only when both arrays were had (tile_split). */
-        if (T->P.row_blocks && T->P.tiles) tile_gather(&T->P);
-        if (T->C.row_blocks && T->C.tiles) tile_gather(&T->C);
-        free(T->P.row_blocks);
-        free(T->P.tiles);
-        free(T->C.row_blocks);
-        free(T->C.tiles);
-        tile_free_bounds(&T->P);
-        tile_free_bounds(&T->C);
-    }
+    int made = T->potrf_args ? make_tiles(&T->P, sp, sp->P, sp->k, r, sp->k, sp->m) : SYLVA_ERR_NO_MEMORY;
+    if (!made && r > 0) made = make_tiles(&T->C, sp, sp->C, 0, r, r, r);
+    T->RB = T->P.nrows - T->KB;
+    if (made == SYLVA_ERR_NO_MEMORY)
+        *status = sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory tiling a front of %lld rows", (long long)sp->m);
+    else if (made)
+        *status = made;
+    else
+        *status = submit_tile_tasks(T);
+    /* The tiles back (or, after a failure, whatever was cut). */
+    int back = untile(&T->P, sp->copies, sp->where);
+    int back_c = untile(&T->C, sp->copies, sp->where);
+    if (!*status) *status = back ? back : back_c;
+    if (T->own_work) starpu_data_unregister_submit(T->work);
+    T->spec = NULL;
     return T;
 }
 
@@ -236,5 +339,9 @@ void sylva__tiled_free(sylva__tiled *T)
 {
     if (!T) return;
     free(T->potrf_args);
+    free(T->P.row0);
+    free(T->P.col0);
+    free(T->C.row0);
+    free(T->C.col0);
     free(T);
 }

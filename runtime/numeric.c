@@ -165,6 +165,7 @@ int sylva__numeric_factor(sylva__numeric *N, const void *A_values, int64_t nnz, 
 int sylva__numeric_ok(const sylva__numeric *N) { return N->ok; }
 
 void sylva__numeric_set_gpu_map(sylva__numeric *N, int gpu_map) { N->gpu_map = gpu_map; }
+void sylva__numeric_set_gpu_tile_rows(sylva__numeric *N, int64_t rows) { N->gpu_tile_rows = rows; }
 
 const sylva__plan *sylva__numeric_plan(const sylva__numeric *N) { return N->plan; }
 

@@ -124,6 +124,8 @@ int sylva__numeric_factor(sylva__numeric *N, const void *A_values, int64_t nnz, 
 void sylva__numeric_set_progress(sylva__numeric *N, void (*fn)(void *, const char *, double), void *arg);
 /* The options' sylva_gpu_map for N's factorizations on several GPUs. */
 void sylva__numeric_set_gpu_map(sylva__numeric *N, int gpu_map);
+/* The options' gpu_tile_rows for N's GPU factorizations. */
+void sylva__numeric_set_gpu_tile_rows(sylva__numeric *N, int64_t rows);
 /* 1 once a factorization into N succeeded. */
 int sylva__numeric_ok(const sylva__numeric *N);
 sylva_dtype sylva__numeric_dtype(const sylva__numeric *N);

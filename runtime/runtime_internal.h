@@ -64,6 +64,7 @@ struct sylva__numeric {
     double gpu_seconds[2], gpu_flops[2]; /* this run's GPU tasks: [0] batches, [1] large */
     double gpu_dev_flops[SYLVA__MAX_GPUS], gpu_dev_lbytes[SYLVA__MAX_GPUS]; /* per GPU in use */
     int gpu_map;                /* sylva_gpu_map of the options */
+    int64_t gpu_tile_rows;      /* options.gpu_tile_rows (factorize.c) */
     double flops_done;                  /* this run's finished tasks' flops (progress) */
     void (*progress)(void *, const char *, double);
     void *progress_arg;
@@ -153,23 +154,57 @@ static inline void sylva__submit_throttle(void)
         starpu_task_wait_for_n_submitted(SYLVA__MAX_SUBMITTED_TASKS * 3 / 4);
 }
 
-/* Tiled large fronts (front_tiles.c, codelet_tiles.c). */
+/* Tiled large fronts (front_tiles.c, codelet_tiles.c). On GPUs, the
+ * automatic tile size of fronts shared by several GPUs: cuBLAS's DGEMM
+ * runs near its peak from 2048 on (docs/perf-log.md). */
+#define SYLVA__GPU_TILE_ROWS 2048
 typedef struct sylva__tile_args {
-    int *front_info;  /* the front's status slot */
-    int64_t col0;     /* first front column of the tile */
-    sylva_dtype precision;
+    sylva_dtype precision; /* first: the codelets' can_execute reads it */
+    sylva__numeric *num;   /* GPU twins: the task error goes there */
+    int *front_info;       /* CPU POTRF: the front's status slot */
+    int64_t front;         /* GPU POTRF: the front, for the failure list */
+    int64_t col0;          /* POTRF: first front column of the tile */
 } sylva__tile_args;
+/* A copy between a whole matrix (leading dimension ld) and its tiles. */
+typedef struct sylva__tile_copy_args {
+    sylva_dtype precision;
+    sylva__numeric *num;
+    int gather;                  /* 0: whole → tiles, 1: tiles → whole */
+    int64_t ld, ntiles;
+    const int64_t *row0, *col0;  /* per tile: its place in the whole */
+} sylva__tile_copy_args;
 extern struct starpu_codelet sylva__tile_potrf_codelet, sylva__tile_trsm_codelet,
-    sylva__tile_syrk_codelet, sylva__tile_gemm_codelet;
+    sylva__tile_syrk_codelet, sylva__tile_gemm_codelet, sylva__tile_copy_codelet;
 typedef struct sylva__tiled sylva__tiled;
-/* Partition P (m × k) and C ((m−k)²) into nb tiles, submit the tiled
- * factorization and the gathering; free with sylva__tiled_free after the
- * tasks have ended. The tile tasks' priorities are prio .. prio +
- * sylva__tiled_priorities(m, k, nb) − 1 (critical path first). On failure
- * *status is set and what was split is gathered. */
-sylva__tiled *sylva__tiled_submit(starpu_data_handle_t P, starpu_data_handle_t C, int64_t m,
-                                  int64_t k, int64_t nb, sylva_dtype precision, int *front_info,
-                                  int prio, const sylva__group_args *group, int *status);
+/* What to tile: P (m × k, the front's L slice, a matrix handle) and C
+ * ((m−k)², leading dimension m−k: a matrix handle, or on GPU runs the
+ * group's CB pool vector) into tiles of nb rows/columns. copies = 0: P and
+ * C are partitioned (their home is host memory: CPU runs); copies = 1: the
+ * tiles are buffers of their own, copied out of P and C after the assembly
+ * and back after the factorization, so that StarPU can put each tile task
+ * on any GPU without moving a whole front through the host (StarPU 1.3
+ * switches partitions on the handle's home node). */
+typedef struct sylva__tiled_spec {
+    starpu_data_handle_t P, C;
+    int64_t m, k, nb, front;
+    sylva_dtype precision;
+    sylva__numeric *num;
+    int copies;
+    uint32_t where;                  /* the tile tasks' STARPU_EXECUTE_WHERE */
+    starpu_data_handle_t work;       /* POTRF's scratch (GPU workspace); NULL: a scalar of its own */
+    int prio;                        /* CPU runs' priority base (0 on GPU runs) */
+    const sylva__group_args *group;  /* the tile tasks' log records; NULL: none */
+} sylva__tiled_spec;
+/* Split P and C into tiles, submit the tiled factorization and the
+ * gathering; free with sylva__tiled_free after the tasks have ended. The
+ * tile tasks' priorities are prio .. prio + sylva__tiled_priorities(m, k,
+ * nb) − 1 (critical path first). On failure *status is set and what was
+ * split is gathered. */
+sylva__tiled *sylva__tiled_submit(const sylva__tiled_spec *spec, int *status);
+/* The spec of large group g's front on CPU workers (partitioned, the
+ * front's L handle as P, C its CB), for the caller to adjust. */
+sylva__tiled_spec sylva__tiled_spec_of(sylva__numeric *N, starpu_data_handle_t C, int64_t g, int64_t nb,
+                                       int prio, const sylva__group_args *group);
 int64_t sylva__tiled_priorities(int64_t m, int64_t k, int64_t nb);
 /* Tile tasks a front of m rows and k pivots makes with tiles of nb. */
 double sylva__tiled_task_count(int64_t m, int64_t k, int64_t nb);

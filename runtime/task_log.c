@@ -66,16 +66,44 @@ void sylva__task_log_add(sylva__numeric *N, int64_t group, int kind)
     STARPU_PTHREAD_MUTEX_UNLOCK(&L->lock);
 }
 
+/* Flops of a tile task from its tiles' shapes (codelet_tiles.c's order:
+ * POTRF T; TRSM L, B; SYRK A, C; GEMM A, B, C), counted as the tree counts
+ * a front's (Σ over pivots of (rows left)², frontal/tree_build.c: a square
+ * root, a division per row below, two flops per updated lower entry), so
+ * a front's tiles add up to its flops exactly. */
+static double tile_flops(const struct starpu_task *task, int kind)
+{
+    double n = starpu_matrix_get_nx(task->handles[0]), k = starpu_matrix_get_ny(task->handles[0]);
+    switch (kind) {
+    case SYLVA_TASK_TILE_POTRF: return n * (n + 1) * (2 * n + 1) / 6;
+    case SYLVA_TASK_TILE_TRSM: return (double)starpu_matrix_get_nx(task->handles[1]) * n * n;
+    case SYLVA_TASK_TILE_SYRK: return n * (n + 1) * k;
+    default: return 2 * n * (double)starpu_matrix_get_nx(task->handles[1]) * k;
+    }
+}
+
 void sylva__tile_done(void *arg)
 {
     const sylva__group_args *a = arg;
+    sylva__numeric *N = a->num;
     struct starpu_task *task = starpu_task_get_current();
     const struct starpu_codelet *cl = task ? task->cl : NULL;
     int kind = cl == &sylva__tile_potrf_codelet  ? SYLVA_TASK_TILE_POTRF
                : cl == &sylva__tile_trsm_codelet ? SYLVA_TASK_TILE_TRSM
                : cl == &sylva__tile_syrk_codelet ? SYLVA_TASK_TILE_SYRK
                                                  : SYLVA_TASK_TILE_GEMM;
-    sylva__task_log_add(a->num, a->group, kind);
+    sylva__task_log_add(N, a->group, kind);
+    /* On a GPU the tile tasks, not the front's assembly, did its flops. */
+    const struct starpu_profiling_task_info *p = task ? task->profiling_info : NULL;
+    if (!p || starpu_worker_get_type(p->workerid) != STARPU_CUDA_WORKER) return;
+    double flops = tile_flops(task, kind);
+    int dev = sylva__gpu_index(starpu_worker_get_devid(p->workerid));
+    STARPU_PTHREAD_MUTEX_LOCK(&N->stat_lock);
+    N->gpu_seconds[1] += starpu_timing_timespec_delay_us((struct timespec *)&p->start_time,
+                                                         (struct timespec *)&p->end_time) * 1e-6;
+    N->gpu_flops[1] += flops;
+    if (dev >= 0) N->gpu_dev_flops[dev] += flops;
+    STARPU_PTHREAD_MUTEX_UNLOCK(&N->stat_lock);
 }
 
 const sylva__task_rec *sylva__numeric_tasks(const sylva__numeric *N, int64_t *count, int64_t *dropped)

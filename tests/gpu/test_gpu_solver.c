@@ -1,7 +1,7 @@
 /* test_gpu_solver.c — the whole factorization on the GPU against the CPU
  * path (exit 77 where there is no GPU):
  *   test_gpu_solver SPEC [policy=P|all] [modes=gpu,hybrid] [small=N] [compare=1]
- *                        [gpus=G] [maps=subtrees,scheduler] [balance=1]
+ *                        [gpus=G] [maps=subtrees,scheduler] [balance=1] [tiles=N]
  *   test_gpu_solver SPEC memory
  * Every GPU of the machine is used; gpus=G skips (77) with fewer than G.
  * For each policy, mode and GPU mapping: the mode actually ran with GPU
@@ -15,9 +15,11 @@
  * generated matrices) L agrees with the CPU path's factor of the same plan
  * entry for entry (relative Frobenius difference ≤ 1e-10) and the
  * log-determinants agree; a matrix made indefinite reports the CPU path's
- * column. `memory`: with a device-memory limit at a third of L the
- * factorization still runs (StarPU evicts finished parts of L) and is
- * accurate; with a limit below the largest task it stops with
+ * column. tiles=N: large fronts of more than N rows are factored as GPU
+ * tile tasks (options.gpu_tile_rows), and a second indefinite matrix fails
+ * late in the root front, inside one of its last tiles. `memory`: with a
+ * device-memory limit at a third of L the factorization still runs
+ * (StarPU evicts finished parts of L) and is accurate; with a limit below the largest task it stops with
  * SYLVA_ERR_NO_MEMORY and a message, before running anything.
  */
 #include <float.h>
@@ -34,6 +36,7 @@ static double rnd(void) { return 2.0 * rand() / (double)RAND_MAX - 1.0; }
 
 static sylva_gpu_map map_opt = SYLVA_GPU_MAP_SUBTREES; /* the mapping being tested */
 static int balance_check = 0;                         /* balance=1 */
+static int64_t tile_rows = 0;                          /* tiles=N: options.gpu_tile_rows */
 
 static void check_solve(const sylva_matrix *A, sylva_factor_t *F, int64_t nrhs, const char *what)
 {
@@ -61,6 +64,7 @@ static sylva_analysis_t *analyze(const sylva_matrix *A, const char *policy, sylv
     o.mode = mode;
     o.small_front_rows = small;
     o.gpu_map = map_opt;
+    o.gpu_tile_rows = tile_rows;
     if (perm) {
         o.ordering = SYLVA_ORDERING_USER;
         o.user_perm = perm;
@@ -197,14 +201,14 @@ static void run_policy(sylva_matrix *A, const char *policy, sylva_exec_mode mode
     sylva_analysis_free(an);
 }
 
-/* A negative diagonal entry: GPU and CPU runs name the same column. */
+/* A negative diagonal entry in column j: GPU and CPU runs name the same
+ * column. */
 static void check_not_spd(const sylva_matrix *A0, const char *policy, sylva_exec_mode mode, int64_t small,
-                          const int64_t *perm)
+                          const int64_t *perm, int64_t j)
 {
     sylva_matrix *A = NULL;
     CHECK(sylva_matrix_convert(A0, SYLVA_FLOAT64, &A) == SYLVA_OK, "copy");
     double *v = A->values;
-    int64_t j = A->n / 3;
     for (int64_t p = A->colptr[j]; p < A->colptr[j + 1]; p++)
         if (A->rowind[p] == j) v[p] = -1e3 * fabs(v[p]) - 1;
     sylva_factor_info fg, fc;
@@ -269,7 +273,7 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0); /* a run cut off by a timeout still shows how far it got */
     if (argc < 2) {
         fprintf(stderr, "usage: test_gpu_solver SPEC [policy=P|all] [modes=gpu,hybrid] [small=N] [compare=1] "
-                        "[gpus=G] [maps=subtrees,scheduler] [balance=1] | SPEC memory\n");
+                        "[gpus=G] [maps=subtrees,scheduler] [balance=1] [tiles=N] | SPEC memory\n");
         return 2;
     }
     const char *seed = getenv("SYLVA_TEST_SEED");
@@ -306,6 +310,7 @@ int main(int argc, char **argv)
         else if (!strncmp(argv[i], "modes=", 6)) modes = argv[i] + 6;
         else if (!strncmp(argv[i], "small=", 6)) small = atoll(argv[i] + 6);
         else if (!strncmp(argv[i], "compare=", 8)) compare = atoi(argv[i] + 8);
+        else if (!strncmp(argv[i], "tiles=", 6)) tile_rows = atoll(argv[i] + 6);
     }
     if (sylva_gpu_count() < gpus) {
         printf("%d GPUs here, the case needs %d: skipped\n", sylva_gpu_count(), gpus);
@@ -329,7 +334,11 @@ int main(int argc, char **argv)
                 if (!strstr(maps, sylva_gpu_map_name(g))) continue;
                 map_opt = (sylva_gpu_map)g;
                 run_policy(A, p, (sylva_exec_mode)m, small, compare, perm);
-                check_not_spd(A, p, (sylva_exec_mode)m, small, perm);
+                check_not_spd(A, p, (sylva_exec_mode)m, small, perm, A->n / 3);
+                /* The 71st column from the last eliminated: in the root
+                 * front, in a tile after its first. */
+                if (tile_rows > 0 && A->n > 71)
+                    check_not_spd(A, p, (sylva_exec_mode)m, small, perm, perm[A->n - 71]);
             }
         }
     }
