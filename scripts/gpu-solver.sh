@@ -15,7 +15,10 @@
 # lap3d7:100 under --device-memory MULTI_MEMORY (default 6G) on one GPU and
 # on two; each run's JSON is multi-MATRIX-CONFIG.json, the table
 # multi.json / multi.md (bench/solver/multi_gpu_table.py).
-#   usage: scripts/gpu-solver.sh BUNDLE_DIR [kernels] [test] [sanitize] [solve] [bench] [analysis] [study] [multi]
+# The tiles phase factors TILES_SPECS (default lap3d7:100) on one GPU with
+# the large fronts whole (--gpu-tile-rows -1) and as tile tasks of each of
+# TILES_ROWS (default 4096 2048 1024) rows; table tiles.json / tiles.md.
+#   usage: scripts/gpu-solver.sh BUNDLE_DIR [kernels] [test] [sanitize] [solve] [bench] [analysis] [study] [multi] [tiles]
 # BUNDLE_DIR: an unpacked gpu-bundle of build/bin, build/tests/gpu and
 # build/bench (docs/gpu.md). Environment: CUDSS_LIB (libcudss.so.1),
 # KERNEL_ARGS (e.g. --quick: the kernel tests' reduced sizes),
@@ -53,6 +56,39 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,
   --format=csv > "$OUT/gpu.txt" 2>&1 || true
 note "gpu: $(tail -1 "$OUT/gpu.txt")"
 
+# Perfmodels for the scheduler's placements: one small run per configuration.
+warm_perfmodels() {
+  local w=${MULTI_TMP:-/tmp/sylva-multi} cfg
+  mkdir -p "$w"
+  [ -f "$w/warm.mtx" ] || "$B/bin/sylva-gen" lap3d7 60 -o "$w/warm.mtx" > /dev/null
+  for cfg in "$@"; do
+    # shellcheck disable=SC2086
+    "$B/bin/sylva" factor "$w/warm.mtx" $cfg --repeat 3 -q > /dev/null 2>&1
+  done
+}
+
+# factor_runs PHASE SPEC NAME:ARGS...: SPEC generated and analyzed once,
+# then `sylva factor` with each configuration's arguments (MULTI_REPEAT
+# times, the best reported) into $OUT/PHASE-MATRIX-NAME.json and .log.
+factor_runs() {
+  local phase=$1 spec=$2 w=${MULTI_TMP:-/tmp/sylva-multi} s rc r cfg args; shift 2
+  local kind=${spec%%:*} size=${spec#*:} name=${spec//[:\/]/_}
+  mkdir -p "$w"
+  s=$(date +%s)
+  "$B/bin/sylva-gen" "$kind" "$size" -o "$w/$name.mtx" > /dev/null &&
+    "$B/bin/sylva" analyze "$w/$name.mtx" --save "$w/$name.sya" > "$OUT/$phase-$name-analyze.log" 2>&1
+  note "$phase $spec: generated and analyzed ($(( $(date +%s) - s )) s)"
+  for r in "$@"; do
+    cfg=${r%%:*} args=${r#*:}
+    s=$(date +%s)
+    # shellcheck disable=SC2086
+    timeout "${MULTI_TIMEOUT:-240}" "$B/bin/sylva" factor "$w/$name.mtx" --analysis "$w/$name.sya" $args \
+      --repeat "${MULTI_REPEAT:-3}" -v --json "$OUT/$phase-$name-$cfg.json" > "$OUT/$phase-$name-$cfg.log" 2>&1; rc=$?
+    note "$phase $spec $cfg: rc=$rc ($(( $(date +%s) - s )) s) $(grep -m1 'time:' "$OUT/$phase-$name-$cfg.log")"
+  done
+  rm -f "$w/$name.mtx" "$w/$name.sya"
+}
+
 for p in $phases; do
   case $p in
   kernels)
@@ -63,15 +99,8 @@ for p in $phases; do
       note "kernels $tst: rc=$rc ($(( $(date +%s) - s )) s) $(grep -cE 'FAIL' "$OUT/kernels-$tst.log") FAIL lines"
     done ;;
   test)
-    cases=(
-      "lap3d7:12 compare=1"
-      "elast3d:6 compare=1 small=64"
-      "lap2d5:60 compare=1"
-      "lap3d27:12"
-      "$R/bcsstk14.mtx" "$R/wathenSmall.mtx" "$R/1138_bus.mtx" "$R/pyamg_bar.mtx" "$R/bcsstk13.mtx"
-      "lap2d5:600 memory"
-      "lap3d7:30 gpus=2 maps=subtrees,scheduler modes=gpu policy=subtree compare=1 balance=1"
-      "elast3d:8 gpus=2 maps=subtrees,scheduler")
+    # The ctest cases (tests/gpu/solver_cases.txt, NAME:ARGUMENTS).
+    mapfile -t cases < <(grep -v '^#' "$here/tests/gpu/solver_cases.txt" | sed "s|^[^:]*:||; s|@R@|$R|g")
     for c in "${cases[@]}"; do
       s=$(date +%s)
       # shellcheck disable=SC2086
@@ -87,7 +116,11 @@ for p in $phases; do
     s=$(date +%s)
     timeout 300 "$CS" --tool memcheck --error-exitcode 9 --print-limit 20 \
       "$B/bin/test_gpu_solver" elast3d:4 policy=level modes=gpu small=32 > "$OUT/sanitize2.log" 2>&1; rc=$?
-    note "memcheck test_gpu_solver elast3d:4 level gpu small=32: rc=$rc ($(( $(date +%s) - s )) s) $(grep -m1 'ERROR SUMMARY' "$OUT/sanitize2.log")" ;;
+    note "memcheck test_gpu_solver elast3d:4 level gpu small=32: rc=$rc ($(( $(date +%s) - s )) s) $(grep -m1 'ERROR SUMMARY' "$OUT/sanitize2.log")"
+    s=$(date +%s)
+    timeout 300 "$CS" --tool memcheck --error-exitcode 9 --print-limit 20 \
+      "$B/bin/test_gpu_solver" lap3d7:10 policy=subtree modes=gpu small=48 tiles=24 > "$OUT/sanitize3.log" 2>&1; rc=$?
+    note "memcheck test_gpu_solver lap3d7:10 subtree gpu tiles=24: rc=$rc ($(( $(date +%s) - s )) s) $(grep -m1 'ERROR SUMMARY' "$OUT/sanitize3.log")" ;;
   solve)
     cases=(
       "lap3d7:12" "elast3d:6 small=64" "lap2d5:60" "lap3d27:12" "lap3d7:16 policy=level"
@@ -141,35 +174,28 @@ for p in $phases; do
       fi
     done ;;
   multi)
-    g=${MULTI_GPUS:-2} w=${MULTI_TMP:-/tmp/sylva-multi} repeat=${MULTI_REPEAT:-3}
-    mkdir -p "$w"
-    # Perfmodels for the scheduler's placements: one small run per configuration.
-    "$B/bin/sylva-gen" lap3d7 60 -o "$w/warm.mtx" > /dev/null
-    for cfg in "--gpus 1" "--gpus $g --gpu-map subtrees" "--gpus $g --gpu-map scheduler"; do
-      # shellcheck disable=SC2086
-      "$B/bin/sylva" factor "$w/warm.mtx" $cfg --repeat 3 -q > /dev/null 2>&1
-    done
+    g=${MULTI_GPUS:-2}
+    warm_perfmodels "--gpus 1" "--gpus $g --gpu-map subtrees" "--gpus $g --gpu-map scheduler"
     for spec in ${MULTI_SPECS:-lap3d7:100 lap3d7:140 lap3d27:80}; do
-      kind=${spec%%:*} size=${spec#*:} name=${spec//[:\/]/_}
-      s=$(date +%s)
-      "$B/bin/sylva-gen" "$kind" "$size" -o "$w/$name.mtx" > /dev/null &&
-        "$B/bin/sylva" analyze "$w/$name.mtx" --save "$w/$name.sya" > "$OUT/multi-$name-analyze.log" 2>&1
-      note "multi $spec: generated and analyzed ($(( $(date +%s) - s )) s)"
-      runs=("1gpu:--gpus 1" "${g}gpu_subtrees:--gpus $g --gpu-map subtrees" "${g}gpu_scheduler:--gpus $g --gpu-map scheduler")
+      runs=("1gpu:--gpus 1" "${g}gpu_subtrees:--gpus $g --gpu-map subtrees"
+            "${g}gpu_whole:--gpus $g --gpu-map subtrees --gpu-tile-rows -1"
+            "${g}gpu_scheduler:--gpus $g --gpu-map scheduler")
       [ "$spec" = lap3d7:100 ] && runs+=("1gpu_mem:--gpus 1 --device-memory ${MULTI_MEMORY:-6G}"
                                        "${g}gpu_mem:--gpus $g --device-memory ${MULTI_MEMORY:-6G}")
-      for r in "${runs[@]}"; do
-        cfg=${r%%:*} args=${r#*:}
-        s=$(date +%s)
-        # shellcheck disable=SC2086
-        timeout "${MULTI_TIMEOUT:-240}" "$B/bin/sylva" factor "$w/$name.mtx" --analysis "$w/$name.sya" $args \
-          --repeat "$repeat" -v --json "$OUT/multi-$name-$cfg.json" > "$OUT/multi-$name-$cfg.log" 2>&1; rc=$?
-        note "multi $spec $cfg: rc=$rc ($(( $(date +%s) - s )) s) $(grep -m1 'time:' "$OUT/multi-$name-$cfg.log")"
-      done
-      rm -f "$w/$name.mtx" "$w/$name.sya"
+      factor_runs multi "$spec" "${runs[@]}"
     done
     python3 "$here/bench/solver/multi_gpu_table.py" "$OUT/multi.json" "$OUT"/multi-*-*.json > "$OUT/multi.md"
     cat "$OUT/multi.md" | tee -a "$summary" ;;
+  tiles)
+    # One GPU: the large fronts whole (native path) against tile tasks.
+    warm_perfmodels "--gpus 1 --gpu-tile-rows -1" "--gpus 1 --gpu-tile-rows 1024"
+    for spec in ${TILES_SPECS:-lap3d7:100}; do
+      runs=("native:--gpus 1 --gpu-tile-rows -1")
+      for t in ${TILES_ROWS:-4096 2048 1024}; do runs+=("t$t:--gpus 1 --gpu-tile-rows $t"); done
+      factor_runs tiles "$spec" "${runs[@]}"
+    done
+    python3 "$here/bench/solver/multi_gpu_table.py" "$OUT/tiles.json" "$OUT"/tiles-*-*.json > "$OUT/tiles.md"
+    cat "$OUT/tiles.md" | tee -a "$summary" ;;
   analysis)
     s=$(date +%s)
     # shellcheck disable=SC2086

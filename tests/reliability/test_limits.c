@@ -65,6 +65,10 @@ static void case_option_ranges(void)
     OPT(gpu_map, (sylva_gpu_map)2, SYLVA_ERR_ARGUMENT);
     OPT(gpu_map, (sylva_gpu_map)-1, SYLVA_ERR_ARGUMENT);
     OPT(gpu_map, SYLVA_GPU_MAP_SCHEDULER, SYLVA_OK);
+    OPT(gpu_tile_rows, -2, SYLVA_ERR_ARGUMENT);
+    OPT(gpu_tile_rows, -1, SYLVA_OK);
+    OPT(gpu_tile_rows, 2147483647, SYLVA_OK);
+    OPT(gpu_tile_rows, 2147483648LL, SYLVA_ERR_ARGUMENT);
 #undef OPT
     sylva_matrix_free(A);
     /* Tiles of one row on large fronts: millions of tiny tasks, refused at

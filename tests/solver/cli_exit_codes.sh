@@ -52,6 +52,9 @@ expect 2 "unknown policy 'frob' (${3//,/, })" -- factor "$dir/real/bcsstk01.mtx"
 for pol in $policies; do expect 0 "  $pol " -- --help; done
 expect 2 "unknown precision" -- factor "$dir/real/bcsstk01.mtx" --precision half
 expect 2 "unknown GPU mapping 'frob' (subtrees, scheduler)" -- factor "$dir/real/bcsstk01.mtx" --gpu-map frob
+expect 2 "--gpu-tile-rows needs an integer in -1..2147483647, not '-2'" -- factor "$dir/real/bcsstk01.mtx" --gpu-tile-rows -2
+expect 0 "nnz(L)" -- factor "$dir/real/bcsstk14.mtx" --gpu-tile-rows 64 --json "$tmp/gtr.json"
+grep -q '"gpu_tile_rows": 64' "$tmp/gtr.json" || { fails=$((fails + 1)); echo "FAIL: JSON gpu_tile_rows"; }
 expect 0 "float32" -- factor "$dir/real/bcsstk14.mtx" --precision single --json "$tmp/single.json"
 grep -q '"precision": "float32"' "$tmp/single.json" || { fails=$((fails + 1)); echo "FAIL: JSON precision"; }
 expect 2 "unknown ordering" -- factor "$dir/real/bcsstk01.mtx" --ordering frob
