@@ -174,7 +174,7 @@ static int allreduce(void *v, int64_t n, MPI_Datatype type, size_t size, MPI_Op 
     return SYLVA_OK;
 }
 
-int sylva__dist_sum_int(int *v, int64_t n) { return allreduce(v, n, MPI_INT, sizeof *v, MPI_SUM); }
+int sylva__dist_min_int(int *v, int64_t n) { return allreduce(v, n, MPI_INT, sizeof *v, MPI_MIN); }
 
 int sylva__dist_sum_double(double *v, int64_t n) { return allreduce(v, n, MPI_DOUBLE, sizeof *v, MPI_SUM); }
 

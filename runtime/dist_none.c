@@ -37,7 +37,7 @@ int sylva__dist_bcast(void *buf, int64_t bytes)
     return SYLVA_OK;
 }
 
-int sylva__dist_sum_int(int *v, int64_t n)
+int sylva__dist_min_int(int *v, int64_t n)
 {
     (void)v;
     (void)n;

@@ -423,6 +423,7 @@ int sylva__factor_submit(sylva__numeric *N, const void *A_values, int64_t nnz, i
     memset(N->gpu_dev_flops, 0, sizeof N->gpu_dev_flops);
     memset(N->gpu_dev_lbytes, 0, sizeof N->gpu_dev_lbytes);
     N->flops_done = 0;
+    N->tile_flops = 0;
     int64_t stopped = -1; /* the group whose submission failed */
     for (int64_t g = 0; g < ng && !status; g++) {
         /* A task that could not run ends the submission: nothing above it

@@ -10,15 +10,18 @@
  * node −1) everywhere. A's values: rank 0 sends each rank the entries its
  * groups assemble (packed in their scatter order) before the tasks; each
  * rank registers its own copy, read only by its own tasks. A large front
- * stays whole on its owner, whose tile tasks (front_tiles.c) factor it
- * there. L stays where it was made (rank 0 holds room for all of it: the
+ * below the split is tiled on its owner alone (front_tiles.c); one above
+ * it — the top of the tree, where one front may hold a third of the flops
+ * — has its tiles dealt over the ranks (front_tiles_dist.c), each tile
+ * task run by the owner of the tile it writes. L stays where it was made (rank 0 holds room for all of it: the
  * first solve gathers it, sylva__numeric_gather). A task that fails does
  * not stop the submission on its rank — the others would wait for CBs it
  * never sends —; the statuses are combined when every rank has finished
- * (front statuses summed: each front is written by one rank only), and the
+ * (per front the smallest failing column any rank recorded), and the
  * first error of the lowest failing rank is every rank's (numeric.c).
  * Bytes sent and received are counted here from what the graph moves.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,9 +48,11 @@ typedef struct drun {
     int64_t *unread;          /* tiled CBs: local readers that have not ended */
     void **cbmem;
     sylva__tiled **tiled;
+    sylva__tile_hooks **hooks; /* fronts whose tiles are dealt over the ranks */
     sylva__group_args *args;
     struct starpu_data_descr *descr;
     unsigned char *sent;      /* ng × nranks: CB pool g already sent to rank r */
+    int64_t next_tag;         /* the next free MPI tag (dealt tiles) */
     double bytes_sent, bytes_received;
 } drun;
 
@@ -56,6 +61,9 @@ static void release(drun *r, const sylva__plan *pl, size_t elem)
     int64_t ng = pl->ngroups;
     if (r->tiled)
         for (int64_t g = 0; g < ng; g++) sylva__tiled_free(r->tiled[g]);
+    if (r->hooks)
+        for (int64_t g = 0; g < ng; g++) sylva__tile_dist_free(r->hooks[g]);
+    free(r->hooks);
     if (r->cbmem) /* tiled CBs read by other ranks, or whose readers never ran */
         for (int64_t g = 0; g < ng; g++)
             sylva__host_unmap(__atomic_exchange_n(&r->cbmem[g], NULL, __ATOMIC_ACQ_REL),
@@ -78,14 +86,21 @@ static int make_owners(sylva__numeric *N, int nranks)
 {
     if (N->owner && N->nranks == nranks) return SYLVA_OK;
     free(N->owner);
+    free(N->owner_top);
     N->owner = NULL;
+    N->owner_top = NULL;
     sylva__plan_map map;
     int status = sylva__plan_map_build(N->plan, nranks, &map);
     if (status) return status;
-    N->owner = sylva__malloc((size_t)N->plan->ngroups + 1, sizeof *N->owner);
-    if (N->owner) memcpy(N->owner, map.group_part, (size_t)N->plan->ngroups * sizeof *N->owner);
+    size_t ng = (size_t)N->plan->ngroups;
+    N->owner = sylva__malloc(ng + 1, sizeof *N->owner);
+    N->owner_top = sylva__malloc(ng + 1, 1);
+    if (N->owner && N->owner_top) {
+        memcpy(N->owner, map.group_part, ng * sizeof *N->owner);
+        memcpy(N->owner_top, map.group_top, ng);
+    }
     sylva__plan_map_free(&map);
-    if (!N->owner) return SYLVA_ERR_NO_MEMORY;
+    if (!N->owner || !N->owner_top) return SYLVA_ERR_NO_MEMORY;
     N->nranks = nranks;
     return SYLVA_OK;
 }
@@ -171,11 +186,13 @@ static int send_values(sylva__numeric *N, drun *r, const void *A_values, int64_t
     return SYLVA_OK;
 }
 
-/* Group g's CB pool on every rank: temporary, or — a tiled front on its
- * owner — host memory of its own (front_tiles.c needs a home to split);
- * the same interface everywhere. A tiled CB that cannot be had is made
- * temporary and the front factored whole (*tile_it = 0): a local choice
- * the other ranks do not see. */
+/* Group g's CB pool on every rank: temporary, or — a front tiled on its
+ * owner alone — host memory of its own there (front_tiles.c partitions it
+ * on its home); a front whose tiles are dealt over the ranks (*tile_it = 2)
+ * copies its tiles out, so its CB is temporary everywhere. The same
+ * interface on every rank. A tiled CB that cannot be had is made temporary
+ * and the front factored whole (*tile_it = 0): a local choice the other
+ * ranks do not see. */
 static void register_cb(sylva__numeric *N, drun *r, int64_t g, int *tile_it)
 {
     const sylva__plan *pl = N->plan;
@@ -183,7 +200,7 @@ static void register_cb(sylva__numeric *N, drun *r, int64_t g, int *tile_it)
     const sylva__front *f = &pl->tree->fronts[pl->front_list[pl->group_ptr[g]]];
     uint32_t rr = (uint32_t)(f->m - f->k);
     int tiled_shape = pl->large[g] && *tile_it >= 0;
-    if (*tile_it > 0) {
+    if (*tile_it == 1) {
         r->cbmem[g] = sylva__host_alloc((size_t)rr * rr, N->elem);
         if (!r->cbmem[g]) *tile_it = 0;
     }
@@ -202,13 +219,45 @@ static double cb_bytes(const sylva__plan *pl, int64_t g, int tiled_shape, size_t
     return tiled_shape ? (double)sylva__tiled_cb_bytes(pl, g, es) : (double)pl->cb_size[g] * (double)es;
 }
 
+/* A large front above the mapping's split with at least two pivot blocks:
+ * its tiles are dealt over the ranks (front_tiles_dist.c) instead of
+ * staying on its owner. (A front of one pivot block has one POTRF and a
+ * TRSM per block below it before its CB updates: not enough work to pay
+ * for a message per tile; measured on 2 ranks, bcsstk14 with tiles of 48,
+ * such fronts made the factorization latency-bound.) */
+static int dealt(const sylva__numeric *N, int64_t g, int64_t tile_rows)
+{
+    const sylva__plan *pl = N->plan;
+    if (!pl->large[g] || tile_rows <= 0 || !N->owner_top[g]) return 0;
+    return pl->tree->fronts[pl->front_list[pl->group_ptr[g]]].k > tile_rows;
+}
+
+/* Everything the dealt fronts' submissions allocate, had before any rank
+ * communicates (a rank that ran out of memory halfway through would leave
+ * the others waiting for its tiles). */
+static int prepare_dealt(sylva__numeric *N, drun *r, int64_t tile_rows)
+{
+    const sylva__plan *pl = N->plan;
+    for (int64_t g = 0; g < pl->ngroups; g++) {
+        if (!dealt(N, g, tile_rows)) continue;
+        sylva__tiled_spec spec = sylva__tiled_spec_of(N, NULL, g, tile_rows, 0, NULL);
+        spec.copies = 1;
+        r->hooks[g] = sylva__tile_dist_new(N->owner[g], spec.m, spec.k, tile_rows, r->me, r->nranks,
+                                           &r->next_tag, &r->bytes_sent, &r->bytes_received);
+        r->tiled[g] = r->hooks[g] ? sylva__tiled_prepare(&spec) : NULL;
+        if (!r->tiled[g]) return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory dealing a front's tiles");
+    }
+    return SYLVA_OK;
+}
+
 static int submit_group(sylva__numeric *N, drun *r, int64_t g, int64_t tile_rows, int64_t band)
 {
     const sylva__plan *pl = N->plan;
     int mine = N->owner[g] == r->me;
-    /* tile_it: 1 tile here, 0 whole, −1 not a tiled shape (every rank
+    /* tile_it: 2 tiles dealt over the ranks (a large front above the
+     * split), 1 tiled here, 0 whole, −1 not a tiled shape (every rank
      * agrees on the shape; only the owner may fall back to whole). */
-    int tile_it = pl->large[g] && tile_rows > 0 ? (mine ? 1 : 0) : -1;
+    int tile_it = !pl->large[g] || tile_rows <= 0 ? -1 : dealt(N, g, tile_rows) ? 2 : mine ? 1 : 0;
     register_cb(N, r, g, &tile_it);
     sylva__group_args *a = &r->args[g];
     sylva__group_args_init(a, pl, N, g, tile_it > 0, NULL, N->rt->cost[g]);
@@ -241,11 +290,16 @@ static int submit_group(sylva__numeric *N, drun *r, int64_t g, int64_t tile_rows
         descr, nbuf, STARPU_EXECUTE_WHERE, STARPU_CPU, STARPU_PRIORITY, prio + (int)band - 1, STARPU_FLOPS,
         pl->group_flops[g], STARPU_NAME, pl->large[g] ? "front" : "batch", STARPU_CALLBACK_WITH_ARG_NFREE,
         sylva__group_done, a, 0));
-    if (!status && mine && tile_it > 0) {
-        sylva__tiled_spec spec = sylva__tiled_spec_of(N, r->CB[g], g, tile_rows, prio, a);
+    if (status || tile_it <= 0 || (tile_it == 1 && !mine)) return status;
+    sylva__tiled_spec spec = sylva__tiled_spec_of(N, r->CB[g], g, tile_rows, prio, a);
+    if (tile_it == 1) {
         r->tiled[g] = sylva__tiled_submit(&spec, &status);
+        return status;
     }
-    return status;
+    /* Dealt: prepared on every rank before the run (prepare_dealt). */
+    spec.copies = 1;
+    spec.hooks = r->hooks[g];
+    return sylva__tiled_submit_prepared(r->tiled[g], &spec);
 }
 
 /* The local tiled CBs' readers: those on the owner (their callbacks free
@@ -281,11 +335,13 @@ static int share_stats(sylva__numeric *N, drun *r, sylva__factor_report *rep)
         mine.tasks += w.executed_tasks;
         mine.busy_seconds += (double)w.executing_time.tv_sec + 1e-9 * (double)w.executing_time.tv_nsec;
     }
+    /* Flops: the groups factored whole here, and this rank's tile tasks. */
+    mine.flops = N->tile_flops;
     for (int64_t g = 0; g < pl->ngroups; g++) {
         if (N->owner[g] != r->me) continue;
         int64_t lo;
         mine.factor_bytes += (double)N->elem * (double)sylva__plan_group_l(pl, g, &lo);
-        mine.flops += pl->group_flops[g];
+        if (r->args[g].factor) mine.flops += pl->group_flops[g];
     }
     mine.bytes_sent = r->bytes_sent;
     mine.bytes_received = r->bytes_received;
@@ -335,13 +391,17 @@ int sylva__factor_submit_dist(sylva__numeric *N, const void *A_values, int64_t n
         r.unread = sylva__calloc((size_t)ng + 1, sizeof *r.unread);
         r.cbmem = sylva__calloc((size_t)ng + 1, sizeof *r.cbmem);
         r.tiled = sylva__calloc((size_t)ng + 1, sizeof *r.tiled);
+        r.hooks = sylva__calloc((size_t)ng + 1, sizeof *r.hooks);
         r.args = sylva__calloc((size_t)ng + 1, sizeof *r.args);
         r.descr = sylva__malloc((size_t)pl->tree->nfronts + 6, sizeof *r.descr);
         r.sent = sylva__calloc((size_t)(ng + 1) * (size_t)r.nranks, 1);
         if (!N->rank_stats) N->rank_stats = sylva__calloc((size_t)r.nranks, sizeof *N->rank_stats);
-        if (!N->rank_stats || !r.A || !r.CB || !r.left || !r.unread || !r.cbmem || !r.tiled || !r.args || !r.descr || !r.sent)
+        if (!N->rank_stats || !r.A || !r.CB || !r.left || !r.unread || !r.cbmem || !r.tiled || !r.hooks || !r.args ||
+            !r.descr || !r.sent)
             status = sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory submitting the factorization");
     }
+    r.next_tag = 2 * ng + r.nranks; /* after tag_A's */
+    if (!status) status = prepare_dealt(N, &r, tile_rows);
     status = sylva__dist_agree(status);
     if (status) {
         release(&r, pl, N->elem);
@@ -362,6 +422,7 @@ int sylva__factor_submit_dist(sylva__numeric *N, const void *A_values, int64_t n
     for (int64_t g = 0; g < ng; g++) r.left[g] = pl->readers[g];
     N->failed = 0;
     N->flops_done = 0;
+    N->tile_flops = 0;
     int64_t band = sylva__tiled_priority_band(pl, tile_rows);
     /* Every group is submitted on every rank whatever happens (a rank that
      * stopped would leave the others waiting); the first refusal is kept. */
@@ -385,9 +446,17 @@ int sylva__factor_submit_dist(sylva__numeric *N, const void *A_values, int64_t n
         if (N->front_info[f] == SYLVA__FRONT_NO_MEMORY)
             status = sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory in a factorization task (front %lld)",
                                  (long long)f);
-    /* Every front's status on every rank: each was written by its owner only. */
-    int summed = sylva__dist_sum_int(N->front_info, pl->tree->nfronts);
-    if (!status) status = summed;
+    /* Every front's status on every rank: the owner's, or for a front
+     * whose tiles were dealt, the first failing column any rank saw (its
+     * POTRF tiles ran on several ranks): the minimum over the ranks, a
+     * front without failure counting as +∞. */
+    int64_t nf = pl->tree->nfronts;
+    for (int64_t f = 0; f < nf; f++)
+        if (N->front_info[f] == SYLVA__FRONT_OK) N->front_info[f] = INT_MAX;
+    int combined = sylva__dist_min_int(N->front_info, nf);
+    for (int64_t f = 0; f < nf; f++)
+        if (N->front_info[f] == INT_MAX) N->front_info[f] = SYLVA__FRONT_OK;
+    if (!status) status = combined;
     int shared = share_stats(N, &r, rep);
     if (!status) status = shared;
     release(&r, pl, N->elem);

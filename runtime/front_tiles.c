@@ -65,6 +65,7 @@ typedef struct tiled_matrix {
      * buffers and arguments. */
     int64_t ntiles, *row0, *col0;
     int filled;                       /* the split task was submitted */
+    int partitioned;                  /* partition() ran */
     starpu_data_handle_t *list;
     struct starpu_data_descr *descr;
     sylva__tile_copy_args split, gather;
@@ -99,19 +100,18 @@ static int64_t *bounds_of(int64_t n0, int64_t n1, int64_t nb, int64_t *count)
  * out. */
 static int partition(tiled_matrix *t)
 {
+    /* The row blocks' and tiles' handle arrays are reserve()'s. */
     struct starpu_data_filter fr = {.filter_func = split_filter, .nchildren = (unsigned)t->nrows,
                                     .filter_arg_ptr = &t->rows};
     struct starpu_data_filter fc = {.filter_func = split_filter, .nchildren = (unsigned)t->ncols,
                                     .filter_arg_ptr = &t->cols};
-    t->row_blocks = sylva__calloc((size_t)t->nrows, sizeof *t->row_blocks);
-    t->tiles = sylva__calloc((size_t)(t->nrows * t->ncols), sizeof *t->tiles);
-    if (!t->row_blocks || !t->tiles) return SYLVA_ERR_NO_MEMORY;
     starpu_data_partition_plan(t->whole, &fr, t->row_blocks);
     for (int64_t i = 0; i < t->nrows; i++)
         starpu_data_partition_plan(t->row_blocks[i], &fc, t->tiles + i * t->ncols);
     starpu_data_partition_submit(t->whole, (unsigned)t->nrows, t->row_blocks);
     for (int64_t i = 0; i < t->nrows; i++)
         starpu_data_partition_submit(t->row_blocks[i], (unsigned)t->ncols, t->tiles + i * t->ncols);
+    t->partitioned = 1;
     return SYLVA_OK;
 }
 
@@ -130,31 +130,39 @@ static void unpartition(tiled_matrix *t)
     starpu_data_partition_clean(t->whole, (unsigned)t->nrows, t->row_blocks);
 }
 
-/* One copy task between t's whole and its listed tiles. */
-static int copy_task(tiled_matrix *t, const sylva__tile_copy_args *args, uint32_t where)
+/* Submit one task of a tiled front: through the hooks across processes
+ * (node ≥ 0: on that rank), else to this process's StarPU. */
+static int insert(const sylva__tile_hooks *h, struct starpu_codelet *cl, const void *arg, size_t size,
+                  struct starpu_data_descr *d, int n, uint32_t where, int prio, double flops,
+                  void (*done)(void *), const void *done_arg, int node)
+{
+    if (h)
+        return h->insert(h->ctx, cl, (void *)arg, size, d, n, where, prio, flops, done, (void *)done_arg, node);
+    return SYLVA_STARPU(starpu_task_insert(cl, STARPU_CL_ARGS_NFREE, arg, size, STARPU_DATA_MODE_ARRAY, d, n,
+                                           STARPU_EXECUTE_WHERE, where, STARPU_PRIORITY, prio, STARPU_FLOPS, flops,
+                                           STARPU_CALLBACK_WITH_ARG_NFREE, done, done_arg, 0));
+}
+
+/* One copy task between t's whole and its listed tiles, where the whole
+ * was assembled. */
+static int copy_task(tiled_matrix *t, const sylva__tile_copy_args *args, uint32_t where,
+                     const sylva__tile_hooks *h)
 {
     int gather = args->gather;
     t->descr[0] = (struct starpu_data_descr){t->whole, gather ? STARPU_W : STARPU_R};
     for (int64_t q = 0; q < t->ntiles; q++)
         t->descr[1 + q] = (struct starpu_data_descr){t->list[q], gather ? STARPU_R : STARPU_W};
-    return SYLVA_STARPU(starpu_task_insert(&sylva__tile_copy_codelet, STARPU_CL_ARGS_NFREE, args,
-                                           sizeof *args, STARPU_DATA_MODE_ARRAY, t->descr,
-                                           (int)(t->ntiles + 1), STARPU_EXECUTE_WHERE, where,
-                                           STARPU_NAME, gather ? "tile_gather" : "tile_split", 0));
+    return insert(h, &sylva__tile_copy_codelet, args, sizeof *args, t->descr, (int)(t->ntiles + 1), where, 0,
+                  0.0, NULL, NULL, h ? h->home : -1);
 }
 
 /* The lower tiles as handles of their own (no home: StarPU allocates each
  * where a task needs it), filled from the whole by one copy task, after
- * which the whole's copies are dropped. ld: the whole's leading dimension. */
-static int copy_out(tiled_matrix *t, const sylva__tiled_spec *sp, int64_t ld, size_t es)
+ * which the whole's copies are dropped. ld: the whole's leading dimension;
+ * block0: the matrix's first block in the front's grid (the arrays are
+ * reserve()'s). */
+static int copy_out(tiled_matrix *t, const sylva__tiled_spec *sp, int64_t ld, size_t es, int64_t block0)
 {
-    int64_t cap = t->nrows * t->ncols;
-    t->tiles = sylva__calloc((size_t)cap, sizeof *t->tiles);
-    t->list = sylva__calloc((size_t)cap, sizeof *t->list);
-    t->row0 = sylva__calloc((size_t)cap, sizeof *t->row0);
-    t->col0 = sylva__calloc((size_t)cap, sizeof *t->col0);
-    t->descr = sylva__calloc((size_t)cap + 1, sizeof *t->descr);
-    if (!t->tiles || !t->list || !t->row0 || !t->col0 || !t->descr) return SYLVA_ERR_NO_MEMORY;
     /* Row block i is lower than column block l when it starts at or below
      * it (P's first row blocks are its column blocks). */
     for (int64_t i = 0; i < t->nrows; i++)
@@ -162,6 +170,9 @@ static int copy_out(tiled_matrix *t, const sylva__tiled_spec *sp, int64_t ld, si
             int64_t r0 = t->rows.bounds[i], c0 = t->cols.bounds[l];
             uint32_t nr = (uint32_t)(t->rows.bounds[i + 1] - r0), nc = (uint32_t)(t->cols.bounds[l + 1] - c0);
             starpu_matrix_data_register(&t->tiles[i * t->ncols + l], -1, 0, nr, nr, nc, es);
+            if (sp->hooks)
+                sp->hooks->tile(sp->hooks->ctx, t->tiles[i * t->ncols + l], block0 + i, block0 + l,
+                                (size_t)nr * nc * es);
             t->list[t->ntiles] = t->tiles[i * t->ncols + l];
             t->row0[t->ntiles] = r0;
             t->col0[t->ntiles++] = c0;
@@ -170,7 +181,7 @@ static int copy_out(tiled_matrix *t, const sylva__tiled_spec *sp, int64_t ld, si
     t->split = a;
     a.gather = 1;
     t->gather = a;
-    int status = copy_task(t, &t->split, sp->where);
+    int status = copy_task(t, &t->split, sp->where, sp->hooks);
     if (status) return status;
     t->filled = 1;
     starpu_data_invalidate_submit(t->whole);
@@ -179,20 +190,22 @@ static int copy_out(tiled_matrix *t, const sylva__tiled_spec *sp, int64_t ld, si
 
 /* The tiles back into the whole (one task, where StarPU puts it), and the
  * tiles' handles dropped once it has read them. */
-static int copy_in(tiled_matrix *t, uint32_t where)
+static int copy_in(tiled_matrix *t, uint32_t where, const sylva__tile_hooks *h)
 {
-    int status = t->filled ? copy_task(t, &t->gather, where) : SYLVA_OK;
+    int status = t->filled ? copy_task(t, &t->gather, where, h) : SYLVA_OK;
     for (int64_t q = 0; q < t->ntiles; q++) starpu_data_unregister_submit(t->list[q]);
     t->ntiles = 0;
     return status;
 }
 
 /* Undo what making t's tiles did (nothing when none were made). */
-static int untile(tiled_matrix *t, int copies, uint32_t where)
+static int untile(tiled_matrix *t, const sylva__tiled_spec *sp)
 {
     int status = SYLVA_OK;
-    if (copies && t->ntiles > 0) status = copy_in(t, where);
-    else if (!copies && t->row_blocks && t->tiles) unpartition(t);
+    int copies = sp->copies;
+    if (copies && t->ntiles > 0) status = copy_in(t, sp->where, sp->hooks);
+    else if (!copies && t->partitioned) unpartition(t);
+    t->partitioned = 0;
     free(t->row_blocks);
     free(t->tiles);
     free(t->list);
@@ -212,66 +225,90 @@ static starpu_data_handle_t tile(const sylva__tiled *T, int64_t i, int64_t l)
     return T->C.tiles[(i - T->KB) * T->C.ncols + (l - T->KB)];
 }
 
+/* Rows of block i of the front (P's row blocks: the pivot blocks, then
+ * the CB's). */
+static double block_rows(const sylva__tiled *T, int64_t i)
+{
+    return (double)(T->P.rows.bounds[i + 1] - T->P.rows.bounds[i]);
+}
+
 /* Submit the right-looking tiled Cholesky on T's tiles; the first task
- * StarPU refuses ends the submission (the status says which call). */
+ * StarPU refuses ends the submission (the status says which call). Each
+ * task carries its flops, counted as the tree counts a front's (Σ over
+ * pivots of (rows left)², frontal/tree_build.c: a square root, a division
+ * per row below, two flops per updated lower entry), so that a front's
+ * tile tasks add up to its flops exactly (task_log.c's statistics). */
 static int submit_tile_tasks(sylva__tiled *T)
 {
     const sylva__tiled_spec *sp = T->spec;
+    const sylva__tile_hooks *h = sp->hooks;
     /* Each tile task's callback logs it for the group (task_log.c). */
     void (*done)(void *) = sp->group ? sylva__tile_done : NULL;
-    void *arg = (void *)sp->group;
+    const void *arg = sp->group;
     int64_t NB = T->KB + T->RB;
     int base = sp->prio;
     uint32_t where = sp->where;
     T->update_args = (sylva__tile_args){.precision = sp->precision, .num = sp->num};
-    sylva__tile_args *u = &T->update_args;
+    const sylva__tile_args *u = &T->update_args;
     size_t us = sizeof *u;
+    struct starpu_data_descr d[3];
     int st = SYLVA_OK;
     for (int64_t j = 0; j < T->KB && !st; j++) {
         T->potrf_args[j] = (sylva__tile_args){sp->precision, sp->num, sp->num->front_info + sp->front,
                                               sp->front, T->P.cols.bounds[j]};
         int prio = base + (int)(2 * (NB - j));
-        st = SYLVA_STARPU(starpu_task_insert(
-            &sylva__tile_potrf_codelet, STARPU_CL_ARGS_NFREE, &T->potrf_args[j],
-            sizeof T->potrf_args[j], STARPU_RW, tile(T, j, j), STARPU_SCRATCH, T->work,
-            STARPU_EXECUTE_WHERE, where, STARPU_PRIORITY, prio + 2,
-            STARPU_CALLBACK_WITH_ARG_NFREE, done, arg, 0));
-        for (int64_t i = j + 1; i < NB && !st; i++)
-            st = SYLVA_STARPU(starpu_task_insert(&sylva__tile_trsm_codelet, STARPU_CL_ARGS_NFREE, u,
-                                                 us, STARPU_R, tile(T, j, j), STARPU_RW,
-                                                 tile(T, i, j), STARPU_EXECUTE_WHERE, where,
-                                                 STARPU_PRIORITY, prio + 1,
-                                                 STARPU_CALLBACK_WITH_ARG_NFREE, done, arg, 0));
+        double nj = block_rows(T, j);
+        d[0] = (struct starpu_data_descr){tile(T, j, j), STARPU_RW};
+        d[1] = (struct starpu_data_descr){T->work, STARPU_SCRATCH};
+        st = insert(h, &sylva__tile_potrf_codelet, &T->potrf_args[j], sizeof T->potrf_args[j], d, 2, where,
+                    prio + 2, nj * (nj + 1) * (2 * nj + 1) / 6, done, arg, -1);
+        for (int64_t i = j + 1; i < NB && !st; i++) {
+            d[0] = (struct starpu_data_descr){tile(T, j, j), STARPU_R};
+            d[1] = (struct starpu_data_descr){tile(T, i, j), STARPU_RW};
+            st = insert(h, &sylva__tile_trsm_codelet, u, us, d, 2, where, prio + 1, block_rows(T, i) * nj * nj,
+                        done, arg, -1);
+        }
         for (int64_t i = j + 1; i < NB && !st; i++)
             for (int64_t l = j + 1; l <= i && !st; l++) {
                 sylva__submit_throttle();
                 int p = l == j + 1 ? prio : base;
-                if (i == l)
-                    st = SYLVA_STARPU(starpu_task_insert(
-                        &sylva__tile_syrk_codelet, STARPU_CL_ARGS_NFREE, u, us, STARPU_R,
-                        tile(T, i, j), STARPU_RW, tile(T, i, i), STARPU_EXECUTE_WHERE, where,
-                        STARPU_PRIORITY, p, STARPU_CALLBACK_WITH_ARG_NFREE, done, arg, 0));
-                else
-                    st = SYLVA_STARPU(starpu_task_insert(
-                        &sylva__tile_gemm_codelet, STARPU_CL_ARGS_NFREE, u, us, STARPU_R,
-                        tile(T, i, j), STARPU_R, tile(T, l, j), STARPU_RW, tile(T, i, l),
-                        STARPU_EXECUTE_WHERE, where, STARPU_PRIORITY, p,
-                        STARPU_CALLBACK_WITH_ARG_NFREE, done, arg, 0));
+                double ni = block_rows(T, i);
+                d[0] = (struct starpu_data_descr){tile(T, i, j), STARPU_R};
+                if (i == l) {
+                    d[1] = (struct starpu_data_descr){tile(T, i, i), STARPU_RW};
+                    st = insert(h, &sylva__tile_syrk_codelet, u, us, d, 2, where, p, ni * (ni + 1) * nj, done,
+                                arg, -1);
+                } else {
+                    d[1] = (struct starpu_data_descr){tile(T, l, j), STARPU_R};
+                    d[2] = (struct starpu_data_descr){tile(T, i, l), STARPU_RW};
+                    st = insert(h, &sylva__tile_gemm_codelet, u, us, d, 3, where, p,
+                                2 * ni * block_rows(T, l) * nj, done, arg, -1);
+                }
             }
     }
     return st;
 }
 
-/* Cut one matrix of n0 + n1 rows (blocks over each part) and ncols0
- * columns (blocks over them) the spec's way. */
-static int make_tiles(tiled_matrix *t, const sylva__tiled_spec *sp, starpu_data_handle_t whole,
-                      int64_t n0, int64_t n1, int64_t ncols, int64_t ld)
+/* Room to cut one matrix of n0 + n1 rows (blocks over each part) and
+ * ncols columns (blocks over them) the spec's way; no StarPU call, so a
+ * distributed run can have it before any rank communicates. */
+static int reserve(tiled_matrix *t, const sylva__tiled_spec *sp, int64_t n0, int64_t n1, int64_t ncols)
 {
-    t->whole = whole;
     t->rows = (split_spec){bounds_of(n0, n1, sp->nb, &t->nrows), 0};
     t->cols = (split_spec){bounds_of(ncols, 0, sp->nb, &t->ncols), 1};
     if (!t->rows.bounds || !t->cols.bounds) return SYLVA_ERR_NO_MEMORY;
-    return sp->copies ? copy_out(t, sp, ld, sylva__dtype_size(sp->precision)) : partition(t);
+    size_t cap = (size_t)(t->nrows * t->ncols);
+    t->tiles = sylva__calloc(cap, sizeof *t->tiles);
+    if (!t->tiles) return SYLVA_ERR_NO_MEMORY;
+    if (!sp->copies) {
+        t->row_blocks = sylva__calloc((size_t)t->nrows, sizeof *t->row_blocks);
+        return t->row_blocks ? SYLVA_OK : SYLVA_ERR_NO_MEMORY;
+    }
+    t->list = sylva__calloc(cap, sizeof *t->list);
+    t->row0 = sylva__calloc(cap, sizeof *t->row0);
+    t->col0 = sylva__calloc(cap, sizeof *t->col0);
+    t->descr = sylva__calloc(cap + 1, sizeof *t->descr);
+    return t->list && t->row0 && t->col0 && t->descr ? SYLVA_OK : SYLVA_ERR_NO_MEMORY;
 }
 
 sylva__tiled_spec sylva__tiled_spec_of(sylva__numeric *N, starpu_data_handle_t C, int64_t g, int64_t nb,
@@ -285,39 +322,54 @@ sylva__tiled_spec sylva__tiled_spec_of(sylva__numeric *N, starpu_data_handle_t C
                                .work = NULL, .prio = prio, .group = group};
 }
 
-sylva__tiled *sylva__tiled_submit(const sylva__tiled_spec *sp, int *status)
+sylva__tiled *sylva__tiled_prepare(const sylva__tiled_spec *sp)
 {
-    *status = SYLVA_OK;
     sylva__tiled *T = sylva__calloc(1, sizeof *T);
-    if (!T) {
-        *status = sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory tiling a front of %lld rows", (long long)sp->m);
-        return NULL;
-    }
     int64_t r = sp->m - sp->k;
+    int status = T ? SYLVA_OK : SYLVA_ERR_NO_MEMORY;
+    if (T) {
+        T->nb = sp->nb;
+        T->KB = (sp->k + sp->nb - 1) / sp->nb;
+        T->potrf_args = sylva__calloc((size_t)T->KB, sizeof *T->potrf_args);
+        status = T->potrf_args ? reserve(&T->P, sp, sp->k, r, sp->k) : SYLVA_ERR_NO_MEMORY;
+        if (!status && r > 0) status = reserve(&T->C, sp, 0, r, r);
+        T->RB = T->P.nrows - T->KB;
+    }
+    if (!status) return T;
+    sylva__tiled_free(T);
+    sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory tiling a front of %lld rows", (long long)sp->m);
+    return NULL;
+}
+
+int sylva__tiled_submit_prepared(sylva__tiled *T, const sylva__tiled_spec *sp)
+{
+    int64_t r = sp->m - sp->k;
+    size_t es = sylva__dtype_size(sp->precision);
     T->spec = sp;
-    T->nb = sp->nb;
     T->work = sp->work;
     if (!T->work) {
-        starpu_vector_data_register(&T->work, -1, 0, 1, sylva__dtype_size(sp->precision));
+        starpu_vector_data_register(&T->work, -1, 0, 1, es);
         T->own_work = 1;
     }
-    T->KB = (sp->k + sp->nb - 1) / sp->nb;
-    T->potrf_args = sylva__calloc((size_t)T->KB, sizeof *T->potrf_args);
-    int made = T->potrf_args ? make_tiles(&T->P, sp, sp->P, sp->k, r, sp->k, sp->m) : SYLVA_ERR_NO_MEMORY;
-    if (!made && r > 0) made = make_tiles(&T->C, sp, sp->C, 0, r, r, r);
-    T->RB = T->P.nrows - T->KB;
-    if (made == SYLVA_ERR_NO_MEMORY)
-        *status = sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory tiling a front of %lld rows", (long long)sp->m);
-    else if (made)
-        *status = made;
-    else
-        *status = submit_tile_tasks(T);
+    T->P.whole = sp->P;
+    T->C.whole = sp->C;
+    int status = sp->copies ? copy_out(&T->P, sp, sp->m, es, 0) : partition(&T->P);
+    if (!status && r > 0) status = sp->copies ? copy_out(&T->C, sp, r, es, T->KB) : partition(&T->C);
+    if (!status) status = submit_tile_tasks(T);
     /* The tiles back (or, after a failure, whatever was cut). */
-    int back = untile(&T->P, sp->copies, sp->where);
-    int back_c = untile(&T->C, sp->copies, sp->where);
-    if (!*status) *status = back ? back : back_c;
+    int back = untile(&T->P, sp);
+    int back_c = untile(&T->C, sp);
+    if (!status) status = back ? back : back_c;
     if (T->own_work) starpu_data_unregister_submit(T->work);
+    T->own_work = 0;
     T->spec = NULL;
+    return status;
+}
+
+sylva__tiled *sylva__tiled_submit(const sylva__tiled_spec *sp, int *status)
+{
+    sylva__tiled *T = sylva__tiled_prepare(sp);
+    *status = T ? sylva__tiled_submit_prepared(T, sp) : SYLVA_ERR_NO_MEMORY;
     return T;
 }
 
@@ -335,13 +387,23 @@ double sylva__tiled_task_count(int64_t m, int64_t k, int64_t nb)
     return tasks;
 }
 
+static void matrix_free(tiled_matrix *t)
+{
+    free(t->row_blocks);
+    free(t->tiles);
+    free(t->list);
+    free(t->descr);
+    free(t->rows.bounds);
+    free(t->cols.bounds);
+    free(t->row0);
+    free(t->col0);
+}
+
 void sylva__tiled_free(sylva__tiled *T)
 {
     if (!T) return;
     free(T->potrf_args);
-    free(T->P.row0);
-    free(T->P.col0);
-    free(T->C.row0);
-    free(T->C.col0);
+    matrix_free(&T->P);
+    matrix_free(&T->C);
     free(T);
 }

@@ -61,6 +61,7 @@ void sylva__numeric_free(sylva__numeric *N)
     sylva__task_log_free(N->log);
     sylva__plan_free(N->run_plan);
     free(N->owner);
+    free(N->owner_top);
     free(N->rank_stats);
     free(N->L);
     free(N->values);

@@ -59,8 +59,9 @@ int sylva__dist_size(void);   /* ranks: 1 when not distributed (not collective) 
 int sylva__dist_agree(int status);
 /* Broadcast bytes from rank 0 (buf is rank 0's data, filled on the others). */
 int sylva__dist_bcast(void *buf, int64_t bytes);
-/* Element-wise sum (int, double) and maximum (int64) over the ranks, in place. */
-int sylva__dist_sum_int(int *v, int64_t n);
+/* Element-wise minimum (int), sum (double) and maximum (int64) over the
+ * ranks, in place. */
+int sylva__dist_min_int(int *v, int64_t n);
 int sylva__dist_sum_double(double *v, int64_t n);
 int sylva__dist_max_i64(int64_t *v, int64_t n);
 /* 1 on every rank when v is the same on every rank, else 0. */

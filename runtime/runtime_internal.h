@@ -65,6 +65,7 @@ struct sylva__numeric {
     double gpu_dev_flops[SYLVA__MAX_GPUS], gpu_dev_lbytes[SYLVA__MAX_GPUS]; /* per GPU in use */
     int gpu_map;                /* sylva_gpu_map of the options */
     int64_t gpu_tile_rows;      /* options.gpu_tile_rows (factorize.c) */
+    double tile_flops;          /* flops of this process's tile tasks in the run (task_log.c) */
     double flops_done;                  /* this run's finished tasks' flops (progress) */
     void (*progress)(void *, const char *, double);
     void *progress_arg;
@@ -76,9 +77,12 @@ struct sylva__numeric {
     double *avals;              /* A's values in double for refinement, or NULL */
     int64_t annz;
     starpu_data_handle_t avals_h; /* their handle, registered at the first GPU refinement */
-    /* Distributed runs: each group's owner rank, L gathered on rank 0 since
-     * the last factorization, every rank's share of the last one. */
+    /* Distributed runs: each group's owner rank and whether it is above
+     * the mapping's split (its large fronts' tiles are dealt over the
+     * ranks), L gathered on rank 0 since the last factorization, every
+     * rank's share of the last one. */
     int *owner;
+    unsigned char *owner_top;
     int gathered;
     int nranks;
     sylva__rank_stats *rank_stats;
@@ -176,6 +180,29 @@ typedef struct sylva__tile_copy_args {
 extern struct starpu_codelet sylva__tile_potrf_codelet, sylva__tile_trsm_codelet,
     sylva__tile_syrk_codelet, sylva__tile_gemm_codelet, sylva__tile_copy_codelet;
 typedef struct sylva__tiled sylva__tiled;
+/* How a tiled front's tasks reach the runtime: on one process NULL hooks
+ * (starpu_task_insert); across processes front_tiles_dist.c's, which give
+ * every tile a tag and an owner rank and submit through StarPU-MPI. */
+typedef struct sylva__tile_hooks {
+    void *ctx;
+    /* Tile (bi, bl) of the front's block grid (C's blocks after P's), of
+     * `bytes` bytes, just registered. */
+    void (*tile)(void *ctx, starpu_data_handle_t h, int64_t bi, int64_t bl, size_t bytes);
+    /* Submit one task (node ≥ 0: run it on that rank; −1: where its
+     * written data lives); a status. */
+    int (*insert)(void *ctx, struct starpu_codelet *cl, void *arg, size_t arg_size,
+                  struct starpu_data_descr *descr, int n, uint32_t where, int prio, double flops,
+                  void (*done)(void *), void *done_arg, int node);
+    int home;  /* the rank where the front is assembled: the copies run there */
+} sylva__tile_hooks;
+/* Distributed runs (front_tiles_dist.c, built with StarPU-MPI): hooks that
+ * deal the tiles of a front of m rows, k pivots, tiles of nb over the
+ * ranks (2D block-cyclic), tags from *next_tag on, bytes this rank sends
+ * and receives added to *sent, *received; home: the front's owner. The
+ * hooks must be freed after the front's submission; NULL on no memory. */
+sylva__tile_hooks *sylva__tile_dist_new(int home, int64_t m, int64_t k, int64_t nb, int me, int nranks,
+                                        int64_t *next_tag, double *sent, double *received);
+void sylva__tile_dist_free(sylva__tile_hooks *h);
 /* What to tile: P (m × k, the front's L slice, a matrix handle) and C
  * ((m−k)², leading dimension m−k: a matrix handle, or on GPU runs the
  * group's CB pool vector) into tiles of nb rows/columns. copies = 0: P and
@@ -194,6 +221,7 @@ typedef struct sylva__tiled_spec {
     starpu_data_handle_t work;       /* POTRF's scratch (GPU workspace); NULL: a scalar of its own */
     int prio;                        /* CPU runs' priority base (0 on GPU runs) */
     const sylva__group_args *group;  /* the tile tasks' log records; NULL: none */
+    const sylva__tile_hooks *hooks;  /* NULL: one process */
 } sylva__tiled_spec;
 /* Split P and C into tiles, submit the tiled factorization and the
  * gathering; free with sylva__tiled_free after the tasks have ended. The
@@ -201,6 +229,11 @@ typedef struct sylva__tiled_spec {
  * nb) − 1 (critical path first). On failure *status is set and what was
  * split is gathered. */
 sylva__tiled *sylva__tiled_submit(const sylva__tiled_spec *spec, int *status);
+/* The same in two steps: every allocation first (reads the spec's m, k,
+ * nb and copies; NULL with the message set on no memory), then the
+ * submission with the whole spec (a status). */
+sylva__tiled *sylva__tiled_prepare(const sylva__tiled_spec *spec);
+int sylva__tiled_submit_prepared(sylva__tiled *T, const sylva__tiled_spec *spec);
 /* The spec of large group g's front on CPU workers (partitioned, the
  * front's L handle as P, C its CB), for the caller to adjust. */
 sylva__tiled_spec sylva__tiled_spec_of(sylva__numeric *N, starpu_data_handle_t C, int64_t g, int64_t nb,

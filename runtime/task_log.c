@@ -66,22 +66,6 @@ void sylva__task_log_add(sylva__numeric *N, int64_t group, int kind)
     STARPU_PTHREAD_MUTEX_UNLOCK(&L->lock);
 }
 
-/* Flops of a tile task from its tiles' shapes (codelet_tiles.c's order:
- * POTRF T; TRSM L, B; SYRK A, C; GEMM A, B, C), counted as the tree counts
- * a front's (Σ over pivots of (rows left)², frontal/tree_build.c: a square
- * root, a division per row below, two flops per updated lower entry), so
- * a front's tiles add up to its flops exactly. */
-static double tile_flops(const struct starpu_task *task, int kind)
-{
-    double n = starpu_matrix_get_nx(task->handles[0]), k = starpu_matrix_get_ny(task->handles[0]);
-    switch (kind) {
-    case SYLVA_TASK_TILE_POTRF: return n * (n + 1) * (2 * n + 1) / 6;
-    case SYLVA_TASK_TILE_TRSM: return (double)starpu_matrix_get_nx(task->handles[1]) * n * n;
-    case SYLVA_TASK_TILE_SYRK: return n * (n + 1) * k;
-    default: return 2 * n * (double)starpu_matrix_get_nx(task->handles[1]) * k;
-    }
-}
-
 void sylva__tile_done(void *arg)
 {
     const sylva__group_args *a = arg;
@@ -93,15 +77,20 @@ void sylva__tile_done(void *arg)
                : cl == &sylva__tile_syrk_codelet ? SYLVA_TASK_TILE_SYRK
                                                  : SYLVA_TASK_TILE_GEMM;
     sylva__task_log_add(N, a->group, kind);
-    /* On a GPU the tile tasks, not the front's assembly, did its flops. */
-    const struct starpu_profiling_task_info *p = task ? task->profiling_info : NULL;
-    if (!p || starpu_worker_get_type(p->workerid) != STARPU_CUDA_WORKER) return;
-    double flops = tile_flops(task, kind);
-    int dev = sylva__gpu_index(starpu_worker_get_devid(p->workerid));
+    if (!task) return;
+    /* The tile tasks, not the front's assembly, count its flops: this
+     * process's share in a distributed run, each GPU's on GPUs. */
+    const struct starpu_profiling_task_info *p = task->profiling_info;
+    int on_gpu = p && starpu_worker_get_type(p->workerid) == STARPU_CUDA_WORKER;
+    int dev = on_gpu ? sylva__gpu_index(starpu_worker_get_devid(p->workerid)) : -1;
+    double flops = task->flops; /* front_tiles.c's count */
     STARPU_PTHREAD_MUTEX_LOCK(&N->stat_lock);
-    N->gpu_seconds[1] += starpu_timing_timespec_delay_us((struct timespec *)&p->start_time,
-                                                         (struct timespec *)&p->end_time) * 1e-6;
-    N->gpu_flops[1] += flops;
+    N->tile_flops += flops;
+    if (on_gpu) {
+        N->gpu_seconds[1] += starpu_timing_timespec_delay_us((struct timespec *)&p->start_time,
+                                                             (struct timespec *)&p->end_time) * 1e-6;
+        N->gpu_flops[1] += flops;
+    }
     if (dev >= 0) N->gpu_dev_flops[dev] += flops;
     STARPU_PTHREAD_MUTEX_UNLOCK(&N->stat_lock);
 }

@@ -84,8 +84,11 @@ int main(int argc, char **argv)
     sylva_options o;
     sylva_default_options(&o);
     o.mode = SYLVA_MODE_CPU;
-    o.small_front_rows = 64; /* large fronts too: tiled on their owner */
-    o.tile_rows = 32;
+    /* Large fronts too: tiled on their owner below the split, their tiles
+     * dealt over the ranks above it (tiles of 48: a few per front, so the
+     * allocation-failure loop below stays short on a 2-core machine). */
+    o.small_front_rows = 64;
+    o.tile_rows = 48;
     CHECK(sylva_init(&o) == SYLVA_OK, "sylva_init: %s", sylva_last_error());
     sylva_runtime_info ri;
     sylva_runtime_query(&ri);
