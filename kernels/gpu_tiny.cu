@@ -14,10 +14,10 @@
  * one launch per G, or (tiny_one_launch) one launch whose grid is the
  * G-kernels' grids end to end, G = 32's first; several fronts per warp when
  * G < 32, so 4 × 4 fronts still fill the memory pipe, each group on its own
- * or (tiny_warp_uniform) all of a warp's groups in step; the G = 4 kernel may
- * give each lane group several fronts, or run with its registers capped
- * for 12 or 16 blocks/SM. Fronts outside (lo, hi], empty, or with info set exit.
- * Written once for any scalar type T. */
+ * or (tiny_warp_uniform) all of a warp's groups in step; the G = 4 kernel
+ * may give each lane group several fronts, or run with its registers
+ * capped for 12 or 16 blocks/SM. Fronts outside (lo, hi], empty, or with
+ * info set exit. Written once for any scalar type T. */
 #include "gpu_common.cuh"
 
 namespace sylva {
