@@ -86,11 +86,11 @@ template <typename T> __device__ __forceinline__ T *ld_early(T *const *p)
     return reinterpret_cast<T *>(v);
 }
 
-/* gpu_tiny.cu: fronts with lo < m ≤ hi ≤ 32, a lane group per front
- * (min_blocks32: 0, 5 or 4, the G = 32 kernel's form; fronts4: 1, 2 or 4
- * fronts per group of the G = 4 kernel). */
+/* gpu_tiny.cu: fronts with lo < m ≤ hi ≤ 32, a lane group per front (the
+ * kernels' forms from the tuning table t: tiny_min_blocks, tiny_fronts4,
+ * tiny_min_blocks4, tiny_one_launch). */
 template <typename T>
-int launch_tiny(const front_batch<T> &b, int lo, int hi, int min_blocks32, int fronts4,
+int launch_tiny(const front_batch<T> &b, int lo, int hi, const sylva__kernel_tuning *t,
                 cudaStream_t s);
 /* gpu_fused.cu: fronts with lo < m ≤ hi ≤ 192, a block per front (threads,
  * panel width, DMMA and small-front crossovers from the tuning table t). */

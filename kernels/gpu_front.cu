@@ -32,7 +32,7 @@ static int factor_vbatched(const sylva::front_batch<T> &b, int min_m, int max_m,
     const int floor = min_m > 1 ? (min_m <= max_m ? min_m - 1 : max_m) : 0; /* m > floor */
     int rc = SYLVA_OK;
     const int tiny = t->tiny_max_m < max_m ? t->tiny_max_m : max_m;
-    if (tiny > floor) rc = sylva::launch_tiny(b, floor, tiny, t->tiny_min_blocks, t->tiny_fronts4, s);
+    if (tiny > floor) rc = sylva::launch_tiny(b, floor, tiny, t, s);
     int fused_hi = t->fused_max_m < max_m ? t->fused_max_m : max_m;
     int fused_lo = tiny > floor ? tiny : floor;
     if (rc == SYLVA_OK && fused_hi > fused_lo)

@@ -50,6 +50,7 @@ typedef struct sylva__group_desc {
     sylva__group_layout lay;
     const int *level_ptr;       /* nlevels + 1: front records of each level */
     const int *clevel_ptr;      /* nlevels + 1: child records of each level */
+    const int *level_min_m;     /* per level: the smallest m (the range entry's lower end) */
     const int *level_max_m, *level_max_k, *level_max_mc; /* per level */
     const int64_t *level_max_amap;
     int64_t scratch;            /* scalars of internal CBs */

@@ -34,6 +34,14 @@ typedef struct sylva__kernel_tuning {
     int tiny_min_blocks; /* the 32-lane tiny kernel: 0 (compiler's registers), 5 (capped at 96
                             registers, 5 blocks/SM), 4 (unpredicated update, 128 registers) */
     int tiny_fronts4;   /* 1, 2 or 4: fronts per lane group of the 4-lane tiny kernel (m ≤ 4) */
+    int tiny_min_blocks4; /* the 4-lane tiny kernel with one front per group: 0 (compiler's
+                             registers), 12 or 16 (capped at 40 / 32 registers: 12 / 16
+                             blocks/SM) */
+    int tiny_one_launch; /* 1: a batch whose tiny fronts span several lane-group sizes takes one
+                            launch for all of them (when tiny_fronts4 = 1); 0: one per size */
+    int tiny_warp_uniform; /* the 4-, 8- and 16-lane tiny kernels: 1: a warp's lane groups go
+                              through each column together (whole-warp shuffles); 0: each group
+                              on its own (sub-warp masks) */
 } sylva__kernel_tuning;
 
 void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t);

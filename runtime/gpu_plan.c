@@ -1,7 +1,8 @@
 /* gpu_plan.c — builds the GPU form of a plan (gpu_plan.h): per group, its
  * fronts in level order (height inside the tree: a front's children are
  * always on lower levels), the child records of each level, the per-level
- * maxima the launches need, and the blob with every per-pattern array the
+ * extremes the launches need (smallest m, largest m, k, CB, A entries), and
+ * the blob with every per-pattern array the
  * device reads (kernels/gpu_group.h). O(nnz(A) + Σ m) once per pattern;
  * fails only on memory or on sizes beyond the kernels' 32-bit ints.
  */
@@ -10,6 +11,11 @@
 #include <string.h>
 
 #include "gpu_plan.h"
+
+/* Per level of a group: level_ptr and clevel_ptr (nl + 1 each), then
+ * level_min_m, level_max_m, level_max_k, level_max_mc (nl each). */
+#define LEVEL_INT_ARRAYS 6
+#define LEVEL_INTS(nl) (LEVEL_INT_ARRAYS * (nl) + 2)
 
 typedef struct rec_key {
     int64_t height, pos, front;
@@ -116,12 +122,14 @@ static int build_group(const sylva__plan *pl, int64_t g, rec_key *keys, int64_t 
     int64_t lbase;
     d->l_size = sylva__plan_group_l(pl, g, &lbase);
     layout(F, Cc, na, nr, &d->lay);
-    int *lp = *ints, *clp = lp + nl + 1, *mm = clp + nl + 1, *mk = mm + nl, *mmc = mk + nl;
+    int *lp = *ints, *clp = lp + nl + 1, *mn = clp + nl + 1, *mm = mn + nl, *mk = mm + nl;
+    int *mmc = mk + nl;
     *ints = mmc + nl;
     int64_t *mam = *amaps;
     *amaps = mam + nl;
     d->level_ptr = lp;
     d->clevel_ptr = clp;
+    d->level_min_m = mn;
     d->level_max_m = mm;
     d->level_max_k = mk;
     d->level_max_mc = mmc;
@@ -141,6 +149,7 @@ static int build_group(const sylva__plan *pl, int64_t g, rec_key *keys, int64_t 
             lp[level] = (int)i;
             clp[level] = (int)ci;
             mm[level] = mk[level] = mmc[level] = 0;
+            mn[level] = (int)fr->m;
             mam[level] = 0;
         }
         int64_t r = fr->m - fr->k, an = t->amap_ptr[f + 1] - t->amap_ptr[f];
@@ -156,6 +165,7 @@ static int build_group(const sylva__plan *pl, int64_t g, rec_key *keys, int64_t 
         memcpy(SYLVA_AT(int64_t, blob, L->amap_src) + ai, t->amap_src + t->amap_ptr[f], (size_t)an * sizeof(int64_t));
         memcpy(SYLVA_AT(int64_t, blob, L->amap_dst) + ai, t->amap_dst + t->amap_ptr[f], (size_t)an * sizeof(int64_t));
         ai += an;
+        if (fr->m < mn[level]) mn[level] = (int)fr->m;
         if (fr->m > mm[level]) mm[level] = (int)fr->m;
         if (fr->k > mk[level]) mk[level] = (int)fr->k;
         if (an > mam[level]) mam[level] = an;
@@ -199,7 +209,7 @@ int sylva__gpu_plan_build(const sylva__plan *pl, sylva__gpu_plan **out)
     for (int64_t g = 0; g < ng; g++) total_levels += sort_group(pl, g, keys, depth);
     gp->groups = sylva__calloc((size_t)ng + 1, sizeof *gp->groups);
     gp->blobs = sylva__calloc((size_t)ng + 1, sizeof *gp->blobs);
-    gp->ints = sylva__malloc((size_t)(5 * total_levels + 2 * ng + 1), sizeof *gp->ints);
+    gp->ints = sylva__malloc((size_t)(LEVEL_INT_ARRAYS * total_levels + 2 * ng + 1), sizeof *gp->ints);
     gp->amaps = sylva__malloc((size_t)total_levels + 1, sizeof *gp->amaps);
     if (!gp->groups || !gp->blobs || !gp->ints || !gp->amaps) goto oom;
     int *ints = gp->ints;
@@ -240,14 +250,14 @@ int sylva__gpu_group_build(const sylva__plan *pl, int64_t g, sylva__group_desc *
     int64_t nl = 0;
     if (!status) {
         nl = sort_group(pl, g, keys, depth);
-        /* The level arrays: 5 int arrays (two of nl + 1) and one int64 array. */
-        size_t ints = (size_t)(5 * nl + 2) * sizeof(int), at = (ints + 15) / 16 * 16;
+        /* The level arrays: LEVEL_INTS(nl) ints and one int64 array. */
+        size_t ints = (size_t)LEVEL_INTS(nl) * sizeof(int), at = (ints + 15) / 16 * 16;
         *levels = sylva__malloc(at + (size_t)(nl + 1) * sizeof(int64_t), 1);
         if (!*levels) status = SYLVA_ERR_NO_MEMORY;
     }
     if (!status) {
         int *ip = *levels;
-        int64_t *ap = (int64_t *)((char *)*levels + ((size_t)(5 * nl + 2) * sizeof(int) + 15) / 16 * 16);
+        int64_t *ap = (int64_t *)((char *)*levels + ((size_t)LEVEL_INTS(nl) * sizeof(int) + 15) / 16 * 16);
         status = build_group(pl, g, keys, depth, &ip, &ap, d, blob);
     }
     if (status) {

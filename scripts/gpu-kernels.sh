@@ -10,8 +10,9 @@
 # n = 256, each in its table, SIMT and 64-thread forms (bench-kernels
 # --profile N); PROFILE_SPECS="N,kernel-regex,launches ..." profiles others
 # instead (NCU_MORE=1 adds the memory, scheduler and compute sections);
-# reports in $OUT/ncu.txt, a digest in the summary. variants: bench-kernels
-# --variants (the v6 candidates, each timed twice). (At most
+# reports in $OUT/ncu.txt, a digest in the summary; PROFILE_VB="N ..." the
+# vbatched batches (default 256) whose kernels are summed per name. variants:
+# bench-kernels --variants (the v7 candidates, each timed twice). (At most
 # 8 files come back from a device call: keep what lands in $OUT to that.)
 # BUNDLE_DIR is an unpacked gpu-bundle of build/tests/gpu/* and
 # build/bench/kernels/bench-kernels (see docs/kernels.md). No phase named: all.
@@ -91,8 +92,13 @@ for p in $phases; do
     # The remaining misses: the native front's kernels (the first 60
     # launches: a warm-up call) and the vbatched N = 256 batch; per kernel
     # name: launches and summed duration (ncu serializes kernels).
-    [ -n "${PROFILE_SPECS:-}" ] && continue  # the specs named only
-    for spec in "native --profile-native" "vb256 --profile-vbatched 256"; do
+    # PROFILE_VB="N ...": the vbatched batches profiled (default 256; with
+    # PROFILE_SPECS set: only those named here, and no native front).
+    extra=()
+    [ -z "${PROFILE_SPECS:-}" ] && extra+=("native --profile-native")
+    [ -z "${PROFILE_SPECS:-}" ] || [ -n "${PROFILE_VB:-}" ] || continue
+    for N in ${PROFILE_VB:-256}; do extra+=("vb$N --profile-vbatched $N"); done
+    for spec in "${extra[@]}"; do
       set -- $spec
       s=$(date +%s)
       timeout 60 "$NCU" --launch-count 60 --section SpeedOfLight --section LaunchStats \

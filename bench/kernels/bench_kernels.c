@@ -1,9 +1,11 @@
 /* bench_kernels.c — the GPU kernel benchmark and tuner (one command).
  *   bench-kernels [--json FILE] [--table TUNING] [--quick]
  *   bench-kernels --tune OUT_TABLE [--json FILE]
- *   bench-kernels --profile N      (one call per variant at fixed n = N, for ncu)
- *   bench-kernels --variants       (v6 candidates at the fixed rows, each timed twice)
- *   bench-kernels --profile-native | --profile-vbatched N   (likewise, the table only)
+ *   bench-kernels --profile N      (one call per variant at fixed n = N, for ncu;
+ *                                   n ≤ 4: the 4-lane kernel's register caps)
+ *   bench-kernels --variants       (v7 candidates: tiny fixed and vbatched rows, each timed twice)
+ *   bench-kernels --profile-native | --profile-vbatched N   (likewise, the table; N ≤ 32:
+ *                                   also the other tiny_one_launch form)
  * Bench rows (issue 3): fixed-size batched POTRF n = 4…512, ours against
  * cusolverDnDpotrfBatched and the bandwidth bound (2·n²·8 bytes per matrix at
  * the device copy rate measured in this run); variable sizes, 10,000 fronts,
@@ -406,15 +408,23 @@ static void native_phases(int m, int k, const sylva__kernel_tuning *tn, float *t
 static void profile(int n, const sylva__kernel_tuning *t)
 {
     long cnt = (512L << 20) / ((long)n * n * 8);
-    if (cnt > 200000) cnt = 200000;
+    if (cnt > 200000) cnt = n <= 4 ? 4000000 : 200000; /* n ≤ 4: the bench's batch, past the L2 */
     int *m = malloc(cnt * sizeof(int));
     for (long i = 0; i < cnt; i++) m[i] = n;
     batch_arg a;
     batch_make(&a, (int)cnt, m, m);
     sylva__kernel_tuning v[3] = {*t, *t, *t};
-    v[1].fused_mma_min_m = 192, v[1].gemm_mma = 0;    /* SIMT */
-    v[2].fused_small_m = n <= 192 ? n : 0;              /* 64-thread blocks */
-    static const char *names[3] = {"table", "SIMT", "64 threads"};
+    static const char *names_fused[3] = {"table", "SIMT", "64 threads"};
+    static const char *names_tiny4[3] = {"4-lane compiler's registers", "4-lane 12 blocks/SM",
+                                         "4-lane 16 blocks/SM"};
+    const char *const *names = names_fused;
+    if (n <= 4) { /* the 4-lane tiny kernel's register caps */
+        names = names_tiny4;
+        for (int i = 0; i < 3; i++) v[i].tiny_fronts4 = 1, v[i].tiny_min_blocks4 = i ? 8 + 4 * i : 0;
+    } else {
+        v[1].fused_mma_min_m = 192, v[1].gemm_mma = 0;    /* SIMT */
+        v[2].fused_small_m = n <= 192 ? n : 0;              /* 64-thread blocks */
+    }
     for (int i = 0; i < 3; i++) {
         a.tune = v[i];
         batch_restore(&a);
@@ -426,43 +436,86 @@ static void profile(int n, const sylva__kernel_tuning *t)
     free(m);
 }
 
-/* --variants: the v6 candidates at the bench rows' batch sizes, each timed
- * twice: the max-only entry against the range entry, the 4-lane tiny
- * kernel's fronts per group (tiny_fronts4 2 / 4) and the 32-lane one's forms
- * (tiny_min_blocks 0 / 5 / 4). */
+/* --variants: the v7 candidates, each timed twice: the 4-, 8- and 16-lane
+ * tiny kernels with a warp's lane groups in step (tiny_warp_uniform 0 / 1)
+ * at the fixed rows n = 4, 8, 16, the 4-lane kernel's register cap
+ * (tiny_min_blocks4), one launch for every lane-group size
+ * (tiny_one_launch) on the vbatched rows' batches of tiny fronts (10,000,
+ * m uniform in [1, N]; N = 32 with its fixed-size reference), and n = 4
+ * timed with the L2 cleaned after the restore (a read of 256 MB). */
+static double *flush_buf;
+static const size_t flush_len = 32u << 20; /* doubles: 256 MB, five L2s */
+static void batch_restore_flush(void *p)
+{
+    batch_restore(p);
+    double r = 0;
+    if (cublasDasum(blas, (int)flush_len, flush_buf, 1, &r) != CUBLAS_STATUS_SUCCESS) {
+        fprintf(stderr, "cublasDasum failed\n");
+        exit(2);
+    }
+}
 static void variants(const sylva__kernel_tuning *t)
 {
-    static const int ns[] = {4, 32, 64, 128};
-    for (int i = 0; i < 4; i++) {
+    static const int ns[3] = {4, 8, 16};
+    for (int i = 0; i < 3; i++) {
         const int n = ns[i];
         long cnt = (512L << 20) / ((long)n * n * 8);
-        if (cnt > 4000000) cnt = 4000000;
-        const double flops = (double)n * n * n / 3 + (double)n * n / 2 + n / 6.0;
+        if (cnt > 4000000) cnt = 4000000; /* the bench rows' batches */
         for (int rep = 0; rep < 2; rep++) {
-            fixed_max_only = 1;
-            double g_max = fixed_run(n, (int)cnt, t, NULL);
-            fixed_max_only = 0;
-            double g_rng = fixed_run(n, (int)cnt, t, NULL);
-            printf("variants n=%-3d rep %d: max-only entry %6.0f, range entry %6.0f GFLOP/s", n, rep, g_max, g_rng);
-            if (n <= 4) {
-                static const int nf[2] = {2, 4};
-                for (int q = 0; q < 2; q++) {
-                    sylva__kernel_tuning u = *t;
-                    u.tiny_fronts4 = nf[q];
-                    printf(", tiny_fronts4 %d: %6.0f", nf[q], fixed_run(n, (int)cnt, &u, NULL));
-                }
+            printf("variants n=%-3d rep %d:", n, rep);
+            static const int wu[4] = {0, 1, 0, 1}, mb[4] = {0, 0, 16, 12};
+            for (int q = 0; q < (n == 4 ? 4 : 2); q++) {
+                sylva__kernel_tuning u = *t;
+                u.tiny_fronts4 = 1, u.tiny_warp_uniform = wu[q], u.tiny_min_blocks4 = mb[q];
+                printf(" warp_uniform %d", wu[q]);
+                if (n == 4) printf(" min_blocks4 %2d", mb[q]);
+                printf(": %6.0f", fixed_run(n, (int)cnt, &u, NULL));
             }
-            if (n > 16 && n <= 32) {
-                static const int mb[3] = {0, 5, 4};
-                for (int q = 0; q < 3; q++) {
-                    sylva__kernel_tuning u = *t;
-                    u.tiny_min_blocks = mb[q];
-                    printf(", tiny_min_blocks %d: %6.0f", mb[q], fixed_run(n, (int)cnt, &u, NULL));
-                }
-            }
-            printf("  (flops/front %.0f)\n", flops);
+            printf(" GFLOP/s\n");
         }
     }
+    { /* n = 4, the table's form, the L2 cleaned (clean lines) after the restore */
+        CK(cudaMalloc((void **)&flush_buf, flush_len * sizeof(double)));
+        CK(cudaMemset(flush_buf, 0, flush_len * sizeof(double)));
+        int *m = malloc(4000000 * sizeof(int));
+        for (int q = 0; q < 4000000; q++) m[q] = 4;
+        batch_arg a;
+        batch_make(&a, 4000000, m, m);
+        a.tune = *t;
+        for (int rep = 0; rep < 2; rep++) {
+            float plain = time_ms(run_ours, batch_restore, &a, reps);
+            float flushed = time_ms(run_ours, batch_restore_flush, &a, reps);
+            printf("variants n=4   rep %d: table form %.3f ms (%.0f GFLOP/s) after the restore, "
+                   "%.3f ms (%.0f GFLOP/s) after the restore and an L2 clean\n", rep, plain,
+                   gf(a.flops, plain), flushed, gf(a.flops, flushed));
+        }
+        batch_free(&a);
+        free(m);
+        cudaFree(flush_buf);
+    }
+    int *m = malloc(10000 * sizeof(int)), *k = malloc(10000 * sizeof(int));
+    static const int Ns[3] = {8, 16, 32};
+    for (int i = 0; i < 3; i++) {
+        vbatched_shapes(10000, Ns[i], m, k);
+        for (int rep = 0; rep < 2; rep++) {
+            printf("variants N=%-3d rep %d:", Ns[i], rep);
+            static const int ol[3] = {0, 1, 1}, wu[3] = {0, 0, 1};
+            for (int q = 0; q < 3; q++) {
+                sylva__kernel_tuning u = *t;
+                u.tiny_fronts4 = 1, u.tiny_one_launch = ol[q], u.tiny_warp_uniform = wu[q];
+                printf(" one_launch %d warp_uniform %d: %6.0f", ol[q], wu[q],
+                       vbatched_run(10000, m, k, &u, NULL));
+            }
+            if (Ns[i] == 32) { /* the bench row's fixed-size reference, (20, 11) */
+                int *fm = malloc(10000 * sizeof(int)), *fk = malloc(10000 * sizeof(int));
+                for (int q = 0; q < 10000; q++) fm[q] = 20, fk[q] = 11;
+                printf(", fixed (20, 11): %6.0f", vbatched_run(10000, fm, fk, t, NULL));
+                free(fm), free(fk);
+            }
+            printf(" GFLOP/s\n");
+        }
+    }
+    free(m), free(k);
 }
 
 /* ---- Tuning sweep: each parameter in turn, the others at their current
@@ -563,6 +616,57 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
             if (g[q] > 1.01 * g[win]) win = q;
         t->tiny_fronts4 = nf[win];
     }
+    /* the 4-, 8- and 16-lane kernels with a warp's groups in step: on if
+     * it wins by 1% (n = 4, 8, 16; 1M, 500k, 128k fronts) */
+    {
+        double g[2] = {0, 0};
+        for (int q = 0; q < 2; q++) {
+            sylva__kernel_tuning u = *t;
+            u.tiny_warp_uniform = q;
+            for (int n = 4; n <= 16; n *= 2) {
+                long cnt = (256L << 20) / ((long)n * n * 8);
+                g[q] += fixed_run(n, (int)(cnt < 1000000 ? cnt : 1000000), &u, NULL);
+            }
+        }
+        printf("  n = 4, 8, 16: tiny 4/8/16-lane groups on their own %.0f, a warp's groups in step %.0f GFLOP/s (sum)\n",
+               g[0], g[1]);
+        t->tiny_warp_uniform = g[1] > 1.01 * g[0];
+    }
+    /* the 4-lane kernel's register cap (one front per group): the
+     * compiler's choice unless 12 or 16 blocks/SM win by 1% */
+    if (t->tiny_fronts4 == 1) {
+        static const int mb[3] = {0, 12, 16};
+        double g[3] = {0, 0, 0};
+        for (int q = 0; q < 3; q++) {
+            sylva__kernel_tuning u = *t;
+            u.tiny_min_blocks4 = mb[q];
+            for (int n = 3; n <= 4; n++) g[q] += fixed_run(n, 1000000, &u, NULL);
+        }
+        printf("  n = 3, 4: tiny 4-lane kernel compiler's registers %.0f, 12 blocks/SM %.0f, 16 blocks/SM %.0f GFLOP/s (sum)\n",
+               g[0], g[1], g[2]);
+        int win = 0;
+        for (int q = 1; q < 3; q++)
+            if (g[q] > 1.01 * g[win]) win = q;
+        t->tiny_min_blocks4 = mb[win];
+    }
+    /* one launch for every lane-group size: on if it wins by 1% on mixed
+     * batches of tiny fronts (10,000, m ≤ 16 and m ≤ 32) */
+    if (t->tiny_fronts4 == 1 && t->tiny_max_m > 4) {
+        double g[2] = {0, 0};
+        int *tm = malloc(10000 * sizeof(int)), *tk = malloc(10000 * sizeof(int));
+        for (int N = 16; N <= 32; N += 16) {
+            vbatched_shapes(10000, N, tm, tk);
+            for (int q = 0; q < 2; q++) {
+                sylva__kernel_tuning u = *t;
+                u.tiny_one_launch = q;
+                g[q] += vbatched_run(10000, tm, tk, &u, NULL);
+            }
+        }
+        free(tm), free(tk);
+        printf("  N = 16, 32 (10,000 fronts): tiny one launch per lane-group size %.0f, one for all %.0f GFLOP/s (sum)\n",
+               g[0], g[1]);
+        t->tiny_one_launch = g[1] > 1.01 * g[0];
+    }
     /* DMMA vs SIMT trailing update in the fused kernel, per 32-row bucket:
      * SIMT kept up to the largest n where it wins */
     int mma_min = 0;
@@ -616,10 +720,12 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
     free(m), free(k);
     printf("tuned: tiny_max_m %d fused_max_m %d fused_threads %d fused_panel %d panel_nb %d "
            "native_syrk_nb %d native_panel_nb %d fused_mma_min_m %d fused_small_m %d gemm_mma %d "
-           "panel_merge_min_count %d tiny_min_blocks %d tiny_fronts4 %d\n",
+           "panel_merge_min_count %d tiny_min_blocks %d tiny_fronts4 %d tiny_min_blocks4 %d "
+           "tiny_one_launch %d tiny_warp_uniform %d\n",
            t->tiny_max_m, t->fused_max_m, t->fused_threads, t->fused_panel, t->panel_nb,
            t->native_syrk_nb, t->native_panel_nb, t->fused_mma_min_m, t->fused_small_m,
-           t->gemm_mma, t->panel_merge_min_count, t->tiny_min_blocks, t->tiny_fronts4);
+           t->gemm_mma, t->panel_merge_min_count, t->tiny_min_blocks, t->tiny_fronts4,
+           t->tiny_min_blocks4, t->tiny_one_launch, t->tiny_warp_uniform);
 }
 
 int main(int argc, char **argv)
@@ -670,6 +776,12 @@ int main(int argc, char **argv)
         int *m = malloc(10000 * sizeof(int)), *k = malloc(10000 * sizeof(int));
         vbatched_shapes(10000, prof_vb, m, k);
         printf("profile vbatched N=%d: %.0f GFLOP/s\n", prof_vb, vbatched_run(10000, m, k, &t, NULL));
+        if (prof_vb <= 32) { /* tiny fronts: also the other tiny_one_launch form */
+            sylva__kernel_tuning u = t;
+            u.tiny_one_launch = !t.tiny_one_launch;
+            printf("profile vbatched N=%d, tiny_one_launch %d: %.0f GFLOP/s\n", prof_vb,
+                   u.tiny_one_launch, vbatched_run(10000, m, k, &u, NULL));
+        }
         free(m), free(k);
         return 0;
     }
@@ -709,7 +821,11 @@ int main(int argc, char **argv)
         if (quick && cnt > 20000) cnt = 20000;
         if (cnt > 4000000) cnt = 4000000;
         double ref, ours = fixed_run(n, (int)cnt, &t, &ref);
-        double flops = (double)n * n * n / 3 + (double)n * n / 2 + n / 6.0;
+        /* The bound in the flops ours and cuSOLVER are counted in
+         * (gt_front_flops(n, n) = n³/3 a front, batch_make), so ours/bound
+         * is the bound's time over ours (before v7 the bound counted
+         * n³/3 + n²/2 + n/6: ratios low by that factor, 0.71 at n = 4). */
+        double flops = gt_front_flops(n, n);
         double bound = flops / (2.0 * n * n * 8 / bw) / 1e9;
         if (json_on) {
             json_row("fixed");

@@ -5,9 +5,11 @@
  * large, both sides of every crossover (tiny G = 4/8/16/32, fused buckets,
  * medium), empty entries, k = 0, and one non-SPD front per batch. Each
  * tuning variant (threads, panel widths, crossovers, DMMA or SIMT updates,
- * 64-thread small buckets, merged medium panels) runs the same checks; the
- * max-only and range (smallest m known) no-check entries run one-size
- * batches on both sides of every crossover and mixed batches.
+ * 64-thread small buckets, merged medium panels, the tiny kernels' forms,
+ * a warp's lane groups in step, one launch for all tiny lane-group sizes)
+ * runs the same checks; the max-only and range (smallest m known) no-check
+ * entries run one-size batches on both sides of every crossover and mixed
+ * batches.
  * Usage: test_gpu_front [--quick]   (quick: small sizes, for the sanitizers)
  * Exit: 0 pass, 1 fail, 77 no GPU. */
 #include <float.h>
@@ -136,8 +138,8 @@ static void test_entries(const sylva__kernel_tuning *t)
             }
         }
         /* mixed sizes whose smallest is inside the tiny and fused classes */
-        static const int span[3][2] = {{5, 40}, {17, 70}, {33, 170}};
-        for (int r = 0; r < 3; r++) {
+        static const int span[4][2] = {{1, 20}, {5, 40}, {17, 70}, {33, 170}};
+        for (int r = 0; r < 4; r++) {
             for (int q = 0; q < COUNT; q++) {
                 m[q] = q == 0 ? span[r][0] : q == 1 ? span[r][1] : gt_randint(span[r][0], span[r][1]);
                 k[q] = gt_randint(1, m[q]), whole[q] = q % 2, bad[q] = 0;
@@ -267,6 +269,14 @@ int main(int argc, char **argv)
     sylva__kernel_tuning_defaults(&t);
     test_factor(&t, "defaults", max_m);
     test_entries(&t);
+    {   /* the tiny forms the table does not take, through both entries: one
+         * launch for every lane-group size or one per size (one-size batches
+         * take one launch either way), the 4-lane kernel capped or not */
+        sylva__kernel_tuning u = t;
+        u.tiny_one_launch = !t.tiny_one_launch, u.tiny_min_blocks4 = t.tiny_min_blocks4 ? 0 : 16;
+        u.tiny_warp_uniform = !t.tiny_warp_uniform;
+        test_entries(&u);
+    }
     /* Every kernel variant, and the crossovers moved. */
     struct { int tiny, fused, threads, panel, nb, mma_min, small, gemm_mma, merge; const char *name; } v[] = {
         {32, 192, 64, 16, 16, 0, 0, 1, 0, "fused 64 thr, panel 16, nb 16"},
@@ -281,6 +291,19 @@ int main(int argc, char **argv)
         {32, 160, 256, 8, 32, 0, 96, 1, 128, "tiny 32-lane predicated, compiler's registers"},
         {32, 160, 256, 8, 32, 0, 96, 1, 128, "tiny 4-lane groups of 2 fronts"},
         {32, 160, 256, 8, 32, 0, 96, 1, 128, "tiny 4-lane groups of 4 fronts"},
+        {32, 160, 256, 8, 32, 0, 96, 1, 128, "tiny one launch, 32-lane unpredicated"},
+        {32, 160, 256, 8, 32, 0, 96, 1, 128, "tiny one launch, 32-lane at 5 blocks/SM"},
+        {32, 160, 256, 8, 32, 0, 96, 1, 128, "tiny one launch, 32-lane predicated, compiler's"},
+        {16, 160, 256, 8, 32, 0, 96, 1, 128, "tiny one launch, tiny ≤ 16"},
+        {32, 160, 256, 8, 32, 0, 96, 1, 128, "tiny one launch per size"},
+        {32, 160, 256, 8, 32, 0, 96, 1, 128, "tiny 4-lane at 12 blocks/SM"},
+        {32, 160, 256, 8, 32, 0, 96, 1, 128, "tiny 4-lane at 16 blocks/SM"},
+        {32, 160, 256, 8, 32, 0, 96, 1, 128, "tiny warp-uniform groups"},
+        {32, 160, 256, 8, 32, 0, 96, 1, 128, "tiny warp-uniform groups, one launch per size"},
+        {32, 160, 256, 8, 32, 0, 96, 1, 128, "tiny warp-uniform groups, 4-lane at 16 blocks/SM"},
+        {32, 160, 256, 8, 32, 0, 96, 1, 128, "tiny warp-uniform groups, 4-lane groups of 2 fronts"},
+        {32, 160, 256, 8, 32, 0, 96, 1, 128, "tiny warp-uniform groups, 4-lane groups of 4 fronts"},
+        {32, 160, 256, 8, 32, 0, 96, 1, 128, "tiny groups on their own"},
         /* The SIMT forms (v4) and the DMMA crossovers moved. */
         {32, 192, 256, 8, 32, 192, 0, 0, 0, "SIMT: fused and GEMM"},
         {32, 192, 64, 16, 16, 192, 0, 0, 0, "SIMT: fused 64 thr, panel 16, nb 16"},
@@ -297,6 +320,9 @@ int main(int argc, char **argv)
         u.panel_merge_min_count = v[i].merge; /* 1: always (the batches have 231 fronts) */
         u.tiny_min_blocks = strstr(v[i].name, "5 blocks/SM") ? 5 : strstr(v[i].name, "predicated, compiler") ? 0 : 4;
         u.tiny_fronts4 = strstr(v[i].name, "groups of 2") ? 2 : strstr(v[i].name, "groups of 4") ? 4 : 1;
+        u.tiny_one_launch = strstr(v[i].name, "one launch per size") ? 0 : strstr(v[i].name, "one launch") ? 1 : t.tiny_one_launch;
+        u.tiny_min_blocks4 = strstr(v[i].name, "12 blocks/SM") ? 12 : strstr(v[i].name, "16 blocks/SM") ? 16 : t.tiny_min_blocks4;
+        u.tiny_warp_uniform = strstr(v[i].name, "warp-uniform") ? 1 : strstr(v[i].name, "on their own") ? 0 : t.tiny_warp_uniform;
         test_factor(&u, v[i].name, quick ? 200 : 600);
     }
     {   /* the parts on the SIMT GEMM tiles (the defaults take DMMA) */

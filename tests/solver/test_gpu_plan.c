@@ -4,7 +4,8 @@
  * the same level schedule as the device), with one CB pool per group. The
  * factor it makes must solve A x = b to c·n·ε, have the log-determinant the
  * regular factorization has, and on a matrix made indefinite report (by the
- * genuine-failure rule) the column the regular factorization reports.
+ * genuine-failure rule) the column the regular factorization reports; each
+ * level's smallest and largest m and largest k match its fronts.
  *   test_gpu_plan SPEC POLICY [small=N]
  */
 #include <math.h>
@@ -58,6 +59,29 @@ static int64_t run_twin(const sylva__plan *pl, const sylva__gpu_plan *gp, const 
     return col;
 }
 
+/* Each level's extremes as the launches take them: the smallest and
+ * largest m (the range entry skips the kernel classes below the smallest),
+ * the largest k, over the level's fronts in the blob. */
+static void check_levels(const sylva__gpu_plan *gp)
+{
+    for (int64_t g = 0; g < gp->ngroups; g++) {
+        const sylva__group_desc *d = &gp->groups[g];
+        const int *m = (const int *)((const char *)gp->blobs[g] + d->lay.m);
+        const int *k = (const int *)((const char *)gp->blobs[g] + d->lay.k);
+        for (int l = 0; l < d->nlevels; l++) {
+            int lo = m[d->level_ptr[l]], hi = 0, hk = 0;
+            for (int i = d->level_ptr[l]; i < d->level_ptr[l + 1]; i++) {
+                if (m[i] < lo) lo = m[i];
+                if (m[i] > hi) hi = m[i];
+                if (k[i] > hk) hk = k[i];
+            }
+            CHECK(d->level_min_m[l] == lo && d->level_max_m[l] == hi && d->level_max_k[l] == hk,
+                  "group %lld level %d: m in [%d, %d], k ≤ %d; the plan says [%d, %d], %d",
+                  (long long)g, l, lo, hi, hk, d->level_min_m[l], d->level_max_m[l], d->level_max_k[l]);
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -81,6 +105,7 @@ int main(int argc, char **argv)
     const sylva__plan *pl = an->plan;
     sylva__gpu_plan *gp = NULL;
     CHECK(sylva__gpu_plan_build(pl, &gp) == SYLVA_OK, "gpu plan: %s", sylva_last_error());
+    check_levels(gp);
     int64_t n = A->n, nl = pl->l_off[pl->tree->nfronts];
     double *L = malloc((size_t)(nl + 1) * sizeof *L);
     for (int64_t i = 0; i < nl; i++) L[i] = NAN; /* every entry must be written */
