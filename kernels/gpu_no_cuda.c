@@ -1,10 +1,11 @@
 /* gpu_no_cuda.c — the GPU entry points of gpu_front.h, gpu_context.h,
- * gpu_group.h and gpu_solve.h in a build without CUDA: there is no device,
+ * gpu_group.h, gpu_solve.h and gpu_stage.h in a build without CUDA: there is no device,
  * and each call answers SYLVA_ERR_UNSUPPORTED (no pointer is device
  * memory), so callers need no #ifdef. */
 #include "gpu_front.h"
 #include "gpu_group.h"
 #include "gpu_solve.h"
+#include "gpu_stage.h"
 #include "sylva.h"
 
 int sylva__gpu_device_count(void) { return 0; }
@@ -255,5 +256,26 @@ int sylva__gpu_solve_trace_end(const sylva__solve_desc *d, sylva__solve_bufs *b,
                                struct CUstream_st *s)
 {
     (void)d, (void)b, (void)nrhs, (void)path, (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+
+int sylva__gpu_context_stage(sylva__gpu_context *ctx, struct sylva__gpu_stage **st)
+{
+    (void)ctx;
+    *st = 0;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+int sylva__gpu_stage_create(int threads, size_t piece_bytes, sylva__gpu_stage **st)
+{
+    (void)threads;
+    (void)piece_bytes;
+    *st = 0;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+void sylva__gpu_stage_free(sylva__gpu_stage *st) { (void)st; }
+int sylva__gpu_stage_copy(sylva__gpu_stage *st, double *dst, int64_t ldd, const double *src, int64_t lds,
+                          int64_t rows, int64_t cols, int to_device, struct CUstream_st *s)
+{
+    (void)st, (void)dst, (void)ldd, (void)src, (void)lds, (void)rows, (void)cols, (void)to_device, (void)s;
     return SYLVA_ERR_UNSUPPORTED;
 }
