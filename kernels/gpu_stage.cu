@@ -4,10 +4,13 @@
  * the other; downward it empties one while the engine fills the other.
  * All copies go on the caller's stream, whose order keeps them apart from
  * the kernels around them; a slot is reused only after the event recorded
- * behind its last copy. A failing CUDA call is reported with its name
+ * behind its last copy. The threads it makes may run on any core (the
+ * caller is a StarPU worker bound to one). A failing CUDA call is reported with its name
  * (the first one any thread saw); the copy then waits for the stream so
  * that no slot is still in use when the call returns.
  */
+#include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,7 +123,16 @@ static cudaError_t run_share(const job &j, int t, const char **what)
 {
     sylva__gpu_stage *st = j.st;
     cudaError_t e = cudaSuccess;
-    if (t > 0 && (e = cudaSetDevice(st->device)) != cudaSuccess) return *what = "cudaSetDevice", e;
+    if (t > 0) {
+        /* A thread made by a StarPU worker inherits the worker's binding to
+         * one core: the eight then shared it and copied at 6 GB/s, slower
+         * than one pageable copy (perf-log, v5). Any core of the process. */
+        cpu_set_t any;
+        CPU_ZERO(&any);
+        for (int c = 0; c < CPU_SETSIZE; c++) CPU_SET(c, &any);
+        pthread_setaffinity_np(pthread_self(), sizeof any, &any); /* refused: stay where we are */
+        if ((e = cudaSetDevice(st->device)) != cudaSuccess) return *what = "cudaSetDevice", e;
+    }
     double *slot[2] = {st->pinned + (size_t)(2 * t) * st->piece, st->pinned + (size_t)(2 * t + 1) * st->piece};
     cudaEvent_t ev[2] = {st->done[2 * t], st->done[2 * t + 1]};
     int64_t c0, nc, r0, nr;
