@@ -58,12 +58,6 @@ extern "C" {
  * (forward: row chunk · ceil(k/UK) + pivot chunk; backward: pivot chunk ·
  * ceil(r/BR) + row chunk). */
 enum { SYLVA_SOLVE_FOLD = 0, SYLVA_SOLVE_TRI = 1, SYLVA_SOLVE_UPD = 2 };
-/* Item kinds whose L the sweeps prefetch into L2 when a block takes them
- * (bit 1 << kind; SYLVA_SOLVE_PREFETCH=MASK overrides, for measuring).
- * Not triangle items: a block's rows left of the diagonal are all of L11
- * across the chain (400 MB for lap3d7:100's root), which flushed L2 and
- * cost 10% there (v5, call 1). */
-#define SYLVA_SOLVE_PF_DEFAULT ((1 << SYLVA_SOLVE_FOLD) | (1 << SYLVA_SOLVE_UPD))
 #define SYLVA_SOLVE_ITEM(kind, index) ((kind) << 24 | (index))
 #define SYLVA_SOLVE_KIND(code) ((code) >> 24)
 #define SYLVA_SOLVE_INDEX(code) ((code) & 0xffffff)

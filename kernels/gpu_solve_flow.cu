@@ -9,16 +9,12 @@
  * order: each needs the one before; a forward update item takes its
  * pivots' blocks as this count passes them); udone[f] — update items done
  * (the last one to finish signals the parent). A writer fences before it counts; a
- * reader polls with acquire loads and reads the right-hand side through
+ * reader polls with volatile loads and reads the right-hand side through
  * L2 (__ldcg/__stcg: another block may have written it during the launch).
- * A block that takes an item first asks its L into L2 (prefetches: no
- * registers, no wait), so that the loads after its waits hit L2.
  * Right-hand sides go FLOW_COLS at a time (a warp each on a diagonal
  * block). Replaced the level-by-level launches (4 per level and
  * direction, 6 cuBLAS calls per large front: 9 ms for a 2.4 ms cuDSS solve
  * of lap3d7:60, docs/perf-log.md). */
-#include <stdlib.h>
-
 #include <algorithm>
 #include <atomic>
 
@@ -62,9 +58,6 @@ template <int W, bool Forward> __global__ void __launch_bounds__(W * 32, FLOW_MI
         F.X1 = a.X + a.col[F.f];
         F.rw = a.rows + a.rofs[F.f];
         const int parent = a.parent[F.f], nt = a.nt[F.f], nu = a.nu[F.f];
-        /* Its L asked into L2 before it waits (one chunk asks for all:
-         * an item's chunks are taken together). */
-        if (chunk == 0 && (a.prefetch >> kind & 1)) prefetch_item<W, Forward>(F, kind, idx);
         if (Forward) {
             /* An update item waits on its triangle blocks as it goes. */
             if (kind != SYLVA_SOLVE_UPD) block_wait(ready + F.f, a.nchild[F.f], &flag);
@@ -153,19 +146,6 @@ template <int W> int launch(const flow_args &a, int count, bool forward, cudaStr
     return e == cudaSuccess ? SYLVA_OK : cuda_fail(forward ? "flow_kernel (forward)" : "flow_kernel (backward)", e);
 }
 
-/* SYLVA_SOLVE_PF_DEFAULT, or SYLVA_SOLVE_PREFETCH's mask (read once). */
-static int prefetch_mask()
-{
-    static std::atomic<int> mask{-1};
-    int m = mask.load(std::memory_order_relaxed);
-    if (m < 0) {
-        const char *e = getenv("SYLVA_SOLVE_PREFETCH");
-        m = e && *e ? (int)strtol(e, NULL, 0) & 7 : SYLVA_SOLVE_PF_DEFAULT;
-        mask.store(m, std::memory_order_relaxed);
-    }
-    return m;
-}
-
 int sweep(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, double *X, cudaStream_t s,
           bool forward)
 {
@@ -201,7 +181,6 @@ int sweep(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, 
                    (int)nrhs,
                    flow,
                    flow + 1,
-                   prefetch_mask(),
                    b->trace[forward ? 0 : 1]};
     return launch<FLOW_W>(a, count * nchunks, forward, s);
 }

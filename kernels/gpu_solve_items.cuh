@@ -52,7 +52,6 @@ struct flow_args {
     int64_t ldx;
     int nrhs;
     int *ticket, *ready; /* ready, tdone, udone: F ints each, per column chunk */
-    int prefetch;        /* SYLVA_SOLVE_PF_* bits: item kinds whose L is prefetched to L2 when taken */
     unsigned long long *trace; /* NULL, or 4 per ticket (sylva__gpu_solve_trace_*) */
 };
 
@@ -77,17 +76,6 @@ __device__ __forceinline__ double warp_sum(double v)
     return v;
 }
 
-/* A load with acquire semantics at device scope: what the writer did
- * before its release (fence, then count) is visible after it, without a
- * full fence on the reader's side (v5: the poll used a volatile load and
- * then __threadfence). */
-__device__ __forceinline__ int load_acquire(const int *p)
-{
-    int x;
-    asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(x) : "l"(p) : "memory");
-    return x;
-}
-
 /* The block waits until *p ≥ v; returns the value seen (≥ v), or v when v
  * ≤ 0 (nothing to wait for: no load). */
 __device__ int block_wait(const int *p, int v, int *shared)
@@ -95,7 +83,8 @@ __device__ int block_wait(const int *p, int v, int *shared)
     if (v <= 0) return v;
     if (threadIdx.x == 0) {
         int x;
-        while ((x = load_acquire(p)) < v) __nanosleep(32);
+        while ((x = *(volatile const int *)p) < v) __nanosleep(32);
+        __threadfence();
         *shared = x;
     }
     __syncthreads();
@@ -112,42 +101,6 @@ __device__ void block_signal(int *p, int *q)
     if (threadIdx.x == 0) {
         atomicAdd(p, 1);
         if (q) atomicAdd(q, 1);
-    }
-}
-
-/* Rows [i0, i1) of columns [j0, j1) of L (ld m) asked into L2, one
- * prefetch per 128-byte line, by the whole block; no registers held and
- * nothing waited for. An item taken before what it needs is done asks for
- * its L this way when taken, so that its loads hit L2 once it runs: a
- * forward update item streamed its L at ~6 GB/s (16 KB of loads in
- * flight at HBM latency) and ended ~85 µs behind its chain (v4 trace). */
-template <int W> __device__ __forceinline__ void prefetch_tile(const double *L, int64_t m, int i0, int i1, int j0, int j1)
-{
-    if (i1 <= i0 || j1 <= j0) return;
-    const int lines = (i1 - i0 + 15) / 16 + 1; /* + 1: a column's rows may straddle one more line */
-    for (int u = threadIdx.x; u < lines * (j1 - j0); u += FLOW_THREADS) {
-        const int j = j0 + u / lines, i = min(i0 + u % lines * 16, i1 - 1);
-        asm volatile("prefetch.global.L2 [%0];" ::"l"(L + i + (int64_t)j * m));
-    }
-}
-
-/* What item (kind, idx) of front F will read of L, prefetched (above). */
-template <int W, bool Forward> __device__ void prefetch_item(const front &F, int kind, int idx)
-{
-    if (kind == SYLVA_SOLVE_FOLD) {
-        prefetch_tile<W>(F.L, F.m, 0, F.m, 0, F.k);
-    } else if (kind == SYLVA_SOLVE_TRI) {
-        const int r0 = idx * FLOW_TB, r1 = min(F.k, r0 + FLOW_TB);
-        if (Forward) prefetch_tile<W>(F.L, F.m, r0, r1, 0, r1); /* its rows left of and on the diagonal */
-        else prefetch_tile<W>(F.L, F.m, r0, F.k, r0, r1);      /* its columns on and below it */
-    } else if (Forward) {
-        const int nku = (F.k + SYLVA_SOLVE_UK - 1) / SYLVA_SOLVE_UK;
-        const int i0 = idx / nku * SYLVA_SOLVE_UR, j0 = idx % nku * SYLVA_SOLVE_UK;
-        prefetch_tile<W>(F.L, F.m, F.k + i0, F.k + min(F.r, i0 + SYLVA_SOLVE_UR), j0, min(F.k, j0 + SYLVA_SOLVE_UK));
-    } else {
-        const int nbr = (F.r + SYLVA_SOLVE_BR - 1) / SYLVA_SOLVE_BR;
-        const int j0 = idx / nbr * SYLVA_SOLVE_BK, i0 = idx % nbr * SYLVA_SOLVE_BR;
-        prefetch_tile<W>(F.L, F.m, F.k + i0, F.k + min(F.r, i0 + SYLVA_SOLVE_BR), j0, min(F.k, j0 + SYLVA_SOLVE_BK));
     }
 }
 
@@ -409,16 +362,13 @@ template <int W> __device__ void fold_backward(const front &F, const flow_args &
 
 /* The end of a triangle block (forward, or Backward with the diagonal
  * block transposed): the threads' partial sums acc reduced through shared
- * memory, subtracted from the block's rows of X1 (own: warp c's lane i
- * holds row r0 + i of column c0 + c, read before the item's waits: no
- * other item writes them once it may start, and one L2 round trip less
- * on each step of the chain) and the diagonal block
+ * memory, subtracted from the block's rows of X1 and the diagonal block
  * solved — by its inverse when the item inverted it while waiting. A warp
  * per column of the chunk, a lane per row. */
 template <int W, bool Backward>
 __device__ __forceinline__ void finish_block(const front &F, const flow_args &a, const double (&acc)[FLOW_COLS],
-                                             double own, int r0, int jb, int c0, int nc, bool inverted,
-                                             const double *inv, const double *d, double *s)
+                                             int r0, int jb, int c0, int nc, bool inverted, const double *inv,
+                                             const double *d, double *s)
 {
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
 #pragma unroll
@@ -428,7 +378,7 @@ __device__ __forceinline__ void finish_block(const front &F, const flow_args &a,
         double *x = F.X1 + (int64_t)(c0 + warp) * a.ldx;
         double v = 0;
         if (lane < jb) {
-            v = own;
+            v = __ldcg(x + r0 + lane);
             for (int w = 0; w < FLOW_WARPS; w++) v -= s[(w * 32 + lane) * FLOW_COLS + warp];
         }
         v = inverted ? apply_inverse<Backward>(inv, jb, v)
@@ -450,7 +400,6 @@ __device__ void tri_forward(const front &F, const flow_args &a, const int *tdone
     load_diag<W>(F, r0, jb, d);
     double *const inv = s + FLOW_INV_OFF;
     const bool inverted = b > 0; /* block 0 waits for nothing: it substitutes */
-    const double own = warp < nc && lane < jb ? __ldcg(F.X1 + (int64_t)(c0 + warp) * a.ldx + r0 + lane) : 0.0;
     if (inverted) invert_diag(d, jb, inv);
     double acc[FLOW_COLS];
 #pragma unroll
@@ -484,7 +433,7 @@ __device__ void tri_forward(const front &F, const flow_args &a, const int *tdone
         }
         done = hi;
     }
-    finish_block<W, false>(F, a, acc, own, r0, jb, c0, nc, inverted, inv, d, s);
+    finish_block<W, false>(F, a, acc, r0, jb, c0, nc, inverted, inv, d, s);
 }
 
 /* Backward triangle block b of a split front: its rows less
@@ -507,7 +456,6 @@ __device__ void tri_backward(const front &F, const flow_args &a, const int *tdon
     load_diag<W>(F, r0, jb, d);
     double *const inv = s + FLOW_INV_OFF;
     const bool inverted = need > 0; /* the last block waits for nothing: it substitutes */
-    const double own = warp < nc && lane < jb ? __ldcg(F.X1 + (int64_t)(c0 + warp) * a.ldx + r0 + lane) : 0.0;
     if (inverted) invert_diag(d, jb, inv);
     double acc[FLOW_COLS];
 #pragma unroll
@@ -539,7 +487,7 @@ __device__ void tri_backward(const front &F, const flow_args &a, const int *tdon
         }
         done = hi;
     }
-    finish_block<W, true>(F, a, acc, own, r0, jb, c0, nc, inverted, inv, d, s);
+    finish_block<W, true>(F, a, acc, r0, jb, c0, nc, inverted, inv, d, s);
 }
 
 /* Forward update item u of a split front: X[its rows] −= L21[its rows,

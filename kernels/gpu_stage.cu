@@ -13,6 +13,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <thread>
 #include <vector>
@@ -22,7 +23,8 @@
 #include "gpu_stage.h"
 
 struct sylva__gpu_stage {
-    int threads, device;
+    int threads, device, ncpus;
+    cpu_set_t cpus; /* where its threads run: the main thread's cores, else all online */
     size_t piece; /* doubles per slot */
     double *pinned; /* 2 · threads slots */
     cudaEvent_t *done; /* one per slot: behind its last copy */
@@ -47,6 +49,17 @@ extern "C" int sylva__gpu_stage_create(int threads, size_t piece_bytes, sylva__g
     }
     st->threads = threads;
     st->piece = piece_bytes / sizeof(double);
+    /* Every bit up to CPU_SETSIZE made pthread_setaffinity_np refuse the
+     * mask (bits past the kernel's CPU count: EINVAL), so the copies
+     * stayed on the worker's core: the cores the main thread may use, or
+     * else every online one. */
+    CPU_ZERO(&st->cpus);
+    if (sched_getaffinity(getpid(), sizeof st->cpus, &st->cpus) != 0 || CPU_COUNT(&st->cpus) < 2) {
+        CPU_ZERO(&st->cpus);
+        const long online = sysconf(_SC_NPROCESSORS_ONLN);
+        for (long c = 0; c < online && c < CPU_SETSIZE; c++) CPU_SET((int)c, &st->cpus);
+    }
+    st->ncpus = CPU_COUNT(&st->cpus);
     st->done = done;
     cudaError_t e = cudaGetDevice(&st->device);
     const char *what = "cudaGetDevice";
@@ -126,11 +139,8 @@ static cudaError_t run_share(const job &j, int t, const char **what)
     if (t > 0) {
         /* A thread made by a StarPU worker inherits the worker's binding to
          * one core: the eight then shared it and copied at 6 GB/s, slower
-         * than one pageable copy (perf-log, v5). Any core of the process. */
-        cpu_set_t any;
-        CPU_ZERO(&any);
-        for (int c = 0; c < CPU_SETSIZE; c++) CPU_SET(c, &any);
-        pthread_setaffinity_np(pthread_self(), sizeof any, &any); /* refused: stay where we are */
+         * than one pageable copy (perf-log, v5). The process' cores. */
+        if (st->ncpus > 1) pthread_setaffinity_np(pthread_self(), sizeof(cpu_set_t), &st->cpus); /* refused: stay */
         if ((e = cudaSetDevice(st->device)) != cudaSuccess) return *what = "cudaSetDevice", e;
     }
     double *slot[2] = {st->pinned + (size_t)(2 * t) * st->piece, st->pinned + (size_t)(2 * t + 1) * st->piece};

@@ -71,6 +71,17 @@ static int check_pivots(sylva__solve_gpu_args *a, const sylva__solve_desc *d, co
     return st;
 }
 
+/* 1 unless SYLVA_SOLVE_STAGE=0 (a measuring switch: the pageable copy). */
+static int staging_on(void)
+{
+    static int on = -1;
+    if (on < 0) {
+        const char *e = getenv("SYLVA_SOLVE_STAGE");
+        on = !(e && !strcmp(e, "0"));
+    }
+    return on;
+}
+
 /* The caller's host block to or from the device, through the worker's
  * pinned staging slots filled by several threads (gpu_stage.h: a pageable
  * copy ran at 7–10 GB/s, longer than the kernels with 64 right-hand
@@ -81,7 +92,7 @@ static int copy_host(double *dst, int64_t ldd, const double *src, int64_t lds, i
 {
     sylva__gpu_stage *stage = NULL;
     sylva__gpu_context *ctx = sylva__gpu_worker_context(starpu_worker_get_id());
-    if (!ctx || (double)rows * (double)cols * sizeof(double) <= 256 * 1024.0)
+    if (!ctx || !staging_on() || (double)rows * (double)cols * sizeof(double) <= 256 * 1024.0)
         return sylva__gpu_copy_columns(dst, ldd, src, lds, rows, cols, to_device, s);
     int st = sylva__gpu_context_stage(ctx, &stage);
     return st ? st : sylva__gpu_stage_copy(stage, dst, ldd, src, lds, rows, cols, to_device, s);
