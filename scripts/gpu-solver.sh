@@ -106,6 +106,9 @@ for p in $phases; do
     timeout 120 "$CS" --tool memcheck --error-exitcode 9 --print-limit 20 \
       "$B/bin/test_gpu_stage" >> "$OUT/solve-tests.log" 2>&1; rc=$?
     note "memcheck test_gpu_stage (staged host copies): rc=$rc ($(( $(date +%s) - s )) s) $(grep -c '^ok' "$OUT/solve-tests.log") ok lines"
+    # The host link and the staged copy outside StarPU (a solve's 64 columns of lap3d7:60: 110 MB).
+    timeout 60 "$B/bin/test_gpu_stage" --rates 110 > "$OUT/copy-rates.log" 2>&1
+    while read -r l; do note "copy rates: $l"; done < "$OUT/copy-rates.log"
     s=$(date +%s)
     timeout 300 "$CS" --tool memcheck --error-exitcode 9 --print-limit 20 \
       "$B/bin/test_gpu_solve" elast3d:4 small=32 > "$OUT/sanitize-solve.log" 2>&1; rc=$?

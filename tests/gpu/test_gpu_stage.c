@@ -5,11 +5,13 @@
  * leading dimensions past the rows on both sides, an empty block. Each
  * block goes up into a device array poisoned with NaN and comes back into
  * a host array poisoned the same way: the copy must be exact and must not
- * write the padding rows of either side. Exit: 0 pass, 1 fail, 77 no GPU. */
+ * write the padding rows of either side. Exit: 0 pass, 1 fail, 77 no GPU.
+ * `test_gpu_stage --rates MB` prints the copy rates instead (below). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "gpu_stage.h"
 #include "gpu_test_util.h"
@@ -62,9 +64,66 @@ static int run(const shape *c)
     return bad || wrong;
 }
 
-int main(void)
+/* Seconds of the best of 3 of fn's copy (a host clock around a copy that waits). */
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* --rates MB: the copy rates a solve's host blocks can have here, outside
+ * StarPU: one pageable cudaMemcpy, one from pinned memory (the link), and
+ * the staged copy with 1, 2, 4 and 8 threads of 1 MB slots (GB/s, best of 3). */
+static int rates(double mb)
+{
+    const size_t n = (size_t)(mb * (1 << 20)) / sizeof(double), bytes = n * sizeof(double);
+    double *h = malloc(bytes), *pinned = NULL, *d = NULL;
+    CK(cudaMallocHost((void **)&pinned, bytes));
+    CK(cudaMalloc((void **)&d, bytes));
+    for (size_t i = 0; i < n; i++) h[i] = pinned[i] = (double)i;
+    cudaStream_t s;
+    CK(cudaStreamCreate(&s));
+    for (int up = 1; up >= 0; up--) {
+        double best[2] = {1e30, 1e30};
+        for (int k = 0; k < 3; k++)
+            for (int p = 0; p < 2; p++) {
+                double *hp = p ? pinned : h, t0 = now();
+                CK(cudaMemcpy(up ? (void *)d : (void *)hp, up ? (void *)hp : (void *)d, bytes,
+                              up ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost));
+                double t = now() - t0;
+                if (t < best[p]) best[p] = t;
+            }
+        printf("%s %.0f MB: pageable %.1f GB/s, pinned %.1f GB/s;", up ? "up  " : "down", mb, bytes / best[0] / 1e9,
+               bytes / best[1] / 1e9);
+        for (int T = 1; T <= 8; T *= 2) {
+            sylva__gpu_stage *st = NULL;
+            if (sylva__gpu_stage_create(T, 1 << 20, &st)) return 1;
+            double b = 1e30;
+            for (int k = 0; k < 3; k++) {
+                double t0 = now();
+                if (up ? sylva__gpu_stage_copy(st, d, (int64_t)n, h, (int64_t)n, (int64_t)n, 1, 1, s)
+                       : sylva__gpu_stage_copy(st, h, (int64_t)n, d, (int64_t)n, (int64_t)n, 1, 0, s))
+                    return 1;
+                double t = now() - t0;
+                if (t < b) b = t;
+            }
+            printf(" staged %d thr %.1f", T, bytes / b / 1e9);
+            sylva__gpu_stage_free(st);
+        }
+        printf(" GB/s\n");
+    }
+    CK(cudaStreamDestroy(s));
+    CK(cudaFreeHost(pinned));
+    CK(cudaFree(d));
+    free(h);
+    return 0;
+}
+
+int main(int argc, char **argv)
 {
     gt_require_gpu();
+    if (argc > 2 && !strcmp(argv[1], "--rates")) return rates(atof(argv[2]));
     gt_seed();
     const shape cases[] = {
         {3, 1000, 1000, 3, 1003, 1000},  /* 8 pieces a column (125 doubles a slot), 3 threads */
