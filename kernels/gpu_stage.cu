@@ -49,10 +49,8 @@ extern "C" int sylva__gpu_stage_create(int threads, size_t piece_bytes, sylva__g
     }
     st->threads = threads;
     st->piece = piece_bytes / sizeof(double);
-    /* Every bit up to CPU_SETSIZE made pthread_setaffinity_np refuse the
-     * mask (bits past the kernel's CPU count: EINVAL), so the copies
-     * stayed on the worker's core: the cores the main thread may use, or
-     * else every online one. */
+    /* The cores the main thread may use, or else every online one (the
+     * caller, a StarPU worker, is bound to one core). */
     CPU_ZERO(&st->cpus);
     if (sched_getaffinity(getpid(), sizeof st->cpus, &st->cpus) != 0 || CPU_COUNT(&st->cpus) < 2) {
         CPU_ZERO(&st->cpus);
@@ -138,8 +136,9 @@ static cudaError_t run_share(const job &j, int t, const char **what)
     cudaError_t e = cudaSuccess;
     if (t > 0) {
         /* A thread made by a StarPU worker inherits the worker's binding to
-         * one core: the eight then shared it and copied at 6 GB/s, slower
-         * than one pageable copy (perf-log, v5). The process' cores. */
+         * one core; the eight would share it. Inside the solve task they
+         * still copied at ~7 GB/s against 33–37 GB/s in a plain process,
+         * not explained yet (docs/perf-log.md, "The solve, v5"). */
         if (st->ncpus > 1) pthread_setaffinity_np(pthread_self(), sizeof(cpu_set_t), &st->cpus); /* refused: stay */
         if ((e = cudaSetDevice(st->device)) != cudaSuccess) return *what = "cudaSetDevice", e;
     }

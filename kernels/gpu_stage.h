@@ -2,8 +2,11 @@
  * host memory and the device through pinned staging slots, filled and
  * drained by several host threads while the copy engine moves the slots
  * already full: a pageable cudaMemcpy2DAsync moved the GPU solve's 64
- * right-hand sides at 7–10 GB/s, more time than the solve's kernels
- * (docs/perf-log.md, "The solve, v5"). A stage belongs to one GPU worker
+ * right-hand sides at 7–10 GB/s, more time than the solve's kernels;
+ * staged with 8 threads, 33 (up) and 37 GB/s (down) on the H100 host in a
+ * plain process, but ~7 GB/s inside the solve task, so the solve uses it
+ * only with SYLVA_SOLVE_STAGE=1 (docs/perf-log.md, "The solve, v5"). A
+ * stage belongs to one GPU worker
  * (its context makes it at the first need and frees it) and serves one
  * copy at a time. Without CUDA every call answers SYLVA_ERR_UNSUPPORTED.
  */

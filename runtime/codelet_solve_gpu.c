@@ -3,8 +3,9 @@
  * check of every pivot of L where L lives) (arguments in
  * runtime_internal.h's sylva__solve_gpu_args). Its buffers: the block B
  * when it lives on the device (RW; host right-hand sides are copied in and
- * out by the task itself, into the workspace's stage through the worker's
- * pinned slots, kernels/gpu_stage.h), the solve
+ * out by the task itself, into the workspace's stage: pageable copies, or
+ * with SYLVA_SOLVE_STAGE=1 the worker's pinned slots, kernels/gpu_stage.h),
+ * the solve
  * blob (R), the workspace (SCRATCH), every group's L slice (R) and, when
  * refining, the residual's pattern blob and A's values (R). On the
  * worker's stream: the L pointers, B permuted into x, the forward and
@@ -71,22 +72,26 @@ static int check_pivots(sylva__solve_gpu_args *a, const sylva__solve_desc *d, co
     return st;
 }
 
-/* 1 unless SYLVA_SOLVE_STAGE=0 (a measuring switch: the pageable copy). */
+/* 1 with SYLVA_SOLVE_STAGE=1: host blocks through the staging slots. Off
+ * by default: on the H100 host the staged copy with 8 threads ran at 33
+ * (up) and 37 GB/s (down) in a plain process but at ~7 GB/s inside this
+ * task, slower than the pageable copy (8.9 / 13.6 GB/s): the copy threads
+ * share the cores with StarPU's 15 CPU workers (docs/perf-log.md, "The
+ * solve, v5"). A switch for the work that makes them fit together. */
 static int staging_on(void)
 {
     static int on = -1;
     if (on < 0) {
         const char *e = getenv("SYLVA_SOLVE_STAGE");
-        on = !(e && !strcmp(e, "0"));
+        on = e && !strcmp(e, "1");
     }
     return on;
 }
 
-/* The caller's host block to or from the device, through the worker's
- * pinned staging slots filled by several threads (gpu_stage.h: a pageable
- * copy ran at 7–10 GB/s, longer than the kernels with 64 right-hand
- * sides); a block of at most 256 KB goes straight, as one pageable copy:
- * threads and slots would not pay for themselves there. */
+/* The caller's host block to or from the device: one pageable
+ * cudaMemcpy2DAsync, or (staging_on) through the worker's pinned staging
+ * slots filled by several threads (gpu_stage.h); a block of at most 256 KB
+ * always goes straight: threads and slots would not pay for themselves. */
 static int copy_host(double *dst, int64_t ldd, const double *src, int64_t lds, int64_t rows, int64_t cols,
                      int to_device, struct CUstream_st *s)
 {

@@ -99,6 +99,11 @@ for p in $phases; do
       timeout 240 "$B/bin/test_gpu_solve" $c >> "$OUT/solve-tests.log" 2>&1; rc=$?
       note "test_gpu_solve $(basename "${c%% *}") ${c#* }: rc=$rc ($(( $(date +%s) - s )) s)"
     done
+    for c in lap2d5:60 lap3d7:16; do # host blocks through the staging slots (off by default)
+      s=$(date +%s)
+      SYLVA_SOLVE_STAGE=1 timeout 240 "$B/bin/test_gpu_solve" $c >> "$OUT/solve-tests.log" 2>&1; rc=$?
+      note "test_gpu_solve $c SYLVA_SOLVE_STAGE=1: rc=$rc ($(( $(date +%s) - s )) s)"
+    done
     s=$(date +%s)
     timeout 240 "$B/bin/test_refine" mode=gpu >> "$OUT/solve-tests.log" 2>&1; rc=$?
     note "test_refine mode=gpu: rc=$rc ($(( $(date +%s) - s )) s)"
