@@ -72,10 +72,26 @@ extern "C" int sylva__gpu_context_create(cudaStream_t s, sylva__gpu_context **ou
 extern "C" void sylva__gpu_context_free(sylva__gpu_context *c)
 {
     if (!c) return;
+    sylva__gpu_stage_free(c->stage);
     if (c->solver) cusolverDnDestroy(c->solver);
     if (c->blas) cublasDestroy(c->blas);
     if (c->failures) cudaFree(c->failures);
     free(c);
+}
+
+/* 8 threads of two 1 MB slots: 64 columns of lap3d7:60 (110 MB) in 128
+ * pieces, one column of n = 10⁶ in 8; 16 MB pinned per GPU worker. */
+#define STAGE_THREADS 8
+#define STAGE_PIECE_BYTES ((size_t)1 << 20)
+
+extern "C" int sylva__gpu_context_stage(sylva__gpu_context *c, sylva__gpu_stage **st)
+{
+    if (!c->stage) {
+        int status = sylva__gpu_stage_create(STAGE_THREADS, STAGE_PIECE_BYTES, &c->stage);
+        if (status) return status;
+    }
+    *st = c->stage;
+    return SYLVA_OK;
 }
 
 extern "C" const sylva__kernel_tuning *sylva__gpu_context_tuning(const sylva__gpu_context *c)

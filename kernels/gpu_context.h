@@ -2,7 +2,8 @@
  * cuSOLVER handles bound to the worker's stream, the tuning table of its GPU
  * model, a device-side failure list the group runs append to (front, pivot)
  * without a host round trip, and the device-memory high-water mark sampled
- * by the runtime. Created once per worker at start (never per task); every
+ * by the runtime, and (at the solve's first need) pinned staging slots for
+ * host right-hand sides. Created once per worker at start (never per task); every
  * call is queued on, or synchronizes, the context's stream only. Without
  * CUDA every call answers SYLVA_ERR_UNSUPPORTED (gpu_no_cuda.c).
  */
@@ -52,6 +53,12 @@ size_t sylva__gpu_context_peak(const sylva__gpu_context *ctx);
 /* Bytes of workspace the native path needs for a front of k pivots
  * (cuSOLVER's POTRF workspace and the panel status), −1 on failure. */
 int64_t sylva__gpu_context_native_bytes(sylva__gpu_context *ctx, int k);
+
+/* The worker's staging slots for host blocks (gpu_stage.h), made at the
+ * first call (pinned memory: a few milliseconds once) and kept until the
+ * context is freed. */
+struct sylva__gpu_stage;
+int sylva__gpu_context_stage(sylva__gpu_context *ctx, struct sylva__gpu_stage **st);
 
 /* Queue a zero fill of `bytes` bytes at device pointer p on s. */
 int sylva__gpu_zero(void *p, size_t bytes, struct CUstream_st *s);

@@ -8,6 +8,7 @@
 #include <cusolverDn.h>
 
 #include "gpu_context.h"
+#include "gpu_stage.h"
 
 /* The device failure list: count, then (front, pivot) pairs. */
 typedef struct sylva__gpu_failures {
@@ -24,6 +25,7 @@ struct sylva__gpu_context {
     sylva__kernel_tuning tuning;
     char name[256];
     size_t peak;
+    sylva__gpu_stage *stage; /* pinned staging of the solve's host blocks: at the first need */
 };
 
 #endif

@@ -1,10 +1,11 @@
 /* gpu_no_cuda.c — the GPU entry points of gpu_front.h, gpu_context.h,
- * gpu_group.h, gpu_solve.h and gpu_tiles.h in a build without CUDA: there is no device,
- * and each call answers SYLVA_ERR_UNSUPPORTED (no pointer is device
- * memory), so callers need no #ifdef. */
+ * gpu_group.h, gpu_solve.h, gpu_stage.h and gpu_tiles.h in a build without
+ * CUDA: there is no device, and each call answers SYLVA_ERR_UNSUPPORTED (no
+ * pointer is device memory), so callers need no #ifdef. */
 #include "gpu_front.h"
 #include "gpu_group.h"
 #include "gpu_solve.h"
+#include "gpu_stage.h"
 #include "gpu_tiles.h"
 #include "sylva.h"
 
@@ -292,5 +293,23 @@ int sylva__gpu_tile_copy(sylva__gpu_context *ctx, int64_t rows, int64_t cols, co
                          int64_t lds, double *dst, int64_t ldd)
 {
     (void)ctx, (void)rows, (void)cols, (void)src, (void)lds, (void)dst, (void)ldd;
+int sylva__gpu_context_stage(sylva__gpu_context *ctx, struct sylva__gpu_stage **st)
+{
+    (void)ctx;
+    *st = 0;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+int sylva__gpu_stage_create(int threads, size_t piece_bytes, sylva__gpu_stage **st)
+{
+    (void)threads;
+    (void)piece_bytes;
+    *st = 0;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+void sylva__gpu_stage_free(sylva__gpu_stage *st) { (void)st; }
+int sylva__gpu_stage_copy(sylva__gpu_stage *st, double *dst, int64_t ldd, const double *src, int64_t lds,
+                          int64_t rows, int64_t cols, int to_device, struct CUstream_st *s)
+{
+    (void)st, (void)dst, (void)ldd, (void)src, (void)lds, (void)rows, (void)cols, (void)to_device, (void)s;
     return SYLVA_ERR_UNSUPPORTED;
 }

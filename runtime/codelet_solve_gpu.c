@@ -3,7 +3,9 @@
  * check of every pivot of L where L lives) (arguments in
  * runtime_internal.h's sylva__solve_gpu_args). Its buffers: the block B
  * when it lives on the device (RW; host right-hand sides are copied in and
- * out by the task itself, through the workspace's stage), the solve
+ * out by the task itself, into the workspace's stage: pageable copies, or
+ * with SYLVA_SOLVE_STAGE=1 the worker's pinned slots, kernels/gpu_stage.h),
+ * the solve
  * blob (R), the workspace (SCRATCH), every group's L slice (R) and, when
  * refining, the residual's pattern blob and A's values (R). On the
  * worker's stream: the L pointers, B permuted into x, the forward and
@@ -21,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_stage.h"
 #include "runtime_internal.h"
 
 /* The refinement's operations on the device (refine.c's ops). */
@@ -69,6 +72,37 @@ static int check_pivots(sylva__solve_gpu_args *a, const sylva__solve_desc *d, co
     return st;
 }
 
+/* 1 with SYLVA_SOLVE_STAGE=1: host blocks through the staging slots. Off
+ * by default: on the H100 host the staged copy with 8 threads ran at 33
+ * (up) and 37 GB/s (down) in a plain process but at ~7 GB/s inside this
+ * task, slower than the pageable copy (8.9 / 13.6 GB/s): the copy threads
+ * share the cores with StarPU's 15 CPU workers (docs/perf-log.md, "The
+ * solve, v5"). A switch for the work that makes them fit together. */
+static int staging_on(void)
+{
+    static int on = -1;
+    if (on < 0) {
+        const char *e = getenv("SYLVA_SOLVE_STAGE");
+        on = e && !strcmp(e, "1");
+    }
+    return on;
+}
+
+/* The caller's host block to or from the device: one pageable
+ * cudaMemcpy2DAsync, or (staging_on) through the worker's pinned staging
+ * slots filled by several threads (gpu_stage.h); a block of at most 256 KB
+ * always goes straight: threads and slots would not pay for themselves. */
+static int copy_host(double *dst, int64_t ldd, const double *src, int64_t lds, int64_t rows, int64_t cols,
+                     int to_device, struct CUstream_st *s)
+{
+    sylva__gpu_stage *stage = NULL;
+    sylva__gpu_context *ctx = sylva__gpu_worker_context(starpu_worker_get_id());
+    if (!ctx || !staging_on() || (double)rows * (double)cols * sizeof(double) <= 256 * 1024.0)
+        return sylva__gpu_copy_columns(dst, ldd, src, lds, rows, cols, to_device, s);
+    int st = sylva__gpu_context_stage(ctx, &stage);
+    return st ? st : sylva__gpu_stage_copy(stage, dst, ldd, src, lds, rows, cols, to_device, s);
+}
+
 static int run(sylva__solve_gpu_args *a, void *buffers[], struct CUstream_st *s)
 {
     const sylva__solve_desc *d = &a->gs->desc;
@@ -91,7 +125,7 @@ static int run(sylva__solve_gpu_args *a, void *buffers[], struct CUstream_st *s)
     if (a->host_B) { /* the caller's host arrays: copied in here, not by StarPU (see solve_gpu.c) */
         B = (double *)(ws + b.ws.stage);
         ldb = n > 0 ? n : 1;
-        st = sylva__gpu_copy_columns(B, ldb, a->host_B, a->host_ldb, n, nrhs, 1, s);
+        st = copy_host(B, ldb, a->host_B, a->host_ldb, n, nrhs, 1, s);
         a->seconds_upload = sylva__now() - t0;
         t0 = sylva__now();
     } else {
@@ -134,7 +168,7 @@ static int run(sylva__solve_gpu_args *a, void *buffers[], struct CUstream_st *s)
     if (!st) st = sylva__gpu_sync(s);
     if (!st && a->host_B) {
         t0 = sylva__now();
-        st = sylva__gpu_copy_columns(a->host_B, a->host_ldb, B, ldb, n, nrhs, 0, s);
+        st = copy_host(a->host_B, a->host_ldb, B, ldb, n, nrhs, 0, s);
         a->seconds_download = sylva__now() - t0;
     }
     return st;

@@ -5,7 +5,7 @@
 # hybrid against the CPU path, transfer counters, the device-memory limit),
 # compute-sanitizer memcheck on a small matrix, the GPU solve's tests (GPU
 # solve against the CPU solve, 1 and 64 right-hand sides, device pointers,
-# refinement on the device, memcheck), and bench-solver (sylva in each
+# refinement on the device, the staged host copies, memcheck), and bench-solver (sylva in each
 # mode, CHOLMOD at several thread counts, cuDSS when its library is given;
 # solve timings for 1 and 64 right-hand sides). Logs and JSON go to $OUT
 # (default ./gpu-solver-out); a compact summary is printed last.
@@ -26,7 +26,8 @@
 # BENCH_SMALL_ROWS (small/large thresholds to sweep, default 0 = tuned), BENCH_POLICIES (default all),
 # BENCH_NRHS (right-hand-side counts of the solve timings, default 1,64),
 # BENCH_MODES (default gpu,hybrid,cpu), BENCH_REPEAT (default 3),
-# CHOLMOD_THREADS (default 4,8,16), BENCH_ENV (VAR=value ... for the bench
+# CHOLMOD_THREADS (default 4,8,16), BENCH_ARGS (more bench-solver options, e.g.
+# --gpu-solves-only), BENCH_ENV (VAR=value ... for the bench
 # process, e.g. STARPU_NWORKER_PER_CUDA=2); the analysis phase runs
 # bench-analysis on every core (ANALYSIS_SPECS, ANALYSIS_ARGS). StarPU's perfmodels are kept in
 # BUNDLE_DIR/starpu-home: the test phase calibrates them for the bench.
@@ -131,9 +132,21 @@ for p in $phases; do
       timeout 240 "$B/bin/test_gpu_solve" $c >> "$OUT/solve-tests.log" 2>&1; rc=$?
       note "test_gpu_solve $(basename "${c%% *}") ${c#* }: rc=$rc ($(( $(date +%s) - s )) s)"
     done
+    for c in lap2d5:60 lap3d7:16; do # host blocks through the staging slots (off by default)
+      s=$(date +%s)
+      SYLVA_SOLVE_STAGE=1 timeout 240 "$B/bin/test_gpu_solve" $c >> "$OUT/solve-tests.log" 2>&1; rc=$?
+      note "test_gpu_solve $c SYLVA_SOLVE_STAGE=1: rc=$rc ($(( $(date +%s) - s )) s)"
+    done
     s=$(date +%s)
     timeout 240 "$B/bin/test_refine" mode=gpu >> "$OUT/solve-tests.log" 2>&1; rc=$?
     note "test_refine mode=gpu: rc=$rc ($(( $(date +%s) - s )) s)"
+    s=$(date +%s)
+    timeout 120 "$CS" --tool memcheck --error-exitcode 9 --print-limit 20 \
+      "$B/bin/test_gpu_stage" >> "$OUT/solve-tests.log" 2>&1; rc=$?
+    note "memcheck test_gpu_stage (staged host copies): rc=$rc ($(( $(date +%s) - s )) s) $(grep -c '^ok' "$OUT/solve-tests.log") ok lines"
+    # The host link and the staged copy outside StarPU (a solve's 64 columns of lap3d7:60: 110 MB).
+    timeout 60 "$B/bin/test_gpu_stage" --rates 110 > "$OUT/copy-rates.log" 2>&1
+    while read -r l; do note "copy rates: $l"; done < "$OUT/copy-rates.log"
     s=$(date +%s)
     timeout 300 "$CS" --tool memcheck --error-exitcode 9 --print-limit 20 \
       "$B/bin/test_gpu_solve" elast3d:4 small=32 > "$OUT/sanitize-solve.log" 2>&1; rc=$?
@@ -152,7 +165,7 @@ for p in $phases; do
     timeout "${BENCH_TIMEOUT:-420}" env ${BENCH_ENV:-} "$B/bin/bench-solver" --repeat "${BENCH_REPEAT:-3}" \
       --policies "${BENCH_POLICIES:-all}" --modes "${BENCH_MODES:-gpu,hybrid,cpu}" \
       --cholmod-threads "${CHOLMOD_THREADS:-4,8,16}" --small-rows "${BENCH_SMALL_ROWS:-0}" \
-      --nrhs "${BENCH_NRHS:-1,64}" \
+      --nrhs "${BENCH_NRHS:-1,64}" ${BENCH_ARGS:-} \
       "${cudss[@]}" --json "$OUT/$name.json" $specs > "$OUT/$name.log" 2> "$OUT/$name.err"; rc=$?
     note "bench-solver $name: rc=$rc ($(( $(date +%s) - s )) s)"
     grep -v '^\[starpu' "$OUT/$name.err" | tail -40 ;;

@@ -41,6 +41,7 @@ typedef struct bench_opts {
     int threads;       /* CPU workers / BLAS threads; -1 all */
     int repeat;        /* factorizations timed: first, then refactorizations */
     const char *cudss; /* path of libcudss.so.1, or NULL */
+    int gpu_solves_only; /* --gpu-solves-only: no CPU or sequential solve timings (quick GPU A/B runs) */
     int n_nrhs;        /* right-hand-side counts of the solve timings */
     int64_t nrhs[BENCH_MAX_NRHS];
 } bench_opts;

@@ -129,7 +129,7 @@ int bench_sylva(const sylva_matrix *A, const bench_opts *o, sylva_exec_mode mode
     if ((st = sylva_solve(F, 1, x, A->n > 0 ? A->n : 1))) goto out;
     r->solve = sylva_wtime() - t0;
     r->berr = sylva_backward_error(A, x, b);
-    for (int q = 0; q < o->n_nrhs && !st; q++) {
+    for (int q = 0; q < o->n_nrhs && !st && !o->gpu_solves_only; q++) {
         bench_solve *bs = &r->solves[q];
         double e = 0;
         st = time_solve(A, F, SYLVA_SOLVE_CPU, bs->nrhs, o->repeat, &bs->cpu, NULL, &e);
