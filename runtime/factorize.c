@@ -363,7 +363,12 @@ int sylva__factor_gather_gpu(sylva__numeric *N, sylva__factor_report *rep)
     size_t peak = 0, dev_peak[SYLVA__MAX_GPUS] = {0};
     int status = fronts && pivots ? sylva__gpu_workers_gather(fronts, pivots, cap, &count, &peak, dev_peak)
                                   : SYLVA_ERR_NO_MEMORY;
-    for (int i = 0; i < count; i++) N->front_info[fronts[i]] = pivots[i];
+    /* A tiled front may record several failures (the tiles after the
+     * first failing one compute on garbage): its first failing pivot. */
+    for (int i = 0; i < count; i++) {
+        int *fi = &N->front_info[fronts[i]];
+        if (*fi <= 0 || pivots[i] < *fi) *fi = pivots[i];
+    }
     rep->peak_device = (double)peak;
     for (int d = 0; d < SYLVA__MAX_GPUS; d++) {
         rep->gpu[d].peak_device_bytes = (double)dev_peak[d];
