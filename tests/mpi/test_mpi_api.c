@@ -14,7 +14,9 @@
  *     factorization allocates there, every rank returns the same status,
  *     and after a failure a factorization without the hook succeeds:
  *     no hang, no rank left behind;
- *   - sylva_agree gives every rank the failing rank's status and message.
+ *   - sylva_agree gives every rank the failing rank's status and message;
+ *   - a pivot made negative in the root front (its tiles dealt over the
+ *     ranks) is the failing column on every rank.
  * Each rank checks and the ranks' failure counts are summed: the program
  * exits non-zero on every rank when any check failed. */
 #include <math.h>
@@ -178,6 +180,24 @@ int main(int argc, char **argv)
         check_solve(F, A, "after an allocation failure");
     }
     CHECK(count == 0 || failures > 0, "no allocation failure of rank 1 failed the factorization");
+
+    /* Not positive definite at the 100th column from the last eliminated
+     * (bcsstk14: in the root front, whose 144 pivots are dealt over the
+     * ranks in tiles of 48; the POTRF tiles after it run on other ranks on
+     * garbage and fail too): every rank names that column. */
+    if (!st) {
+        int64_t n = ai.n, col = n > 100 ? sylva_analysis_perm(an)[n - 100] : 0;
+        if (rank == 0)
+            for (int64_t p = A->colptr[col]; p < A->colptr[col + 1]; p++)
+                if (A->rowind[p] == col) ((double *)A->values)[p] = -1e3 * fabs(((double *)A->values)[p]) - 1;
+        int s = sylva_refactorize(F, A, &fi);
+        /* Named by the front statuses ("not positive"), not by the scan of
+         * L's pivots for NaN that follows a factorization without one. */
+        CHECK(s == SYLVA_ERR_NOT_SPD && fi.failed_column == col && same_everywhere((int)fi.failed_column) &&
+                  strstr(sylva_last_error(), "is not positive") && !strstr(sylva_last_error(), "overflowed"),
+              "not SPD at column %lld: status %d, column %lld, '%s'", (long long)col, s, (long long)fi.failed_column,
+              sylva_last_error());
+    }
 
     sylva_factor_free(F);
     sylva_analysis_free(an);
