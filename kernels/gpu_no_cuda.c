@@ -260,11 +260,6 @@ int sylva__gpu_solve_trace_end(const sylva__solve_desc *d, sylva__solve_bufs *b,
     return SYLVA_ERR_UNSUPPORTED;
 }
 
-int64_t sylva__gpu_tile_potrf_bytes(sylva__gpu_context *ctx, int n)
-{
-    (void)ctx, (void)n;
-    return -1;
-}
 int sylva__gpu_tile_potrf(sylva__gpu_context *ctx, int n, double *T, int ld, void *work,
                           int64_t work_bytes, int64_t front, int64_t col0)
 {

@@ -39,18 +39,6 @@ __global__ void record_tile_failure(const int *info, long long front, int col0, 
 
 } // namespace
 
-extern "C" int64_t sylva__gpu_tile_potrf_bytes(sylva__gpu_context *ctx, int n)
-{
-    /* The size query reads no entry, but is given a real device pointer. */
-    double *probe = nullptr;
-    int lwork = 0;
-    if (n < 1) return 16;
-    if (cudaMalloc((void **)&probe, 256) != cudaSuccess) return -1;
-    cusolverStatus_t s = potrf_buffer_size(ctx->solver, n, probe, n, &lwork);
-    cudaFree(probe);
-    return s == CUSOLVER_STATUS_SUCCESS ? (int64_t)lwork * (int64_t)sizeof(double) + 16 : -1;
-}
-
 extern "C" int sylva__gpu_tile_potrf(sylva__gpu_context *ctx, int n, double *T, int ld, void *work,
                                      int64_t work_bytes, int64_t front, int64_t col0)
 {

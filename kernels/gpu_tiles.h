@@ -22,11 +22,11 @@
 extern "C" {
 #endif
 
-/* Bytes of workspace sylva__gpu_tile_potrf needs for tiles of up to n
- * rows (cuSOLVER's POTRF workspace and a status word), −1 on failure. */
-int64_t sylva__gpu_tile_potrf_bytes(sylva__gpu_context *ctx, int n);
-/* T (n × n, lower) = L·Lᵀ in place. When the leading j × j minor is not
- * positive definite, (front, col0 + j) is appended to ctx's failure list. */
+/* T (n × n, lower) = L·Lᵀ in place, with work_bytes of workspace at work
+ * (cuSOLVER's POTRF workspace for n, then a 16-byte status: what
+ * sylva__gpu_context_native_bytes gives for k ≥ n). When the leading
+ * j × j minor is not positive definite, (front, col0 + j) is appended to
+ * ctx's failure list. */
 int sylva__gpu_tile_potrf(sylva__gpu_context *ctx, int n, double *T, int ld, void *work,
                           int64_t work_bytes, int64_t front, int64_t col0);
 /* B (m × n) ← B · L⁻ᵀ, L (n × n) lower, non-unit. */
