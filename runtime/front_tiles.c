@@ -198,14 +198,10 @@ static int copy_in(tiled_matrix *t, uint32_t where, const sylva__tile_hooks *h)
     return status;
 }
 
-/* Undo what making t's tiles did (nothing when none were made). */
-static int untile(tiled_matrix *t, const sylva__tiled_spec *sp)
+/* t's arrays but the copies' places (the copy tasks read those until they
+ * end: sylva__tiled_free). */
+static void drop_arrays(tiled_matrix *t)
 {
-    int status = SYLVA_OK;
-    int copies = sp->copies;
-    if (copies && t->ntiles > 0) status = copy_in(t, sp->where, sp->hooks);
-    else if (!copies && t->partitioned) unpartition(t);
-    t->partitioned = 0;
     free(t->row_blocks);
     free(t->tiles);
     free(t->list);
@@ -215,6 +211,17 @@ static int untile(tiled_matrix *t, const sylva__tiled_spec *sp)
     t->row_blocks = t->tiles = t->list = NULL;
     t->descr = NULL;
     t->rows.bounds = t->cols.bounds = NULL;
+}
+
+/* Undo what making t's tiles did (nothing when none were made). */
+static int untile(tiled_matrix *t, const sylva__tiled_spec *sp)
+{
+    int status = SYLVA_OK;
+    int copies = sp->copies;
+    if (copies && t->ntiles > 0) status = copy_in(t, sp->where, sp->hooks);
+    else if (!copies && t->partitioned) unpartition(t);
+    t->partitioned = 0;
+    drop_arrays(t);
     return status;
 }
 
@@ -389,12 +396,7 @@ double sylva__tiled_task_count(int64_t m, int64_t k, int64_t nb)
 
 static void matrix_free(tiled_matrix *t)
 {
-    free(t->row_blocks);
-    free(t->tiles);
-    free(t->list);
-    free(t->descr);
-    free(t->rows.bounds);
-    free(t->cols.bounds);
+    drop_arrays(t);
     free(t->row0);
     free(t->col0);
 }

@@ -535,6 +535,16 @@ static void tune_native_key(sylva__kernel_tuning *t, size_t off, const int *vals
     }
 }
 
+/* The option of a sweep (rates g[0..n−1], g[0] the default) that wins by
+ * 1%: a later one only when it beats the best so far by 1%. */
+static int first_by_1pct(const double *g, int n)
+{
+    int win = 0;
+    for (int q = 1; q < n; q++)
+        if (g[q] > 1.01 * g[win]) win = q;
+    return win;
+}
+
 static void tune(sylva__kernel_tuning *t, const char *gpu)
 {
     printf("tuning sweep on %s\n", gpu);
@@ -594,9 +604,7 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
         }
         printf("  n = 24, 32: tiny 32-lane kernel plain %.0f, 96 registers %.0f, unpredicated %.0f GFLOP/s (sum)\n",
                g[0], g[1], g[2]);
-        int win = 0;
-        for (int q = 1; q < 3; q++)
-            if (g[q] > 1.01 * g[win]) win = q;
+        int win = first_by_1pct(g, 3);
         t->tiny_min_blocks = mb[win];
     }
     /* fronts per lane group of the 4-lane tiny kernel (m ≤ 4): one unless
@@ -611,9 +619,7 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
         }
         printf("  n = 3, 4: tiny 4-lane groups of 1 front %.0f, 2 fronts %.0f, 4 fronts %.0f GFLOP/s (sum)\n",
                g[0], g[1], g[2]);
-        int win = 0;
-        for (int q = 1; q < 3; q++)
-            if (g[q] > 1.01 * g[win]) win = q;
+        int win = first_by_1pct(g, 3);
         t->tiny_fronts4 = nf[win];
     }
     /* the 4-, 8- and 16-lane kernels with a warp's groups in step: on if
@@ -644,9 +650,7 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
         }
         printf("  n = 3, 4: tiny 4-lane kernel compiler's registers %.0f, 12 blocks/SM %.0f, 16 blocks/SM %.0f GFLOP/s (sum)\n",
                g[0], g[1], g[2]);
-        int win = 0;
-        for (int q = 1; q < 3; q++)
-            if (g[q] > 1.01 * g[win]) win = q;
+        int win = first_by_1pct(g, 3);
         t->tiny_min_blocks4 = mb[win];
     }
     /* one launch for every lane-group size: on if it wins by 1% on mixed
