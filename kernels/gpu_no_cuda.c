@@ -288,6 +288,9 @@ int sylva__gpu_tile_copy(sylva__gpu_context *ctx, int64_t rows, int64_t cols, co
                          int64_t lds, double *dst, int64_t ldd)
 {
     (void)ctx, (void)rows, (void)cols, (void)src, (void)lds, (void)dst, (void)ldd;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+
 int sylva__gpu_context_stage(sylva__gpu_context *ctx, struct sylva__gpu_stage **st)
 {
     (void)ctx;
