@@ -106,26 +106,13 @@ int sylva__options_check_solve(const sylva_options *o, const char *w)
     return SYLVA_OK;
 }
 
-/* Tile tasks of one m × k front in tiles of nb (front_tiles.c): per pivot
- * block a POTRF, a TRSM per block below, a SYRK or GEMM per block pair of
- * the trailing matrix. */
-static double tile_tasks(int64_t m, int64_t k, int64_t nb)
-{
-    double kb = (double)((k + nb - 1) / nb), mb = kb + (double)((m - k + nb - 1) / nb), t = 0;
-    for (double l = 0; l < kb; l++) {
-        double below = mb - l - 1;
-        t += 1 + below + below * (below + 1) / 2;
-    }
-    return t;
-}
-
 int sylva__options_check_tiles(const sylva__tree *t, int64_t small_rows, int64_t tile_rows, const char *name)
 {
     if (tile_rows <= 0) return SYLVA_OK;
     double tasks = 0, flops = 0;
     for (int64_t f = 0; f < t->nfronts; f++)
         if (t->fronts[f].m > small_rows) {
-            tasks += tile_tasks(t->fronts[f].m, t->fronts[f].k, tile_rows);
+            tasks += sylva__tiled_task_count(t->fronts[f].m, t->fronts[f].k, tile_rows);
             flops += t->fronts[f].flops;
         }
     if (tasks <= SYLVA_MAX_TINY_TILE_TASKS || flops >= SYLVA_MIN_TILE_TASK_FLOPS * tasks)

@@ -125,6 +125,10 @@ int sylva__numeric_factor(sylva__numeric *N, const void *A_values, int64_t nnz, 
 void sylva__numeric_set_progress(sylva__numeric *N, void (*fn)(void *, const char *, double), void *arg);
 /* The options' sylva_gpu_map for N's factorizations on several GPUs. */
 void sylva__numeric_set_gpu_map(sylva__numeric *N, int gpu_map);
+/* Tile tasks a large front of m rows and k pivots makes with tiles of nb
+ * (front_tiles.c: per pivot block a POTRF, a TRSM per block below, a SYRK
+ * or GEMM per block pair of the trailing matrix). */
+double sylva__tiled_task_count(int64_t m, int64_t k, int64_t nb);
 /* The options' gpu_tile_rows for N's GPU factorizations. */
 void sylva__numeric_set_gpu_tile_rows(sylva__numeric *N, int64_t rows);
 /* 1 once a factorization into N succeeded. */

@@ -239,8 +239,6 @@ int sylva__tiled_submit_prepared(sylva__tiled *T, const sylva__tiled_spec *spec)
 sylva__tiled_spec sylva__tiled_spec_of(sylva__numeric *N, starpu_data_handle_t C, int64_t g, int64_t nb,
                                        int prio, const sylva__group_args *group);
 int64_t sylva__tiled_priorities(int64_t m, int64_t k, int64_t nb);
-/* Tile tasks a front of m rows and k pivots makes with tiles of nb. */
-double sylva__tiled_task_count(int64_t m, int64_t k, int64_t nb);
 void sylva__tiled_free(sylva__tiled *T);
 
 /* Submit the whole plan for values `A_values` into N in the resolved mode
