@@ -4,8 +4,9 @@
  * symmetric, so A⁻ᵀ = A⁻¹ and every step is one solve). Usually 4 or 5
  * solves; the estimate is a lower bound of ‖A⁻¹‖₁, almost always within a
  * factor of 3 of it (Higham, Accuracy and Stability of Numerical
- * Algorithms, ch. 15). In a distributed run: rank 0 only, once L has
- * been gathered there (its solves are then rank 0's own). */
+ * Algorithms, ch. 15). In a distributed run: rank 0 only, once
+ * sylva_factor_to_host has gathered L there (its solves are then rank 0's
+ * own). */
 #include <limits.h>
 #include <stdlib.h>
 
@@ -21,11 +22,11 @@ int sylva_rcond(const sylva_factor_t *F, const sylva_matrix *A, double *rcond)
     sylva__clear_error();
     if (!F || !A || !rcond) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_rcond: NULL argument");
     *rcond = 0;
-    /* Distributed: rank 0 alone, on L gathered by a solve before. */
+    /* Distributed: rank 0 alone, on L gathered before. */
     if (sylva__dist_size() > 1 && (sylva__dist_rank() != 0 || !sylva__numeric_gathered(F->num)))
         return sylva__fail(SYLVA_ERR_UNSUPPORTED,
-                           "sylva_rcond: in a distributed run it runs on rank 0, after a solve (or "
-                           "sylva_factor_to_host) has gathered L there");
+                           "sylva_rcond: in a distributed run it runs on rank 0, after "
+                           "sylva_factor_to_host has gathered L there");
     int status = sylva__api_check_matrix(A);
     if (status) return status;
     if (!A->values) return sylva__fail(SYLVA_ERR_PATTERN_ONLY, "sylva_rcond: the matrix has no values");

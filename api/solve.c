@@ -38,44 +38,47 @@ static int64_t block_size(const sylva_options *o, int64_t n, size_t es, int64_t 
 }
 
 static int solve_here(const sylva_factor_t *F, const sylva_options *opts, sylva_dtype dtype, int64_t nrhs,
-                      void *B, int64_t ldb, int on_device, sylva_solve_info *info, const char *who);
+                      void *B, int64_t ldb, int on_device, int local, sylva_solve_info *info, const char *who);
 
-/* In a distributed run L comes to rank 0 (collective, once per
- * factorization), rank 0 solves its B, and its outcome is every rank's;
- * the other ranks' B is not touched. */
+/* In a distributed run rank 0 solves its B, each block over the ranks
+ * where L is (the other ranks serve it until rank 0 ends); its outcome is
+ * every rank's; the other ranks' B is not touched. */
 static int solve(const sylva_factor_t *F, const sylva_options *opts, sylva_dtype dtype, int64_t nrhs, void *B,
                  int64_t ldb, int on_device, sylva_solve_info *info, const char *who)
 {
-    if (sylva__dist_size() < 2) return solve_here(F, opts, dtype, nrhs, B, ldb, on_device, info, who);
+    if (sylva__dist_size() < 2) return solve_here(F, opts, dtype, nrhs, B, ldb, on_device, 0, info, who);
     if (info) {
         memset(info, 0, sizeof *info);
         info->berr_before = info->berr_after = -1;
     }
-    double t0 = sylva__now();
-    int status = F ? sylva__numeric_gather(F->num) : sylva__fail(SYLVA_ERR_ARGUMENT, "%s: NULL factor", who);
+    /* The pivot check is collective: every rank, before rank 0 goes on. */
+    int status = F ? sylva__factor_usable(F, who) : sylva__fail(SYLVA_ERR_ARGUMENT, "%s: NULL factor", who);
     if ((status = sylva__dist_agree(status))) return status;
-    double gathered = sylva__now() - t0;
     if (sylva__dist_rank() == 0) {
-        status = solve_here(F, opts, dtype, nrhs, B, ldb, on_device, info, who);
-        if (info) info->seconds_to_host += gathered;
+        status = solve_here(F, opts, dtype, nrhs, B, ldb, on_device, 0, info, who);
+        int ended = sylva__numeric_solve_end();
+        if (!status) status = ended;
+    } else {
+        status = sylva__numeric_solve_serve(F->num);
     }
     return sylva__dist_agree(status);
 }
 
 int sylva__solve_local(const sylva_factor_t *F, int64_t nrhs, void *B, int64_t ldb)
 {
-    return solve_here(F, NULL, F ? sylva__numeric_dtype(F->num) : SYLVA_FLOAT64, nrhs, B, ldb, 0, NULL,
+    return solve_here(F, NULL, F ? sylva__numeric_dtype(F->num) : SYLVA_FLOAT64, nrhs, B, ldb, 0, 1, NULL,
                       "sylva_solve");
 }
 
 static int solve_here(const sylva_factor_t *F, const sylva_options *opts, sylva_dtype dtype, int64_t nrhs,
-                      void *B, int64_t ldb, int on_device, sylva_solve_info *info, const char *who)
+                      void *B, int64_t ldb, int on_device, int local, sylva_solve_info *info, const char *who)
 {
     double t0 = sylva__now();
     if (info) {
         memset(info, 0, sizeof *info);
         info->berr_before = info->berr_after = -1;
         info->nrhs = nrhs;
+        info->ranks = 1;
     }
     if (!F || (!B && nrhs > 0)) return sylva__fail(SYLVA_ERR_ARGUMENT, "%s: NULL argument", who);
     int64_t n = F->an->tree->n;
@@ -109,7 +112,8 @@ static int solve_here(const sylva_factor_t *F, const sylva_options *opts, sylva_
                               .refine = o->refine,
                               .block = block_size(o, n, sylva_dtype_size(dtype), nrhs),
                               .dtype = dtype,
-                              .on_device = on_device};
+                              .on_device = on_device,
+                              .local = local};
     sylva__solve_report rep;
     status = sylva__numeric_solve(F->num, &q, nrhs, B, ldb, &rep);
     if (info) {
@@ -117,6 +121,8 @@ static int solve_here(const sylva_factor_t *F, const sylva_options *opts, sylva_
         info->refine_steps = rep.steps;
         info->blocks = rep.blocks;
         info->berr_before = rep.berr_before;
+        info->ranks = rep.ranks;
+        info->bytes_between_ranks = rep.bytes_ranks;
         info->berr_after = rep.berr_after;
         info->seconds_to_host = rep.to_host;
         info->seconds_upload = rep.upload;

@@ -155,15 +155,16 @@ int cli_cmd_factor(const cli_args *a)
     /* Where the factor is (a GPU solve after a GPU factorization) unless
      * --solve-mode says; double right-hand sides on a single-precision
      * factor are mixed precision (float solves, double residuals). In a
-     * distributed run L is gathered on rank 0, which solves. */
+     * distributed run each rank solves the fronts it holds. */
     t0 = sylva_wtime();
     int64_t n = root ? A->n : 0;
     if ((status = sylva_solve_ex(F, &a->opts, SYLVA_FLOAT64, root ? r.nrhs : 0, X, n > 0 ? n : 1, &r.si)))
         goto out;
     r.t_solve = sylva_wtime() - t0;
     r.solved = 1;
-    /* log det reads L on the host: time bringing it there after a GPU run. */
-    if ((status = sylva_factor_to_host(F, &r.t_to_host))) goto out;
+    /* log det reads L on the host: time bringing it there after a GPU run.
+     * Distributed, L stays on its ranks unless --rcond needs it on rank 0. */
+    if ((r.fi.ranks < 2 || a->rcond) && (status = sylva_factor_to_host(F, &r.t_to_host))) goto out;
     r.t_to_host += r.si.seconds_to_host;
     r.berr = 0;
     for (int64_t c = 0; root && c < r.nrhs; c++) {

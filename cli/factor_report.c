@@ -37,6 +37,9 @@ void factor_report_print(const cli_args *a, const factor_report *r)
         if (r->si.mode == SYLVA_SOLVE_GPU)
             printf(" (upload %.3f, solve %.3f, refine %.3f, download %.3f)", r->si.seconds_upload,
                    r->si.seconds_solve, r->si.seconds_refine, r->si.seconds_download);
+        if (r->si.ranks > 1)
+            printf(" on %d ranks (%.1f MB of right-hand sides between them)", r->si.ranks,
+                   r->si.bytes_between_ranks / 1e6);
         if (r->si.refine_steps > 0 || a->opts.refine)
             printf("; %d refinement step%s, componentwise backward error %.3e -> %.3e", r->si.refine_steps,
                    r->si.refine_steps == 1 ? "" : "s", r->si.berr_before, r->si.berr_after);
@@ -231,6 +234,8 @@ int factor_report_json(const cli_args *a, const factor_report *r)
         json_num(&j, "seconds_download", r->si.seconds_download);
         json_num(&j, "bytes_to_device", r->si.bytes_to_device);
         json_num(&j, "bytes_to_host", r->si.bytes_to_host);
+        json_int(&j, "ranks", r->si.ranks);
+        json_num(&j, "bytes_between_ranks", r->si.bytes_between_ranks);
         json_end(&j);
     }
     json_begin(&j, "seconds", '{');

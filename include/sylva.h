@@ -368,12 +368,16 @@ int sylva_finalize(void);
  * mapped to ranks (proportional mapping of subtrees); each rank receives
  * the values of A its groups assemble, factors its groups, and keeps its
  * part of L; contribution blocks move between ranks as tasks need them.
- * The first solve (or sylva_factor_to_host, sylva_logdet) gathers L on rank
- * 0, which solves; B and the solution are rank 0's. A failure on any rank
- * is returned by every rank, with the failing rank's message ("rank R:
- * ..."). sylva_rcond, the partial solves (sylva_solve_system) and GPU
- * workers are one-process only: in a distributed run they run on rank 0
- * after L has been gathered, on CPU workers. sylva_init refuses
+ * The solve runs over the ranks: each front is solved on the rank that
+ * holds its L, and only rows of the right-hand sides move; B and the
+ * solution are rank 0's (the other ranks pass NULL and nrhs 0), and rank
+ * 0's refinement runs each correction solve over the ranks too.
+ * sylva_logdet adds the ranks' sums; sylva_factor_to_host gathers L on rank
+ * 0. A failure on any rank is returned by every rank, with the failing
+ * rank's message ("rank R: ..."). sylva_rcond, the partial solves
+ * (sylva_solve_system) and GPU workers are one-process only: in a
+ * distributed run they run on rank 0 after sylva_factor_to_host has
+ * gathered L, on CPU workers. sylva_init refuses
  * SYLVA_MPI_ON in a build without MPI (SYLVA_ERR_UNSUPPORTED). */
 /* In a distributed run every rank passes its status and gets the first
  * failure of the lowest rank that failed (with its message as
@@ -562,8 +566,8 @@ int sylva_factor_gpu_stats(const sylva_factor_t *F, int i, sylva_gpu_stats *out)
  * rank's record once the factorization ended): the tasks it ran, its
  * workers' time in them, the bytes it sent to and received from the other
  * ranks during the factorization (A's values and contribution blocks: what
- * the task graph moves, counted by sylva; the gathering of L for the solve
- * is not included), the flops and bytes of L of the groups it owns.
+ * the task graph moves, counted by sylva; neither the solve's rows nor a
+ * gathering of L by sylva_factor_to_host is included), the flops and bytes of L of the groups it owns.
  * SYLVA_ERR_ARGUMENT for a rank outside 0 .. ranks − 1; one process: rank
  * 0 only, all zeros. */
 typedef struct sylva_rank_info {
@@ -664,7 +668,9 @@ typedef struct sylva_solve_info {
     double seconds;        /* the whole call */
     double seconds_to_host, seconds_upload, seconds_solve, seconds_refine, seconds_download;
     double bytes_to_device, bytes_to_host;
-    char reserved[128];
+    int ranks;                  /* processes the solve ran on (1 unless distributed) */
+    double bytes_between_ranks; /* distributed: right-hand-side rows sent between ranks, all ranks */
+    char reserved[112];
 } sylva_solve_info;
 
 /* sylva_solve with a choice: opts (NULL: the analysis' options) gives

@@ -146,14 +146,32 @@ int sylva__dist_agree(int status)
     return sylva__fail(m.status, "rank %d: %s", first, m.message[0] ? m.message : sylva__status_name(m.status));
 }
 
-int sylva__dist_bcast(void *buf, int64_t bytes)
+int sylva__dist_bcast(void *buf, int64_t bytes) { return sylva__dist_bcast_from(buf, bytes, 0); }
+
+int sylva__dist_bcast_from(void *buf, int64_t bytes, int root)
 {
     if (!dist_on) return SYLVA_OK;
     char *p = buf;
     for (int64_t off = 0; off < bytes;) { /* MPI counts are ints */
         int64_t c = bytes - off < INT_MAX / 2 ? bytes - off : INT_MAX / 2;
-        if (mpi_check(MPI_Bcast(p + off, (int)c, MPI_BYTE, 0, comm), "MPI_Bcast"))
-            return SYLVA_ERR_RUNTIME;
+        if (mpi_check(MPI_Bcast(p + off, (int)c, MPI_BYTE, root, comm), "MPI_Bcast")) return SYLVA_ERR_RUNTIME;
+        off += c;
+    }
+    return SYLVA_OK;
+}
+
+int sylva__dist_reduce_sum(void *v, int64_t n, int single, int root)
+{
+    if (!dist_on) return SYLVA_OK;
+    MPI_Datatype type = single ? MPI_FLOAT : MPI_DOUBLE;
+    size_t size = single ? sizeof(float) : sizeof(double);
+    char *p = v;
+    for (int64_t off = 0; off < n;) {
+        int64_t c = n - off < INT_MAX / 2 ? n - off : INT_MAX / 2;
+        void *at = p + (size_t)off * size;
+        int rc = my_rank == root ? MPI_Reduce(MPI_IN_PLACE, at, (int)c, type, MPI_SUM, root, comm)
+                                 : MPI_Reduce(at, NULL, (int)c, type, MPI_SUM, root, comm);
+        if (mpi_check(rc, "MPI_Reduce")) return SYLVA_ERR_RUNTIME;
         off += c;
     }
     return SYLVA_OK;

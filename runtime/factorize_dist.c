@@ -13,8 +13,10 @@
  * below the split is tiled on its owner alone (front_tiles.c); one above
  * it — the top of the tree, where one front may hold a third of the flops
  * — has its tiles dealt over the ranks (front_tiles_dist.c), each tile
- * task run by the owner of the tile it writes. L stays where it was made (rank 0 holds room for all of it: the
- * first solve gathers it, sylva__numeric_gather). A task that fails does
+ * task run by the owner of the tile it writes. L stays where it was made
+ * (the solve runs there, solve_dist.c; rank 0's address space has room for
+ * all of it, which sylva__numeric_gather fills on request, once it has
+ * checked that rank 0 may). A task that fails does
  * not stop the submission on its rank — the others would wait for CBs it
  * never sends —; the statuses are combined when every rank has finished
  * (per front the smallest failing column any rank recorded), and the
@@ -28,12 +30,16 @@
 #include <starpu_mpi.h>
 
 #include "runtime_internal.h"
+#include "solve_dist.h"
 
 /* MPI tag of each handle: L of group g, the CB pool of g, A's values of
- * rank r (StarPU-MPI tags are 64-bit). */
-static int64_t tag_L(int64_t g) { return g; }
-static int64_t tag_CB(int64_t ng, int64_t g) { return ng + g; }
-static int64_t tag_A(int64_t ng, int r) { return 2 * ng + r; }
+ * rank r, then the dealt tiles, all after the factor's base (StarPU-MPI
+ * tags are 64-bit): each factor has its own range, so that factors alive
+ * at once (each with its L registered) never share a tag. */
+#define TAG_RANGE ((int64_t)1 << 40)
+static int64_t tag_L(const sylva__numeric *N, int64_t g) { return N->tag_base + g; }
+static int64_t tag_CB(const sylva__numeric *N, int64_t ng, int64_t g) { return N->tag_base + ng + g; }
+static int64_t tag_A(const sylva__numeric *N, int64_t ng, int r) { return N->tag_base + 2 * ng + r; }
 
 /* The point-to-point tag of A's values (sylva's own communicator). */
 #define VALUES_TAG 7
@@ -87,6 +93,8 @@ static int make_owners(sylva__numeric *N, int nranks)
     if (N->owner && N->nranks == nranks) return SYLVA_OK;
     free(N->owner);
     free(N->owner_top);
+    sylva__solve_dist_plan_free(N->dsolve);
+    N->dsolve = NULL;
     N->owner = NULL;
     N->owner_top = NULL;
     sylva__plan_map map;
@@ -114,7 +122,7 @@ static void register_L(sylva__numeric *N, int me)
     for (int64_t g = 0; g < pl->ngroups; g++) {
         if (N->L[g]) continue;
         sylva__register_L_group(N, g, me == 0 || N->owner[g] == me ? STARPU_MAIN_RAM : -1);
-        starpu_mpi_data_register(N->L[g], tag_L(g), N->owner[g]);
+        starpu_mpi_data_register(N->L[g], tag_L(N, g), N->owner[g]);
     }
 }
 
@@ -181,7 +189,7 @@ static int send_values(sylva__numeric *N, drun *r, const void *A_values, int64_t
         const void *home = q != r->me ? NULL : r->me == 0 ? A_values : r->local_values;
         if (home) starpu_vector_data_register(&r->A[q], STARPU_MAIN_RAM, (uintptr_t)home, len, es);
         else starpu_vector_data_register(&r->A[q], -1, 0, len, es);
-        starpu_mpi_data_register(r->A[q], tag_A(pl->ngroups, q), q);
+        starpu_mpi_data_register(r->A[q], tag_A(N, pl->ngroups, q), q);
     }
     return SYLVA_OK;
 }
@@ -210,7 +218,7 @@ static void register_cb(sylva__numeric *N, drun *r, int64_t g, int *tile_it)
         starpu_matrix_data_register(&r->CB[g], -1, 0, rr, rr, rr, N->elem);
     else
         starpu_vector_data_register(&r->CB[g], -1, 0, (uint32_t)pl->cb_size[g], N->elem);
-    starpu_mpi_data_register(r->CB[g], tag_CB(pl->ngroups, g), N->owner[g]);
+    starpu_mpi_data_register(r->CB[g], tag_CB(N, pl->ngroups, g), N->owner[g]);
 }
 
 /* Bytes of group g's CB pool as StarPU-MPI sends it. */
@@ -352,20 +360,27 @@ static int share_stats(sylva__numeric *N, drun *r, sylva__factor_report *rep)
     return sylva__dist_all_gather(&mine, N->rank_stats, (int64_t)sizeof mine);
 }
 
-/* This rank's part of L and its copy of A's values must fit the memory
- * it may still fill (core/mem_budget.c; SYLVA_MEMORY_LIMIT): checked
- * before any communication, so a rank without room stops every rank. */
-static int check_memory(const sylva__numeric *N, int me, int64_t nnz)
+/* Bytes of the groups of L that rank me owns (mine) or not. */
+static double L_bytes(const sylva__numeric *N, int me, int mine)
 {
     const sylva__plan *pl = N->plan;
-    double bytes = me > 0 ? (double)nnz * (double)N->elem : 0;
+    double bytes = 0;
     for (int64_t g = 0; g < pl->ngroups; g++) {
-        if (N->owner[g] != me && me != 0) continue;
+        if ((N->owner[g] == me) != mine) continue;
         int64_t lo;
         bytes += (double)N->elem * (double)sylva__plan_group_l(pl, g, &lo);
     }
-    return sylva__memory_check(bytes, "the distributed factorization",
-                               me == 0 ? "rank 0's L (all of it, for the solve)" : "this rank's part of L and of A");
+    return bytes;
+}
+
+/* This rank's part of L and its copy of A's values (rank 0 has the
+ * caller's) must fit the memory it may still fill (core/mem_budget.c;
+ * SYLVA_MEMORY_LIMIT): checked before any communication, so a rank without
+ * room stops every rank. */
+static int check_memory(const sylva__numeric *N, int me, int64_t nnz)
+{
+    double bytes = (me > 0 ? (double)nnz * (double)N->elem : 0) + L_bytes(N, me, 1);
+    return sylva__memory_check(bytes, "the distributed factorization", "this rank's part of L and of A");
 }
 
 int sylva__factor_submit_dist(sylva__numeric *N, const void *A_values, int64_t nnz, int64_t tile_rows,
@@ -380,6 +395,9 @@ int sylva__factor_submit_dist(sylva__numeric *N, const void *A_values, int64_t n
     rep->tasks = 0;
     rep->ranks = r.nranks;
     N->gathered = 0;
+    /* Factors are made in the same order on every rank (collective). */
+    static int64_t factors;
+    if (!N->tag_base) N->tag_base = ++factors * TAG_RANGE;
     /* Everything a rank needs before the first submission, agreed: no rank
      * may start posting communications that another will never match. */
     int status = make_owners(N, r.nranks);
@@ -400,7 +418,7 @@ int sylva__factor_submit_dist(sylva__numeric *N, const void *A_values, int64_t n
             !r.descr || !r.sent)
             status = sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory submitting the factorization");
     }
-    r.next_tag = 2 * ng + r.nranks; /* after tag_A's */
+    r.next_tag = N->tag_base + 2 * ng + r.nranks; /* after tag_A's */
     if (!status) status = prepare_dealt(N, &r, tile_rows);
     status = sylva__dist_agree(status);
     if (status) {
@@ -468,11 +486,14 @@ int sylva__numeric_gather(sylva__numeric *N)
     if (sylva__dist_size() < 2 || N->gathered || !N->owner) return SYLVA_OK;
     const sylva__plan *pl = N->plan;
     int me = sylva__dist_rank();
+    /* Rank 0 has room for the rest of L, or no rank sends it. */
+    int status = me == 0 ? sylva__memory_check(L_bytes(N, 0, 0), "gathering L on rank 0", "the other ranks' part of L")
+                         : SYLVA_OK;
+    if ((status = sylva__dist_agree(status))) return status;
     sylva__runtime_hold();
     for (int64_t g = 0; g < pl->ngroups; g++)
         starpu_mpi_get_data_on_node_detached(MPI_COMM_WORLD, N->L[g], 0, NULL, NULL);
     /* On rank 0 an acquisition waits for the reception into N->values. */
-    int status = SYLVA_OK;
     for (int64_t g = 0; me == 0 && g < pl->ngroups && !status; g++) {
         status = SYLVA_STARPU(starpu_data_acquire(N->L[g], STARPU_R));
         if (!status) starpu_data_release(N->L[g]);

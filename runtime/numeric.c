@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "runtime_internal.h"
+#include "solve_dist.h"
 
 static starpu_pthread_mutex_t to_host_lock = STARPU_PTHREAD_MUTEX_INITIALIZER;
 
@@ -62,6 +63,7 @@ void sylva__numeric_free(sylva__numeric *N)
     sylva__plan_free(N->run_plan);
     free(N->owner);
     free(N->owner_top);
+    sylva__solve_dist_plan_free(N->dsolve);
     free(N->rank_stats);
     free(N->L);
     free(N->values);
@@ -314,12 +316,29 @@ const void *sylva__numeric_host_values(sylva__numeric *N)
 
 int sylva__numeric_logdet(sylva__numeric *N, double *logdet)
 {
+    /* Several processes: each rank sums the pivots of its own fronts (L
+     * stays where it is), and the sums are added. */
+    if (sylva__dist_size() > 1 && N->owner) {
+        const sylva__plan *pl = N->plan;
+        const sylva__tree *t = pl->tree;
+        int me = sylva__dist_rank();
+        double sum = 0;
+        for (int64_t f = 0; f < t->nfronts; f++) {
+            if (N->owner[pl->front_group[f]] != me) continue;
+            const sylva__front *fr = &t->fronts[f];
+            for (int64_t c = 0; c < fr->k; c++) {
+                int64_t at = pl->l_off[f] + c + c * fr->m;
+                sum += log(N->precision == SYLVA_FLOAT32 ? (double)((const float *)N->values)[at]
+                                                         : ((const double *)N->values)[at]);
+            }
+        }
+        int status = sylva__dist_sum_double(&sum, 1);
+        *logdet = 2 * sum;
+        return status;
+    }
     double s;
     int status = sylva__numeric_to_host(N, &s);
     if (status) return status;
-    /* Several processes: rank 0 holds L (gathered), and tells the others. */
-    *logdet = sylva__dist_rank() != 0                  ? 0
-              : N->precision == SYLVA_FLOAT32 ? sylva__s_logdet(N->plan, N->values)
-                                            : sylva__d_logdet(N->plan, N->values);
-    return sylva__dist_bcast(logdet, (int64_t)sizeof *logdet);
+    *logdet = N->precision == SYLVA_FLOAT32 ? sylva__s_logdet(N->plan, N->values) : sylva__d_logdet(N->plan, N->values);
+    return SYLVA_OK;
 }

@@ -59,6 +59,10 @@ int sylva__dist_size(void);   /* ranks: 1 when not distributed (not collective) 
 int sylva__dist_agree(int status);
 /* Broadcast bytes from rank 0 (buf is rank 0's data, filled on the others). */
 int sylva__dist_bcast(void *buf, int64_t bytes);
+/* The same from rank root; and the element-wise sum over the ranks of n
+ * floats (single) or doubles into root's v (the others' v unchanged). */
+int sylva__dist_bcast_from(void *buf, int64_t bytes, int root);
+int sylva__dist_reduce_sum(void *v, int64_t n, int single, int root);
 /* Element-wise minimum (int), sum (double) and maximum (int64) over the
  * ranks, in place. */
 int sylva__dist_min_int(int *v, int64_t n);
@@ -145,6 +149,13 @@ int sylva__numeric_rank_stats(const sylva__numeric *N, int rank, sylva__rank_sta
 /* Distributed runs: L's groups owned by other ranks received on rank 0
  * (once per factorization); collective. One process: nothing to do. */
 int sylva__numeric_gather(sylva__numeric *N);
+/* Distributed runs: while rank 0 solves (sylva__numeric_solve, each
+ * block and correction solve with every rank), the other ranks serve:
+ * sylva__numeric_solve_serve returns when rank 0 calls
+ * sylva__numeric_solve_end, with the first failure of the blocks served
+ * (each block's status is every rank's). Collective. */
+int sylva__numeric_solve_serve(sylva__numeric *N);
+int sylva__numeric_solve_end(void);
 /* 1 when rank 0 holds all of L (gathered, or one process). */
 int sylva__numeric_gathered(const sylva__numeric *N);
 
@@ -177,6 +188,7 @@ typedef struct sylva__solve_request {
     int64_t block;     /* right-hand sides solved at once (> 0) */
     sylva_dtype dtype; /* of B: N's precision, or double with a single-precision N */
     int on_device;     /* B is device memory (sylva_solve_device) */
+    int local;         /* distributed runs: rank 0 alone, on L gathered there (sylva_rcond) */
 } sylva__solve_request;
 
 /* What it did; times in seconds, summed over the blocks. */
@@ -187,6 +199,8 @@ typedef struct sylva__solve_report {
     double berr_before, berr_after; /* worst componentwise backward error; −1 if not refined */
     double to_host, upload, solve, refine, download;
     double bytes_to_device, bytes_to_host;
+    int ranks;                /* processes it ran on (1 unless distributed) */
+    double bytes_ranks;       /* sent between the ranks, all ranks' sum */
 } sylva__solve_report;
 
 /* B (n × nrhs, ld ldb, user's numbering) ← A⁻¹ B where q says (mode AUTO:

@@ -83,6 +83,8 @@ struct sylva__numeric {
      * rank's share of the last one. */
     int *owner;
     unsigned char *owner_top;
+    struct sylva__solve_dist_plan *dsolve; /* the distributed solve's schedule (solve_dist.c) */
+    int64_t tag_base;           /* the first StarPU-MPI tag of this factor's handles (0: none yet) */
     int gathered;
     int nranks;
     sylva__rank_stats *rank_stats;
@@ -375,6 +377,13 @@ void sylva__s_solve_piece_cpu(const sylva__solve_piece_args *a, void *scratch);
 /* B (n × nb, ld ldb, N's precision) ← A⁻¹ B on the CPU workers (N's L on
  * the host); the calling thread alone when there is no CPU worker. */
 int sylva__solve_cpu_block(sylva__numeric *N, int64_t nb, void *B, int64_t ldb);
+/* Distributed runs (solve_dist.c): B (n × nb, ld ldb, N's precision, rank
+ * 0's; NULL elsewhere) ← A⁻¹ B with every front solved on the rank that
+ * holds its L; collective. drive: rank 0's call, which first tells the
+ * ranks serving (sylva__numeric_solve_serve) the block's width. *bytes
+ * (may be NULL) grows by what all ranks sent each other. */
+int sylva__solve_dist_block(sylva__numeric *N, int64_t nb, void *B, int64_t ldb, double *bytes);
+int sylva__solve_dist_drive(sylva__numeric *N, int64_t nb, void *B, int64_t ldb, double *bytes);
 
 /* The host residual R = B − A X with per-column backward errors, as tasks
  * over the columns (codelet_residual.c). X, B, R: user's numbering. */

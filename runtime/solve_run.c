@@ -6,7 +6,9 @@
  * pieces' tasks, or the sequential loop), with a single-precision factor
  * and double right-hand sides through a float copy, then refinement with
  * the host residual (codelet_residual.c) and correction solves. Device data
- * without a GPU solve goes through host copies. Buffers are made once per
+ * without a GPU solve goes through host copies. In a distributed run
+ * (rank 0's call) every solve of a block runs over the ranks, where L is
+ * (solve_dist.c), and L is not brought here. Buffers are made once per
  * call for the largest block. Fails with SYLVA_ERR_ARGUMENT, _NO_MEMORY,
  * _UNSUPPORTED or _RUNTIME, with a message.
  */
@@ -21,6 +23,7 @@
 typedef struct host_solve {
     sylva__numeric *N;
     const sylva__solve_request *q;
+    sylva__solve_report *rep;
     int64_t n, nb;                 /* the current block's columns */
     void *X;                       /* the block of B: solution */
     int64_t ldx;
@@ -45,7 +48,9 @@ static int solve_with_factor(host_solve *h, void *V, int64_t ldv)
         lds = n;
     }
     int status;
-    if (h->q->mode == SYLVA_SOLVE_SEQUENTIAL)
+    if (h->rep->ranks > 1)
+        status = sylva__solve_dist_drive(N, nb, S, lds, &h->rep->bytes_ranks);
+    else if (h->q->mode == SYLVA_SOLVE_SEQUENTIAL)
         status = N->precision == SYLVA_FLOAT32 ? sylva__s_solve_seq(N->plan, N->values, nb, S, lds)
                                                : sylva__d_solve_seq(N->plan, N->values, nb, S, lds);
     else
@@ -126,13 +131,15 @@ static int host_blocks(host_solve *h, int64_t nrhs, void *B, int64_t ldb, sylva_
 static int solve_host(sylva__numeric *N, const sylva__solve_request *q, int64_t nrhs, void *B, int64_t ldb,
                       sylva__solve_report *rep)
 {
-    int status = sylva__numeric_to_host(N, &rep->to_host);
+    /* Distributed: L stays on its ranks (solve_dist.c). */
+    int status = rep->ranks > 1 ? SYLVA_OK : sylva__numeric_to_host(N, &rep->to_host);
     if (status) return status;
     const sylva__tree *t = N->plan->tree;
     host_solve h;
     memset(&h, 0, sizeof h);
     h.N = N;
     h.q = q;
+    h.rep = rep;
     h.n = t->n;
     size_t es = sylva__dtype_size(q->dtype), cols = (size_t)(q->block < nrhs ? q->block : nrhs);
     int ok = 1;
@@ -187,6 +194,7 @@ int sylva__numeric_solve(sylva__numeric *N, const sylva__solve_request *q, int64
 {
     memset(rep, 0, sizeof *rep);
     rep->berr_before = rep->berr_after = -1;
+    rep->ranks = !q->local && sylva__dist_size() > 1 && N->owner ? sylva__dist_size() : 1;
     if (q->refine && !N->avals)
         return sylva__fail(SYLVA_ERR_ARGUMENT,
                            "refinement needs A's values, which this factor does not keep: set options.refine "
@@ -201,6 +209,7 @@ int sylva__numeric_solve(sylva__numeric *N, const sylva__solve_request *q, int64
         (starpu_cpu_worker_get_count() <= 1 ||
          (double)N->plan->tree->nnz_L * (double)cols < (double)SYLVA__SOLVE_TASKS_MIN_WORK))
         mode = SYLVA_SOLVE_SEQUENTIAL;
+    if (rep->ranks > 1) mode = SYLVA_SOLVE_CPU; /* every rank's CPU workers (solve_dist.c) */
     rep->mode = mode;
     if (nrhs == 0 || N->plan->tree->n == 0) return SYLVA_OK;
     sylva__solve_request r = *q;

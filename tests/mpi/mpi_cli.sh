@@ -7,7 +7,8 @@
 #                   record in the JSON, the ranks' flops adding up to the
 #                   matrix's, the bytes sent equal to the bytes received;
 #                   run twice (--repeat 2: a refactorization) with 4
-#                   right-hand sides and a refined solve
+#                   right-hand sides and a refined solve, which runs
+#                   over the ranks (solve.ranks in the JSON, bytes moved)
 #   gen KIND:N      the same on a generated matrix (sylva-gen KIND N)
 #   not_spd         a generated matrix with two diagonal entries made
 #                   negative: both exit 3 naming the same column, and every
@@ -82,6 +83,13 @@ sent, received = sum(r["bytes_sent"] for r in recs), sum(r["bytes_received"] for
 if sent != received: fail("bytes sent %r != bytes received %r" % (sent, received))
 if sent <= 0: fail("no bytes moved between %d ranks" % ranks)
 if sum(r["tasks"] for r in recs) < dist["tasks"]: fail("the ranks ran fewer tasks than submitted: %r" % recs)
+# The solve ran over the ranks (L left where it was made), 4 columns in
+# one block, refined once: every correction solve over the ranks too.
+sv = dist["solve"]
+if sv["ranks"] != ranks: fail("solve.ranks = %r, not %d" % (sv["ranks"], ranks))
+if not sv["bytes_between_ranks"] > 0: fail("the solve moved no bytes between %d ranks" % ranks)
+if sv["refine_steps"] != 1: fail("solve.refine_steps = %r, not 1" % sv["refine_steps"])
+if one["solve"]["ranks"] != 1: fail("one process: solve.ranks = %r" % one["solve"]["ranks"])
 fb = sum(r["factor_bytes"] for r in recs)
 if abs(fb - dist["memory"]["factor_bytes"]) > 0.5: fail("the ranks' L adds up to %r, not %r" % (fb, dist["memory"]["factor_bytes"]))
 print("ok: %d ranks, backward error %.3e (one process %.3e), %.0f bytes between ranks"

@@ -4,6 +4,16 @@
  * rank 0; then
  *   - the solve on rank 0 has backward error ≤ 4·n·ε, and log det is the
  *     same on every rank;
+ *   - the solve runs over the ranks and leaves L where it is: sylva_rcond
+ *     (rank 0 alone, on L gathered there) refuses until
+ *     sylva_factor_to_host gathers it; 5 columns with ldb > n in blocks of
+ *     2 (3 blocks, each over every rank; the rows past n untouched), each
+ *     column ≤ 4·n·ε, rows moved between ranks reported;
+ *   - a single-precision factor with double right-hand sides, refined
+ *     (every correction solve over the ranks) to double accuracy;
+ *   - with every allocation of rank 1 failing from the k-th on during a
+ *     solve, every rank returns the same status, and the next solve
+ *     succeeds;
  *   - a refactorization with A's values doubled gives log det + n log 2 and
  *     an accurate solve (L, CBs and A's values sent again, nothing stale);
  *   - every rank's record (sylva_factor_rank_info) is the same on every rank,
@@ -72,6 +82,82 @@ static void check_solve(const sylva_factor_t *F, const sylva_matrix *A, const ch
     free(one);
 }
 
+/* Rank 0: 5 right-hand sides A·X (X's column c all c + 1), ldb = n + 3, in
+ * blocks of 2 over the ranks. */
+static void check_blocks(const sylva_factor_t *F, const sylva_matrix *A, const sylva_options *o)
+{
+    int64_t n = A ? A->n : 0, ld = n + 3, k = 5;
+    double *x = NULL, *b = NULL, *col = NULL;
+    if (rank == 0) {
+        x = calloc((size_t)(ld * k), sizeof *x);
+        b = calloc((size_t)(ld * k), sizeof *b);
+        col = malloc(((size_t)n + 1) * sizeof *col);
+        for (int64_t c = 0; c < k; c++) {
+            for (int64_t i = 0; i < n; i++) col[i] = (double)(c + 1);
+            sylva_matrix_symv(A, col, b + c * ld);
+            memcpy(x + c * ld, b + c * ld, (size_t)n * sizeof *x);
+            for (int64_t i = n; i < ld; i++) x[i + c * ld] = -7;
+        }
+    }
+    sylva_options so = *o;
+    so.solve_block = 2;
+    sylva_solve_info si;
+    int st = sylva_solve_ex(F, &so, SYLVA_FLOAT64, rank == 0 ? k : 0, x, ld, &si);
+    CHECK(st == SYLVA_OK, "5 columns in blocks of 2: %s", sylva_last_error());
+    if (rank == 0 && st == SYLVA_OK) {
+        CHECK(si.ranks == ranks && si.blocks == 3 && si.bytes_between_ranks > 0,
+              "solve info: %d ranks, %lld blocks, %.0f bytes between ranks", si.ranks, (long long)si.blocks,
+              si.bytes_between_ranks);
+        double tol = 4.0 * (double)(n > 1 ? n : 1) * 0x1p-52;
+        for (int64_t c = 0; c < k; c++) {
+            double e = sylva_backward_error(A, x + c * ld, b + c * ld);
+            CHECK(e <= tol, "column %lld: backward error %.3e > %.3e", (long long)c, e, tol);
+            for (int64_t i = n; i < ld; i++)
+                CHECK(x[i + c * ld] == -7, "column %lld: row %lld past n written", (long long)c, (long long)i);
+        }
+    }
+    free(x);
+    free(b);
+    free(col);
+}
+
+/* A single-precision factor of A, double right-hand sides refined to
+ * double accuracy. */
+static void check_single(const sylva_matrix *A, const sylva_options *o)
+{
+    sylva_options so = *o;
+    so.precision = SYLVA_FLOAT32;
+    so.refine = SYLVA_REFINE_AUTO;
+    sylva_analysis_t *an = NULL;
+    sylva_factor_t *F = NULL;
+    int st = sylva_analyze(A, &so, &an, NULL);
+    if (!st) st = sylva_factorize(an, A, &F, NULL);
+    CHECK(st == SYLVA_OK, "single precision: %s", sylva_last_error());
+    int64_t n = A ? A->n : 0;
+    double *x = NULL, *b = NULL, *one = NULL;
+    if (rank == 0) {
+        x = calloc((size_t)n + 1, sizeof *x);
+        b = calloc((size_t)n + 1, sizeof *b);
+        one = malloc(((size_t)n + 1) * sizeof *one);
+        for (int64_t i = 0; i < n; i++) one[i] = 1;
+        sylva_matrix_symv(A, one, b);
+        memcpy(x, b, (size_t)n * sizeof *x);
+    }
+    sylva_solve_info si;
+    if (!st) st = sylva_solve_ex(F, &so, SYLVA_FLOAT64, rank == 0 ? 1 : 0, x, n > 0 ? n : 1, &si);
+    CHECK(st == SYLVA_OK, "single precision, refined: %s", sylva_last_error());
+    if (rank == 0 && st == SYLVA_OK) {
+        double e = sylva_backward_error(A, x, b), tol = 4.0 * (double)(n > 1 ? n : 1) * 0x1p-52;
+        CHECK(e <= tol && si.refine_steps > 0, "single precision: backward error %.3e > %.3e after %d steps", e,
+              tol, si.refine_steps);
+    }
+    free(x);
+    free(b);
+    free(one);
+    sylva_factor_free(F);
+    sylva_analysis_free(an);
+}
+
 int main(int argc, char **argv)
 {
     int provided = 0;
@@ -121,6 +207,16 @@ int main(int argc, char **argv)
     if (!st) check_solve(F, A, "first factorization");
     double ld1 = 0;
     if (!st) CHECK(sylva_logdet(F, &ld1) == SYLVA_OK && same_double(ld1), "log det differs between ranks");
+    /* The solve and log det left L on its ranks: rank 0 cannot estimate
+     * the condition number until L is gathered there. */
+    double rc = 0;
+    if (!st && rank == 0 && ranks > 1)
+        CHECK(sylva_rcond(F, A, &rc) == SYLVA_ERR_UNSUPPORTED, "sylva_rcond before L was gathered: %s",
+              sylva_last_error());
+    if (!st) CHECK(sylva_factor_to_host(F, NULL) == SYLVA_OK, "sylva_factor_to_host: %s", sylva_last_error());
+    if (!st && rank == 0) CHECK(sylva_rcond(F, A, &rc) == SYLVA_OK && rc > 0, "sylva_rcond: %s", sylva_last_error());
+    if (!st) check_blocks(F, A, &o);
+    if (!st) check_single(A, &o);
 
     /* Every rank's record, the same everywhere. */
     double flops = 0, sent = 0, received = 0;
@@ -151,6 +247,30 @@ int main(int argc, char **argv)
         CHECK(fabs(ld2 - (ld1 + n * log(2.0))) <= 1e-9 * fabs(ld2), "log det %.12g, want %.12g", ld2,
               ld1 + n * log(2.0));
     }
+
+    /* Rank 1 runs out of memory from its k-th allocation on, in a solve. */
+    int64_t scount = 0;
+    double *sx = rank == 0 && A ? calloc((size_t)A->n + 1, sizeof *sx) : NULL;
+    int64_t sn = rank == 0 && A ? A->n : 0;
+    if (!st && ranks > 1) {
+        if (rank == 1) sylva__alloc_fault_set(0, 0);
+        st = sylva_solve(F, rank == 0 ? 1 : 0, sx, sn > 0 ? sn : 1);
+        if (rank == 1) scount = sylva__alloc_fault_count();
+        sylva__alloc_fault_set(-1, 0);
+        MPI_Bcast(&scount, 1, MPI_INT64_T, 1, MPI_COMM_WORLD);
+        CHECK(st == SYLVA_OK && scount > 0, "counting rank 1's allocations in a solve: %s (%lld)", sylva_last_error(),
+              (long long)scount);
+    }
+    for (int64_t k = 1; !st && k <= scount; k++) {
+        if (rank == 1) sylva__alloc_fault_set(k, 1);
+        int s = sylva_solve(F, rank == 0 ? 1 : 0, sx, sn > 0 ? sn : 1);
+        sylva__alloc_fault_set(-1, 0);
+        CHECK(same_everywhere(s), "solve, k = %lld: the ranks returned different statuses (%d here)", (long long)k, s);
+        CHECK(s == SYLVA_ERR_NO_MEMORY && strncmp(sylva_last_error(), "rank 1: ", 8) == 0,
+              "solve, k = %lld: %s: '%s'", (long long)k, sylva_status_name(s), sylva_last_error());
+    }
+    free(sx);
+    if (!st) check_solve(F, A, "after the solve's allocation failures");
 
     /* Rank 1 runs out of memory from its k-th allocation on. */
     int64_t count = 0;

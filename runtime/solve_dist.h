@@ -1,0 +1,81 @@
+/* solve_dist.h — the solve over the ranks of a distributed factorization,
+ * where L stays: each front is solved by the rank that holds its L (its
+ * group's owner), moving only rows of the right-hand sides.
+ *
+ * The schedule (solve_dist_plan.c, the same on every rank but for the
+ * rank's own lists): a front is "shared" when some descendant's L is on
+ * another rank (these are the fronts at the top of the tree; their
+ * ancestors are shared too), else it belongs to its owner alone, and so
+ * does its whole subtree. A rank's own fronts are cut into "units" —
+ * subtrees, each solved by one task on the rank's CPU workers — and the
+ * "local" fronts above them (subtrees heavier than 1/(4·workers) of the
+ * rank's work are split at their roots, which the calling thread solves
+ * after the units in the forward sweep and before them in the backward
+ * one). The shared fronts are solved in postorder by every rank in step:
+ * forward, the pivot rows' partial sums of all ranks are added on the
+ * owner (a reduction), which solves and subtracts the update from its rows;
+ * backward, the owner solves and broadcasts the pivot rows' solution.
+ *
+ * The per-front steps (t_solve_dist.c, per precision) work on a full-length
+ * permuted block X (n × nrhs, ldx) of which each rank fills the rows of its
+ * own fronts. A unit's forward sweep writes the rows of its own fronts in
+ * X and the rows above the unit (its root's CB rows, sorted: srows) into
+ * its own sink (rs × nrhs, amounts to subtract), which the caller subtracts
+ * once every unit has ended: units run at once without sharing a row.
+ * Internal to runtime/; no StarPU, no MPI. */
+#ifndef SYLVA_RUNTIME_SOLVE_DIST_H
+#define SYLVA_RUNTIME_SOLVE_DIST_H
+
+#include <stdint.h>
+
+#include "batching.h"
+
+typedef struct sylva__solve_dist_plan {
+    int me, nranks, workers;  /* what it was made for */
+    int *owner;               /* nfronts: the rank holding each front's L */
+    int64_t nunits;
+    int64_t *unit_first, *unit_root; /* nunits: fronts unit_first .. unit_root (postorder) */
+    int64_t *sink_off;        /* nunits + 1: each unit's sink rows (its root's m − k) */
+    int64_t nlocal, *local;   /* this rank's fronts above its units, postorder */
+    int64_t nshared, *shared; /* fronts with a descendant on another rank, postorder */
+    int64_t max_m;            /* the largest front this rank solves */
+    int64_t *own_rows;        /* nranks: pivot rows of each rank's fronts */
+    int64_t max_own_rows;
+} sylva__solve_dist_plan;
+
+/* The schedule of rank me of nranks with `workers` CPU workers, from the
+ * owner of each group of pl. Fails on memory, or with SYLVA_ERR_RUNTIME on
+ * a tree whose fronts' pivot columns are not consecutive in postorder. */
+int sylva__solve_dist_plan_build(const sylva__plan *pl, const int *group_owner, int me, int nranks,
+                                 int workers, sylva__solve_dist_plan **out);
+void sylva__solve_dist_plan_free(sylva__solve_dist_plan *dp);
+
+/* Per precision (t_solve_dist.c). One front's step on X: forward
+ * X1 ← L11⁻¹ X1 and the update subtracted from its CB rows; backward with
+ * the CB rows' solution read from X. T: m × nrhs of workspace. */
+void sylva__d_solve_dist_front_forward(const sylva__plan *pl, const double *L, int64_t f, int64_t nrhs,
+                                       double *X, int64_t ldx, double *T);
+void sylva__s_solve_dist_front_forward(const sylva__plan *pl, const float *L, int64_t f, int64_t nrhs,
+                                       float *X, int64_t ldx, float *T);
+void sylva__d_solve_dist_front_backward(const sylva__plan *pl, const double *L, int64_t f, int64_t nrhs,
+                                        double *X, int64_t ldx, double *T);
+void sylva__s_solve_dist_front_backward(const sylva__plan *pl, const float *L, int64_t f, int64_t nrhs,
+                                        float *X, int64_t ldx, float *T);
+/* A unit's forward sweep (fronts a .. b; its sink zeroed first) and
+ * backward sweep. */
+void sylva__d_solve_dist_unit_forward(const sylva__plan *pl, const double *L, int64_t a, int64_t b,
+                                      int64_t nrhs, double *X, int64_t ldx, double *T, double *sink);
+void sylva__s_solve_dist_unit_forward(const sylva__plan *pl, const float *L, int64_t a, int64_t b,
+                                      int64_t nrhs, float *X, int64_t ldx, float *T, float *sink);
+void sylva__d_solve_dist_unit_backward(const sylva__plan *pl, const double *L, int64_t a, int64_t b,
+                                       int64_t nrhs, double *X, int64_t ldx, double *T);
+void sylva__s_solve_dist_unit_backward(const sylva__plan *pl, const float *L, int64_t a, int64_t b,
+                                       int64_t nrhs, float *X, int64_t ldx, float *T);
+/* Rows of rank r's fronts (pivot rows, front order) of X copied into the
+ * packed P (rows × nrhs) or back (unpack). */
+void sylva__d_solve_dist_pack(const sylva__solve_dist_plan *dp, const sylva__tree *t, int r, int unpack,
+                              int64_t nrhs, double *X, int64_t ldx, double *P);
+void sylva__s_solve_dist_pack(const sylva__solve_dist_plan *dp, const sylva__tree *t, int r, int unpack,
+                              int64_t nrhs, float *X, int64_t ldx, float *P);
+
+#endif

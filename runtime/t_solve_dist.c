@@ -1,0 +1,88 @@
+/* t_solve_dist.c — the per-front steps of the distributed solve
+ * (solve_dist.h) for one scalar type (a precision template,
+ * core/precision.h): a front's forward and backward step on the permuted
+ * block X, a unit's sweeps (its updates of rows above it kept in its sink),
+ * and the packing of a rank's rows. The arithmetic is kernels/front_cpu.h's,
+ * as in the one-process solve.
+ */
+#include "precision.h"
+
+void SYLVA_TNAME(solve_dist_front_forward)(const sylva__plan *pl, const Scalar *L, int64_t f, int64_t nrhs,
+                                           Scalar *X, int64_t ldx, Scalar *T)
+{
+    const sylva__tree *t = pl->tree;
+    const sylva__front *fr = &t->fronts[f];
+    int64_t r = fr->m - fr->k;
+    SYLVA_TNAME(front_solve_forward_cpu)(fr->m, fr->k, L + pl->l_off[f], fr->m, nrhs, X + fr->first_col, ldx, 0, T,
+                                         r > 0 ? r : 1);
+    SYLVA_TNAME(solve_scatter_sub_cpu)(r, nrhs, t->rows + fr->row_off + fr->k, T, r > 0 ? r : 1, X, ldx);
+}
+
+void SYLVA_TNAME(solve_dist_front_backward)(const sylva__plan *pl, const Scalar *L, int64_t f, int64_t nrhs,
+                                            Scalar *X, int64_t ldx, Scalar *T)
+{
+    const sylva__tree *t = pl->tree;
+    const sylva__front *fr = &t->fronts[f];
+    int64_t r = fr->m - fr->k;
+    SYLVA_TNAME(solve_gather_cpu)(r, nrhs, t->rows + fr->row_off + fr->k, X, ldx, T, r > 0 ? r : 1);
+    SYLVA_TNAME(front_solve_backward_cpu)(fr->m, fr->k, L + pl->l_off[f], fr->m, nrhs, T, r > 0 ? r : 1,
+                                          X + fr->first_col, ldx);
+}
+
+/* First index of v (n, increasing) not below x. */
+static int64_t SYLVA_TNAME(lower_bound)(const int64_t *v, int64_t n, int64_t x)
+{
+    int64_t lo = 0, hi = n;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+void SYLVA_TNAME(solve_dist_unit_forward)(const sylva__plan *pl, const Scalar *L, int64_t a, int64_t b,
+                                          int64_t nrhs, Scalar *X, int64_t ldx, Scalar *T, Scalar *sink)
+{
+    const sylva__tree *t = pl->tree;
+    const sylva__front *root = &t->fronts[b];
+    int64_t end = root->first_col + root->k; /* rows below end are the unit's own */
+    int64_t rs = root->m - root->k;
+    const int64_t *srows = t->rows + root->row_off + root->k;
+    for (int64_t s = a; s <= b; s++) {
+        const sylva__front *fr = &t->fronts[s];
+        const int64_t *rows = t->rows + fr->row_off + fr->k;
+        int64_t r = fr->m - fr->k, ldt = r > 0 ? r : 1;
+        SYLVA_TNAME(front_solve_forward_cpu)(fr->m, fr->k, L + pl->l_off[s], fr->m, nrhs, X + fr->first_col, ldx,
+                                             0, T, ldt);
+        /* rows sorted: the unit's own first, then those above it */
+        int64_t in = SYLVA_TNAME(lower_bound)(rows, r, end);
+        SYLVA_TNAME(solve_scatter_sub_cpu)(in, nrhs, rows, T, ldt, X, ldx);
+        for (int64_t i = in; i < r; i++) {
+            int64_t at = SYLVA_TNAME(lower_bound)(srows, rs, rows[i]);
+            for (int64_t c = 0; c < nrhs; c++) sink[at + c * rs] += T[i + c * ldt];
+        }
+    }
+}
+
+void SYLVA_TNAME(solve_dist_unit_backward)(const sylva__plan *pl, const Scalar *L, int64_t a, int64_t b,
+                                           int64_t nrhs, Scalar *X, int64_t ldx, Scalar *T)
+{
+    for (int64_t s = b; s >= a; s--) SYLVA_TNAME(solve_dist_front_backward)(pl, L, s, nrhs, X, ldx, T);
+}
+
+void SYLVA_TNAME(solve_dist_pack)(const sylva__solve_dist_plan *dp, const sylva__tree *t, int r, int unpack,
+                                  int64_t nrhs, Scalar *X, int64_t ldx, Scalar *P)
+{
+    int64_t rows = dp->own_rows[r], at = 0;
+    for (int64_t f = 0; f < t->nfronts; f++) {
+        if (dp->owner[f] != r) continue;
+        const sylva__front *fr = &t->fronts[f];
+        for (int64_t c = 0; c < nrhs; c++) {
+            Scalar *x = X + fr->first_col + c * ldx, *p = P + at + c * rows;
+            if (unpack) memcpy(x, p, (size_t)fr->k * sizeof *x);
+            else memcpy(p, x, (size_t)fr->k * sizeof *x);
+        }
+        at += fr->k;
+    }
+}
