@@ -41,18 +41,32 @@ extern "C" {
 /* How a front's work is cut into items. A front of at most FOLD_K pivots
  * and FOLD_R CB rows is one item. Otherwise: triangle items of TB pivot
  * rows; forward update items of UR CB rows × UK pivots; backward update
- * items of BK pivots × BR CB rows. */
+ * items of BK pivots × BR CB rows. The update items are small enough to
+ * keep pace with the triangle chain (UK = 2 blocks: an item ends a few µs
+ * after its last block, where 256 × 256 ended ~85 µs after it and every
+ * level of the tree waited for that; BR = 128: a front's backward chain
+ * waits for all its update items). docs/perf-log.md, v6. */
 #define SYLVA_SOLVE_FOLD_K 96
 #define SYLVA_SOLVE_FOLD_R 512
 #define SYLVA_SOLVE_TB 32
 #define SYLVA_SOLVE_UR 256
-#define SYLVA_SOLVE_UK 256
+#define SYLVA_SOLVE_UK 64
 #define SYLVA_SOLVE_BK 32
-#define SYLVA_SOLVE_BR 512
+#define SYLVA_SOLVE_BR 128
 /* Right-hand sides per column chunk: each chunk runs through the items with
  * counters of its own (a block of as many warps: one per column on a
  * diagonal block). */
 #define SYLVA_SOLVE_COLS 4
+/* How a sweep's chain steps synchronize (bits; SYLVA_SOLVE_STEP=N in the
+ * environment overrides the default, for measurements): OWN, a triangle
+ * item stages its own rows of the right-hand side in shared memory before
+ * it waits, so its step on the chain does not wait for an L2 load of
+ * them; SYNC, counters polled with acquire loads and counted with release
+ * adds by one thread after a barrier, instead of full fences by every
+ * thread. docs/perf-log.md, v6. */
+#define SYLVA_SOLVE_STEP_OWN 1
+#define SYLVA_SOLVE_STEP_SYNC 2
+#define SYLVA_SOLVE_STEP_DEFAULT (SYLVA_SOLVE_STEP_OWN | SYLVA_SOLVE_STEP_SYNC)
 /* An item is two ints: the front record, then kind << 24 | index. FOLD:
  * the whole front. TRI: triangle block `index`. UPD: update chunk `index`
  * (forward: row chunk · ceil(k/UK) + pivot chunk; backward: pivot chunk ·
