@@ -67,6 +67,10 @@ extern "C" {
 #define SYLVA_SOLVE_STEP_OWN 1
 #define SYLVA_SOLVE_STEP_SYNC 2
 #define SYLVA_SOLVE_STEP_DEFAULT (SYLVA_SOLVE_STEP_OWN | SYLVA_SOLVE_STEP_SYNC)
+/* A waiting block's sleep between polls of a counter (ns): from MIN,
+ * doubling up to MAX (SYLVA_SOLVE_POLL=MIN,MAX overrides). */
+#define SYLVA_SOLVE_POLL_MIN 32
+#define SYLVA_SOLVE_POLL_MAX 32
 /* An item is two ints: the front record, then kind << 24 | index. FOLD:
  * the whole front. TRI: triangle block `index`. UPD: update chunk `index`
  * (forward: row chunk · ceil(k/UK) + pivot chunk; backward: pivot chunk ·

@@ -61,10 +61,10 @@ template <int W, bool Forward> __global__ void __launch_bounds__(W * 32, FLOW_MI
         const int parent = a.parent[F.f], nt = a.nt[F.f], nu = a.nu[F.f];
         if (Forward) {
             /* An update item waits on its triangle blocks as it goes. */
-            if (kind != SYLVA_SOLVE_UPD) block_wait(ready + F.f, a.nchild[F.f], &flag, a.step);
+            if (kind != SYLVA_SOLVE_UPD) block_wait(ready + F.f, a.nchild[F.f], &flag, a);
         } else {
-            if (parent >= 0 && (kind != SYLVA_SOLVE_TRI || nu == 0)) block_wait(ready + parent, 1, &flag, a.step);
-            if (kind == SYLVA_SOLVE_TRI) block_wait(udone + F.f, nu, &flag, a.step);
+            if (parent >= 0 && (kind != SYLVA_SOLVE_TRI || nu == 0)) block_wait(ready + parent, 1, &flag, a);
+            if (kind == SYLVA_SOLVE_TRI) block_wait(udone + F.f, nu, &flag, a);
         }
         if (a.trace && threadIdx.x == 0) {
             a.trace[4 * (int64_t)ticket] = t_take;
@@ -169,6 +169,28 @@ int step_bits()
     return v;
 }
 
+/* SYLVA_SOLVE_POLL=MIN,MAX from the environment (read once; ns, 0 ≤ MIN ≤
+ * MAX ≤ 1,000,000): a waiting block's sleep between polls, from MIN
+ * doubling up to MAX; else the defaults. */
+int poll_ns(int which)
+{
+    static std::atomic<int> ns[2] = {{-1}, {-1}};
+    int v = ns[which].load(std::memory_order_relaxed);
+    if (v < 0) {
+        long lo = SYLVA_SOLVE_POLL_MIN, hi = SYLVA_SOLVE_POLL_MAX;
+        const char *e = getenv("SYLVA_SOLVE_POLL");
+        if (e && *e) {
+            char *end = NULL;
+            long a = strtol(e, &end, 10), b = end && *end == ',' ? strtol(end + 1, NULL, 10) : a;
+            if (a >= 0 && b >= a && b <= 1000000) lo = a, hi = b;
+        }
+        ns[0].store((int)lo, std::memory_order_relaxed);
+        ns[1].store((int)hi, std::memory_order_relaxed);
+        v = which ? (int)hi : (int)lo;
+    }
+    return v;
+}
+
 int sweep(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, double *X, cudaStream_t s,
           bool forward)
 {
@@ -205,7 +227,9 @@ int sweep(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, 
                    flow,
                    flow + 1,
                    b->trace[forward ? 0 : 1],
-                   step_bits()};
+                   step_bits(),
+                   poll_ns(0),
+                   poll_ns(1)};
     return launch<FLOW_W>(a, count * nchunks, forward, s);
 }
 
