@@ -41,18 +41,19 @@ extern "C" {
 /* How a front's work is cut into items. A front of at most FOLD_K pivots
  * and FOLD_R CB rows is one item. Otherwise: triangle items of TB pivot
  * rows; forward update items of UR CB rows × UK pivots; backward update
- * items of BK pivots × BR CB rows. The update items are small enough to
- * keep pace with the triangle chain (UK = 2 blocks: an item ends a few µs
- * after its last block, where 256 × 256 ended ~85 µs after it and every
- * level of the tree waited for that; BR = 128: a front's backward chain
- * waits for all its update items). docs/perf-log.md, v6. */
+ * items of BK pivots × BR CB rows. Smaller update items (UK = 64, BR =
+ * 128, measured in v6, docs/perf-log.md) end a level's forward update
+ * wave ~15 µs after its chain instead of ~90 µs (lap3d7:60 forward 1.9
+ * → 1.6 ms), but waiting on their chains they hold more of the resident
+ * blocks: lap3d7:100 took 16.3 → 19.3 ms (17.6 with UK = 64 alone) and
+ * every 64-column solve was slower. */
 #define SYLVA_SOLVE_FOLD_K 96
 #define SYLVA_SOLVE_FOLD_R 512
 #define SYLVA_SOLVE_TB 32
 #define SYLVA_SOLVE_UR 256
-#define SYLVA_SOLVE_UK 64
+#define SYLVA_SOLVE_UK 256
 #define SYLVA_SOLVE_BK 32
-#define SYLVA_SOLVE_BR 128
+#define SYLVA_SOLVE_BR 512
 /* Right-hand sides per column chunk: each chunk runs through the items with
  * counters of its own (a block of as many warps: one per column on a
  * diagonal block). */
@@ -63,12 +64,16 @@ extern "C" {
  * it waits, so its step on the chain does not wait for an L2 load of
  * them; SYNC, counters polled with acquire loads and counted with release
  * adds by one thread after a barrier, instead of full fences by every
- * thread. docs/perf-log.md, v6. */
+ * thread. Both: lap3d7:60's forward root chain 4.0 → 3.4 µs a step; the
+ * solve's kernels 2–6% faster on the four large matrices (docs/perf-log.md,
+ * v6). */
 #define SYLVA_SOLVE_STEP_OWN 1
 #define SYLVA_SOLVE_STEP_SYNC 2
 #define SYLVA_SOLVE_STEP_DEFAULT (SYLVA_SOLVE_STEP_OWN | SYLVA_SOLVE_STEP_SYNC)
 /* A waiting block's sleep between polls of a counter (ns): from MIN,
- * doubling up to MAX (SYLVA_SOLVE_POLL=MIN,MAX overrides). */
+ * doubling up to MAX (SYLVA_SOLVE_POLL=MIN,MAX overrides, for
+ * measurements). Longer sleeps did not shorten the chains' steps (32,512:
+ * the same; 32,4096: 3–8% slower; v6): the polls are not what loads them. */
 #define SYLVA_SOLVE_POLL_MIN 32
 #define SYLVA_SOLVE_POLL_MAX 32
 /* An item is two ints: the front record, then kind << 24 | index. FOLD:

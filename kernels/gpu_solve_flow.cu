@@ -8,9 +8,12 @@
  * once the front is solved; tdone[f] — triangle items done (they finish in
  * order: each needs the one before; a forward update item takes its
  * pivots' blocks as this count passes them); udone[f] — update items done
- * (the last one to finish signals the parent). A writer fences before it counts; a
- * reader polls with volatile loads and reads the right-hand side through
- * L2 (__ldcg/__stcg: another block may have written it during the launch).
+ * (the last one to finish signals the parent). A writer's block passes a
+ * barrier and its thread 0 counts with a release add; a reader's thread 0
+ * polls with acquire loads, then a barrier (SYLVA_SOLVE_STEP, gpu_solve.h:
+ * fences and volatile polls as before v6 on request); the right-hand side
+ * is read and written through L2 (__ldcg/__stcg: another block may have
+ * written it during the launch).
  * Right-hand sides go FLOW_COLS at a time (a warp each on a diagonal
  * block). Replaced the level-by-level launches (4 per level and
  * direction, 6 cuBLAS calls per large front: 9 ms for a 2.4 ms cuDSS solve

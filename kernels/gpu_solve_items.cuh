@@ -105,9 +105,9 @@ __device__ __forceinline__ int add_acq_rel(int *p)
  * ≤ 0 (nothing to wait for: no load). Thread 0 polls: with acquire loads
  * (SYLVA_SOLVE_STEP_SYNC; the barrier then orders the block's reads after
  * it), else volatile loads and a full fence; between polls it sleeps
- * a.poll_min ns, doubling up to a.poll_max (SYLVA_SOLVE_POLL): most
- * resident blocks wait at once (the backward sweep: ~900 of 1,056 on
- * lap3d7:60), and their polls load the L2 the chains' steps go through. */
+ * a.poll_min ns, doubling up to a.poll_max (SYLVA_SOLVE_POLL; most
+ * resident blocks wait at once, ~900 of 1,056 in lap3d7:60's backward
+ * sweep, but longer sleeps measured no faster: gpu_solve.h). */
 __device__ int block_wait(const int *p, int v, int *shared, const flow_args &a)
 {
     if (v <= 0) return v;

@@ -6,7 +6,7 @@
 # compute-sanitizer memcheck on a small matrix, the GPU solve's tests (GPU
 # solve against the CPU solve, 1 and 64 right-hand sides, device pointers,
 # refinement on the device, the staged host copies, the sweeps' chain-step
-# variants (SYLVA_SOLVE_STEP), memcheck), and bench-solver (sylva in each
+# variants (SYLVA_SOLVE_STEP, SYLVA_SOLVE_POLL), memcheck), and bench-solver (sylva in each
 # mode, CHOLMOD at several thread counts, cuDSS when its library is given;
 # solve timings for 1 and 64 right-hand sides). Logs and JSON go to $OUT
 # (default ./gpu-solver-out); a compact summary is printed last.
@@ -144,6 +144,9 @@ for p in $phases; do
       SYLVA_SOLVE_STEP=${c%% *} timeout 240 "$B/bin/test_gpu_solve" ${c#* } >> "$OUT/solve-tests.log" 2>&1; rc=$?
       note "test_gpu_solve ${c#* } SYLVA_SOLVE_STEP=${c%% *}: rc=$rc ($(( $(date +%s) - s )) s)"
     done
+    s=$(date +%s)
+    SYLVA_SOLVE_POLL=32,4096 timeout 240 "$B/bin/test_gpu_solve" lap3d7:16 >> "$OUT/solve-tests.log" 2>&1; rc=$?
+    note "test_gpu_solve lap3d7:16 SYLVA_SOLVE_POLL=32,4096: rc=$rc ($(( $(date +%s) - s )) s)"
     s=$(date +%s)
     timeout 240 "$B/bin/test_refine" mode=gpu >> "$OUT/solve-tests.log" 2>&1; rc=$?
     note "test_refine mode=gpu: rc=$rc ($(( $(date +%s) - s )) s)"
