@@ -41,7 +41,12 @@ extern "C" {
 /* How a front's work is cut into items. A front of at most FOLD_K pivots
  * and FOLD_R CB rows is one item. Otherwise: triangle items of TB pivot
  * rows; forward update items of UR CB rows × UK pivots; backward update
- * items of BK pivots × BR CB rows. */
+ * items of BK pivots × BR CB rows. Smaller update items (UK = 64, BR =
+ * 128, measured in v6, docs/perf-log.md) end a level's forward update
+ * wave ~15 µs after its chain instead of ~90 µs (lap3d7:60 forward 1.9
+ * → 1.6 ms), but waiting on their chains they hold more of the resident
+ * blocks: lap3d7:100 took 16.3 → 19.3 ms (17.6 with UK = 64 alone) and
+ * every 64-column solve was slower. */
 #define SYLVA_SOLVE_FOLD_K 96
 #define SYLVA_SOLVE_FOLD_R 512
 #define SYLVA_SOLVE_TB 32
@@ -53,6 +58,24 @@ extern "C" {
  * counters of its own (a block of as many warps: one per column on a
  * diagonal block). */
 #define SYLVA_SOLVE_COLS 4
+/* How a sweep's chain steps synchronize (bits; SYLVA_SOLVE_STEP=N in the
+ * environment overrides the default, for measurements): OWN, a triangle
+ * item stages its own rows of the right-hand side in shared memory before
+ * it waits, so its step on the chain does not wait for an L2 load of
+ * them; SYNC, counters polled with acquire loads and counted with release
+ * adds by one thread after a barrier, instead of full fences by every
+ * thread. Both: lap3d7:60's forward root chain 4.0 → 3.4 µs a step; the
+ * solve's kernels 2–6% faster on the four large matrices (docs/perf-log.md,
+ * v6). */
+#define SYLVA_SOLVE_STEP_OWN 1
+#define SYLVA_SOLVE_STEP_SYNC 2
+#define SYLVA_SOLVE_STEP_DEFAULT (SYLVA_SOLVE_STEP_OWN | SYLVA_SOLVE_STEP_SYNC)
+/* A waiting block's sleep between polls of a counter (ns): from MIN,
+ * doubling up to MAX (SYLVA_SOLVE_POLL=MIN,MAX overrides, for
+ * measurements). Longer sleeps did not shorten the chains' steps (32,512:
+ * the same; 32,4096: 3–8% slower; v6): the polls are not what loads them. */
+#define SYLVA_SOLVE_POLL_MIN 32
+#define SYLVA_SOLVE_POLL_MAX 32
 /* An item is two ints: the front record, then kind << 24 | index. FOLD:
  * the whole front. TRI: triangle block `index`. UPD: update chunk `index`
  * (forward: row chunk · ceil(k/UK) + pivot chunk; backward: pivot chunk ·

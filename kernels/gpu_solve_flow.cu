@@ -8,15 +8,19 @@
  * once the front is solved; tdone[f] — triangle items done (they finish in
  * order: each needs the one before; a forward update item takes its
  * pivots' blocks as this count passes them); udone[f] — update items done
- * (the last one to finish signals the parent). A writer fences before it counts; a
- * reader polls with volatile loads and reads the right-hand side through
- * L2 (__ldcg/__stcg: another block may have written it during the launch).
+ * (the last one to finish signals the parent). A writer's block passes a
+ * barrier and its thread 0 counts with a release add; a reader's thread 0
+ * polls with acquire loads, then a barrier (SYLVA_SOLVE_STEP, gpu_solve.h:
+ * fences and volatile polls as before v6 on request); the right-hand side
+ * is read and written through L2 (__ldcg/__stcg: another block may have
+ * written it during the launch).
  * Right-hand sides go FLOW_COLS at a time (a warp each on a diagonal
  * block). Replaced the level-by-level launches (4 per level and
  * direction, 6 cuBLAS calls per large front: 9 ms for a 2.4 ms cuDSS solve
  * of lap3d7:60, docs/perf-log.md). */
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 
 #include "gpu_solve_items.cuh"
 
@@ -60,10 +64,10 @@ template <int W, bool Forward> __global__ void __launch_bounds__(W * 32, FLOW_MI
         const int parent = a.parent[F.f], nt = a.nt[F.f], nu = a.nu[F.f];
         if (Forward) {
             /* An update item waits on its triangle blocks as it goes. */
-            if (kind != SYLVA_SOLVE_UPD) block_wait(ready + F.f, a.nchild[F.f], &flag);
+            if (kind != SYLVA_SOLVE_UPD) block_wait(ready + F.f, a.nchild[F.f], &flag, a);
         } else {
-            if (parent >= 0 && (kind != SYLVA_SOLVE_TRI || nu == 0)) block_wait(ready + parent, 1, &flag);
-            if (kind == SYLVA_SOLVE_TRI) block_wait(udone + F.f, nu, &flag);
+            if (parent >= 0 && (kind != SYLVA_SOLVE_TRI || nu == 0)) block_wait(ready + parent, 1, &flag, a);
+            if (kind == SYLVA_SOLVE_TRI) block_wait(udone + F.f, nu, &flag, a);
         }
         if (a.trace && threadIdx.x == 0) {
             a.trace[4 * (int64_t)ticket] = t_take;
@@ -86,21 +90,29 @@ template <int W, bool Forward> __global__ void __launch_bounds__(W * 32, FLOW_MI
         /* Count it done. */
         if (kind == SYLVA_SOLVE_FOLD) {
             if (Forward) {
-                if (parent >= 0) block_signal(ready + parent, NULL);
+                if (parent >= 0) block_signal(ready + parent, NULL, a.step);
             } else {
-                block_signal(ready + F.f, NULL);
+                block_signal(ready + F.f, NULL, a.step);
             }
         } else if (kind == SYLVA_SOLVE_TRI) {
-            block_signal(tdone + F.f, !Forward && idx == 0 ? ready + F.f : NULL);
+            block_signal(tdone + F.f, !Forward && idx == 0 ? ready + F.f : NULL, a.step);
         } else if (Forward) {
-            __threadfence();
-            __syncthreads();
-            if (threadIdx.x == 0 && atomicAdd(udone + F.f, 1) == nu - 1 && parent >= 0) {
+            /* The last update item to finish signals the parent: an
+             * acquire-release add (it acquires the others' releases and
+             * passes them on), or fences. */
+            if (a.step & SYLVA_SOLVE_STEP_SYNC) {
+                __syncthreads();
+                if (threadIdx.x == 0 && add_acq_rel(udone + F.f) == nu - 1 && parent >= 0) add_release(ready + parent);
+            } else {
                 __threadfence();
-                atomicAdd(ready + parent, 1);
+                __syncthreads();
+                if (threadIdx.x == 0 && atomicAdd(udone + F.f, 1) == nu - 1 && parent >= 0) {
+                    __threadfence();
+                    atomicAdd(ready + parent, 1);
+                }
             }
         } else {
-            block_signal(udone + F.f, NULL);
+            block_signal(udone + F.f, NULL, a.step);
         }
         if (a.trace && threadIdx.x == 0) {
             unsigned sm;
@@ -146,6 +158,42 @@ template <int W> int launch(const flow_args &a, int count, bool forward, cudaStr
     return e == cudaSuccess ? SYLVA_OK : cuda_fail(forward ? "flow_kernel (forward)" : "flow_kernel (backward)", e);
 }
 
+/* SYLVA_SOLVE_STEP from the environment (read once), else the default. */
+int step_bits()
+{
+    static std::atomic<int> bits{-1};
+    int v = bits.load(std::memory_order_relaxed);
+    if (v < 0) {
+        const char *e = getenv("SYLVA_SOLVE_STEP");
+        v = e && *e ? (int)(strtol(e, NULL, 10) & (SYLVA_SOLVE_STEP_OWN | SYLVA_SOLVE_STEP_SYNC))
+                    : SYLVA_SOLVE_STEP_DEFAULT;
+        bits.store(v, std::memory_order_relaxed);
+    }
+    return v;
+}
+
+/* SYLVA_SOLVE_POLL=MIN,MAX from the environment (read once; ns, 0 ≤ MIN ≤
+ * MAX ≤ 1,000,000): a waiting block's sleep between polls, from MIN
+ * doubling up to MAX; else the defaults. */
+int poll_ns(int which)
+{
+    static std::atomic<int> ns[2] = {{-1}, {-1}};
+    int v = ns[which].load(std::memory_order_relaxed);
+    if (v < 0) {
+        long lo = SYLVA_SOLVE_POLL_MIN, hi = SYLVA_SOLVE_POLL_MAX;
+        const char *e = getenv("SYLVA_SOLVE_POLL");
+        if (e && *e) {
+            char *end = NULL;
+            long a = strtol(e, &end, 10), b = end && *end == ',' ? strtol(end + 1, NULL, 10) : a;
+            if (a >= 0 && b >= a && b <= 1000000) lo = a, hi = b;
+        }
+        ns[0].store((int)lo, std::memory_order_relaxed);
+        ns[1].store((int)hi, std::memory_order_relaxed);
+        v = which ? (int)hi : (int)lo;
+    }
+    return v;
+}
+
 int sweep(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, double *X, cudaStream_t s,
           bool forward)
 {
@@ -181,7 +229,10 @@ int sweep(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, 
                    (int)nrhs,
                    flow,
                    flow + 1,
-                   b->trace[forward ? 0 : 1]};
+                   b->trace[forward ? 0 : 1],
+                   step_bits(),
+                   poll_ns(0),
+                   poll_ns(1)};
     return launch<FLOW_W>(a, count * nchunks, forward, s);
 }
 

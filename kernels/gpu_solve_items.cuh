@@ -35,8 +35,12 @@
 static_assert(SYLVA_SOLVE_UR % (FLOW_W * 32) == 0, "a forward update item's rows are whole rounds of the block");
 
 static_assert(FLOW_TB == 32, "a triangle block is one warp's rows");
-static_assert(FLOW_INV_OFF >= FLOW_W * 32 * FLOW_W, "the inverted block does not overlap the partial sums");
-static_assert(SYLVA_SOLVE_FOLD_K <= SYLVA_SOLVE_UK, "a folded front's pivot rows fit the staging buffer");
+/* A triangle item's own rows of X1 (FLOW_TB × FLOW_COLS), staged before
+ * its waits (SYLVA_SOLVE_STEP_OWN): between the partial sums and the
+ * inverted block. */
+#define FLOW_OWN_OFF (FLOW_W * 32 * FLOW_W)
+static_assert(FLOW_OWN_OFF + FLOW_TB * FLOW_W <= FLOW_INV_OFF, "the own rows overlap neither the partial sums nor the inverted block");
+static_assert(SYLVA_SOLVE_FOLD_K * FLOW_W <= FLOW_BUF_OF(FLOW_W), "a folded front's pivot rows fit the staging buffer");
 
 namespace sylva {
 namespace {
@@ -53,6 +57,8 @@ struct flow_args {
     int nrhs;
     int *ticket, *ready; /* ready, tdone, udone: F ints each, per column chunk */
     unsigned long long *trace; /* NULL, or 4 per ticket (sylva__gpu_solve_trace_*) */
+    int step;            /* SYLVA_SOLVE_STEP_* bits (gpu_solve.h) */
+    int poll_min, poll_max; /* a poll's sleep (ns): from poll_min, doubling up to poll_max */
 };
 
 __device__ __forceinline__ unsigned long long flow_clock()
@@ -76,15 +82,51 @@ __device__ __forceinline__ double warp_sum(double v)
     return v;
 }
 
+__device__ __forceinline__ int load_acquire(const int *p)
+{
+    int v;
+    asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+__device__ __forceinline__ void add_release(int *p)
+{
+    asm volatile("red.release.gpu.global.add.s32 [%0], 1;" ::"l"(p) : "memory");
+}
+
+__device__ __forceinline__ int add_acq_rel(int *p)
+{
+    int old;
+    asm volatile("atom.acq_rel.gpu.global.add.s32 %0, [%1], 1;" : "=r"(old) : "l"(p) : "memory");
+    return old;
+}
+
 /* The block waits until *p ≥ v; returns the value seen (≥ v), or v when v
- * ≤ 0 (nothing to wait for: no load). */
-__device__ int block_wait(const int *p, int v, int *shared)
+ * ≤ 0 (nothing to wait for: no load). Thread 0 polls: with acquire loads
+ * (SYLVA_SOLVE_STEP_SYNC; the barrier then orders the block's reads after
+ * it), else volatile loads and a full fence; between polls it sleeps
+ * a.poll_min ns, doubling up to a.poll_max (SYLVA_SOLVE_POLL; most
+ * resident blocks wait at once, ~900 of 1,056 in lap3d7:60's backward
+ * sweep, but longer sleeps measured no faster: gpu_solve.h). */
+__device__ int block_wait(const int *p, int v, int *shared, const flow_args &a)
 {
     if (v <= 0) return v;
     if (threadIdx.x == 0) {
         int x;
-        while ((x = *(volatile const int *)p) < v) __nanosleep(32);
-        __threadfence();
+        unsigned ns = (unsigned)a.poll_min;
+        const unsigned most = (unsigned)a.poll_max;
+        if (a.step & SYLVA_SOLVE_STEP_SYNC) {
+            while ((x = load_acquire(p)) < v) {
+                __nanosleep(ns);
+                ns = min(2 * ns, most);
+            }
+        } else {
+            while ((x = *(volatile const int *)p) < v) {
+                __nanosleep(ns);
+                ns = min(2 * ns, most);
+            }
+            __threadfence();
+        }
         *shared = x;
     }
     __syncthreads();
@@ -93,14 +135,39 @@ __device__ int block_wait(const int *p, int v, int *shared)
     return x;
 }
 
-/* Every thread's writes made visible, then thread 0 counts p (and q). */
-__device__ void block_signal(int *p, int *q)
+/* Every thread's writes made visible, then thread 0 counts p (and q):
+ * with SYLVA_SOLVE_STEP_SYNC a barrier then thread 0's release adds (the
+ * barrier orders the block's writes before them, as cooperative groups'
+ * grid barrier does), else a full fence by every thread first. */
+__device__ void block_signal(int *p, int *q, int step)
 {
+    if (step & SYLVA_SOLVE_STEP_SYNC) {
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            add_release(p);
+            if (q) add_release(q);
+        }
+        return;
+    }
     __threadfence();
     __syncthreads();
     if (threadIdx.x == 0) {
         atomicAdd(p, 1);
         if (q) atomicAdd(q, 1);
+    }
+}
+
+/* X1[r0, r0 + jb) of columns c0 .. c0 + nc into shared own[i · FLOW_COLS +
+ * c] (SYLVA_SOLVE_STEP_OWN; a triangle item's own rows: final once the item
+ * may start, since only the item itself writes them after that), so that
+ * its step on the chain does not wait for them. Synchronized by the next
+ * barrier (load_diag's). */
+template <int W>
+__device__ __forceinline__ void stage_own(const front &F, const flow_args &a, int r0, int jb, int c0, int nc, double *own)
+{
+    for (int u = threadIdx.x; u < jb * FLOW_COLS; u += FLOW_THREADS) {
+        const int i = u / FLOW_COLS, c = u % FLOW_COLS;
+        own[u] = c < nc ? __ldcg(F.X1 + r0 + i + (int64_t)(c0 + c) * a.ldx) : 0.0;
     }
 }
 
@@ -370,6 +437,7 @@ __device__ __forceinline__ void finish_block(const front &F, const flow_args &a,
                                              int r0, int jb, int c0, int nc, bool inverted, const double *inv,
                                              const double *d, double *s)
 {
+    const bool staged = a.step & SYLVA_SOLVE_STEP_OWN;
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
 #pragma unroll
     for (int c = 0; c < FLOW_COLS; c++) s[(warp * 32 + lane) * FLOW_COLS + c] = acc[c];
@@ -378,7 +446,7 @@ __device__ __forceinline__ void finish_block(const front &F, const flow_args &a,
         double *x = F.X1 + (int64_t)(c0 + warp) * a.ldx;
         double v = 0;
         if (lane < jb) {
-            v = __ldcg(x + r0 + lane);
+            v = staged ? s[FLOW_OWN_OFF + lane * FLOW_COLS + warp] : __ldcg(x + r0 + lane);
             for (int w = 0; w < FLOW_WARPS; w++) v -= s[(w * 32 + lane) * FLOW_COLS + warp];
         }
         v = inverted ? apply_inverse<Backward>(inv, jb, v)
@@ -397,6 +465,7 @@ __device__ void tri_forward(const front &F, const flow_args &a, const int *tdone
 {
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int r0 = b * FLOW_TB, jb = min(FLOW_TB, F.k - r0), row = min(r0 + lane, F.k - 1);
+    if (a.step & SYLVA_SOLVE_STEP_OWN) stage_own<W>(F, a, r0, jb, c0, nc, s + FLOW_OWN_OFF);
     load_diag<W>(F, r0, jb, d);
     double *const inv = s + FLOW_INV_OFF;
     const bool inverted = b > 0; /* block 0 waits for nothing: it substitutes */
@@ -409,7 +478,7 @@ __device__ void tri_forward(const front &F, const flow_args &a, const int *tdone
         double l[FLOW_Q];
 #pragma unroll
         for (int q = 0; q < FLOW_Q; q++) l[q] = __ldg(F.L + row + (int64_t)(done * FLOW_TB + warp * FLOW_Q + q) * F.m);
-        const int hi = min(block_wait(tdone + F.f, done + 1, flag), b);
+        const int hi = min(block_wait(tdone + F.f, done + 1, flag, a), b);
 #pragma unroll
         for (int q = 0; q < FLOW_Q; q++) {
             const int j = done * FLOW_TB + warp * FLOW_Q + q;
@@ -453,6 +522,7 @@ __device__ void tri_backward(const front &F, const flow_args &a, const int *tdon
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int r0 = b * FLOW_TB, jb = min(FLOW_TB, F.k - r0), need = nt - 1 - b;
     const double *Lj = F.L + (int64_t)(r0 + min(lane, jb - 1)) * F.m; /* our pivot's column */
+    if (a.step & SYLVA_SOLVE_STEP_OWN) stage_own<W>(F, a, r0, jb, c0, nc, s + FLOW_OWN_OFF);
     load_diag<W>(F, r0, jb, d);
     double *const inv = s + FLOW_INV_OFF;
     const bool inverted = need > 0; /* the last block waits for nothing: it substitutes */
@@ -477,7 +547,7 @@ __device__ void tri_backward(const front &F, const flow_args &a, const int *tdon
     for (int done = 0; done < need;) {
         double l[FLOW_Q];
         load(done, l);
-        const int hi = min(block_wait(tdone + F.f, done + 1, flag), need);
+        const int hi = min(block_wait(tdone + F.f, done + 1, flag, a), need);
         take(done, l);
 #pragma unroll 1
         for (int t = done + 1; t < hi; t++) {
@@ -510,7 +580,7 @@ __device__ void upd_forward(const front &F, const flow_args &a, const int *tdone
         for (int c = 0; c < FLOW_COLS; c++) acc[q][c] = 0;
     for (int j = j0; j < j1;) {
         /* Triangle blocks done so far (at least the one holding pivot j). */
-        const int done = block_wait(tdone + F.f, j / FLOW_TB + 1, flag);
+        const int done = block_wait(tdone + F.f, j / FLOW_TB + 1, flag, a);
         const int jh = min(j1, done * FLOW_TB);
         stage_pivots<W>(F, a, j, jh, c0, nc, s);
         accumulate_rows<W, R>(F, i0, i1, j, jh, s, acc);

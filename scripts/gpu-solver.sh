@@ -5,7 +5,8 @@
 # hybrid against the CPU path, transfer counters, the device-memory limit),
 # compute-sanitizer memcheck on a small matrix, the GPU solve's tests (GPU
 # solve against the CPU solve, 1 and 64 right-hand sides, device pointers,
-# refinement on the device, the staged host copies, memcheck), and bench-solver (sylva in each
+# refinement on the device, the staged host copies, the sweeps' chain-step
+# variants (SYLVA_SOLVE_STEP, SYLVA_SOLVE_POLL), memcheck), and bench-solver (sylva in each
 # mode, CHOLMOD at several thread counts, cuDSS when its library is given;
 # solve timings for 1 and 64 right-hand sides). Logs and JSON go to $OUT
 # (default ./gpu-solver-out); a compact summary is printed last.
@@ -137,6 +138,15 @@ for p in $phases; do
       SYLVA_SOLVE_STAGE=1 timeout 240 "$B/bin/test_gpu_solve" $c >> "$OUT/solve-tests.log" 2>&1; rc=$?
       note "test_gpu_solve $c SYLVA_SOLVE_STAGE=1: rc=$rc ($(( $(date +%s) - s )) s)"
     done
+    for c in "0 lap3d7:16" "0 elast3d:6 small=64" "1 lap3d7:16" "2 lap3d7:16"; do # chain-step variants (default 3)
+      s=$(date +%s)
+      # shellcheck disable=SC2086
+      SYLVA_SOLVE_STEP=${c%% *} timeout 240 "$B/bin/test_gpu_solve" ${c#* } >> "$OUT/solve-tests.log" 2>&1; rc=$?
+      note "test_gpu_solve ${c#* } SYLVA_SOLVE_STEP=${c%% *}: rc=$rc ($(( $(date +%s) - s )) s)"
+    done
+    s=$(date +%s)
+    SYLVA_SOLVE_POLL=32,4096 timeout 240 "$B/bin/test_gpu_solve" lap3d7:16 >> "$OUT/solve-tests.log" 2>&1; rc=$?
+    note "test_gpu_solve lap3d7:16 SYLVA_SOLVE_POLL=32,4096: rc=$rc ($(( $(date +%s) - s )) s)"
     s=$(date +%s)
     timeout 240 "$B/bin/test_refine" mode=gpu >> "$OUT/solve-tests.log" 2>&1; rc=$?
     note "test_refine mode=gpu: rc=$rc ($(( $(date +%s) - s )) s)"

@@ -5,7 +5,12 @@
  * k²/2 + (m − k)·k per direction (its TRSV and GEMV entries), and the
  * speedup bound work / max(span, work / workers). Split L21 products count
  * as their largest part, blocked L11 solves as their diagonal blocks and
- * each block's largest update group.
+ * each block's largest update group. Then the GPU sweeps' critical path in
+ * item steps (kernels/gpu_solve.h's items, solve_items.c's estimated
+ * starts): forward, a folded front is one step after its children, a
+ * split front its triangle chain plus one step for its updates; backward
+ * the same from the root down; with the chain steps (triangle blocks) on
+ * the path counted apart, and the root's chain.
  *   solve-span SPEC [WORKERS,...]   (default 2,4,8,16)
  */
 #include <stdio.h>
@@ -13,6 +18,7 @@
 #include <string.h>
 
 #include "api.h"
+#include "gpu_solve.h"
 #include "sylva_gen.h"
 
 /* A piece's chain in one direction: its triangle (whole or in blocks) and
@@ -72,6 +78,44 @@ static void span(const sylva__tree *t, int workers, const char *name)
     sylva__solve_pieces_free(sp);
 }
 
+/* A front's steps on a sweep's path (its triangle blocks in *chain). */
+static int64_t gpu_steps(const sylva__front *fr, int64_t *chain)
+{
+    int64_t k = fr->k, r = fr->m - fr->k;
+    *chain = 0;
+    if (k <= SYLVA_SOLVE_FOLD_K && r <= SYLVA_SOLVE_FOLD_R) return 1;
+    *chain = (k + SYLVA_SOLVE_TB - 1) / SYLVA_SOLVE_TB;
+    return *chain + 1;
+}
+
+/* The longest path of dependent item steps through the tree (a root to a
+ * leaf: the forward and the backward sweep have the same one), and the
+ * triangle blocks on it. Fronts are numbered children first. */
+static void gpu_path(const sylva__tree *t, const char *name)
+{
+    int64_t F = t->nfronts, best = 0, best_chain = 0, root_chain = 0, folded = 0;
+    int64_t *len = calloc((size_t)F + 1, sizeof *len), *ch = calloc((size_t)F + 1, sizeof *ch);
+    for (int64_t f = 0; f < F; f++) { /* len[f]: the longest path below f, before f */
+        int64_t c, s = gpu_steps(&t->fronts[f], &c), p = t->fronts[f].parent;
+        folded += c == 0;
+        if (p >= 0 && p <= f) {
+            printf("%s: front %lld's parent comes before it: no GPU path\n", name, (long long)f);
+            break;
+        }
+        int64_t L = len[f] + s, C = ch[f] + c;
+        if (p >= 0) {
+            if (L > len[p]) len[p] = L, ch[p] = C;
+        } else if (L > best) {
+            best = L, best_chain = C, root_chain = c;
+        }
+    }
+    printf("%-16s GPU sweep: %lld fronts (%lld folded), longest path %lld item steps, %lld of them triangle "
+           "blocks (root chain %lld)\n",
+           name, (long long)F, (long long)folded, (long long)best, (long long)best_chain, (long long)root_chain);
+    free(len);
+    free(ch);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -93,6 +137,7 @@ int main(int argc, char **argv)
     char buf[128];
     snprintf(buf, sizeof buf, "%s", argc > 2 ? argv[2] : "2,4,8,16");
     for (char *w = strtok(buf, ","); w; w = strtok(NULL, ",")) span(an->tree, atoi(w), argv[1]);
+    gpu_path(an->tree, argv[1]);
     sylva_analysis_free(an);
     sylva_matrix_free(A);
     return 0;
