@@ -58,19 +58,27 @@ static int same_double(double v)
     return lo == hi;
 }
 
+/* Rank 0: b = A·1 and x = b (the others: NULL); returns rank 0's n, 0
+ * elsewhere. */
+static int64_t ones_rhs(const sylva_matrix *A, double **x, double **b)
+{
+    int64_t n = rank == 0 && A ? A->n : 0;
+    if (rank != 0) return 0;
+    double *one = malloc(((size_t)n + 1) * sizeof *one);
+    *x = calloc((size_t)n + 1, sizeof **x);
+    *b = calloc((size_t)n + 1, sizeof **b);
+    for (int64_t i = 0; i < n; i++) one[i] = 1;
+    sylva_matrix_symv(A, one, *b);
+    memcpy(*x, *b, (size_t)n * sizeof **x);
+    free(one);
+    return n;
+}
+
 /* Rank 0: solve A x = A·1 and check the backward error. */
 static void check_solve(const sylva_factor_t *F, const sylva_matrix *A, const char *what)
 {
-    double *x = NULL, *b = NULL, *one = NULL;
-    int64_t n = A ? A->n : 0;
-    if (rank == 0) {
-        x = calloc((size_t)n + 1, sizeof *x);
-        b = calloc((size_t)n + 1, sizeof *b);
-        one = malloc(((size_t)n + 1) * sizeof *one);
-        for (int64_t i = 0; i < n; i++) one[i] = 1;
-        sylva_matrix_symv(A, one, b);
-        memcpy(x, b, (size_t)n * sizeof *x);
-    }
+    double *x = NULL, *b = NULL;
+    int64_t n = ones_rhs(A, &x, &b);
     int st = sylva_solve(F, 1, x, n > 0 ? n : 1);
     CHECK(st == SYLVA_OK, "%s: sylva_solve: %s", what, sylva_last_error());
     if (rank == 0 && st == SYLVA_OK) {
@@ -79,7 +87,6 @@ static void check_solve(const sylva_factor_t *F, const sylva_matrix *A, const ch
     }
     free(x);
     free(b);
-    free(one);
 }
 
 /* Rank 0: 5 right-hand sides A·X (X's column c all c + 1), ldb = n + 3, in
@@ -133,16 +140,8 @@ static void check_single(const sylva_matrix *A, const sylva_options *o)
     int st = sylva_analyze(A, &so, &an, NULL);
     if (!st) st = sylva_factorize(an, A, &F, NULL);
     CHECK(st == SYLVA_OK, "single precision: %s", sylva_last_error());
-    int64_t n = A ? A->n : 0;
-    double *x = NULL, *b = NULL, *one = NULL;
-    if (rank == 0) {
-        x = calloc((size_t)n + 1, sizeof *x);
-        b = calloc((size_t)n + 1, sizeof *b);
-        one = malloc(((size_t)n + 1) * sizeof *one);
-        for (int64_t i = 0; i < n; i++) one[i] = 1;
-        sylva_matrix_symv(A, one, b);
-        memcpy(x, b, (size_t)n * sizeof *x);
-    }
+    double *x = NULL, *b = NULL;
+    int64_t n = ones_rhs(A, &x, &b);
     sylva_solve_info si;
     if (!st) st = sylva_solve_ex(F, &so, SYLVA_FLOAT64, rank == 0 ? 1 : 0, x, n > 0 ? n : 1, &si);
     CHECK(st == SYLVA_OK, "single precision, refined: %s", sylva_last_error());
@@ -153,7 +152,6 @@ static void check_single(const sylva_matrix *A, const sylva_options *o)
     }
     free(x);
     free(b);
-    free(one);
     sylva_factor_free(F);
     sylva_analysis_free(an);
 }
