@@ -13,9 +13,11 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <mpi.h>
 #include <starpu_mpi.h>
@@ -44,6 +46,32 @@ static int launched_several(void)
         if (v && atoi(v) > 1) return 1;
     }
     return 0;
+}
+
+/* Ranks that share this machine share its cores: unless the user placed
+ * StarPU's workers (STARPU_WORKERS_CPUID, STARPU_WORKERS_NOBIND) or sized
+ * them (options.ncpus, STARPU_NCPU), each rank takes its share — the
+ * cores its launcher bound it to, else the machine's divided by the ranks
+ * on it — as that many CPU workers less one (the main and StarPU-MPI's
+ * progress threads), unbound. StarPU binds its workers from core 0 on in
+ * every process: two ranks of 7 workers on 16 cores ran on the same 7
+ * cores and factored 15× slower (docs/perf-log.md). */
+static void share_node(struct starpu_conf *conf)
+{
+    MPI_Comm node;
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS) return;
+    int local = 1;
+    MPI_Comm_size(node, &local);
+    MPI_Comm_free(&node);
+    if (local < 2 || getenv("STARPU_WORKERS_CPUID") || getenv("STARPU_WORKERS_NOBIND")) return;
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    long mine = online;
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) mine = CPU_COUNT(&set);
+    long share = mine < online ? mine : online / local;
+    if (conf->ncpus < 0 && !getenv("STARPU_NCPU")) conf->ncpus = share > 1 ? (int)share - 1 : 1;
+    setenv("STARPU_WORKERS_NOBIND", "1", 0);
+    setenv("STARPU_MPI_NOBIND", "1", 0);
 }
 
 int sylva__dist_start(struct starpu_conf *conf, int mpi_mode)
@@ -85,7 +113,10 @@ int sylva__dist_start(struct starpu_conf *conf, int mpi_mode)
     /* Distributed runs use CPU workers only (docs/architecture.md). */
     int world = 1;
     MPI_Comm_size(MPI_COMM_WORLD, &world);
-    if (world > 1) conf->ncuda = 0;
+    if (world > 1) {
+        conf->ncuda = 0;
+        share_node(conf);
+    }
     int rc = starpu_mpi_init_conf(NULL, NULL, 0, MPI_COMM_WORLD, conf);
     if (rc) {
         if (mpi_ours) MPI_Finalize();

@@ -3,10 +3,10 @@
 # many-core machine without an MPI of its own (the GPU machine, docs/gpu.md):
 # Open MPI from OMPI_DIR (an unpacked scripts/pack-openmpi.sh tree), sylva
 # and sylva-gen from BUNDLE_DIR (gpu-bundle). For each SPEC (sylva-gen
-# KIND:N, default lap3d7:60) `sylva factor --nrhs R` on CPU workers: one
-# process with CORES workers, then P ranks of CORES/P workers each
-# (RANKS, default "2 4"; CORES default 14: two cores for the MPI progress
-# threads and the launcher), each twice (the second kept), and a 2-rank run
+# KIND:N, default lap3d7:60) `sylva factor --mode cpu --nrhs R`: one
+# process with CORES CPU workers (default 14), then P ranks (RANKS, default
+# "2 4") sized by sylva (each its share of the cores less one: the
+# machine's cores / P − 1), each twice (the second kept), and a 2-rank run
 # with --rcond (it gathers L on rank 0: the gather's time). JSON per run
 # and mpi.json / a table (last) under $OUT.
 set -uo pipefail
@@ -24,18 +24,17 @@ for spec in $specs; do
   "$B/bin/sylva-gen" "${spec%%:*}" "${spec#*:}" -o "$m" > /dev/null 2>&1 || { echo "sylva-gen $spec failed"; exit 1; }
   for r in $NRHS; do
     for i in 1 2; do
-      STARPU_NCPU=$CORES "$B/bin/sylva" factor "$m" --nrhs "$r" --json "$OUT/$spec-1x$CORES-r$r.json" \
-        > "$OUT/$spec-1x$CORES-r$r.log" 2>&1
+      STARPU_NCPU=$CORES "$B/bin/sylva" factor "$m" --mode cpu --nrhs "$r" --json "$OUT/$spec-1p-r$r.json" \
+        > "$OUT/$spec-1p-r$r.log" 2>&1
       for p in $RANKS; do
-        w=$((CORES / p))
-        "${mpi[@]}" -n "$p" -x STARPU_NCPU=$w -x STARPU_SILENT -x STARPU_HOME -x LD_LIBRARY_PATH \
-          "$B/bin/sylva" factor "$m" --nrhs "$r" --json "$OUT/$spec-${p}x$w-r$r.json" > "$OUT/$spec-${p}x$w-r$r.log" 2>&1
+        "${mpi[@]}" -n "$p" -x STARPU_SILENT -x STARPU_HOME -x LD_LIBRARY_PATH \
+          "$B/bin/sylva" factor "$m" --mode cpu --nrhs "$r" --json "$OUT/$spec-${p}p-r$r.json" \
+          > "$OUT/$spec-${p}p-r$r.log" 2>&1
       done
     done
   done
-  w=$((CORES / 2))
-  "${mpi[@]}" -n 2 -x STARPU_NCPU=$w -x STARPU_SILENT -x STARPU_HOME -x LD_LIBRARY_PATH \
-    "$B/bin/sylva" factor "$m" --rcond --json "$OUT/$spec-2x$w-rcond.json" > "$OUT/$spec-2x$w-rcond.log" 2>&1
+  "${mpi[@]}" -n 2 -x STARPU_SILENT -x STARPU_HOME -x LD_LIBRARY_PATH \
+    "$B/bin/sylva" factor "$m" --mode cpu --rcond --json "$OUT/$spec-2p-rcond.json" > "$OUT/$spec-2p-rcond.log" 2>&1
 done
 python3 - "$OUT" <<'PY'
 import glob, json, os, sys
@@ -47,14 +46,15 @@ for f in sorted(glob.glob(os.path.join(out, "*.json"))):
     s = d.get("seconds", {}); sv = d.get("solve", {})
     rows.append({"run": os.path.basename(f)[:-5], "status": d.get("status"), "factorize": s.get("factorize"),
                  "solve": s.get("solve"), "to_host": s.get("to_host"), "ranks": d.get("runtime", {}).get("ranks"),
+                 "workers": d.get("runtime", {}).get("cpu_workers"),
                  "solve_bytes_between_ranks": sv.get("bytes_between_ranks"), "backward_error": d.get("backward_error"),
                  "peak_rss_rank0": d.get("memory", {}).get("peak_rss_bytes")})
 json.dump(rows, open(os.path.join(out, "mpi.json"), "w"), indent=1)
-print("| run | status | factorize s | solve s | gather s | solve MB between ranks | backward error |")
-print("| --- | --- | --- | --- | --- | --- | --- |")
+print("| run | status | workers | factorize s | solve s | gather s | solve MB between ranks | backward error |")
+print("| --- | --- | --- | --- | --- | --- | --- | --- |")
 for r in rows:
     if "error" in r: print("| %s | %s |" % (r["run"], r["error"])); continue
     f = lambda v, p="%.4f": p % v if isinstance(v, (int, float)) else "-"
-    print("| %s | %s | %s | %s | %s | %s | %s |" % (r["run"], r["status"], f(r["factorize"]), f(r["solve"]),
+    print("| %s | %s | %s | %s | %s | %s | %s | %s |" % (r["run"], r["status"], r["workers"], f(r["factorize"]), f(r["solve"]),
           f(r["to_host"]), f((r["solve_bytes_between_ranks"] or 0) / 1e6, "%.2f"), f(r["backward_error"], "%.1e")))
 PY
