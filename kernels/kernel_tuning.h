@@ -42,6 +42,11 @@ typedef struct sylva__kernel_tuning {
     int tiny_warp_uniform; /* the 4-, 8- and 16-lane tiny kernels: 1: a warp's lane groups go
                               through each column together (whole-warp shuffles); 0: each group
                               on its own (sub-warp masks) */
+    int native_potrf_leaf; /* native POTRF of F11: 0: cuSOLVER's; else recursive halves (cuBLAS
+                              TRSM/SYRK between) down to leaves of at most this many columns
+                              (32..512), each factored by the batched kernels as one front */
+    int native_trsm_nb; /* native TRSMs of more than this many columns: 0: cuBLAS's; else
+                           by inverted nb × nb diagonal blocks and GEMM (64..1024) */
 } sylva__kernel_tuning;
 
 void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t);

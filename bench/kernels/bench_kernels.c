@@ -4,6 +4,7 @@
  *   bench-kernels --profile N      (one call per variant at fixed n = N, for ncu;
  *                                   n ≤ 4: the 4-lane kernel's register caps)
  *   bench-kernels --variants       (v7 candidates: tiny fixed and vbatched rows, each timed twice)
+ *   bench-kernels --variants-native (v8 candidates: native TRSM block width × POTRF leaf)
  *   bench-kernels --profile-native | --profile-vbatched N   (likewise, the table; N ≤ 32:
  *                                   also the other tiny_one_launch form)
  * Bench rows (issue 3): fixed-size batched POTRF n = 4…512, ours against
@@ -338,7 +339,7 @@ static void native_make(native_arg *a, int m, int k, const sylva__kernel_tuning 
     fs_upload(&a->s);
     CK(cudaMalloc((void **)&a->pristine, a->s.len * sizeof(double)));
     CK(cudaMemcpy(a->pristine, a->s.dpool, a->s.len * sizeof(double), cudaMemcpyDeviceToDevice));
-    a->wb = sylva__gpu_native_workspace_bytes(solver, k, a->s.dpool, a->s.ldp[0]);
+    a->wb = sylva__gpu_native_workspace_bytes(solver, k, a->s.dpool, a->s.ldp[0], t);
     CK(cudaMalloc(&a->work, a->wb > 0 ? a->wb : 1));
     a->tune = *t;
 }
@@ -362,7 +363,8 @@ static double native_run(int m, int k, const sylva__kernel_tuning *t, int nrep)
 }
 
 /* Phases of the native path on one front, each timed alone on the
- * pristine front: POTRF of F11, TRSM of L21, CB update (the table's form). */
+ * pristine front, each in the table's form: POTRF of F11, TRSM of L21, CB
+ * update. */
 static int phase_sel;
 static void run_phase(void *p)
 {
@@ -371,11 +373,11 @@ static void run_phase(void *p)
     const int m = a->s.m[0], k = a->s.k[0], ld = a->s.ldp[0], r = m - k;
     double *P = a->s.dpool + a->s.offP[0], *C = a->s.dpool + a->s.offC[0];
     if (phase_sel == 0) {
-        int lw = (int)((a->wb - 16) / 8);
-        cusolverDnDpotrf(solver, CUBLAS_FILL_MODE_LOWER, k, P, ld, a->work, lw, a->s.dinfo);
+        if (sylva__gpu_native_potrf(solver, blas, k, P, ld, a->work, a->wb, a->s.dinfo, &a->tune, st))
+            fprintf(stderr, "native POTRF phase failed\n"), exit(2);
     } else if (phase_sel == 1) {
-        cublasDtrsm(blas, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T,
-                    CUBLAS_DIAG_NON_UNIT, r, k, &one, P, ld, P + k, ld);
+        if (sylva__gpu_native_trsm(blas, r, k, P, ld, P + k, ld, a->work, a->wb, &a->tune, st))
+            fprintf(stderr, "native TRSM phase failed\n"), exit(2);
     } else {
         const int nb = a->tune.native_syrk_nb;
         for (int j = 0; j < r; j += nb > 0 ? nb : r) {
@@ -401,6 +403,57 @@ static void native_phases(int m, int k, const sylva__kernel_tuning *tn, float *t
         g[phase_sel] = gf(fl[phase_sel], t[phase_sel]);
     }
     native_free(&a);
+}
+
+/* --variants-native: the v8 candidates on the two native fronts, each
+ * front made once: every (TRSM block width, POTRF leaf) pair timed twice
+ * (whole front, median of 5), then each form's POTRF and TRSM phases
+ * alone. The workspace is the largest any form asks for. */
+static void native_variants(const sylva__kernel_tuning *t)
+{
+    static const int nat[2][2] = {{8192, 2048}, {16384, 4096}};
+    static const int tnbs[4] = {0, 256, 512, 1024}, leaves[5] = {0, 64, 96, 128, 256};
+    for (int i = 0; i < 2; i++) {
+        const int m = nat[i][0], k = nat[i][1];
+        native_arg a;
+        native_make(&a, m, k, t);
+        int64_t wb = a.wb;
+        for (int p = 0; p < 4; p++)
+            for (int q = 0; q < 5; q++) {
+                sylva__kernel_tuning u = *t;
+                u.native_trsm_nb = tnbs[p], u.native_potrf_leaf = leaves[q];
+                int64_t b = sylva__gpu_native_workspace_bytes(solver, k, a.s.dpool, a.s.ldp[0], &u);
+                if (b > wb) wb = b;
+            }
+        cudaFree(a.work);
+        CK(cudaMalloc(&a.work, wb));
+        a.wb = wb;
+        const double fl = gt_front_flops(m, k), r = m - k;
+        for (int p = 0; p < 4; p++)
+            for (int rep = 0; rep < 2; rep++) {
+                printf("variants native (%d, %d) trsm_nb %4d rep %d:", m, k, tnbs[p], rep);
+                for (int q = 0; q < 5; q++) {
+                    a.tune = *t, a.tune.native_trsm_nb = tnbs[p], a.tune.native_potrf_leaf = leaves[q];
+                    printf(" leaf %3d %6.0f", leaves[q], gf(fl, time_ms(run_native, native_restore, &a, 5)));
+                }
+                printf(" GFLOP/s\n");
+            }
+        for (int p = 0; p < 4; p++) {
+            a.tune = *t, a.tune.native_trsm_nb = tnbs[p];
+            phase_sel = 1;
+            float tt = time_ms(run_phase, native_restore, &a, 5);
+            printf("variants native (%d, %d) trsm_nb %4d: TRSM phase %.3f ms (%.0f GFLOP/s); POTRF phase by leaf:",
+                   m, k, tnbs[p], tt, gf(r * k * k, tt));
+            phase_sel = 0;
+            for (int q = 0; q < 5; q++) {
+                a.tune.native_potrf_leaf = leaves[q];
+                float tp = time_ms(run_phase, native_restore, &a, 5);
+                printf(" %d: %.3f ms", leaves[q], tp);
+            }
+            printf("\n");
+        }
+        native_free(&a);
+    }
 }
 
 /* --profile N: one call of each variant on a fixed-size batch, untimed, for
@@ -521,9 +574,11 @@ static void variants(const sylva__kernel_tuning *t)
 /* ---- Tuning sweep: each parameter in turn, the others at their current
  * best; the winner of each is kept. Printed as it goes. */
 /* Sweep one native tuning key (an int of sylva__kernel_tuning at byte
- * offset off) over vals and keep the best: the score is both native
- * shapes, the larger at half weight. */
-static void tune_native_key(sylva__kernel_tuning *t, size_t off, const int *vals, int count, const char *name)
+ * offset off) over vals (vals[0] the default form) and keep the best: the
+ * score is both native shapes, the larger at half weight; with margin > 0
+ * a value other than vals[0] must beat the best so far by that fraction. */
+static void tune_native_key(sylva__kernel_tuning *t, size_t off, const int *vals, int count,
+                            const char *name, double margin)
 {
     double best = 0;
     for (int i = 0; i < count; i++) {
@@ -531,7 +586,7 @@ static void tune_native_key(sylva__kernel_tuning *t, size_t off, const int *vals
         memcpy((char *)&u + off, &vals[i], sizeof(int));
         double g = native_run(8192, 2048, &u, 3) + native_run(16384, 4096, &u, 3) / 2;
         printf("  native (8192, 2048) + (16384, 4096)/2 %s %4d: %.0f GFLOP/s\n", name, vals[i], g);
-        if (g > best) best = g, memcpy((char *)t + off, &vals[i], sizeof(int));
+        if (g > best * (i > 0 ? 1 + margin : 1)) best = g, memcpy((char *)t + off, &vals[i], sizeof(int));
     }
 }
 
@@ -719,17 +774,23 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
      * look-ahead on a second stream and L21 by inverted diagonal blocks
      * were tried here in v5, measured no faster, and removed: perf-log) */
     static const int nbs[4] = {0, 512, 1024, 2048}, pnbs[4] = {0, 256, 512, 1024};
-    tune_native_key(t, offsetof(sylva__kernel_tuning, native_syrk_nb), nbs, 4, "syrk_nb");
-    tune_native_key(t, offsetof(sylva__kernel_tuning, native_panel_nb), pnbs, 4, "panel_nb");
+    tune_native_key(t, offsetof(sylva__kernel_tuning, native_syrk_nb), nbs, 4, "syrk_nb", 0);
+    tune_native_key(t, offsetof(sylva__kernel_tuning, native_panel_nb), pnbs, 4, "panel_nb", 0);
+    /* v8: TRSMs by inverted diagonal blocks, then F11's POTRF by recursive
+     * halves with batched-kernel leaves (kept on a 1% gain) */
+    static const int tnbs[4] = {0, 256, 512, 1024}, leaves[6] = {0, 64, 96, 128, 160, 256};
+    tune_native_key(t, offsetof(sylva__kernel_tuning, native_trsm_nb), tnbs, 4, "trsm_nb", 0.01);
+    tune_native_key(t, offsetof(sylva__kernel_tuning, native_potrf_leaf), leaves, 6, "potrf_leaf", 0.01);
     free(m), free(k);
     printf("tuned: tiny_max_m %d fused_max_m %d fused_threads %d fused_panel %d panel_nb %d "
            "native_syrk_nb %d native_panel_nb %d fused_mma_min_m %d fused_small_m %d gemm_mma %d "
            "panel_merge_min_count %d tiny_min_blocks %d tiny_fronts4 %d tiny_min_blocks4 %d "
-           "tiny_one_launch %d tiny_warp_uniform %d\n",
+           "tiny_one_launch %d tiny_warp_uniform %d native_trsm_nb %d native_potrf_leaf %d\n",
            t->tiny_max_m, t->fused_max_m, t->fused_threads, t->fused_panel, t->panel_nb,
            t->native_syrk_nb, t->native_panel_nb, t->fused_mma_min_m, t->fused_small_m,
            t->gemm_mma, t->panel_merge_min_count, t->tiny_min_blocks, t->tiny_fronts4,
-           t->tiny_min_blocks4, t->tiny_one_launch, t->tiny_warp_uniform);
+           t->tiny_min_blocks4, t->tiny_one_launch, t->tiny_warp_uniform, t->native_trsm_nb,
+           t->native_potrf_leaf);
 }
 
 int main(int argc, char **argv)
@@ -743,10 +804,11 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--quick")) quick = 1, reps = 3;
         else if (!strcmp(argv[i], "--profile") && i + 1 < argc) prof = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--variants")) vars = 1;
+        else if (!strcmp(argv[i], "--variants-native")) vars = 2;
         else if (!strcmp(argv[i], "--profile-native")) prof_native = 1, reps = 1;
         else if (!strcmp(argv[i], "--profile-vbatched") && i + 1 < argc) prof_vb = atoi(argv[++i]), reps = 1;
         else {
-            fprintf(stderr, "usage: %s [--json FILE] [--table TUNING] [--tune OUT] [--quick] [--profile N] [--profile-native] [--profile-vbatched N] [--variants]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--json FILE] [--table TUNING] [--tune OUT] [--quick] [--profile N] [--profile-native] [--profile-vbatched N] [--variants] [--variants-native]\n", argv[0]);
             return 2;
         }
     }
@@ -769,7 +831,8 @@ int main(int argc, char **argv)
         return 0;
     }
     if (vars) {
-        variants(&t);
+        if (vars == 2) native_variants(&t);
+        else variants(&t);
         return 0;
     }
     if (prof_native) { /* (8192, 2048) with the table: 2 warm-up calls + 1 */
@@ -895,7 +958,12 @@ int main(int argc, char **argv)
         printf("native (%d, %d): %.0f GFLOP/s; phases alone: POTRF %.3f ms (%.0f), "
                "TRSM %.3f ms (%.0f), CB update %.3f ms (%.0f); sum %.3f ms\n",
                nat[i][0], nat[i][1], ours, pt[0], pg[0], pt[1], pg[1], pt[2], pg[2], pt[0] + pt[1] + pt[2]);
-        u.native_syrk_nb = 0;
+        /* v7's form (cuSOLVER's POTRF, cuBLAS's TRSM), the same run */
+        u.native_trsm_nb = 0, u.native_potrf_leaf = 0;
+        double v7 = native_run(nat[i][0], nat[i][1], &u, 3);
+        printf("native (%d, %d): cuSOLVER POTRF + cuBLAS TRSM (v7 form) %.0f GFLOP/s\n", nat[i][0],
+               nat[i][1], v7);
+        u = t, u.native_syrk_nb = 0;
         double plain = native_run(nat[i][0], nat[i][1], &u, 3);
         if (json_on) {
             json_row("native");
@@ -903,6 +971,7 @@ int main(int argc, char **argv)
             json_int(&json, "k", nat[i][1]);
             json_num(&json, "ours_gflops", ours);
             json_num(&json, "dsyrk_variant_gflops", plain);
+            json_num(&json, "v7_form_gflops", v7);
             json_num(&json, "potrf_ms", pt[0]);
             json_num(&json, "trsm_ms", pt[1]);
             json_num(&json, "cb_update_ms", pt[2]);

@@ -1,0 +1,198 @@
+/* gpu_native_parts.cu — POTRF of F11 and the TRSMs of the native path in
+ * the forms the tuning table may choose instead of cuSOLVER/cuBLAS:
+ * - POTRF by recursive halves (split at a multiple of the leaf width, TRSM
+ *   and SYRK between them), each leaf factored by the batched kernels as a
+ *   one-front batch (gpu_front.h), because cuSOLVER's POTRF of F11 is one
+ *   latency-bound kernel that holds every SM (perf-log v5); a leaf's failure
+ *   is folded into the front's info in F11's numbering, first one wins;
+ * - B·L⁻ᵀ by the inverses of L's nb × nb diagonal blocks (one batched cuBLAS
+ *   TRSM on identity blocks), then per block column a GEMM by the inverse
+ *   (out of place, in row chunks, copied back) and one GEMM updating the
+ *   columns right of it: the TRSM's flops run as GEMM.
+ * Workspace from the caller (layout in gpu_native_parts.cuh); handles bound
+ * to s by the caller; nothing waits on the host. Double only: the leaves
+ * are the double batched kernels. */
+#include "gpu_blas.cuh"
+#include "gpu_common.cuh"
+#include "gpu_front.h"
+#include "gpu_native_parts.cuh"
+
+namespace sylva {
+
+static int lib_fail(const char *call, int status)
+{
+    return sylva__fail(SYLVA_ERR_RUNTIME, "%s failed (library status %d)", call, status);
+}
+
+static int64_t align256(int64_t x) { return (x + 255) / 256 * 256; }
+
+native_layout native_layout_for(int k, const sylva__kernel_tuning *t)
+{
+    native_layout l = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    int64_t o = 0;
+    const int lb = t ? t->native_potrf_leaf : 0, tb = t ? t->native_trsm_nb : 0;
+    if (lb > 0 && k > lb) {
+        l.leaf = o, l.leaf_nb = lb, l.nleaves = (k + lb - 1) / lb;
+        o += align256((int64_t)l.nleaves * 3 * (int64_t)sizeof(int)) +
+             align256((int64_t)l.nleaves * (int64_t)sizeof(double *));
+    }
+    if (tb > 0 && k > tb) {
+        const int64_t nblk = (k + tb - 1) / tb;
+        l.inv = o, l.trsm_nb = tb, l.trsm_blocks = (int)nblk;
+        l.inv_x = o += align256(nblk * tb * tb * (int64_t)sizeof(double));
+        l.inv_ptr = o += align256((int64_t)NATIVE_TRSM_ROWS * tb * (int64_t)sizeof(double));
+        o += align256(2 * nblk * (int64_t)sizeof(double *));
+    }
+    l.potrf = l.fixed = o;
+    return l;
+}
+
+/* ---- POTRF by recursive halves ---- */
+
+/* Leaf i: columns [i·nb, min(k, (i+1)·nb)) of F11 as a one-front batch. */
+__global__ void leaf_desc_kernel(double *P, int ldp, int k, int nb, int nl, int *n, int *ld,
+                                 int *linfo, double **Pp)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= nl) return;
+    const int c0 = i * nb;
+    n[i] = k - c0 < nb ? k - c0 : nb;
+    ld[i] = ldp;
+    linfo[i] = 0;
+    Pp[i] = P + c0 + (size_t)c0 * ldp;
+}
+
+__global__ void fold_leaf_kernel(const int *leaf_info, int *info, int col0)
+{
+    if (*leaf_info != 0 && *info == 0) *info = col0 + *leaf_info;
+}
+
+struct leaf_arrays {
+    int *n, *ld, *info;
+    double **P;
+};
+
+static leaf_arrays leaves_in(void *work, const native_layout &lay)
+{
+    char *base = (char *)work + lay.leaf;
+    leaf_arrays a;
+    a.n = (int *)base, a.ld = a.n + lay.nleaves, a.info = a.ld + lay.nleaves;
+    a.P = (double **)(base + align256((int64_t)lay.nleaves * 3 * (int64_t)sizeof(int)));
+    return a;
+}
+
+/* Columns [c0, c0 + n) of F11, whose columns left of c0 are factored and
+ * applied. */
+static int potrf_rec(cublasHandle_t blas, int c0, int n, double *P, int ldp, void *work,
+                     const native_layout &lay, const leaf_arrays &la, int *info,
+                     const sylva__kernel_tuning *t, cudaStream_t s)
+{
+    const int nb = lay.leaf_nb;
+    if (n <= nb) {
+        const int i = c0 / nb;
+        sylva__front_batch b = {1, la.n + i, la.n + i, la.P + i, la.ld + i, la.P + i, la.ld + i,
+                                la.info + i};
+        int rc = sylva__gpu_front_factor_vbatched_range_nocheck(&b, n, n, n, t, s);
+        if (rc != SYLVA_OK) return rc;
+        fold_leaf_kernel<<<1, 1, 0, s>>>(la.info + i, info, c0);
+        return sylva__launch_status();
+    }
+    const int blocks = (n + nb - 1) / nb, n1 = (blocks + 1) / 2 * nb, n2 = n - n1;
+    double *A11 = P + c0 + (size_t)c0 * ldp, *A21 = A11 + n1, *A22 = A21 + (size_t)n1 * ldp;
+    const double minus_one = -1, one = 1;
+    int rc = potrf_rec(blas, c0, n1, P, ldp, work, lay, la, info, t, s);
+    if (rc == SYLVA_OK) rc = native_trsm(blas, n2, n1, A11, ldp, A21, ldp, work, lay, s);
+    if (rc != SYLVA_OK) return rc;
+    cublasStatus_t bs = syrk_ln(blas, n2, n1, &minus_one, A21, ldp, &one, A22, ldp);
+    if (bs != CUBLAS_STATUS_SUCCESS) return lib_fail("cuBLAS SYRK (POTRF half)", bs);
+    return potrf_rec(blas, c0 + n1, n2, P, ldp, work, lay, la, info, t, s);
+}
+
+int native_potrf(cusolverDnHandle_t solver, cublasHandle_t blas, int k, double *P, int ldp,
+                 void *work, int64_t work_bytes, const native_layout &lay, int *info,
+                 const sylva__kernel_tuning *t, cudaStream_t s)
+{
+    if (lay.nleaves == 0) {
+        const int64_t lwork = (work_bytes - 16 - lay.potrf) / (int64_t)sizeof(double);
+        cusolverStatus_t ss = potrf(solver, k, P, ldp, (double *)((char *)work + lay.potrf),
+                                    (int)(lwork > INT32_MAX ? INT32_MAX : lwork), info);
+        return ss == CUSOLVER_STATUS_SUCCESS ? SYLVA_OK : lib_fail("cuSOLVER POTRF", ss);
+    }
+    const leaf_arrays la = leaves_in(work, lay);
+    if (cudaMemsetAsync(info, 0, sizeof(int), s) != cudaSuccess) return sylva__launch_status();
+    leaf_desc_kernel<<<SYLVA_DIV_UP(lay.nleaves, 128), 128, 0, s>>>(P, ldp, k, lay.leaf_nb,
+                                                                    lay.nleaves, la.n, la.ld,
+                                                                    la.info, la.P);
+    int rc = sylva__launch_status();
+    return rc == SYLVA_OK ? potrf_rec(blas, 0, k, P, ldp, work, lay, la, info, t, s) : rc;
+}
+
+/* ---- TRSM by inverted diagonal blocks ---- */
+
+/* Block j of W (jb × jb, leading dim jb, at j·nb² scalars) = identity, jb
+ * = nb but for the last block; and the batched TRSM's pointers to the full
+ * blocks. */
+__global__ void inv_setup_kernel(const double *L, int ldl, int n, int nb, double *W,
+                                 const double **A, double **B)
+{
+    const int j = blockIdx.y, jb = n - j * nb < nb ? n - j * nb : nb;
+    double *Wj = W + (size_t)j * nb * nb;
+    for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < jb * jb; e += gridDim.x * blockDim.x)
+        Wj[e] = e % jb == e / jb ? 1.0 : 0.0;
+    if (blockIdx.x == 0 && threadIdx.x == 0 && jb == nb) {
+        A[j] = L + (size_t)j * nb * (ldl + 1);
+        B[j] = Wj;
+    }
+}
+
+int native_trsm(cublasHandle_t blas, int m, int n, const double *L, int ldl, double *B, int ldb,
+                void *work, const native_layout &lay, cudaStream_t s)
+{
+    const double one = 1, zero = 0, minus_one = -1;
+    const int nb = lay.trsm_nb;
+    if (m <= 0 || n <= 0) return SYLVA_OK;
+    if (nb <= 0 || n <= nb) {
+        cublasStatus_t bs = trsm_right_lt(blas, m, n, &one, L, ldl, B, ldb);
+        return bs == CUBLAS_STATUS_SUCCESS ? SYLVA_OK : lib_fail("cuBLAS TRSM", bs);
+    }
+    const int nblk = (n + nb - 1) / nb, full = n / nb, tail = n - full * nb;
+    double *W = (double *)((char *)work + lay.inv), *X = (double *)((char *)work + lay.inv_x);
+    const double **Ap = (const double **)((char *)work + lay.inv_ptr);
+    double **Bp = (double **)(Ap + lay.trsm_blocks);
+    dim3 grid(SYLVA_DIV_UP(nb * nb, 256 * 4), nblk);
+    inv_setup_kernel<<<grid, 256, 0, s>>>(L, ldl, n, nb, W, Ap, Bp);
+    int rc = sylva__launch_status();
+    if (rc != SYLVA_OK) return rc;
+    cublasStatus_t bs = CUBLAS_STATUS_SUCCESS;
+    if (full > 0)
+        bs = cublasDtrsmBatched(blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
+                                CUBLAS_DIAG_NON_UNIT, nb, nb, &one, Ap, ldl, Bp, nb, full);
+    if (bs == CUBLAS_STATUS_SUCCESS && tail > 0)
+        bs = cublasDtrsm(blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
+                         CUBLAS_DIAG_NON_UNIT, tail, tail, &one, L + (size_t)full * nb * (ldl + 1),
+                         ldl, W + (size_t)full * nb * nb, tail);
+    if (bs != CUBLAS_STATUS_SUCCESS) return lib_fail("cuBLAS TRSM (diagonal blocks' inverses)", bs);
+    for (int j = 0; j < n; j += nb) {
+        const int jb = n - j < nb ? n - j : nb, rest = n - j - jb;
+        const double *Wj = W + (size_t)(j / nb) * nb * nb;
+        double *Bj = B + (size_t)j * ldb;
+        for (int r0 = 0; r0 < m; r0 += NATIVE_TRSM_ROWS) {
+            const int rows = m - r0 < NATIVE_TRSM_ROWS ? m - r0 : NATIVE_TRSM_ROWS;
+            bs = gemm_nt(blas, rows, jb, jb, &one, Bj + r0, ldb, Wj, jb, &zero, X,
+                         NATIVE_TRSM_ROWS);
+            if (bs != CUBLAS_STATUS_SUCCESS) return lib_fail("cuBLAS GEMM (by an inverse)", bs);
+            if (cudaMemcpy2DAsync(Bj + r0, (size_t)ldb * sizeof(double), X,
+                                  (size_t)NATIVE_TRSM_ROWS * sizeof(double),
+                                  (size_t)rows * sizeof(double), jb, cudaMemcpyDeviceToDevice,
+                                  s) != cudaSuccess)
+                return sylva__launch_status();
+        }
+        if (rest == 0) continue;
+        bs = gemm_nt(blas, m, rest, jb, &minus_one, Bj, ldb, L + (j + jb) + (size_t)j * ldl, ldl,
+                     &one, Bj + (size_t)jb * ldb, ldb);
+        if (bs != CUBLAS_STATUS_SUCCESS) return lib_fail("cuBLAS GEMM (TRSM update)", bs);
+    }
+    return SYLVA_OK;
+}
+
+} // namespace sylva
