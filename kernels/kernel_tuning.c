@@ -93,7 +93,9 @@ int sylva__kernel_tuning_check(const sylva__kernel_tuning *t)
     if (t->tiny_min_blocks4 != 0 && t->tiny_min_blocks4 != 12 && t->tiny_min_blocks4 != 16)
         return -1;
     if (t->tiny_one_launch != 0 && t->tiny_one_launch != 1) return -1;
-    if (t->tiny_warp_uniform != 0 && t->tiny_warp_uniform != 1) return -1;
+    if (t->tiny_warp_uniform != 0 && t->tiny_warp_uniform != 4 && t->tiny_warp_uniform != 8 &&
+        t->tiny_warp_uniform != 16)
+        return -1;
     if (t->native_potrf_leaf != 0 && (t->native_potrf_leaf < 32 || t->native_potrf_leaf > 512))
         return -1;
     if (t->native_trsm_nb != 0 && (t->native_trsm_nb < 64 || t->native_trsm_nb > 1024)) return -1;

@@ -490,7 +490,7 @@ static void profile(int n, const sylva__kernel_tuning *t)
 }
 
 /* --variants: the v7 candidates, each timed twice: the 4-, 8- and 16-lane
- * tiny kernels with a warp's lane groups in step (tiny_warp_uniform 0 / 1)
+ * tiny kernels with a warp's lane groups in step (tiny_warp_uniform 0 / 16)
  * at the fixed rows n = 4, 8, 16, the 4-lane kernel's register cap
  * (tiny_min_blocks4), one launch for every lane-group size
  * (tiny_one_launch) on the vbatched rows' batches of tiny fronts (10,000,
@@ -516,7 +516,7 @@ static void variants(const sylva__kernel_tuning *t)
         if (cnt > 4000000) cnt = 4000000; /* the bench rows' batches */
         for (int rep = 0; rep < 2; rep++) {
             printf("variants n=%-3d rep %d:", n, rep);
-            static const int wu[4] = {0, 1, 0, 1}, mb[4] = {0, 0, 16, 12};
+            static const int wu[4] = {0, 16, 0, 16}, mb[4] = {0, 0, 16, 12};
             for (int q = 0; q < (n == 4 ? 4 : 2); q++) {
                 sylva__kernel_tuning u = *t;
                 u.tiny_fronts4 = 1, u.tiny_warp_uniform = wu[q], u.tiny_min_blocks4 = mb[q];
@@ -552,7 +552,7 @@ static void variants(const sylva__kernel_tuning *t)
         vbatched_shapes(10000, Ns[i], m, k);
         for (int rep = 0; rep < 2; rep++) {
             printf("variants N=%-3d rep %d:", Ns[i], rep);
-            static const int ol[3] = {0, 1, 1}, wu[3] = {0, 0, 1};
+            static const int ol[3] = {0, 1, 1}, wu[3] = {0, 0, 16};
             for (int q = 0; q < 3; q++) {
                 sylva__kernel_tuning u = *t;
                 u.tiny_fronts4 = 1, u.tiny_one_launch = ol[q], u.tiny_warp_uniform = wu[q];
@@ -677,21 +677,26 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
         int win = first_by_1pct(g, 3);
         t->tiny_fronts4 = nf[win];
     }
-    /* the 4-, 8- and 16-lane kernels with a warp's groups in step: on if
-     * it wins by 1% (n = 4, 8, 16; 1M, 500k, 128k fronts) */
+    /* the 4-, 8- and 16-lane kernels with a warp's groups in step, per
+     * lane-group size from the smallest: G in step while it wins by 1% at
+     * n = G (1M, 500k, 128k fronts) and every smaller G did (v8; v7 took
+     * one key for the three) */
     {
-        double g[2] = {0, 0};
-        for (int q = 0; q < 2; q++) {
-            sylva__kernel_tuning u = *t;
-            u.tiny_warp_uniform = q;
-            for (int n = 4; n <= 16; n *= 2) {
-                long cnt = (256L << 20) / ((long)n * n * 8);
-                g[q] += fixed_run(n, (int)(cnt < 1000000 ? cnt : 1000000), &u, NULL);
+        int wu = 0;
+        for (int n = 4; n <= 16; n *= 2) {
+            long cnt = (256L << 20) / ((long)n * n * 8);
+            double g[2];
+            for (int q = 0; q < 2; q++) {
+                sylva__kernel_tuning u = *t;
+                u.tiny_warp_uniform = q ? n : wu;
+                g[q] = fixed_run(n, (int)(cnt < 1000000 ? cnt : 1000000), &u, NULL);
             }
+            printf("  n = %2d: tiny %d-lane groups on their own %.0f, a warp's groups in step %.0f GFLOP/s\n",
+                   n, n, g[0], g[1]);
+            if (!(g[1] > 1.01 * g[0])) break;
+            wu = n;
         }
-        printf("  n = 4, 8, 16: tiny 4/8/16-lane groups on their own %.0f, a warp's groups in step %.0f GFLOP/s (sum)\n",
-               g[0], g[1]);
-        t->tiny_warp_uniform = g[1] > 1.01 * g[0];
+        t->tiny_warp_uniform = wu;
     }
     /* the 4-lane kernel's register cap (one front per group): the
      * compiler's choice unless 12 or 16 blocks/SM win by 1% */
