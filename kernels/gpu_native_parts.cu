@@ -5,10 +5,13 @@
  *   one-front batch (gpu_front.h), because cuSOLVER's POTRF of F11 is one
  *   latency-bound kernel that holds every SM (perf-log v5); a leaf's failure
  *   is folded into the front's info in F11's numbering, first one wins;
- * - B·L⁻ᵀ by the inverses of L's nb × nb diagonal blocks (one batched cuBLAS
- *   TRSM on identity blocks), then per block column a GEMM by the inverse
- *   (out of place, in row chunks, copied back) and one GEMM updating the
- *   columns right of it: the TRSM's flops run as GEMM.
+ * - B·L⁻ᵀ by recursive halves of L's columns (split at a multiple of nb),
+ *   each leaf of ≤ nb columns by cuBLAS's TRSM in place, one GEMM between
+ *   the halves; or by the inverses of L's nb × nb diagonal blocks (one
+ *   batched cuBLAS TRSM on identity blocks), then per block column a GEMM by
+ *   the inverse (out of place, in row chunks, copied back) and one GEMM
+ *   updating the columns right of it. Either way most of the TRSM's flops
+ *   run as GEMM.
  * Workspace from the caller (layout in gpu_native_parts.cuh); handles bound
  * to s by the caller; nothing waits on the host. Double only: the leaves
  * are the double batched kernels. */
@@ -28,7 +31,7 @@ static int64_t align256(int64_t x) { return (x + 255) / 256 * 256; }
 
 native_layout native_layout_for(int k, const sylva__kernel_tuning *t)
 {
-    native_layout l = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    native_layout l = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     int64_t o = 0;
     const int lb = t ? t->native_potrf_leaf : 0, tb = t ? t->native_trsm_nb : 0;
     if (lb > 0 && k > lb) {
@@ -36,8 +39,10 @@ native_layout native_layout_for(int k, const sylva__kernel_tuning *t)
         o += align256((int64_t)l.nleaves * 3 * (int64_t)sizeof(int)) +
              align256((int64_t)l.nleaves * (int64_t)sizeof(double *));
     }
-    if (tb > 0 && k > tb) {
+    if (tb > 0 && k > tb && !(t && t->native_trsm_inv)) l.trsm_nb = tb; /* no buffers */
+    if (tb > 0 && k > tb && t && t->native_trsm_inv) {
         const int64_t nblk = (k + tb - 1) / tb;
+        l.trsm_inv = 1;
         l.inv = o, l.trsm_nb = tb, l.trsm_blocks = (int)nblk;
         l.inv_x = o += align256(nblk * tb * tb * (int64_t)sizeof(double));
         l.inv_ptr = o += align256((int64_t)NATIVE_TRSM_ROWS * tb * (int64_t)sizeof(double));
@@ -145,6 +150,24 @@ __global__ void inv_setup_kernel(const double *L, int ldl, int n, int nb, double
     }
 }
 
+/* Recursive halves: B1·L11⁻ᵀ, B2 −= B1·L21ᵀ, B2·L22⁻ᵀ. */
+static int trsm_rec(cublasHandle_t blas, int m, int n, const double *L, int ldl, double *B,
+                    int ldb, int nb)
+{
+    const double one = 1, minus_one = -1;
+    if (n <= nb) {
+        cublasStatus_t bs = trsm_right_lt(blas, m, n, &one, L, ldl, B, ldb);
+        return bs == CUBLAS_STATUS_SUCCESS ? SYLVA_OK : lib_fail("cuBLAS TRSM (leaf)", bs);
+    }
+    const int blocks = (n + nb - 1) / nb, n1 = (blocks + 1) / 2 * nb, n2 = n - n1;
+    int rc = trsm_rec(blas, m, n1, L, ldl, B, ldb, nb);
+    if (rc != SYLVA_OK) return rc;
+    cublasStatus_t bs = gemm_nt(blas, m, n2, n1, &minus_one, B, ldb, L + n1, ldl, &one,
+                                B + (size_t)n1 * ldb, ldb);
+    if (bs != CUBLAS_STATUS_SUCCESS) return lib_fail("cuBLAS GEMM (TRSM halves)", bs);
+    return trsm_rec(blas, m, n2, L + n1 + (size_t)n1 * ldl, ldl, B + (size_t)n1 * ldb, ldb, nb);
+}
+
 int native_trsm(cublasHandle_t blas, int m, int n, const double *L, int ldl, double *B, int ldb,
                 void *work, const native_layout &lay, cudaStream_t s)
 {
@@ -155,6 +178,7 @@ int native_trsm(cublasHandle_t blas, int m, int n, const double *L, int ldl, dou
         cublasStatus_t bs = trsm_right_lt(blas, m, n, &one, L, ldl, B, ldb);
         return bs == CUBLAS_STATUS_SUCCESS ? SYLVA_OK : lib_fail("cuBLAS TRSM", bs);
     }
+    if (!lay.trsm_inv) return trsm_rec(blas, m, n, L, ldl, B, ldb, nb);
     const int nblk = (n + nb - 1) / nb, full = n / nb, tail = n - full * nb;
     double *W = (double *)((char *)work + lay.inv), *X = (double *)((char *)work + lay.inv_x);
     const double **Ap = (const double **)((char *)work + lay.inv_ptr);

@@ -23,6 +23,7 @@ namespace sylva {
 struct native_layout {
     int64_t leaf, inv, inv_x, inv_ptr, potrf; /* offsets (0 when unused) */
     int nleaves, leaf_nb, trsm_nb, trsm_blocks; /* trsm_blocks: ⌈k / trsm_nb⌉ */
+    int trsm_inv;             /* 1: by inverted blocks (buffers at inv); 0: recursive */
     int64_t fixed;            /* bytes before cuSOLVER's workspace */
 };
 native_layout native_layout_for(int k, const sylva__kernel_tuning *t);
@@ -35,8 +36,8 @@ int native_potrf(cusolverDnHandle_t solver, cublasHandle_t blas, int k, double *
                  void *work, int64_t work_bytes, const native_layout &lay, int *info,
                  const sylva__kernel_tuning *t, cudaStream_t s);
 /* B (m × n) ← B·L⁻ᵀ, L (n × n) lower non-unit: cuBLAS's TRSM, or (n above
- * lay's trsm_nb) by inverted diagonal blocks and GEMM; n ≤ the k lay was
- * made for. */
+ * lay's trsm_nb) by recursive halves with cuBLAS TRSM leaves or by inverted
+ * diagonal blocks, GEMM between; n ≤ the k lay was made for. */
 int native_trsm(cublasHandle_t blas, int m, int n, const double *L, int ldl, double *B, int ldb,
                 void *work, const native_layout &lay, cudaStream_t s);
 

@@ -47,7 +47,10 @@ typedef struct sylva__kernel_tuning {
                               TRSM/SYRK between) down to leaves of at most this many columns
                               (32..512), each factored by the batched kernels as one front */
     int native_trsm_nb; /* native TRSMs of more than this many columns: 0: cuBLAS's; else
-                           by inverted nb × nb diagonal blocks and GEMM (64..1024) */
+                           blocked (64..1024) as native_trsm_inv says */
+    int native_trsm_inv; /* 0: recursive halves down to ≤ native_trsm_nb columns, each leaf by
+                            cuBLAS's TRSM, GEMM between; 1: by the inverses of the nb × nb
+                            diagonal blocks and GEMM (needs workspace) */
 } sylva__kernel_tuning;
 
 void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t);
