@@ -366,13 +366,29 @@ static double native_run(int m, int k, const sylva__kernel_tuning *t, int nrep)
  * pristine front, each in the table's form: POTRF of F11, TRSM of L21, CB
  * update. */
 static int phase_sel;
+/* --variants-native's POTRF alternatives (phase_sel 3, 4): cuSOLVER's
+ * 64-bit API, and the upper-triangle POTRF on F11's transpose (transposed
+ * there and back by DGEAM through the buffer alt_t). */
+static double *alt_t, *alt_work;
+static size_t alt_dbytes, alt_hbytes;
+static void *alt_host;
+static cusolverDnParams_t alt_params;
 static void run_phase(void *p)
 {
     native_arg *a = p;
     const double one = 1.0, mone = -1.0;
     const int m = a->s.m[0], k = a->s.k[0], ld = a->s.ldp[0], r = m - k;
     double *P = a->s.dpool + a->s.offP[0], *C = a->s.dpool + a->s.offC[0];
-    if (phase_sel == 0) {
+    if (phase_sel == 3) {
+        cusolverDnXpotrf(solver, alt_params, CUBLAS_FILL_MODE_LOWER, k, CUDA_R_64F, P, ld, CUDA_R_64F,
+                         alt_work, alt_dbytes, alt_host, alt_hbytes, a->s.dinfo);
+    } else if (phase_sel == 4) {
+        const double zero = 0.0;
+        cublasDgeam(blas, CUBLAS_OP_T, CUBLAS_OP_N, k, k, &one, P, ld, &zero, alt_t, k, alt_t, k);
+        cusolverDnDpotrf(solver, CUBLAS_FILL_MODE_UPPER, k, alt_t, k, alt_work,
+                         (int)(alt_dbytes / sizeof(double)), a->s.dinfo);
+        cublasDgeam(blas, CUBLAS_OP_T, CUBLAS_OP_N, k, k, &one, alt_t, k, &zero, P, ld, P, ld);
+    } else if (phase_sel == 0) {
         if (sylva__gpu_native_potrf(solver, blas, k, P, ld, a->work, a->wb, a->s.dinfo, &a->tune, st))
             fprintf(stderr, "native POTRF phase failed\n"), exit(2);
     } else if (phase_sel == 1) {
@@ -449,6 +465,31 @@ static void native_variants(const sylva__kernel_tuning *t)
             printf("; POTRF phase leaf 0 %.3f ms", time_ms(run_phase, native_restore, &a, 5));
             a.tune.native_potrf_leaf = 128;
             printf(", leaf 128 %.3f ms\n", time_ms(run_phase, native_restore, &a, 5));
+        }
+        { /* POTRF alternatives, timed alone */
+            size_t d = 0, h = 0;
+            int lw = 0;
+            CK(cudaMalloc((void **)&alt_t, (size_t)k * k * sizeof(double)));
+            cusolverDnCreateParams(&alt_params);
+            cusolverDnXpotrf_bufferSize(solver, alt_params, CUBLAS_FILL_MODE_LOWER, k, CUDA_R_64F,
+                                        a.s.dpool, a.s.ldp[0], CUDA_R_64F, &d, &h);
+            cusolverDnDpotrf_bufferSize(solver, CUBLAS_FILL_MODE_UPPER, k, alt_t, k, &lw);
+            alt_dbytes = d > (size_t)lw * sizeof(double) ? d : (size_t)lw * sizeof(double);
+            alt_hbytes = h;
+            CK(cudaMalloc((void **)&alt_work, alt_dbytes > 0 ? alt_dbytes : 8));
+            alt_host = malloc(h > 0 ? h : 8);
+            a.tune = *t;
+            phase_sel = 3;
+            float x = time_ms(run_phase, native_restore, &a, 5);
+            phase_sel = 4;
+            float up = time_ms(run_phase, native_restore, &a, 5);
+            int info = 0;
+            CK(cudaMemcpy(&info, a.s.dinfo, sizeof(int), cudaMemcpyDeviceToHost));
+            printf("variants native (%d, %d): POTRF phase alone by cusolverDnXpotrf %.3f ms; "
+                   "upper POTRF on the transpose, transposes included %.3f ms (info %d)\n",
+                   m, k, x, up, info);
+            cudaFree(alt_t), cudaFree(alt_work), free(alt_host);
+            cusolverDnDestroyParams(alt_params);
         }
         native_free(&a);
     }

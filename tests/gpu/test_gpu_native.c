@@ -7,7 +7,7 @@
  * one past the leaf width, leaves in every size class, failures in a first,
  * a middle and a last leaf) and blocked TRSMs, by recursive halves or by
  * inverted diagonal blocks (n at and one past the block width, tails, L21
- * taller than one GEMM's row chunk).
+ * taller than one GEMM's row chunk: 10000 × 1500).
  * Usage: test_gpu_native [--quick]. Exit: 0 pass, 1 fail, 77 no GPU. */
 #include <cublas_v2.h>
 #include <cusolverDn.h>
@@ -38,9 +38,9 @@ int main(int argc, char **argv)
         {1500, 400, 0, 0, 0, 0, 0, 0},         {1500, 400, 256, 0, 128, 0, 0, 0},
         {2000, 600, 512, 300, 256, 0, 0, 0},   {2000, 600, 0, 77, 0, 0, 0, 0},
         {4096, 1024, 1024, 0, 512, 0, 0, 0},   {8192, 2048, 1024, 0, 512, 0, 0, 0},
-        {8192, 2048, 2048, 0, 0, 128, 256, 1}, {8192, 2048, 2048, 0, 0, 0, 256, 0},
-        {16384, 4096, 0, 0, 0, 0, 0, 0},       {16384, 4096, 2048, 0, 1024, 0, 0, 0},
-        {16384, 4096, 2048, 0, 0, 128, 512, 1}, {10000, 1500, 0, 1400, 0, 64, 256, 0}};
+        {3000, 1500, 0, 1400, 0, 64, 256, 0},  {8192, 2048, 2048, 0, 0, 0, 256, 0},
+        {10000, 1500, 2048, 0, 0, 128, 256, 1}, {16384, 4096, 0, 0, 0, 0, 0, 0},
+        {16384, 4096, 2048, 0, 1024, 0, 0, 0}};
     int n = (int)(sizeof sizes / sizeof sizes[0]), failures = 0;
     if (quick) n = 20; /* up to (2000, 600): what the sanitizers run */
     cusolverDnHandle_t solver;
