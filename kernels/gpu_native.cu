@@ -1,7 +1,7 @@
 /* gpu_native.cu — partial factorization of one large front entirely on the
- * GPU (native mode): POTRF on F11 and TRSM for L21 (cuSOLVER's and cuBLAS's,
- * or the forms of gpu_native_parts.cu that the table's native_potrf_leaf and
- * native_trsm_nb choose; or, with tune->native_panel_nb > 0, right-looking
+ * GPU (native mode): cuSOLVER POTRF on F11 and TRSM for L21 (cuBLAS's, or
+ * the blocked forms of gpu_native_parts.cu that the table's native_trsm_nb
+ * and native_trsm_inv choose; or, with tune->native_panel_nb > 0, right-looking
  * panels whose updates are GEMM), and the CB update either by cuBLAS SYRK or, when
  * tune->native_syrk_nb > 0, as column tiles of width nb: a SYRK on each
  * nb × nb diagonal block and one GEMM for everything below it (cuBLAS's
@@ -95,8 +95,9 @@ static int factor_native(cusolverDnHandle_t solver, cublasHandle_t blas, int m, 
                         pinfo, info, pnb, s);
         if (rc != SYLVA_OK) return rc;
     } else {
-        int rc = native_potrf(solver, blas, k, P, ldp, work, work_bytes, lay, info, tune, s);
-        if (rc == SYLVA_OK) rc = native_trsm(blas, r, k, P, ldp, P + k, ldp, work, lay, s);
+        cusolverStatus_t ss = potrf(solver, k, P, ldp, (T *)((char *)work + lay.potrf), lwork, info);
+        if (ss != CUSOLVER_STATUS_SUCCESS) return lib_fail("cuSOLVER POTRF", ss);
+        int rc = native_trsm(blas, r, k, P, ldp, P + k, ldp, work, lay, s);
         if (rc != SYLVA_OK) return rc;
     }
     if (r == 0) return SYLVA_OK;
@@ -129,24 +130,12 @@ extern "C" int sylva__gpu_front_factor_native(cusolverDnHandle_t solver, cublasH
                                 s);
 }
 
-static int bind(cusolverDnHandle_t solver, cublasHandle_t blas, cudaStream_t s)
+static int bind(cublasHandle_t blas, cudaStream_t s)
 {
-    if ((solver && cusolverDnSetStream(solver, s) != CUSOLVER_STATUS_SUCCESS) ||
-        cublasSetStream(blas, s) != CUBLAS_STATUS_SUCCESS ||
+    if (cublasSetStream(blas, s) != CUBLAS_STATUS_SUCCESS ||
         cublasSetPointerMode(blas, CUBLAS_POINTER_MODE_HOST) != CUBLAS_STATUS_SUCCESS)
-        return sylva__fail(SYLVA_ERR_RUNTIME, "binding the cuSOLVER/cuBLAS handles to the stream failed");
+        return sylva__fail(SYLVA_ERR_RUNTIME, "binding the cuBLAS handle to the stream failed");
     return SYLVA_OK;
-}
-
-extern "C" int sylva__gpu_native_potrf(cusolverDnHandle_t solver, cublasHandle_t blas, int k,
-                                       double *P, int ldp, void *work, int64_t work_bytes,
-                                       int *info, const sylva__kernel_tuning *tune, cudaStream_t s)
-{
-    if (k < 0 || ldp < (k > 1 ? k : 1) || !info || !work) return SYLVA_ERR_ARGUMENT;
-    int rc = bind(solver, blas, s);
-    if (rc != SYLVA_OK || k == 0) return rc;
-    return sylva::native_potrf(solver, blas, k, P, ldp, work, work_bytes,
-                               sylva::native_layout_for(k, tune), info, tune, s);
 }
 
 extern "C" int sylva__gpu_native_trsm(cublasHandle_t blas, int m, int k, const double *L, int ldl,
@@ -157,6 +146,6 @@ extern "C" int sylva__gpu_native_trsm(cublasHandle_t blas, int m, int k, const d
     if (m < 0 || k < 0 || ldl < (k > 1 ? k : 1) || ldb < (m > 1 ? m : 1) || !work ||
         work_bytes < lay.fixed)
         return SYLVA_ERR_ARGUMENT;
-    int rc = bind(nullptr, blas, s);
+    int rc = bind(blas, s);
     return rc == SYLVA_OK ? sylva::native_trsm(blas, m, k, L, ldl, B, ldb, work, lay, s) : rc;
 }

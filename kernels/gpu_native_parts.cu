@@ -1,23 +1,19 @@
-/* gpu_native_parts.cu — POTRF of F11 and the TRSMs of the native path in
- * the forms the tuning table may choose instead of cuSOLVER/cuBLAS:
- * - POTRF by recursive halves (split at a multiple of the leaf width, TRSM
- *   and SYRK between them), each leaf factored by the batched kernels as a
- *   one-front batch (gpu_front.h), because cuSOLVER's POTRF of F11 is one
- *   latency-bound kernel that holds every SM (perf-log v5); a leaf's failure
- *   is folded into the front's info in F11's numbering, first one wins;
+/* gpu_native_parts.cu — the TRSMs of the native path (L21's) in the forms
+ * the tuning table may choose instead of one cuBLAS TRSM:
  * - B·L⁻ᵀ by recursive halves of L's columns (split at a multiple of nb),
  *   each leaf of ≤ nb columns by cuBLAS's TRSM in place, one GEMM between
- *   the halves; or by the inverses of L's nb × nb diagonal blocks (one
- *   batched cuBLAS TRSM on identity blocks), then per block column a GEMM by
- *   the inverse (out of place, in row chunks, copied back) and one GEMM
- *   updating the columns right of it. Either way most of the TRSM's flops
- *   run as GEMM.
- * Workspace from the caller (layout in gpu_native_parts.cuh); handles bound
- * to s by the caller; nothing waits on the host. Double only: the leaves
- * are the double batched kernels. */
+ *   the halves;
+ * - or by the inverses of L's nb × nb diagonal blocks (one batched cuBLAS
+ *   TRSM on identity blocks), then per block column a GEMM by the inverse
+ *   (out of place, in row chunks, copied back) and one GEMM updating the
+ *   columns right of it.
+ * Either way most of the TRSM's flops run as GEMM. Workspace from the
+ * caller (layout in gpu_native_parts.cuh); the handle bound to s by the
+ * caller; nothing waits on the host. (v8 also tried F11's POTRF by
+ * recursive halves with batched-kernel leaves: 2.7× slower than cuSOLVER's,
+ * removed; perf-log v8.) */
 #include "gpu_blas.cuh"
 #include "gpu_common.cuh"
-#include "gpu_front.h"
 #include "gpu_native_parts.cuh"
 
 namespace sylva {
@@ -31,14 +27,9 @@ static int64_t align256(int64_t x) { return (x + 255) / 256 * 256; }
 
 native_layout native_layout_for(int k, const sylva__kernel_tuning *t)
 {
-    native_layout l = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    native_layout l = {0, 0, 0, 0, 0, 0, 0, 0};
     int64_t o = 0;
-    const int lb = t ? t->native_potrf_leaf : 0, tb = t ? t->native_trsm_nb : 0;
-    if (lb > 0 && k > lb) {
-        l.leaf = o, l.leaf_nb = lb, l.nleaves = (k + lb - 1) / lb;
-        o += align256((int64_t)l.nleaves * 3 * (int64_t)sizeof(int)) +
-             align256((int64_t)l.nleaves * (int64_t)sizeof(double *));
-    }
+    const int tb = t ? t->native_trsm_nb : 0;
     if (tb > 0 && k > tb && !(t && t->native_trsm_inv)) l.trsm_nb = tb; /* no buffers */
     if (tb > 0 && k > tb && t && t->native_trsm_inv) {
         const int64_t nblk = (k + tb - 1) / tb;
@@ -50,86 +41,6 @@ native_layout native_layout_for(int k, const sylva__kernel_tuning *t)
     }
     l.potrf = l.fixed = o;
     return l;
-}
-
-/* ---- POTRF by recursive halves ---- */
-
-/* Leaf i: columns [i·nb, min(k, (i+1)·nb)) of F11 as a one-front batch. */
-__global__ void leaf_desc_kernel(double *P, int ldp, int k, int nb, int nl, int *n, int *ld,
-                                 int *linfo, double **Pp)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= nl) return;
-    const int c0 = i * nb;
-    n[i] = k - c0 < nb ? k - c0 : nb;
-    ld[i] = ldp;
-    linfo[i] = 0;
-    Pp[i] = P + c0 + (size_t)c0 * ldp;
-}
-
-__global__ void fold_leaf_kernel(const int *leaf_info, int *info, int col0)
-{
-    if (*leaf_info != 0 && *info == 0) *info = col0 + *leaf_info;
-}
-
-struct leaf_arrays {
-    int *n, *ld, *info;
-    double **P;
-};
-
-static leaf_arrays leaves_in(void *work, const native_layout &lay)
-{
-    char *base = (char *)work + lay.leaf;
-    leaf_arrays a;
-    a.n = (int *)base, a.ld = a.n + lay.nleaves, a.info = a.ld + lay.nleaves;
-    a.P = (double **)(base + align256((int64_t)lay.nleaves * 3 * (int64_t)sizeof(int)));
-    return a;
-}
-
-/* Columns [c0, c0 + n) of F11, whose columns left of c0 are factored and
- * applied. */
-static int potrf_rec(cublasHandle_t blas, int c0, int n, double *P, int ldp, void *work,
-                     const native_layout &lay, const leaf_arrays &la, int *info,
-                     const sylva__kernel_tuning *t, cudaStream_t s)
-{
-    const int nb = lay.leaf_nb;
-    if (n <= nb) {
-        const int i = c0 / nb;
-        sylva__front_batch b = {1, la.n + i, la.n + i, la.P + i, la.ld + i, la.P + i, la.ld + i,
-                                la.info + i};
-        int rc = sylva__gpu_front_factor_vbatched_range_nocheck(&b, n, n, n, t, s);
-        if (rc != SYLVA_OK) return rc;
-        fold_leaf_kernel<<<1, 1, 0, s>>>(la.info + i, info, c0);
-        return sylva__launch_status();
-    }
-    const int blocks = (n + nb - 1) / nb, n1 = (blocks + 1) / 2 * nb, n2 = n - n1;
-    double *A11 = P + c0 + (size_t)c0 * ldp, *A21 = A11 + n1, *A22 = A21 + (size_t)n1 * ldp;
-    const double minus_one = -1, one = 1;
-    int rc = potrf_rec(blas, c0, n1, P, ldp, work, lay, la, info, t, s);
-    if (rc == SYLVA_OK) rc = native_trsm(blas, n2, n1, A11, ldp, A21, ldp, work, lay, s);
-    if (rc != SYLVA_OK) return rc;
-    cublasStatus_t bs = syrk_ln(blas, n2, n1, &minus_one, A21, ldp, &one, A22, ldp);
-    if (bs != CUBLAS_STATUS_SUCCESS) return lib_fail("cuBLAS SYRK (POTRF half)", bs);
-    return potrf_rec(blas, c0 + n1, n2, P, ldp, work, lay, la, info, t, s);
-}
-
-int native_potrf(cusolverDnHandle_t solver, cublasHandle_t blas, int k, double *P, int ldp,
-                 void *work, int64_t work_bytes, const native_layout &lay, int *info,
-                 const sylva__kernel_tuning *t, cudaStream_t s)
-{
-    if (lay.nleaves == 0) {
-        const int64_t lwork = (work_bytes - 16 - lay.potrf) / (int64_t)sizeof(double);
-        cusolverStatus_t ss = potrf(solver, k, P, ldp, (double *)((char *)work + lay.potrf),
-                                    (int)(lwork > INT32_MAX ? INT32_MAX : lwork), info);
-        return ss == CUSOLVER_STATUS_SUCCESS ? SYLVA_OK : lib_fail("cuSOLVER POTRF", ss);
-    }
-    const leaf_arrays la = leaves_in(work, lay);
-    if (cudaMemsetAsync(info, 0, sizeof(int), s) != cudaSuccess) return sylva__launch_status();
-    leaf_desc_kernel<<<SYLVA_DIV_UP(lay.nleaves, 128), 128, 0, s>>>(P, ldp, k, lay.leaf_nb,
-                                                                    lay.nleaves, la.n, la.ld,
-                                                                    la.info, la.P);
-    int rc = sylva__launch_status();
-    return rc == SYLVA_OK ? potrf_rec(blas, 0, k, P, ldp, work, lay, la, info, t, s) : rc;
 }
 
 /* ---- TRSM by inverted diagonal blocks ---- */

@@ -165,14 +165,6 @@ int64_t sylva__gpu_native_workspace_bytes(struct cusolverDnContext *solver, int 
     (void)solver, (void)k, (void)P, (void)ldp, (void)tune;
     return -1;
 }
-int sylva__gpu_native_potrf(struct cusolverDnContext *solver, struct cublasContext *blas, int k,
-                            double *P, int ldp, void *work, int64_t work_bytes, int *info,
-                            const sylva__kernel_tuning *tune, struct CUstream_st *s)
-{
-    (void)solver, (void)blas, (void)k, (void)P, (void)ldp, (void)work, (void)work_bytes,
-        (void)info, (void)tune, (void)s;
-    return SYLVA_ERR_UNSUPPORTED;
-}
 int sylva__gpu_native_trsm(struct cublasContext *blas, int m, int k, const double *L, int ldl,
                            double *B, int ldb, void *work, int64_t work_bytes,
                            const sylva__kernel_tuning *tune, struct CUstream_st *s)

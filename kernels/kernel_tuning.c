@@ -64,7 +64,6 @@ void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
     t->tiny_min_blocks4 = 0;
     t->tiny_one_launch = 1;
     t->tiny_warp_uniform = 0;
-    t->native_potrf_leaf = 0;
     t->native_trsm_nb = 0;
     t->native_trsm_inv = 0;
 }
@@ -73,7 +72,7 @@ void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
     X(tiny_max_m) X(fused_max_m) X(fused_threads) X(fused_panel) X(panel_nb)                 \
     X(native_syrk_nb) X(native_panel_nb) X(native_min_m) X(fused_mma_min_m) X(fused_small_m)  \
     X(gemm_mma) X(panel_merge_min_count) X(tiny_min_blocks) X(tiny_fronts4)                    \
-    X(tiny_min_blocks4) X(tiny_one_launch) X(tiny_warp_uniform) X(native_potrf_leaf) X(native_trsm_nb) \
+    X(tiny_min_blocks4) X(tiny_one_launch) X(tiny_warp_uniform) X(native_trsm_nb) \
     X(native_trsm_inv)
 
 int sylva__kernel_tuning_check(const sylva__kernel_tuning *t)
@@ -97,8 +96,6 @@ int sylva__kernel_tuning_check(const sylva__kernel_tuning *t)
     if (t->tiny_one_launch != 0 && t->tiny_one_launch != 1) return -1;
     if (t->tiny_warp_uniform != 0 && t->tiny_warp_uniform != 4 && t->tiny_warp_uniform != 8 &&
         t->tiny_warp_uniform != 16)
-        return -1;
-    if (t->native_potrf_leaf != 0 && (t->native_potrf_leaf < 32 || t->native_potrf_leaf > 512))
         return -1;
     if (t->native_trsm_nb != 0 && (t->native_trsm_nb < 64 || t->native_trsm_nb > 1024)) return -1;
     if (t->native_trsm_inv != 0 && t->native_trsm_inv != 1) return -1;

@@ -43,9 +43,6 @@ typedef struct sylva__kernel_tuning {
                               groups go through each column together (whole-warp shuffles);
                               the others each group on its own (sub-warp masks); 0: none
                               (v7 had 0 / 1; 1 is now refused, 16 is v7's 1) */
-    int native_potrf_leaf; /* native POTRF of F11: 0: cuSOLVER's; else recursive halves (cuBLAS
-                              TRSM/SYRK between) down to leaves of at most this many columns
-                              (32..512), each factored by the batched kernels as one front */
     int native_trsm_nb; /* native TRSMs of more than this many columns: 0: cuBLAS's; else
                            blocked (64..1024) as native_trsm_inv says */
     int native_trsm_inv; /* 0: recursive halves down to ≤ native_trsm_nb columns, each leaf by

@@ -4,7 +4,7 @@
  *   bench-kernels --profile N      (one call per variant at fixed n = N, for ncu;
  *                                   n ≤ 4: the 4-lane kernel's register caps)
  *   bench-kernels --variants       (v7 candidates: tiny fixed and vbatched rows, each timed twice)
- *   bench-kernels --variants-native (v8 candidates: native TRSM forms × POTRF leaf 0 / 128)
+ *   bench-kernels --variants-native (v8 candidates: native TRSM forms; POTRF alternatives)
  *   bench-kernels --profile-native | --profile-vbatched N   (likewise, the table; N ≤ 32:
  *                                   also the other tiny_one_launch form)
  * Bench rows (issue 3): fixed-size batched POTRF n = 4…512, ours against
@@ -388,9 +388,11 @@ static void run_phase(void *p)
         cusolverDnDpotrf(solver, CUBLAS_FILL_MODE_UPPER, k, alt_t, k, alt_work,
                          (int)(alt_dbytes / sizeof(double)), a->s.dinfo);
         cublasDgeam(blas, CUBLAS_OP_T, CUBLAS_OP_N, k, k, &one, alt_t, k, &zero, P, ld, P, ld);
-    } else if (phase_sel == 0) {
-        if (sylva__gpu_native_potrf(solver, blas, k, P, ld, a->work, a->wb, a->s.dinfo, &a->tune, st))
-            fprintf(stderr, "native POTRF phase failed\n"), exit(2);
+    } else if (phase_sel == 0) { /* cuSOLVER's workspace follows the TRSM's buffers (the table's) */
+        int64_t tb = sylva__gpu_native_workspace_bytes(solver, k, P, ld, &a->tune),
+                nt = sylva__gpu_native_workspace_bytes(solver, k, P, ld, NULL), fixed = tb - nt;
+        cusolverDnDpotrf(solver, CUBLAS_FILL_MODE_LOWER, k, P, ld, (double *)((char *)a->work + fixed),
+                         (int)((a->wb - fixed - 16) / 8), a->s.dinfo);
     } else if (phase_sel == 1) {
         if (sylva__gpu_native_trsm(blas, r, k, P, ld, P + k, ld, a->work, a->wb, &a->tune, st))
             fprintf(stderr, "native TRSM phase failed\n"), exit(2);
@@ -423,28 +425,26 @@ static void native_phases(int m, int k, const sylva__kernel_tuning *tn, float *t
 
 /* --variants-native: the v8 candidates on the two native fronts, each
  * front made once: each TRSM form (cuBLAS; recursive halves to 128, 256,
- * 512 columns; inverted blocks of 256, 512) with POTRF leaves 0 (cuSOLVER)
- * and 128, the whole front timed twice (median of 5 each), then the form's
- * TRSM phase and POTRF phases alone. The workspace is the largest any form
- * asks for. */
+ * 512 columns; inverted blocks of 256, 512), the whole front timed twice
+ * (median of 5 each) and the form's TRSM phase alone; then F11's POTRF
+ * alone by cusolverDnDpotrf, cusolverDnXpotrf and the upper POTRF on its
+ * transpose. The workspace is the largest any form asks for. */
 static void native_variants(const sylva__kernel_tuning *t)
 {
     static const int nat[2][2] = {{8192, 2048}, {16384, 4096}};
     /* TRSM forms: block width and 1 = by inverses (0: recursive halves) */
     static const int tnbs[6] = {0, 128, 256, 512, 256, 512}, tinv[6] = {0, 0, 0, 0, 1, 1};
-    static const int leaves[2] = {0, 128};
     for (int i = 0; i < 2; i++) {
         const int m = nat[i][0], k = nat[i][1];
         native_arg a;
         native_make(&a, m, k, t);
         int64_t wb = a.wb;
-        for (int p = 0; p < 6; p++)
-            for (int q = 0; q < 2; q++) {
-                sylva__kernel_tuning u = *t;
-                u.native_trsm_nb = tnbs[p], u.native_trsm_inv = tinv[p], u.native_potrf_leaf = leaves[q];
-                int64_t b = sylva__gpu_native_workspace_bytes(solver, k, a.s.dpool, a.s.ldp[0], &u);
-                if (b > wb) wb = b;
-            }
+        for (int p = 0; p < 6; p++) {
+            sylva__kernel_tuning u = *t;
+            u.native_trsm_nb = tnbs[p], u.native_trsm_inv = tinv[p];
+            int64_t b = sylva__gpu_native_workspace_bytes(solver, k, a.s.dpool, a.s.ldp[0], &u);
+            if (b > wb) wb = b;
+        }
         cudaFree(a.work);
         CK(cudaMalloc(&a.work, wb));
         a.wb = wb;
@@ -452,20 +452,16 @@ static void native_variants(const sylva__kernel_tuning *t)
         for (int p = 0; p < 6; p++) {
             a.tune = *t, a.tune.native_trsm_nb = tnbs[p], a.tune.native_trsm_inv = tinv[p];
             printf("variants native (%d, %d) trsm_nb %4d %s:", m, k, tnbs[p], tinv[p] ? "inverses" : "halves  ");
-            for (int q = 0; q < 2; q++)
-                for (int rep = 0; rep < 2; rep++) {
-                    a.tune.native_potrf_leaf = leaves[q];
-                    printf(" leaf %3d %6.0f", leaves[q], gf(fl, time_ms(run_native, native_restore, &a, 5)));
-                }
-            a.tune.native_potrf_leaf = 0;
+            for (int rep = 0; rep < 2; rep++)
+                printf(" %6.0f", gf(fl, time_ms(run_native, native_restore, &a, 5)));
             phase_sel = 1;
             float tt = time_ms(run_phase, native_restore, &a, 5);
-            printf(" GFLOP/s; TRSM phase %.3f ms (%.0f GFLOP/s)", tt, gf(r * k * k, tt));
-            phase_sel = 0;
-            printf("; POTRF phase leaf 0 %.3f ms", time_ms(run_phase, native_restore, &a, 5));
-            a.tune.native_potrf_leaf = 128;
-            printf(", leaf 128 %.3f ms\n", time_ms(run_phase, native_restore, &a, 5));
+            printf(" GFLOP/s; TRSM phase %.3f ms (%.0f GFLOP/s)\n", tt, gf(r * k * k, tt));
         }
+        a.tune = *t;
+        phase_sel = 0;
+        printf("variants native (%d, %d): POTRF phase alone by cusolverDnDpotrf %.3f ms\n", m, k,
+               time_ms(run_phase, native_restore, &a, 5));
         { /* POTRF alternatives, timed alone */
             size_t d = 0, h = 0;
             int lw = 0;
@@ -841,27 +837,23 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
     static const int nbs[4] = {0, 512, 1024, 2048}, pnbs[4] = {0, 256, 512, 1024};
     tune_native_key(t, offsetof(sylva__kernel_tuning, native_syrk_nb), nbs, 4, "syrk_nb", 0);
     tune_native_key(t, offsetof(sylva__kernel_tuning, native_panel_nb), pnbs, 4, "panel_nb", 0);
-    /* v8: blocked TRSMs (recursive halves, then by inverted blocks at the
-     * width taken), then F11's POTRF by recursive halves with batched-kernel
-     * leaves (each kept on a 1% gain) */
+    /* v8: blocked TRSMs, recursive halves, then by inverted blocks at the
+     * width taken (each kept on a 1% gain) */
     static const int tnbs[4] = {0, 128, 256, 512}, tinv[2] = {0, 1};
-    static const int leaves[4] = {0, 64, 128, 256};
     t->native_trsm_inv = 0;
     tune_native_key(t, offsetof(sylva__kernel_tuning, native_trsm_nb), tnbs, 4, "trsm_nb (halves)", 0.01);
     if (t->native_trsm_nb > 0)
         tune_native_key(t, offsetof(sylva__kernel_tuning, native_trsm_inv), tinv, 2, "trsm_inv", 0.01);
-    tune_native_key(t, offsetof(sylva__kernel_tuning, native_potrf_leaf), leaves, 4, "potrf_leaf", 0.01);
     free(m), free(k);
     printf("tuned: tiny_max_m %d fused_max_m %d fused_threads %d fused_panel %d panel_nb %d "
            "native_syrk_nb %d native_panel_nb %d fused_mma_min_m %d fused_small_m %d gemm_mma %d "
            "panel_merge_min_count %d tiny_min_blocks %d tiny_fronts4 %d tiny_min_blocks4 %d "
-           "tiny_one_launch %d tiny_warp_uniform %d native_trsm_nb %d native_trsm_inv %d "
-           "native_potrf_leaf %d\n",
+           "tiny_one_launch %d tiny_warp_uniform %d native_trsm_nb %d native_trsm_inv %d\n",
            t->tiny_max_m, t->fused_max_m, t->fused_threads, t->fused_panel, t->panel_nb,
            t->native_syrk_nb, t->native_panel_nb, t->fused_mma_min_m, t->fused_small_m,
            t->gemm_mma, t->panel_merge_min_count, t->tiny_min_blocks, t->tiny_fronts4,
            t->tiny_min_blocks4, t->tiny_one_launch, t->tiny_warp_uniform, t->native_trsm_nb,
-           t->native_trsm_inv, t->native_potrf_leaf);
+           t->native_trsm_inv);
 }
 
 int main(int argc, char **argv)
@@ -1030,7 +1022,7 @@ int main(int argc, char **argv)
                "TRSM %.3f ms (%.0f), CB update %.3f ms (%.0f); sum %.3f ms\n",
                nat[i][0], nat[i][1], ours, pt[0], pg[0], pt[1], pg[1], pt[2], pg[2], pt[0] + pt[1] + pt[2]);
         /* v7's form (cuSOLVER's POTRF, cuBLAS's TRSM), the same run */
-        u.native_trsm_nb = 0, u.native_trsm_inv = 0, u.native_potrf_leaf = 0;
+        u.native_trsm_nb = 0, u.native_trsm_inv = 0;
         double v7 = native_run(nat[i][0], nat[i][1], &u, 3);
         printf("native (%d, %d): cuSOLVER POTRF + cuBLAS TRSM (v7 form) %.0f GFLOP/s\n", nat[i][0],
                nat[i][1], v7);
