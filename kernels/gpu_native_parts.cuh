@@ -23,7 +23,7 @@ namespace sylva {
 struct native_layout {
     int64_t inv, inv_x, inv_ptr, potrf; /* offsets (0 when unused) */
     int trsm_nb, trsm_blocks;           /* trsm_blocks: ⌈k / trsm_nb⌉ */
-    int trsm_inv;             /* 1: by inverted blocks (buffers at inv); 0: recursive */
+    int trsm_inv; /* 0: recursive; by inverted blocks (buffers at inv): 1 batched TRSM, 2 doubling */
     int64_t fixed;            /* bytes before cuSOLVER's workspace */
 };
 native_layout native_layout_for(int k, const sylva__kernel_tuning *t);

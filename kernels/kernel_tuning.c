@@ -98,7 +98,7 @@ int sylva__kernel_tuning_check(const sylva__kernel_tuning *t)
         t->tiny_warp_uniform != 16)
         return -1;
     if (t->native_trsm_nb != 0 && (t->native_trsm_nb < 64 || t->native_trsm_nb > 1024)) return -1;
-    if (t->native_trsm_inv != 0 && t->native_trsm_inv != 1) return -1;
+    if (t->native_trsm_inv < 0 || t->native_trsm_inv > 2) return -1;
     return 0;
 }
 

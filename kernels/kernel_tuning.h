@@ -46,8 +46,10 @@ typedef struct sylva__kernel_tuning {
     int native_trsm_nb; /* native TRSMs of more than this many columns: 0: cuBLAS's; else
                            blocked (64..1024) as native_trsm_inv says */
     int native_trsm_inv; /* 0: recursive halves down to ≤ native_trsm_nb columns, each leaf by
-                            cuBLAS's TRSM, GEMM between; 1: by the inverses of the nb × nb
-                            diagonal blocks and GEMM (needs workspace) */
+                            cuBLAS's TRSM, GEMM between; 1, 2: by the inverses of the nb × nb
+                            diagonal blocks and GEMM (needs workspace), the inverses by one
+                            batched TRSM (1) or by doubling from 32-blocks (2; nb = 32·2^p,
+                            else as 1) */
 } sylva__kernel_tuning;
 
 void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t);

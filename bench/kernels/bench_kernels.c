@@ -424,8 +424,8 @@ static void native_phases(int m, int k, const sylva__kernel_tuning *tn, float *t
 }
 
 /* --variants-native: the v8 candidates on the two native fronts, each
- * front made once: each TRSM form (cuBLAS; recursive halves to 128, 256,
- * 512 columns; inverted blocks of 256, 512), the whole front timed twice
+ * front made once: each TRSM form (cuBLAS; inverted blocks of 256, 512 by
+ * one batched TRSM; of 128, 256, 512 by doubling), the whole front timed twice
  * (median of 5 each) and the form's TRSM phase alone; then F11's POTRF
  * alone by cusolverDnDpotrf, cusolverDnXpotrf and the upper POTRF on its
  * transpose. The workspace is the largest any form asks for. */
@@ -433,7 +433,7 @@ static void native_variants(const sylva__kernel_tuning *t)
 {
     static const int nat[2][2] = {{8192, 2048}, {16384, 4096}};
     /* TRSM forms: block width and 1 = by inverses (0: recursive halves) */
-    static const int tnbs[6] = {0, 128, 256, 512, 256, 512}, tinv[6] = {0, 0, 0, 0, 1, 1};
+    static const int tnbs[6] = {0, 256, 512, 128, 256, 512}, tinv[6] = {0, 1, 1, 2, 2, 2};
     for (int i = 0; i < 2; i++) {
         const int m = nat[i][0], k = nat[i][1];
         native_arg a;
@@ -451,7 +451,8 @@ static void native_variants(const sylva__kernel_tuning *t)
         const double fl = gt_front_flops(m, k), r = m - k;
         for (int p = 0; p < 6; p++) {
             a.tune = *t, a.tune.native_trsm_nb = tnbs[p], a.tune.native_trsm_inv = tinv[p];
-            printf("variants native (%d, %d) trsm_nb %4d %s:", m, k, tnbs[p], tinv[p] ? "inverses" : "halves  ");
+            printf("variants native (%d, %d) trsm_nb %4d %s:", m, k, tnbs[p],
+                   tinv[p] == 2 ? "inverses by doubling" : tinv[p] ? "inverses, batched TRSM" : "cuBLAS");
             for (int rep = 0; rep < 2; rep++)
                 printf(" %6.0f", gf(fl, time_ms(run_native, native_restore, &a, 5)));
             phase_sel = 1;
@@ -837,13 +838,14 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
     static const int nbs[4] = {0, 512, 1024, 2048}, pnbs[4] = {0, 256, 512, 1024};
     tune_native_key(t, offsetof(sylva__kernel_tuning, native_syrk_nb), nbs, 4, "syrk_nb", 0);
     tune_native_key(t, offsetof(sylva__kernel_tuning, native_panel_nb), pnbs, 4, "panel_nb", 0);
-    /* v8: blocked TRSMs, recursive halves, then by inverted blocks at the
-     * width taken (each kept on a 1% gain) */
-    static const int tnbs[4] = {0, 128, 256, 512}, tinv[2] = {0, 1};
-    t->native_trsm_inv = 0;
-    tune_native_key(t, offsetof(sylva__kernel_tuning, native_trsm_nb), tnbs, 4, "trsm_nb (halves)", 0.01);
-    if (t->native_trsm_nb > 0)
-        tune_native_key(t, offsetof(sylva__kernel_tuning, native_trsm_inv), tinv, 2, "trsm_inv", 0.01);
+    /* v8: the TRSM's form (inverted blocks by doubling, by one batched
+     * TRSM, recursive halves) at width 256, then the width (each kept on a
+     * 1% gain over cuBLAS's / the form's first) */
+    static const int tinv[3] = {2, 1, 0}, tnbs[4] = {0, 128, 256, 512};
+    t->native_trsm_nb = 256;
+    tune_native_key(t, offsetof(sylva__kernel_tuning, native_trsm_inv), tinv, 3, "trsm_inv (nb 256)", 0.01);
+    tune_native_key(t, offsetof(sylva__kernel_tuning, native_trsm_nb), tnbs, 4, "trsm_nb", 0.01);
+    if (t->native_trsm_nb == 0) t->native_trsm_inv = 0;
     free(m), free(k);
     printf("tuned: tiny_max_m %d fused_max_m %d fused_threads %d fused_panel %d panel_nb %d "
            "native_syrk_nb %d native_panel_nb %d fused_mma_min_m %d fused_small_m %d gemm_mma %d "
