@@ -131,7 +131,7 @@ int sylva__gpu_extend_add_vbatched_max_nocheck(const sylva__extend_add_batch *b,
 /* ---- Native: one big front, all on the device, through cuSOLVER/cuBLAS
  * handles the caller made (bound to stream s here). P, C, info on the device;
  * work of sylva__gpu_native_workspace_bytes() bytes for the same k and
- * table (the table's native_trsm_nb with native_trsm_inv adds buffers).
+ * table (the table's native_trsm_nb adds buffers).
  * SYRK as lower-triangle tiles of DGEMM when tune->native_syrk_nb > 0, else
  * cublasDsyrk. */
 int64_t sylva__gpu_native_workspace_bytes(struct cusolverDnContext *solver, int k, double *P,

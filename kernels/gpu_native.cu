@@ -1,7 +1,7 @@
 /* gpu_native.cu — partial factorization of one large front entirely on the
  * GPU (native mode): cuSOLVER POTRF on F11 and TRSM for L21 (cuBLAS's, or
- * the blocked forms of gpu_native_parts.cu that the table's native_trsm_nb
- * and native_trsm_inv choose; or, with tune->native_panel_nb > 0, right-looking
+ * the inverted-block form of gpu_native_parts.cu that the table's
+ * native_trsm_nb chooses; or, with tune->native_panel_nb > 0, right-looking
  * panels whose updates are GEMM), and the CB update either by cuBLAS SYRK or, when
  * tune->native_syrk_nb > 0, as column tiles of width nb: a SYRK on each
  * nb × nb diagonal block and one GEMM for everything below it (cuBLAS's

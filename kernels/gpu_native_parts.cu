@@ -1,18 +1,16 @@
-/* gpu_native_parts.cu — the TRSMs of the native path (L21's) in the forms
- * the tuning table may choose instead of one cuBLAS TRSM:
- * - B·L⁻ᵀ by recursive halves of L's columns (split at a multiple of nb),
- *   each leaf of ≤ nb columns by cuBLAS's TRSM in place, one GEMM between
- *   the halves;
- * - or by the inverses of L's nb × nb diagonal blocks (one batched cuBLAS
- *   TRSM on identity blocks, or by doubling: batched TRSMs of the 32-blocks,
- *   then batched GEMMs joining pairs), then per block column a GEMM by the inverse
- *   (out of place, in row chunks, copied back) and one GEMM updating the
- *   columns right of it.
- * Either way most of the TRSM's flops run as GEMM. Workspace from the
- * caller (layout in gpu_native_parts.cuh); the handle bound to s by the
+/* gpu_native_parts.cu — the TRSM of the native path (L21's) in the form
+ * the tuning table may choose instead of one cuBLAS TRSM: B·L⁻ᵀ by the
+ * inverses of L's nb × nb diagonal blocks (one batched cuBLAS TRSM on
+ * identity blocks, or by doubling: batched TRSMs of the 32-blocks, then
+ * batched GEMMs joining pairs), then per block column a GEMM by the inverse
+ * (out of place, in row chunks, copied back) and one GEMM updating the
+ * columns right of it: most of the TRSM's flops run as GEMM. Workspace from
+ * the caller (layout in gpu_native_parts.cuh); the handle bound to s by the
  * caller; nothing waits on the host. (v8 also tried F11's POTRF by
- * recursive halves with batched-kernel leaves: 2.7× slower than cuSOLVER's,
- * removed; perf-log v8.) */
+ * recursive halves with batched-kernel leaves, 2.7× slower than cuSOLVER's,
+ * and the TRSM by recursive halves with cuBLAS leaves, no faster than
+ * cuBLAS's TRSM, which already is that recursion: both removed, perf-log
+ * v8.) */
 #include "gpu_blas.cuh"
 #include "gpu_common.cuh"
 #include "gpu_native_parts.cuh"
@@ -31,10 +29,9 @@ native_layout native_layout_for(int k, const sylva__kernel_tuning *t)
     native_layout l = {0, 0, 0, 0, 0, 0, 0, 0};
     int64_t o = 0;
     const int tb = t ? t->native_trsm_nb : 0;
-    if (tb > 0 && k > tb && !(t && t->native_trsm_inv)) l.trsm_nb = tb; /* no buffers */
-    if (tb > 0 && k > tb && t && t->native_trsm_inv) {
+    if (tb > 0 && k > tb) {
         const int64_t nblk = (k + tb - 1) / tb;
-        l.trsm_inv = t->native_trsm_inv;
+        l.trsm_doubling = t->native_trsm_doubling;
         l.inv = o, l.trsm_nb = tb, l.trsm_blocks = (int)nblk;
         l.inv_x = o += align256(nblk * tb * tb * (int64_t)sizeof(double));
         l.inv_ptr = o += align256((int64_t)NATIVE_TRSM_ROWS * tb * (int64_t)sizeof(double));
@@ -61,24 +58,6 @@ __global__ void inv_setup_kernel(const double *L, int ldl, int n, int nb, double
         A[j] = L + (size_t)j * nb * (ldl + 1);
         B[j] = Wj;
     }
-}
-
-/* Recursive halves: B1·L11⁻ᵀ, B2 −= B1·L21ᵀ, B2·L22⁻ᵀ. */
-static int trsm_rec(cublasHandle_t blas, int m, int n, const double *L, int ldl, double *B,
-                    int ldb, int nb)
-{
-    const double one = 1, minus_one = -1;
-    if (n <= nb) {
-        cublasStatus_t bs = trsm_right_lt(blas, m, n, &one, L, ldl, B, ldb);
-        return bs == CUBLAS_STATUS_SUCCESS ? SYLVA_OK : lib_fail("cuBLAS TRSM (leaf)", bs);
-    }
-    const int blocks = (n + nb - 1) / nb, n1 = (blocks + 1) / 2 * nb, n2 = n - n1;
-    int rc = trsm_rec(blas, m, n1, L, ldl, B, ldb, nb);
-    if (rc != SYLVA_OK) return rc;
-    cublasStatus_t bs = gemm_nt(blas, m, n2, n1, &minus_one, B, ldb, L + n1, ldl, &one,
-                                B + (size_t)n1 * ldb, ldb);
-    if (bs != CUBLAS_STATUS_SUCCESS) return lib_fail("cuBLAS GEMM (TRSM halves)", bs);
-    return trsm_rec(blas, m, n2, L + n1 + (size_t)n1 * ldl, ldl, B + (size_t)n1 * ldb, ldb, nb);
 }
 
 /* Inverses by doubling: the diagonal 32-blocks of every full nb-block of L
@@ -153,7 +132,6 @@ int native_trsm(cublasHandle_t blas, int m, int n, const double *L, int ldl, dou
         cublasStatus_t bs = trsm_right_lt(blas, m, n, &one, L, ldl, B, ldb);
         return bs == CUBLAS_STATUS_SUCCESS ? SYLVA_OK : lib_fail("cuBLAS TRSM", bs);
     }
-    if (!lay.trsm_inv) return trsm_rec(blas, m, n, L, ldl, B, ldb, nb);
     const int nblk = (n + nb - 1) / nb, full = n / nb, tail = n - full * nb;
     double *W = (double *)((char *)work + lay.inv), *X = (double *)((char *)work + lay.inv_x);
     const double **Ap = (const double **)((char *)work + lay.inv_ptr);
@@ -164,7 +142,7 @@ int native_trsm(cublasHandle_t blas, int m, int n, const double *L, int ldl, dou
     if (rc != SYLVA_OK) return rc;
     cublasStatus_t bs = CUBLAS_STATUS_SUCCESS;
     /* by doubling: nb = 32·2^p, and T's pairs fit in X (n·nb/4 ≤ 8192·nb) */
-    const bool doubling = lay.trsm_inv == 2 && nb % 32 == 0 && ((nb / 32) & (nb / 32 - 1)) == 0 &&
+    const bool doubling = lay.trsm_doubling && nb % 32 == 0 && ((nb / 32) & (nb / 32 - 1)) == 0 &&
                           (int64_t)n <= 4 * (int64_t)NATIVE_TRSM_ROWS;
     if (doubling && full > 0) {
         rc = invert_by_doubling(blas, L, ldl, nb, full, W, X, (const double **)(Bp + lay.trsm_blocks), s);

@@ -1,4 +1,4 @@
-/* gpu_native_parts.cuh — the native path's TRSM in the forms the tuning
+/* gpu_native_parts.cuh — the native path's TRSM in the form the tuning
  * table may choose instead of cuBLAS's (gpu_native_parts.cu), and the
  * layout of the native workspace it shares with gpu_native.cu. Internal to
  * kernels/; the C entry is in gpu_front.h. */
@@ -23,14 +23,14 @@ namespace sylva {
 struct native_layout {
     int64_t inv, inv_x, inv_ptr, potrf; /* offsets (0 when unused) */
     int trsm_nb, trsm_blocks;           /* trsm_blocks: ⌈k / trsm_nb⌉ */
-    int trsm_inv; /* 0: recursive; by inverted blocks (buffers at inv): 1 batched TRSM, 2 doubling */
+    int trsm_doubling;                  /* the inverses by doubling (else one batched TRSM) */
     int64_t fixed;            /* bytes before cuSOLVER's workspace */
 };
 native_layout native_layout_for(int k, const sylva__kernel_tuning *t);
 
 /* B (m × n) ← B·L⁻ᵀ, L (n × n) lower non-unit: cuBLAS's TRSM, or (n above
- * lay's trsm_nb) by recursive halves with cuBLAS TRSM leaves or by inverted
- * diagonal blocks, GEMM between; n ≤ the k lay was made for. */
+ * lay's trsm_nb) by inverted diagonal blocks and GEMM; n ≤ the k lay was
+ * made for. */
 int native_trsm(cublasHandle_t blas, int m, int n, const double *L, int ldl, double *B, int ldb,
                 void *work, const native_layout &lay, cudaStream_t s);
 

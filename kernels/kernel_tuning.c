@@ -65,7 +65,7 @@ void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
     t->tiny_one_launch = 1;
     t->tiny_warp_uniform = 0;
     t->native_trsm_nb = 0;
-    t->native_trsm_inv = 0;
+    t->native_trsm_doubling = 0;
 }
 
 #define SYLVA_TUNING_KEYS(X)                                                                  \
@@ -73,7 +73,7 @@ void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
     X(native_syrk_nb) X(native_panel_nb) X(native_min_m) X(fused_mma_min_m) X(fused_small_m)  \
     X(gemm_mma) X(panel_merge_min_count) X(tiny_min_blocks) X(tiny_fronts4)                    \
     X(tiny_min_blocks4) X(tiny_one_launch) X(tiny_warp_uniform) X(native_trsm_nb) \
-    X(native_trsm_inv)
+    X(native_trsm_doubling)
 
 int sylva__kernel_tuning_check(const sylva__kernel_tuning *t)
 {
@@ -98,7 +98,7 @@ int sylva__kernel_tuning_check(const sylva__kernel_tuning *t)
         t->tiny_warp_uniform != 16)
         return -1;
     if (t->native_trsm_nb != 0 && (t->native_trsm_nb < 64 || t->native_trsm_nb > 1024)) return -1;
-    if (t->native_trsm_inv < 0 || t->native_trsm_inv > 2) return -1;
+    if (t->native_trsm_doubling != 0 && t->native_trsm_doubling != 1) return -1;
     return 0;
 }
 

@@ -43,13 +43,11 @@ typedef struct sylva__kernel_tuning {
                               groups go through each column together (whole-warp shuffles);
                               the others each group on its own (sub-warp masks); 0: none
                               (v7 had 0 / 1; 1 is now refused, 16 is v7's 1) */
-    int native_trsm_nb; /* native TRSMs of more than this many columns: 0: cuBLAS's; else
-                           blocked (64..1024) as native_trsm_inv says */
-    int native_trsm_inv; /* 0: recursive halves down to ≤ native_trsm_nb columns, each leaf by
-                            cuBLAS's TRSM, GEMM between; 1, 2: by the inverses of the nb × nb
-                            diagonal blocks and GEMM (needs workspace), the inverses by one
-                            batched TRSM (1) or by doubling from 32-blocks (2; nb = 32·2^p,
-                            else as 1) */
+    int native_trsm_nb; /* the native L21 TRSM for k above it: 0: cuBLAS's; else (64..1024) by
+                           the inverses of the nb × nb diagonal blocks and GEMM (workspace) */
+    int native_trsm_doubling; /* those inverses: 0: one batched TRSM; 1: by doubling from the
+                                 32-blocks (batched TRSM, then batched GEMMs; nb = 32·2^p,
+                                 else as 0) */
 } sylva__kernel_tuning;
 
 void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t);

@@ -432,8 +432,8 @@ static void native_phases(int m, int k, const sylva__kernel_tuning *tn, float *t
 static void native_variants(const sylva__kernel_tuning *t)
 {
     static const int nat[2][2] = {{8192, 2048}, {16384, 4096}};
-    /* TRSM forms: block width and 1 = by inverses (0: recursive halves) */
-    static const int tnbs[6] = {0, 256, 512, 128, 256, 512}, tinv[6] = {0, 1, 1, 2, 2, 2};
+    /* TRSM forms: block width (0: cuBLAS's TRSM), inverses by doubling */
+    static const int tnbs[6] = {0, 256, 512, 128, 256, 512}, tinv[6] = {0, 0, 0, 1, 1, 1};
     for (int i = 0; i < 2; i++) {
         const int m = nat[i][0], k = nat[i][1];
         native_arg a;
@@ -441,7 +441,7 @@ static void native_variants(const sylva__kernel_tuning *t)
         int64_t wb = a.wb;
         for (int p = 0; p < 6; p++) {
             sylva__kernel_tuning u = *t;
-            u.native_trsm_nb = tnbs[p], u.native_trsm_inv = tinv[p];
+            u.native_trsm_nb = tnbs[p], u.native_trsm_doubling = tinv[p];
             int64_t b = sylva__gpu_native_workspace_bytes(solver, k, a.s.dpool, a.s.ldp[0], &u);
             if (b > wb) wb = b;
         }
@@ -450,9 +450,9 @@ static void native_variants(const sylva__kernel_tuning *t)
         a.wb = wb;
         const double fl = gt_front_flops(m, k), r = m - k;
         for (int p = 0; p < 6; p++) {
-            a.tune = *t, a.tune.native_trsm_nb = tnbs[p], a.tune.native_trsm_inv = tinv[p];
+            a.tune = *t, a.tune.native_trsm_nb = tnbs[p], a.tune.native_trsm_doubling = tinv[p];
             printf("variants native (%d, %d) trsm_nb %4d %s:", m, k, tnbs[p],
-                   tinv[p] == 2 ? "inverses by doubling" : tinv[p] ? "inverses, batched TRSM" : "cuBLAS");
+                   tnbs[p] == 0 ? "cuBLAS" : tinv[p] ? "inverses by doubling" : "inverses, batched TRSM");
             for (int rep = 0; rep < 2; rep++)
                 printf(" %6.0f", gf(fl, time_ms(run_native, native_restore, &a, 5)));
             phase_sel = 1;
@@ -838,24 +838,24 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
     static const int nbs[4] = {0, 512, 1024, 2048}, pnbs[4] = {0, 256, 512, 1024};
     tune_native_key(t, offsetof(sylva__kernel_tuning, native_syrk_nb), nbs, 4, "syrk_nb", 0);
     tune_native_key(t, offsetof(sylva__kernel_tuning, native_panel_nb), pnbs, 4, "panel_nb", 0);
-    /* v8: the TRSM's form (inverted blocks by doubling, by one batched
-     * TRSM, recursive halves) at width 256, then the width (each kept on a
-     * 1% gain over cuBLAS's / the form's first) */
-    static const int tinv[3] = {2, 1, 0}, tnbs[4] = {0, 128, 256, 512};
+    /* v8: L21's TRSM by inverted blocks: how the inverses are made (by
+     * doubling, by one batched TRSM) at width 256, then the width against
+     * cuBLAS's TRSM (each kept on a 1% gain over the first) */
+    static const int tinv[2] = {1, 0}, tnbs[4] = {0, 128, 256, 512};
     t->native_trsm_nb = 256;
-    tune_native_key(t, offsetof(sylva__kernel_tuning, native_trsm_inv), tinv, 3, "trsm_inv (nb 256)", 0.01);
+    tune_native_key(t, offsetof(sylva__kernel_tuning, native_trsm_doubling), tinv, 2, "trsm_doubling (nb 256)", 0.01);
     tune_native_key(t, offsetof(sylva__kernel_tuning, native_trsm_nb), tnbs, 4, "trsm_nb", 0.01);
-    if (t->native_trsm_nb == 0) t->native_trsm_inv = 0;
+    if (t->native_trsm_nb == 0) t->native_trsm_doubling = 0;
     free(m), free(k);
     printf("tuned: tiny_max_m %d fused_max_m %d fused_threads %d fused_panel %d panel_nb %d "
            "native_syrk_nb %d native_panel_nb %d fused_mma_min_m %d fused_small_m %d gemm_mma %d "
            "panel_merge_min_count %d tiny_min_blocks %d tiny_fronts4 %d tiny_min_blocks4 %d "
-           "tiny_one_launch %d tiny_warp_uniform %d native_trsm_nb %d native_trsm_inv %d\n",
+           "tiny_one_launch %d tiny_warp_uniform %d native_trsm_nb %d native_trsm_doubling %d\n",
            t->tiny_max_m, t->fused_max_m, t->fused_threads, t->fused_panel, t->panel_nb,
            t->native_syrk_nb, t->native_panel_nb, t->fused_mma_min_m, t->fused_small_m,
            t->gemm_mma, t->panel_merge_min_count, t->tiny_min_blocks, t->tiny_fronts4,
            t->tiny_min_blocks4, t->tiny_one_launch, t->tiny_warp_uniform, t->native_trsm_nb,
-           t->native_trsm_inv);
+           t->native_trsm_doubling);
 }
 
 int main(int argc, char **argv)
@@ -1024,7 +1024,7 @@ int main(int argc, char **argv)
                "TRSM %.3f ms (%.0f), CB update %.3f ms (%.0f); sum %.3f ms\n",
                nat[i][0], nat[i][1], ours, pt[0], pg[0], pt[1], pg[1], pt[2], pg[2], pt[0] + pt[1] + pt[2]);
         /* v7's form (cuSOLVER's POTRF, cuBLAS's TRSM), the same run */
-        u.native_trsm_nb = 0, u.native_trsm_inv = 0;
+        u.native_trsm_nb = 0, u.native_trsm_doubling = 0;
         double v7 = native_run(nat[i][0], nat[i][1], &u, 3);
         printf("native (%d, %d): cuSOLVER POTRF + cuBLAS TRSM (v7 form) %.0f GFLOP/s\n", nat[i][0],
                nat[i][1], v7);
