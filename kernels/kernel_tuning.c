@@ -46,7 +46,7 @@ static void tuning_dir(char *buf, size_t bufsz)
 
 void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
 {
-    /* Measured on an H100 80GB HBM3 (kernels/tuning/, docs/perf-log.md v7). */
+    /* Measured on an H100 80GB HBM3 (kernels/tuning/, docs/perf-log.md v8). */
     t->tiny_max_m = 32;
     t->fused_max_m = 160;
     t->fused_threads = 256;
@@ -63,9 +63,9 @@ void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
     t->tiny_fronts4 = 1;
     t->tiny_min_blocks4 = 0;
     t->tiny_one_launch = 1;
-    t->tiny_warp_uniform = 0;
-    t->native_trsm_nb = 0;
-    t->native_trsm_doubling = 0;
+    t->tiny_warp_uniform = 8;
+    t->native_trsm_nb = 512;
+    t->native_trsm_doubling = 1;
 }
 
 #define SYLVA_TUNING_KEYS(X)                                                                  \

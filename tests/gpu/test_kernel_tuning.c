@@ -24,7 +24,7 @@ int main(void)
     u.tiny_min_blocks = 5, u.tiny_fronts4 = 2; /* v6 keys */
     u.tiny_min_blocks4 = 12, u.tiny_one_launch = !d.tiny_one_launch; /* v7 keys */
     u.tiny_warp_uniform = d.tiny_warp_uniform == 8 ? 16 : 8;
-    u.native_trsm_nb = 256, u.native_trsm_doubling = 1; /* v8 keys */
+    u.native_trsm_nb = 256, u.native_trsm_doubling = !d.native_trsm_doubling; /* v8 keys */
     fail |= sylva__kernel_tuning_save(path, &u, "NVIDIA H100 80GB HBM3") != 0;
     fail |= sylva__kernel_tuning_load(path, &t, msg, sizeof msg) != 0;
     fail |= memcmp(&t, &u, sizeof t) != 0;
