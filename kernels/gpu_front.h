@@ -130,14 +130,22 @@ int sylva__gpu_extend_add_vbatched_max_nocheck(const sylva__extend_add_batch *b,
 
 /* ---- Native: one big front, all on the device, through cuSOLVER/cuBLAS
  * handles the caller made (bound to stream s here). P, C, info on the device;
- * work of sylva__gpu_native_workspace_bytes() bytes. SYRK as lower-triangle
- * tiles of DGEMM when tune->native_syrk_nb > 0, else cublasDsyrk. */
+ * work of sylva__gpu_native_workspace_bytes() bytes for the same k and
+ * table (the table's native_trsm_nb adds buffers).
+ * SYRK as lower-triangle tiles of DGEMM when tune->native_syrk_nb > 0, else
+ * cublasDsyrk. */
 int64_t sylva__gpu_native_workspace_bytes(struct cusolverDnContext *solver, int k, double *P,
-                                          int ldp);
+                                          int ldp, const sylva__kernel_tuning *tune);
 int sylva__gpu_front_factor_native(struct cusolverDnContext *solver, struct cublasContext *blas,
                                    int m, int k, double *P, int ldp, double *C, int ldc,
                                    void *work, int64_t work_bytes, int *info,
                                    const sylva__kernel_tuning *tune, struct CUstream_st *s);
+/* The native path's TRSM alone, in the table's form (the bench times each
+ * phase): B (m × k) ← B·L⁻ᵀ, L (k × k) lower; work as for the whole front
+ * of k pivots. */
+int sylva__gpu_native_trsm(struct cublasContext *blas, int m, int k, const double *L, int ldl,
+                           double *B, int ldb, void *work, int64_t work_bytes,
+                           const sylva__kernel_tuning *tune, struct CUstream_st *s);
 
 #ifdef __cplusplus
 }

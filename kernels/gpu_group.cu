@@ -160,7 +160,8 @@ extern "C" int64_t sylva__gpu_context_native_bytes(sylva__gpu_context *ctx, int 
     /* The size query reads no entry, but is given a real device pointer. */
     double *probe = nullptr;
     if (cudaMalloc((void **)&probe, 256) != cudaSuccess) return -1;
-    int64_t bytes = sylva__gpu_native_workspace_bytes(ctx->solver, k, probe, k > 1 ? k : 1);
+    int64_t bytes = sylva__gpu_native_workspace_bytes(ctx->solver, k, probe, k > 1 ? k : 1,
+                                                      &ctx->tuning);
     cudaFree(probe);
     return bytes;
 }

@@ -1,7 +1,8 @@
 /* gpu_native.cu — partial factorization of one large front entirely on the
- * GPU (native mode): cuSOLVER POTRF on F11 and cuBLAS TRSM for L21 (or,
- * with tune->native_panel_nb > 0, right-looking panels whose updates are
- * GEMM), and the CB update either by cuBLAS SYRK or, when
+ * GPU (native mode): cuSOLVER POTRF on F11 and TRSM for L21 (cuBLAS's, or
+ * the inverted-block form of gpu_native_parts.cu that the table's
+ * native_trsm_nb chooses; or, with tune->native_panel_nb > 0, right-looking
+ * panels whose updates are GEMM), and the CB update either by cuBLAS SYRK or, when
  * tune->native_syrk_nb > 0, as column tiles of width nb: a SYRK on each
  * nb × nb diagonal block and one GEMM for everything below it (cuBLAS's
  * GEMM outruns its SYRK; the tuning sweep in docs/perf-log.md chose the
@@ -13,6 +14,7 @@
  * entry points are double. */
 #include "gpu_blas.cuh"
 #include "gpu_common.cuh"
+#include "gpu_native_parts.cuh"
 
 namespace sylva {
 
@@ -58,12 +60,14 @@ static int panels(cusolverDnHandle_t solver, cublasHandle_t blas, int m, int k, 
 }
 
 template <typename T>
-static int64_t workspace_bytes(cusolverDnHandle_t solver, int k, T *P, int ldp)
+static int64_t workspace_bytes(cusolverDnHandle_t solver, int k, T *P, int ldp,
+                               const sylva__kernel_tuning *tune)
 {
     int lwork = 0;
     if (k <= 0) return 0;
     if (potrf_buffer_size(solver, k, P, ldp, &lwork) != CUSOLVER_STATUS_SUCCESS) return -1;
-    return (int64_t)lwork * (int64_t)sizeof(T) + 16; /* + the panel info */
+    /* the parts' buffers, cuSOLVER's workspace, the panel info */
+    return native_layout_for(k, tune).fixed + (int64_t)lwork * (int64_t)sizeof(T) + 16;
 }
 
 template <typename T>
@@ -74,7 +78,8 @@ static int factor_native(cusolverDnHandle_t solver, cublasHandle_t blas, int m, 
     if (m < 0 || k < 0 || k > m || ldp < (m > 1 ? m : 1) || (m > k && ldc < m - k) || !info)
         return SYLVA_ERR_ARGUMENT;
     if (k == 0) return SYLVA_OK;
-    const int r = m - k, lwork = (int)((work_bytes - 16) / (int64_t)sizeof(T));
+    const native_layout lay = native_layout_for(k, tune);
+    const int r = m - k, lwork = (int)((work_bytes - 16 - lay.fixed) / (int64_t)sizeof(T));
     if (!work || lwork < 0) return SYLVA_ERR_ARGUMENT;
     int *pinfo = (int *)((char *)work + (work_bytes - 16));
     const T one = 1, minus_one = -1;
@@ -86,13 +91,14 @@ static int factor_native(cusolverDnHandle_t solver, cublasHandle_t blas, int m, 
     const int pnb = tune ? tune->native_panel_nb : 0;
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
     if (pnb > 0 && pnb < k) {
-        int rc = panels(solver, blas, m, k, P, ldp, (T *)work, lwork, pinfo, info, pnb, s);
+        int rc = panels(solver, blas, m, k, P, ldp, (T *)((char *)work + lay.potrf), lwork,
+                        pinfo, info, pnb, s);
         if (rc != SYLVA_OK) return rc;
     } else {
-        cusolverStatus_t ss = potrf(solver, k, P, ldp, (T *)work, lwork, info);
+        cusolverStatus_t ss = potrf(solver, k, P, ldp, (T *)((char *)work + lay.potrf), lwork, info);
         if (ss != CUSOLVER_STATUS_SUCCESS) return lib_fail("cuSOLVER POTRF", ss);
-        if (r > 0) st = trsm_right_lt(blas, r, k, &one, P, ldp, P + k, ldp);
-        if (st != CUBLAS_STATUS_SUCCESS) return lib_fail("cuBLAS TRSM", st);
+        int rc = native_trsm(blas, r, k, P, ldp, P + k, ldp, work, lay, s);
+        if (rc != SYLVA_OK) return rc;
     }
     if (r == 0) return SYLVA_OK;
     T *L21 = P + k;
@@ -110,9 +116,9 @@ static int factor_native(cusolverDnHandle_t solver, cublasHandle_t blas, int m, 
 } // namespace sylva
 
 extern "C" int64_t sylva__gpu_native_workspace_bytes(cusolverDnHandle_t solver, int k, double *P,
-                                                     int ldp)
+                                                     int ldp, const sylva__kernel_tuning *tune)
 {
-    return sylva::workspace_bytes(solver, k, P, ldp);
+    return sylva::workspace_bytes(solver, k, P, ldp, tune);
 }
 
 extern "C" int sylva__gpu_front_factor_native(cusolverDnHandle_t solver, cublasHandle_t blas,
@@ -122,4 +128,24 @@ extern "C" int sylva__gpu_front_factor_native(cusolverDnHandle_t solver, cublasH
 {
     return sylva::factor_native(solver, blas, m, k, P, ldp, C, ldc, work, work_bytes, info, tune,
                                 s);
+}
+
+static int bind(cublasHandle_t blas, cudaStream_t s)
+{
+    if (cublasSetStream(blas, s) != CUBLAS_STATUS_SUCCESS ||
+        cublasSetPointerMode(blas, CUBLAS_POINTER_MODE_HOST) != CUBLAS_STATUS_SUCCESS)
+        return sylva__fail(SYLVA_ERR_RUNTIME, "binding the cuBLAS handle to the stream failed");
+    return SYLVA_OK;
+}
+
+extern "C" int sylva__gpu_native_trsm(cublasHandle_t blas, int m, int k, const double *L, int ldl,
+                                      double *B, int ldb, void *work, int64_t work_bytes,
+                                      const sylva__kernel_tuning *tune, cudaStream_t s)
+{
+    const sylva::native_layout lay = sylva::native_layout_for(k, tune);
+    if (m < 0 || k < 0 || ldl < (k > 1 ? k : 1) || ldb < (m > 1 ? m : 1) || !work ||
+        work_bytes < lay.fixed)
+        return SYLVA_ERR_ARGUMENT;
+    int rc = bind(blas, s);
+    return rc == SYLVA_OK ? sylva::native_trsm(blas, m, k, L, ldl, B, ldb, work, lay, s) : rc;
 }

@@ -160,10 +160,18 @@ int sylva__gpu_extend_add_vbatched_max_nocheck(const sylva__extend_add_batch *b,
     return SYLVA_ERR_UNSUPPORTED;
 }
 int64_t sylva__gpu_native_workspace_bytes(struct cusolverDnContext *solver, int k, double *P,
-                                          int ldp)
+                                          int ldp, const sylva__kernel_tuning *tune)
 {
-    (void)solver, (void)k, (void)P, (void)ldp;
+    (void)solver, (void)k, (void)P, (void)ldp, (void)tune;
     return -1;
+}
+int sylva__gpu_native_trsm(struct cublasContext *blas, int m, int k, const double *L, int ldl,
+                           double *B, int ldb, void *work, int64_t work_bytes,
+                           const sylva__kernel_tuning *tune, struct CUstream_st *s)
+{
+    (void)blas, (void)m, (void)k, (void)L, (void)ldl, (void)B, (void)ldb, (void)work,
+        (void)work_bytes, (void)tune, (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
 }
 int sylva__gpu_front_factor_native(struct cusolverDnContext *solver, struct cublasContext *blas,
                                    int m, int k, double *P, int ldp, double *C, int ldc,

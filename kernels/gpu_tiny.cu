@@ -136,7 +136,7 @@ struct tiny_grid {
 /* Every lane-group size in one launch; the 32-lane part in the form MINB /
  * UNPRED (the register budget is the whole kernel's), the others as their
  * own kernels with one front per lane group. */
-template <typename T, int MINB, bool UNPRED, bool WU>
+template <typename T, int MINB, bool UNPRED, int WUMAX>
 __global__ void __launch_bounds__(TINY_THREADS, MINB)
     tiny_one_launch_kernel(front_batch<T> b, tiny_grid g)
 {
@@ -145,11 +145,11 @@ __global__ void __launch_bounds__(TINY_THREADS, MINB)
     if (x < g.first[1])
         tiny_block<T, 32, UNPRED, 1, false>(b, g.lo[0], g.hi[0], x, column);
     else if (x < g.first[2])
-        tiny_block<T, 16, false, 1, WU>(b, g.lo[1], g.hi[1], x - g.first[1], column);
+        tiny_block<T, 16, false, 1, (16 <= WUMAX)>(b, g.lo[1], g.hi[1], x - g.first[1], column);
     else if (x < g.first[3])
-        tiny_block<T, 8, false, 1, WU>(b, g.lo[2], g.hi[2], x - g.first[2], column);
+        tiny_block<T, 8, false, 1, (8 <= WUMAX)>(b, g.lo[2], g.hi[2], x - g.first[2], column);
     else
-        tiny_block<T, 4, false, 1, WU>(b, g.lo[3], g.hi[3], x - g.first[3], column);
+        tiny_block<T, 4, false, 1, (4 <= WUMAX)>(b, g.lo[3], g.hi[3], x - g.first[3], column);
 }
 
 template <typename T, int G, bool WU, int MINB = 0, bool UNPRED = false, int NF = 1>
@@ -161,38 +161,40 @@ static int launch_g(const front_batch<T> &b, int lo, int hi, cudaStream_t s)
     return sylva__launch_status();
 }
 
-template <typename T, int MINB, bool UNPRED, bool WU>
+template <typename T, int MINB, bool UNPRED, int WUMAX>
 static int launch_one(const front_batch<T> &b, const tiny_grid &g, cudaStream_t s)
 {
     if (g.first[4] > 0)
-        tiny_one_launch_kernel<T, MINB, UNPRED, WU><<<g.first[4], TINY_THREADS, 0, s>>>(b, g);
+        tiny_one_launch_kernel<T, MINB, UNPRED, WUMAX><<<g.first[4], TINY_THREADS, 0, s>>>(b, g);
     return sylva__launch_status();
 }
 
-/* The launches of grid g in the table's forms (WU: tiny_warp_uniform). */
-template <typename T, bool WU>
+/* The launches of grid g in the table's forms (WUMAX: tiny_warp_uniform,
+ * the lane groups of G ≤ WUMAX go in step). */
+template <typename T, int WUMAX>
 static int launch_forms(const front_batch<T> &b, const tiny_grid &g, int classes,
                         const sylva__kernel_tuning *t, cudaStream_t s)
 {
     const int mb32 = t->tiny_min_blocks;
     if (classes > 1 && t->tiny_one_launch && t->tiny_fronts4 == 1)
-        return mb32 == 5   ? launch_one<T, 5, false, WU>(b, g, s)
-               : mb32 == 4 ? launch_one<T, 4, true, WU>(b, g, s)
-                           : launch_one<T, 0, false, WU>(b, g, s);
+        return mb32 == 5   ? launch_one<T, 5, false, WUMAX>(b, g, s)
+               : mb32 == 4 ? launch_one<T, 4, true, WUMAX>(b, g, s)
+                           : launch_one<T, 0, false, WUMAX>(b, g, s);
+    constexpr bool WU4 = 4 <= WUMAX, WU8 = 8 <= WUMAX, WU16 = 16 <= WUMAX;
     int rc = SYLVA_OK;
     for (int i = 3; i >= 0 && rc == SYLVA_OK; i--) {
         const int l = g.lo[i], h = g.hi[i];
         if (h <= l) continue;
         switch (tiny_gs[i]) {
         case 4:
-            rc = t->tiny_fronts4 == 4   ? launch_g<T, 4, WU, 0, false, 4>(b, l, h, s)
-                 : t->tiny_fronts4 == 2 ? launch_g<T, 4, WU, 0, false, 2>(b, l, h, s)
-                 : t->tiny_min_blocks4 == 16 ? launch_g<T, 4, WU, 16>(b, l, h, s)
-                 : t->tiny_min_blocks4 == 12 ? launch_g<T, 4, WU, 12>(b, l, h, s)
-                                             : launch_g<T, 4, WU>(b, l, h, s);
+            rc = t->tiny_fronts4 == 4   ? launch_g<T, 4, WU4, 0, false, 4>(b, l, h, s)
+                 : t->tiny_fronts4 == 2 ? launch_g<T, 4, WU4, 0, false, 2>(b, l, h, s)
+                 : t->tiny_min_blocks4 == 16 ? launch_g<T, 4, WU4, 16>(b, l, h, s)
+                 : t->tiny_min_blocks4 == 12 ? launch_g<T, 4, WU4, 12>(b, l, h, s)
+                                             : launch_g<T, 4, WU4>(b, l, h, s);
             break;
-        case 8: rc = launch_g<T, 8, WU>(b, l, h, s); break;
-        case 16: rc = launch_g<T, 16, WU>(b, l, h, s); break;
+        case 8: rc = launch_g<T, 8, WU8>(b, l, h, s); break;
+        case 16: rc = launch_g<T, 16, WU16>(b, l, h, s); break;
         default:
             rc = mb32 == 5   ? launch_g<T, 32, false, 5>(b, l, h, s)
                  : mb32 == 4 ? launch_g<T, 32, false, 4, true>(b, l, h, s)
@@ -219,8 +221,12 @@ int launch_tiny(const front_batch<T> &b, int lo, int hi, const sylva__kernel_tun
         classes += on;
         g.first[i + 1] = g.first[i] + (on ? SYLVA_DIV_UP(b.count, TINY_THREADS / tiny_gs[i]) : 0);
     }
-    return t->tiny_warp_uniform ? launch_forms<T, true>(b, g, classes, t, s)
-                                : launch_forms<T, false>(b, g, classes, t, s);
+    switch (t->tiny_warp_uniform) {
+    case 16: return launch_forms<T, 16>(b, g, classes, t, s);
+    case 8: return launch_forms<T, 8>(b, g, classes, t, s);
+    case 4: return launch_forms<T, 4>(b, g, classes, t, s);
+    default: return launch_forms<T, 0>(b, g, classes, t, s);
+    }
 }
 
 template int launch_tiny<double>(const front_batch<double> &, int, int,

@@ -46,7 +46,7 @@ static void tuning_dir(char *buf, size_t bufsz)
 
 void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
 {
-    /* Measured on an H100 80GB HBM3 (kernels/tuning/, docs/perf-log.md v7). */
+    /* Measured on an H100 80GB HBM3 (kernels/tuning/, docs/perf-log.md v8). */
     t->tiny_max_m = 32;
     t->fused_max_m = 160;
     t->fused_threads = 256;
@@ -63,14 +63,17 @@ void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
     t->tiny_fronts4 = 1;
     t->tiny_min_blocks4 = 0;
     t->tiny_one_launch = 1;
-    t->tiny_warp_uniform = 0;
+    t->tiny_warp_uniform = 8;
+    t->native_trsm_nb = 512;
+    t->native_trsm_doubling = 1;
 }
 
 #define SYLVA_TUNING_KEYS(X)                                                                  \
     X(tiny_max_m) X(fused_max_m) X(fused_threads) X(fused_panel) X(panel_nb)                 \
     X(native_syrk_nb) X(native_panel_nb) X(native_min_m) X(fused_mma_min_m) X(fused_small_m)  \
     X(gemm_mma) X(panel_merge_min_count) X(tiny_min_blocks) X(tiny_fronts4)                    \
-    X(tiny_min_blocks4) X(tiny_one_launch) X(tiny_warp_uniform)
+    X(tiny_min_blocks4) X(tiny_one_launch) X(tiny_warp_uniform) X(native_trsm_nb) \
+    X(native_trsm_doubling)
 
 int sylva__kernel_tuning_check(const sylva__kernel_tuning *t)
 {
@@ -91,7 +94,11 @@ int sylva__kernel_tuning_check(const sylva__kernel_tuning *t)
     if (t->tiny_min_blocks4 != 0 && t->tiny_min_blocks4 != 12 && t->tiny_min_blocks4 != 16)
         return -1;
     if (t->tiny_one_launch != 0 && t->tiny_one_launch != 1) return -1;
-    if (t->tiny_warp_uniform != 0 && t->tiny_warp_uniform != 1) return -1;
+    if (t->tiny_warp_uniform != 0 && t->tiny_warp_uniform != 4 && t->tiny_warp_uniform != 8 &&
+        t->tiny_warp_uniform != 16)
+        return -1;
+    if (t->native_trsm_nb != 0 && (t->native_trsm_nb < 64 || t->native_trsm_nb > 1024)) return -1;
+    if (t->native_trsm_doubling != 0 && t->native_trsm_doubling != 1) return -1;
     return 0;
 }
 

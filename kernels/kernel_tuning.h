@@ -39,9 +39,15 @@ typedef struct sylva__kernel_tuning {
                              blocks/SM) */
     int tiny_one_launch; /* 1: a batch whose tiny fronts span several lane-group sizes takes one
                             launch for all of them (when tiny_fronts4 = 1); 0: one per size */
-    int tiny_warp_uniform; /* the 4-, 8- and 16-lane tiny kernels: 1: a warp's lane groups go
-                              through each column together (whole-warp shuffles); 0: each group
-                              on its own (sub-warp masks) */
+    int tiny_warp_uniform; /* the tiny kernels of G ≤ this lanes (0, 4, 8 or 16): a warp's lane
+                              groups go through each column together (whole-warp shuffles);
+                              the others each group on its own (sub-warp masks); 0: none
+                              (v7 had 0 / 1; 1 is now refused, 16 is v7's 1) */
+    int native_trsm_nb; /* the native L21 TRSM for k above it: 0: cuBLAS's; else (64..1024) by
+                           the inverses of the nb × nb diagonal blocks and GEMM (workspace) */
+    int native_trsm_doubling; /* those inverses: 0: one batched TRSM; 1: by doubling from the
+                                 32-blocks (batched TRSM, then batched GEMMs; nb = 32·2^p,
+                                 else as 0) */
 } sylva__kernel_tuning;
 
 void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t);

@@ -4,7 +4,7 @@
 # compute-sanitizer memcheck and racecheck, the tuning sweep, and the
 # benchmark with the table just tuned. Logs and JSON go to $OUT (default
 # ./gpu-kernels-out); a compact summary is printed last.
-#   usage: scripts/gpu-kernels.sh BUNDLE_DIR [test] [sanitize] [tune] [bench] [profile] [variants]
+#   usage: scripts/gpu-kernels.sh BUNDLE_DIR [test] [sanitize] [tune] [bench] [profile] [variants] [variants-native]
 # profile: Nsight Compute (SpeedOfLight, Occupancy, LaunchStats, warp
 # stalls) of the fused kernel at n = 64 and 128 and of the medium path at
 # n = 256, each in its table, SIMT and 64-thread forms (bench-kernels
@@ -12,7 +12,9 @@
 # instead (NCU_MORE=1 adds the memory, scheduler and compute sections);
 # reports in $OUT/ncu.txt, a digest in the summary; PROFILE_VB="N ..." the
 # vbatched batches (default 256) whose kernels are summed per name. variants:
-# bench-kernels --variants (the v7 candidates, each timed twice). (At most
+# bench-kernels --variants (the v7 candidates, each timed twice);
+# variants-native: bench-kernels --variants-native (v8: the native TRSM
+# forms, whole fronts and TRSM phases; POTRF alternatives alone). (At most
 # 8 files come back from a device call: keep what lands in $OUT to that.)
 # BUNDLE_DIR is an unpacked gpu-bundle of build/tests/gpu/* and
 # build/bench/kernels/bench-kernels (see docs/kernels.md). No phase named: all.
@@ -47,9 +49,10 @@ for p in $phases; do
   sanitize)
     for tool in memcheck racecheck; do
       for t in test_gpu_assembly test_gpu_front test_gpu_native; do
-        [ $tool = racecheck ] && [ $t = test_gpu_native ] && continue  # cuBLAS only; no shared memory of ours
+        [ $tool = racecheck ] && [ $t = test_gpu_native ] && continue  # no shared memory of ours
+        f=()
         s=$(date +%s)
-        timeout 150 "$CS" --tool $tool --error-exitcode 9 --print-limit 20 \
+        timeout 150 "$CS" --tool $tool "${f[@]}" --error-exitcode 9 --print-limit 20 \
           "$B/bin/$t" --quick >> "$OUT/sanitize.log" 2>&1; rc=$?
         note "$tool $t --quick: rc=$rc ($(( $(date +%s) - s )) s)"
       done
@@ -62,6 +65,11 @@ for p in $phases; do
     timeout 150 "$B/bin/bench-kernels" "${tab[@]}" --variants > "$OUT/variants.log" 2>&1; rc=$?
     note "variants: rc=$rc ($(( $(date +%s) - s )) s)"
     grep "^variants" "$OUT/variants.log" >> "$summary" ;;
+  variants-native)
+    s=$(date +%s)
+    timeout 150 "$B/bin/bench-kernels" --variants-native > "$OUT/variants-native.log" 2>&1; rc=$?
+    note "variants-native: rc=$rc ($(( $(date +%s) - s )) s)"
+    grep "^variants" "$OUT/variants-native.log" >> "$summary" ;;
   tune)
     s=$(date +%s)
     timeout 180 "$B/bin/bench-kernels" --tune "$OUT/tuning.txt" > "$OUT/tune.log" 2>&1; rc=$?

@@ -4,6 +4,7 @@
  *   bench-kernels --profile N      (one call per variant at fixed n = N, for ncu;
  *                                   n ≤ 4: the 4-lane kernel's register caps)
  *   bench-kernels --variants       (v7 candidates: tiny fixed and vbatched rows, each timed twice)
+ *   bench-kernels --variants-native (v8 candidates: native TRSM forms; POTRF alternatives)
  *   bench-kernels --profile-native | --profile-vbatched N   (likewise, the table; N ≤ 32:
  *                                   also the other tiny_one_launch form)
  * Bench rows (issue 3): fixed-size batched POTRF n = 4…512, ours against
@@ -338,7 +339,7 @@ static void native_make(native_arg *a, int m, int k, const sylva__kernel_tuning 
     fs_upload(&a->s);
     CK(cudaMalloc((void **)&a->pristine, a->s.len * sizeof(double)));
     CK(cudaMemcpy(a->pristine, a->s.dpool, a->s.len * sizeof(double), cudaMemcpyDeviceToDevice));
-    a->wb = sylva__gpu_native_workspace_bytes(solver, k, a->s.dpool, a->s.ldp[0]);
+    a->wb = sylva__gpu_native_workspace_bytes(solver, k, a->s.dpool, a->s.ldp[0], t);
     CK(cudaMalloc(&a->work, a->wb > 0 ? a->wb : 1));
     a->tune = *t;
 }
@@ -362,20 +363,39 @@ static double native_run(int m, int k, const sylva__kernel_tuning *t, int nrep)
 }
 
 /* Phases of the native path on one front, each timed alone on the
- * pristine front: POTRF of F11, TRSM of L21, CB update (the table's form). */
+ * pristine front, each in the table's form: POTRF of F11, TRSM of L21, CB
+ * update. */
 static int phase_sel;
+/* --variants-native's POTRF alternatives (phase_sel 3, 4): cuSOLVER's
+ * 64-bit API, and the upper-triangle POTRF on F11's transpose (transposed
+ * there and back by DGEAM through the buffer alt_t). */
+static double *alt_t, *alt_work;
+static size_t alt_dbytes, alt_hbytes;
+static void *alt_host;
+static cusolverDnParams_t alt_params;
 static void run_phase(void *p)
 {
     native_arg *a = p;
     const double one = 1.0, mone = -1.0;
     const int m = a->s.m[0], k = a->s.k[0], ld = a->s.ldp[0], r = m - k;
     double *P = a->s.dpool + a->s.offP[0], *C = a->s.dpool + a->s.offC[0];
-    if (phase_sel == 0) {
-        int lw = (int)((a->wb - 16) / 8);
-        cusolverDnDpotrf(solver, CUBLAS_FILL_MODE_LOWER, k, P, ld, a->work, lw, a->s.dinfo);
+    if (phase_sel == 3) {
+        cusolverDnXpotrf(solver, alt_params, CUBLAS_FILL_MODE_LOWER, k, CUDA_R_64F, P, ld, CUDA_R_64F,
+                         alt_work, alt_dbytes, alt_host, alt_hbytes, a->s.dinfo);
+    } else if (phase_sel == 4) {
+        const double zero = 0.0;
+        cublasDgeam(blas, CUBLAS_OP_T, CUBLAS_OP_N, k, k, &one, P, ld, &zero, alt_t, k, alt_t, k);
+        cusolverDnDpotrf(solver, CUBLAS_FILL_MODE_UPPER, k, alt_t, k, alt_work,
+                         (int)(alt_dbytes / sizeof(double)), a->s.dinfo);
+        cublasDgeam(blas, CUBLAS_OP_T, CUBLAS_OP_N, k, k, &one, alt_t, k, &zero, P, ld, P, ld);
+    } else if (phase_sel == 0) { /* cuSOLVER's workspace follows the TRSM's buffers (the table's) */
+        int64_t tb = sylva__gpu_native_workspace_bytes(solver, k, P, ld, &a->tune),
+                nt = sylva__gpu_native_workspace_bytes(solver, k, P, ld, NULL), fixed = tb - nt;
+        cusolverDnDpotrf(solver, CUBLAS_FILL_MODE_LOWER, k, P, ld, (double *)((char *)a->work + fixed),
+                         (int)((a->wb - fixed - 16) / 8), a->s.dinfo);
     } else if (phase_sel == 1) {
-        cublasDtrsm(blas, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T,
-                    CUBLAS_DIAG_NON_UNIT, r, k, &one, P, ld, P + k, ld);
+        if (sylva__gpu_native_trsm(blas, r, k, P, ld, P + k, ld, a->work, a->wb, &a->tune, st))
+            fprintf(stderr, "native TRSM phase failed\n"), exit(2);
     } else {
         const int nb = a->tune.native_syrk_nb;
         for (int j = 0; j < r; j += nb > 0 ? nb : r) {
@@ -401,6 +421,75 @@ static void native_phases(int m, int k, const sylva__kernel_tuning *tn, float *t
         g[phase_sel] = gf(fl[phase_sel], t[phase_sel]);
     }
     native_free(&a);
+}
+
+/* --variants-native: the v8 candidates on the two native fronts, each
+ * front made once: each TRSM form (cuBLAS; inverted blocks of 256, 512 by
+ * one batched TRSM; of 128, 256, 512 by doubling), the whole front timed twice
+ * (median of 5 each) and the form's TRSM phase alone; then F11's POTRF
+ * alone by cusolverDnDpotrf, cusolverDnXpotrf and the upper POTRF on its
+ * transpose. The workspace is the largest any form asks for. */
+static void native_variants(const sylva__kernel_tuning *t)
+{
+    static const int nat[2][2] = {{8192, 2048}, {16384, 4096}};
+    /* TRSM forms: block width (0: cuBLAS's TRSM), inverses by doubling */
+    static const int tnbs[6] = {0, 256, 512, 128, 256, 512}, tinv[6] = {0, 0, 0, 1, 1, 1};
+    for (int i = 0; i < 2; i++) {
+        const int m = nat[i][0], k = nat[i][1];
+        native_arg a;
+        native_make(&a, m, k, t);
+        int64_t wb = a.wb;
+        for (int p = 0; p < 6; p++) {
+            sylva__kernel_tuning u = *t;
+            u.native_trsm_nb = tnbs[p], u.native_trsm_doubling = tinv[p];
+            int64_t b = sylva__gpu_native_workspace_bytes(solver, k, a.s.dpool, a.s.ldp[0], &u);
+            if (b > wb) wb = b;
+        }
+        cudaFree(a.work);
+        CK(cudaMalloc(&a.work, wb));
+        a.wb = wb;
+        const double fl = gt_front_flops(m, k), r = m - k;
+        for (int p = 0; p < 6; p++) {
+            a.tune = *t, a.tune.native_trsm_nb = tnbs[p], a.tune.native_trsm_doubling = tinv[p];
+            printf("variants native (%d, %d) trsm_nb %4d %s:", m, k, tnbs[p],
+                   tnbs[p] == 0 ? "cuBLAS" : tinv[p] ? "inverses by doubling" : "inverses, batched TRSM");
+            for (int rep = 0; rep < 2; rep++)
+                printf(" %6.0f", gf(fl, time_ms(run_native, native_restore, &a, 5)));
+            phase_sel = 1;
+            float tt = time_ms(run_phase, native_restore, &a, 5);
+            printf(" GFLOP/s; TRSM phase %.3f ms (%.0f GFLOP/s)\n", tt, gf(r * k * k, tt));
+        }
+        a.tune = *t;
+        phase_sel = 0;
+        printf("variants native (%d, %d): POTRF phase alone by cusolverDnDpotrf %.3f ms\n", m, k,
+               time_ms(run_phase, native_restore, &a, 5));
+        { /* POTRF alternatives, timed alone */
+            size_t d = 0, h = 0;
+            int lw = 0;
+            CK(cudaMalloc((void **)&alt_t, (size_t)k * k * sizeof(double)));
+            cusolverDnCreateParams(&alt_params);
+            cusolverDnXpotrf_bufferSize(solver, alt_params, CUBLAS_FILL_MODE_LOWER, k, CUDA_R_64F,
+                                        a.s.dpool, a.s.ldp[0], CUDA_R_64F, &d, &h);
+            cusolverDnDpotrf_bufferSize(solver, CUBLAS_FILL_MODE_UPPER, k, alt_t, k, &lw);
+            alt_dbytes = d > (size_t)lw * sizeof(double) ? d : (size_t)lw * sizeof(double);
+            alt_hbytes = h;
+            CK(cudaMalloc((void **)&alt_work, alt_dbytes > 0 ? alt_dbytes : 8));
+            alt_host = malloc(h > 0 ? h : 8);
+            a.tune = *t;
+            phase_sel = 3;
+            float x = time_ms(run_phase, native_restore, &a, 5);
+            phase_sel = 4;
+            float up = time_ms(run_phase, native_restore, &a, 5);
+            int info = 0;
+            CK(cudaMemcpy(&info, a.s.dinfo, sizeof(int), cudaMemcpyDeviceToHost));
+            printf("variants native (%d, %d): POTRF phase alone by cusolverDnXpotrf %.3f ms; "
+                   "upper POTRF on the transpose, transposes included %.3f ms (info %d)\n",
+                   m, k, x, up, info);
+            cudaFree(alt_t), cudaFree(alt_work), free(alt_host);
+            cusolverDnDestroyParams(alt_params);
+        }
+        native_free(&a);
+    }
 }
 
 /* --profile N: one call of each variant on a fixed-size batch, untimed, for
@@ -437,7 +526,7 @@ static void profile(int n, const sylva__kernel_tuning *t)
 }
 
 /* --variants: the v7 candidates, each timed twice: the 4-, 8- and 16-lane
- * tiny kernels with a warp's lane groups in step (tiny_warp_uniform 0 / 1)
+ * tiny kernels with a warp's lane groups in step (tiny_warp_uniform 0 / 16)
  * at the fixed rows n = 4, 8, 16, the 4-lane kernel's register cap
  * (tiny_min_blocks4), one launch for every lane-group size
  * (tiny_one_launch) on the vbatched rows' batches of tiny fronts (10,000,
@@ -463,7 +552,7 @@ static void variants(const sylva__kernel_tuning *t)
         if (cnt > 4000000) cnt = 4000000; /* the bench rows' batches */
         for (int rep = 0; rep < 2; rep++) {
             printf("variants n=%-3d rep %d:", n, rep);
-            static const int wu[4] = {0, 1, 0, 1}, mb[4] = {0, 0, 16, 12};
+            static const int wu[4] = {0, 16, 0, 16}, mb[4] = {0, 0, 16, 12};
             for (int q = 0; q < (n == 4 ? 4 : 2); q++) {
                 sylva__kernel_tuning u = *t;
                 u.tiny_fronts4 = 1, u.tiny_warp_uniform = wu[q], u.tiny_min_blocks4 = mb[q];
@@ -499,7 +588,7 @@ static void variants(const sylva__kernel_tuning *t)
         vbatched_shapes(10000, Ns[i], m, k);
         for (int rep = 0; rep < 2; rep++) {
             printf("variants N=%-3d rep %d:", Ns[i], rep);
-            static const int ol[3] = {0, 1, 1}, wu[3] = {0, 0, 1};
+            static const int ol[3] = {0, 1, 1}, wu[3] = {0, 0, 16};
             for (int q = 0; q < 3; q++) {
                 sylva__kernel_tuning u = *t;
                 u.tiny_fronts4 = 1, u.tiny_one_launch = ol[q], u.tiny_warp_uniform = wu[q];
@@ -521,18 +610,41 @@ static void variants(const sylva__kernel_tuning *t)
 /* ---- Tuning sweep: each parameter in turn, the others at their current
  * best; the winner of each is kept. Printed as it goes. */
 /* Sweep one native tuning key (an int of sylva__kernel_tuning at byte
- * offset off) over vals and keep the best: the score is both native
- * shapes, the larger at half weight. */
-static void tune_native_key(sylva__kernel_tuning *t, size_t off, const int *vals, int count, const char *name)
+ * offset off) over vals (vals[0] the default form) and keep the best: the
+ * score is both native shapes, the larger at half weight; with margin > 0
+ * a value other than vals[0] must beat the best so far by that fraction. */
+static void tune_native_key(sylva__kernel_tuning *t, size_t off, const int *vals, int count,
+                            const char *name, double margin)
 {
+    /* Each front made once (the host builds 2 GB for (16384, 4096)), its
+     * workspace the largest any value asks for. */
+    static const int shp[2][2] = {{8192, 2048}, {16384, 4096}};
+    native_arg a[2];
+    for (int f = 0; f < 2; f++) {
+        native_make(&a[f], shp[f][0], shp[f][1], t);
+        int64_t wb = a[f].wb;
+        for (int i = 0; i < count; i++) {
+            sylva__kernel_tuning u = *t;
+            memcpy((char *)&u + off, &vals[i], sizeof(int));
+            int64_t b = sylva__gpu_native_workspace_bytes(solver, shp[f][1], a[f].s.dpool, a[f].s.ldp[0], &u);
+            if (b > wb) wb = b;
+        }
+        cudaFree(a[f].work);
+        CK(cudaMalloc(&a[f].work, wb));
+        a[f].wb = wb;
+    }
     double best = 0;
     for (int i = 0; i < count; i++) {
-        sylva__kernel_tuning u = *t;
-        memcpy((char *)&u + off, &vals[i], sizeof(int));
-        double g = native_run(8192, 2048, &u, 3) + native_run(16384, 4096, &u, 3) / 2;
+        double g = 0;
+        for (int f = 0; f < 2; f++) {
+            a[f].tune = *t;
+            memcpy((char *)&a[f].tune + off, &vals[i], sizeof(int));
+            g += gf(gt_front_flops(shp[f][0], shp[f][1]), time_ms(run_native, native_restore, &a[f], 3)) / (f ? 2 : 1);
+        }
         printf("  native (8192, 2048) + (16384, 4096)/2 %s %4d: %.0f GFLOP/s\n", name, vals[i], g);
-        if (g > best) best = g, memcpy((char *)t + off, &vals[i], sizeof(int));
+        if (g > best * (i > 0 ? 1 + margin : 1)) best = g, memcpy((char *)t + off, &vals[i], sizeof(int));
     }
+    native_free(&a[0]), native_free(&a[1]);
 }
 
 /* The option of a sweep (rates g[0..n−1], g[0] the default) that wins by
@@ -622,21 +734,26 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
         int win = first_by_1pct(g, 3);
         t->tiny_fronts4 = nf[win];
     }
-    /* the 4-, 8- and 16-lane kernels with a warp's groups in step: on if
-     * it wins by 1% (n = 4, 8, 16; 1M, 500k, 128k fronts) */
+    /* the 4-, 8- and 16-lane kernels with a warp's groups in step, per
+     * lane-group size from the smallest: G in step while it wins by 1% at
+     * n = G (1M, 500k, 128k fronts) and every smaller G did (v8; v7 took
+     * one key for the three) */
     {
-        double g[2] = {0, 0};
-        for (int q = 0; q < 2; q++) {
-            sylva__kernel_tuning u = *t;
-            u.tiny_warp_uniform = q;
-            for (int n = 4; n <= 16; n *= 2) {
-                long cnt = (256L << 20) / ((long)n * n * 8);
-                g[q] += fixed_run(n, (int)(cnt < 1000000 ? cnt : 1000000), &u, NULL);
+        int wu = 0;
+        for (int n = 4; n <= 16; n *= 2) {
+            long cnt = (256L << 20) / ((long)n * n * 8);
+            double g[2];
+            for (int q = 0; q < 2; q++) {
+                sylva__kernel_tuning u = *t;
+                u.tiny_warp_uniform = q ? n : wu;
+                g[q] = fixed_run(n, (int)(cnt < 1000000 ? cnt : 1000000), &u, NULL);
             }
+            printf("  n = %2d: tiny %d-lane groups on their own %.0f, a warp's groups in step %.0f GFLOP/s\n",
+                   n, n, g[0], g[1]);
+            if (!(g[1] > 1.01 * g[0])) break;
+            wu = n;
         }
-        printf("  n = 4, 8, 16: tiny 4/8/16-lane groups on their own %.0f, a warp's groups in step %.0f GFLOP/s (sum)\n",
-               g[0], g[1]);
-        t->tiny_warp_uniform = g[1] > 1.01 * g[0];
+        t->tiny_warp_uniform = wu;
     }
     /* the 4-lane kernel's register cap (one front per group): the
      * compiler's choice unless 12 or 16 blocks/SM win by 1% */
@@ -719,17 +836,26 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
      * look-ahead on a second stream and L21 by inverted diagonal blocks
      * were tried here in v5, measured no faster, and removed: perf-log) */
     static const int nbs[4] = {0, 512, 1024, 2048}, pnbs[4] = {0, 256, 512, 1024};
-    tune_native_key(t, offsetof(sylva__kernel_tuning, native_syrk_nb), nbs, 4, "syrk_nb");
-    tune_native_key(t, offsetof(sylva__kernel_tuning, native_panel_nb), pnbs, 4, "panel_nb");
+    tune_native_key(t, offsetof(sylva__kernel_tuning, native_syrk_nb), nbs, 4, "syrk_nb", 0);
+    tune_native_key(t, offsetof(sylva__kernel_tuning, native_panel_nb), pnbs, 4, "panel_nb", 0);
+    /* v8: L21's TRSM by inverted blocks: how the inverses are made (by
+     * doubling, by one batched TRSM) at width 256, then the width against
+     * cuBLAS's TRSM (each kept on a 1% gain over the first) */
+    static const int tinv[2] = {1, 0}, tnbs[4] = {0, 128, 256, 512};
+    t->native_trsm_nb = 256;
+    tune_native_key(t, offsetof(sylva__kernel_tuning, native_trsm_doubling), tinv, 2, "trsm_doubling (nb 256)", 0.01);
+    tune_native_key(t, offsetof(sylva__kernel_tuning, native_trsm_nb), tnbs, 4, "trsm_nb", 0.01);
+    if (t->native_trsm_nb == 0) t->native_trsm_doubling = 0;
     free(m), free(k);
     printf("tuned: tiny_max_m %d fused_max_m %d fused_threads %d fused_panel %d panel_nb %d "
            "native_syrk_nb %d native_panel_nb %d fused_mma_min_m %d fused_small_m %d gemm_mma %d "
            "panel_merge_min_count %d tiny_min_blocks %d tiny_fronts4 %d tiny_min_blocks4 %d "
-           "tiny_one_launch %d tiny_warp_uniform %d\n",
+           "tiny_one_launch %d tiny_warp_uniform %d native_trsm_nb %d native_trsm_doubling %d\n",
            t->tiny_max_m, t->fused_max_m, t->fused_threads, t->fused_panel, t->panel_nb,
            t->native_syrk_nb, t->native_panel_nb, t->fused_mma_min_m, t->fused_small_m,
            t->gemm_mma, t->panel_merge_min_count, t->tiny_min_blocks, t->tiny_fronts4,
-           t->tiny_min_blocks4, t->tiny_one_launch, t->tiny_warp_uniform);
+           t->tiny_min_blocks4, t->tiny_one_launch, t->tiny_warp_uniform, t->native_trsm_nb,
+           t->native_trsm_doubling);
 }
 
 int main(int argc, char **argv)
@@ -743,10 +869,11 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--quick")) quick = 1, reps = 3;
         else if (!strcmp(argv[i], "--profile") && i + 1 < argc) prof = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--variants")) vars = 1;
+        else if (!strcmp(argv[i], "--variants-native")) vars = 2;
         else if (!strcmp(argv[i], "--profile-native")) prof_native = 1, reps = 1;
         else if (!strcmp(argv[i], "--profile-vbatched") && i + 1 < argc) prof_vb = atoi(argv[++i]), reps = 1;
         else {
-            fprintf(stderr, "usage: %s [--json FILE] [--table TUNING] [--tune OUT] [--quick] [--profile N] [--profile-native] [--profile-vbatched N] [--variants]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--json FILE] [--table TUNING] [--tune OUT] [--quick] [--profile N] [--profile-native] [--profile-vbatched N] [--variants] [--variants-native]\n", argv[0]);
             return 2;
         }
     }
@@ -769,7 +896,8 @@ int main(int argc, char **argv)
         return 0;
     }
     if (vars) {
-        variants(&t);
+        if (vars == 2) native_variants(&t);
+        else variants(&t);
         return 0;
     }
     if (prof_native) { /* (8192, 2048) with the table: 2 warm-up calls + 1 */
@@ -895,7 +1023,12 @@ int main(int argc, char **argv)
         printf("native (%d, %d): %.0f GFLOP/s; phases alone: POTRF %.3f ms (%.0f), "
                "TRSM %.3f ms (%.0f), CB update %.3f ms (%.0f); sum %.3f ms\n",
                nat[i][0], nat[i][1], ours, pt[0], pg[0], pt[1], pg[1], pt[2], pg[2], pt[0] + pt[1] + pt[2]);
-        u.native_syrk_nb = 0;
+        /* v7's form (cuSOLVER's POTRF, cuBLAS's TRSM), the same run */
+        u.native_trsm_nb = 0, u.native_trsm_doubling = 0;
+        double v7 = native_run(nat[i][0], nat[i][1], &u, 3);
+        printf("native (%d, %d): cuSOLVER POTRF + cuBLAS TRSM (v7 form) %.0f GFLOP/s\n", nat[i][0],
+               nat[i][1], v7);
+        u = t, u.native_syrk_nb = 0;
         double plain = native_run(nat[i][0], nat[i][1], &u, 3);
         if (json_on) {
             json_row("native");
@@ -903,6 +1036,7 @@ int main(int argc, char **argv)
             json_int(&json, "k", nat[i][1]);
             json_num(&json, "ours_gflops", ours);
             json_num(&json, "dsyrk_variant_gflops", plain);
+            json_num(&json, "v7_form_gflops", v7);
             json_num(&json, "potrf_ms", pt[0]);
             json_num(&json, "trsm_ms", pt[1]);
             json_num(&json, "cb_update_ms", pt[2]);

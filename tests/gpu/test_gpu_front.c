@@ -274,7 +274,7 @@ int main(int argc, char **argv)
          * take one launch either way), the 4-lane kernel capped or not */
         sylva__kernel_tuning u = t;
         u.tiny_one_launch = !t.tiny_one_launch, u.tiny_min_blocks4 = t.tiny_min_blocks4 ? 0 : 16;
-        u.tiny_warp_uniform = !t.tiny_warp_uniform;
+        u.tiny_warp_uniform = t.tiny_warp_uniform == 16 ? 0 : 16;
         test_entries(&u);
     }
     /* Every kernel variant, and the crossovers moved. */
@@ -304,6 +304,9 @@ int main(int argc, char **argv)
         {32, 160, 256, 8, 32, 0, 96, 1, 128, "tiny warp-uniform groups, 4-lane groups of 2 fronts"},
         {32, 160, 256, 8, 32, 0, 96, 1, 128, "tiny warp-uniform groups, 4-lane groups of 4 fronts"},
         {32, 160, 256, 8, 32, 0, 96, 1, 128, "tiny groups on their own"},
+        {32, 160, 256, 8, 32, 0, 96, 1, 128, "tiny warp-uniform to G = 4"},
+        {32, 160, 256, 8, 32, 0, 96, 1, 128, "tiny warp-uniform to G = 8"},
+        {32, 160, 256, 8, 32, 0, 96, 1, 128, "tiny warp-uniform to G = 8, one launch per size"},
         /* The SIMT forms (v4) and the DMMA crossovers moved. */
         {32, 192, 256, 8, 32, 192, 0, 0, 0, "SIMT: fused and GEMM"},
         {32, 192, 64, 16, 16, 192, 0, 0, 0, "SIMT: fused 64 thr, panel 16, nb 16"},
@@ -322,7 +325,9 @@ int main(int argc, char **argv)
         u.tiny_fronts4 = strstr(v[i].name, "groups of 2") ? 2 : strstr(v[i].name, "groups of 4") ? 4 : 1;
         u.tiny_one_launch = strstr(v[i].name, "one launch per size") ? 0 : strstr(v[i].name, "one launch") ? 1 : t.tiny_one_launch;
         u.tiny_min_blocks4 = strstr(v[i].name, "12 blocks/SM") ? 12 : strstr(v[i].name, "16 blocks/SM") ? 16 : t.tiny_min_blocks4;
-        u.tiny_warp_uniform = strstr(v[i].name, "warp-uniform") ? 1 : strstr(v[i].name, "on their own") ? 0 : t.tiny_warp_uniform;
+        u.tiny_warp_uniform = strstr(v[i].name, "to G = 4") ? 4 : strstr(v[i].name, "to G = 8") ? 8
+                              : strstr(v[i].name, "warp-uniform") ? 16 : strstr(v[i].name, "on their own") ? 0
+                              : t.tiny_warp_uniform;
         test_factor(&u, v[i].name, quick ? 200 : 600);
     }
     {   /* the parts on the SIMT GEMM tiles (the defaults take DMMA) */

@@ -23,7 +23,8 @@ int main(void)
     u.fused_mma_min_m = 64, u.fused_small_m = 0, u.gemm_mma = 0, u.panel_merge_min_count = 0; /* v5 keys */
     u.tiny_min_blocks = 5, u.tiny_fronts4 = 2; /* v6 keys */
     u.tiny_min_blocks4 = 12, u.tiny_one_launch = !d.tiny_one_launch; /* v7 keys */
-    u.tiny_warp_uniform = !d.tiny_warp_uniform;
+    u.tiny_warp_uniform = d.tiny_warp_uniform == 8 ? 16 : 8;
+    u.native_trsm_nb = 256, u.native_trsm_doubling = !d.native_trsm_doubling; /* v8 keys */
     fail |= sylva__kernel_tuning_save(path, &u, "NVIDIA H100 80GB HBM3") != 0;
     fail |= sylva__kernel_tuning_load(path, &t, msg, sizeof msg) != 0;
     fail |= memcmp(&t, &u, sizeof t) != 0;
@@ -32,8 +33,8 @@ int main(void)
     fclose(f);
     fail |= sylva__kernel_tuning_load(path, &t, msg, sizeof msg) != -1;
     fail |= memcmp(&t, &d, sizeof t) != 0;
-    /* Each out-of-range value (v5, v6 and v7 keys) and an unknown key, alone. */
-    const char *refused[] = {"tiny_min_blocks 3", "tiny_fronts4 3", "tiny_min_blocks4 8", "tiny_one_launch 2", "tiny_warp_uniform 2", "gemm_mma 2", "fused_small_m 193", "no_such_key 3"};
+    /* Each out-of-range value (v5–v8 keys) and an unknown key, alone. */
+    const char *refused[] = {"tiny_min_blocks 3", "tiny_fronts4 3", "tiny_min_blocks4 8", "tiny_one_launch 2", "tiny_warp_uniform 1", "tiny_warp_uniform 12", "gemm_mma 2", "fused_small_m 193", "native_trsm_nb 32", "native_trsm_nb 2048", "native_trsm_doubling 2", "no_such_key 3"};
     for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
         f = fopen(path, "w");
         fprintf(f, "%s\n", refused[i]);
