@@ -50,6 +50,7 @@ static int solve(const sylva_factor_t *F, const sylva_options *opts, sylva_dtype
     if (info) {
         memset(info, 0, sizeof *info);
         info->berr_before = info->berr_after = -1;
+        info->ranks = sylva__dist_size();
     }
     /* The pivot check is collective: every rank, before rank 0 goes on. */
     int status = F ? sylva__factor_usable(F, who) : sylva__fail(SYLVA_ERR_ARGUMENT, "%s: NULL factor", who);

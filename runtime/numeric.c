@@ -318,27 +318,13 @@ int sylva__numeric_logdet(sylva__numeric *N, double *logdet)
 {
     /* Several processes: each rank sums the pivots of its own fronts (L
      * stays where it is), and the sums are added. */
-    if (sylva__dist_size() > 1 && N->owner) {
-        const sylva__plan *pl = N->plan;
-        const sylva__tree *t = pl->tree;
-        int me = sylva__dist_rank();
-        double sum = 0;
-        for (int64_t f = 0; f < t->nfronts; f++) {
-            if (N->owner[pl->front_group[f]] != me) continue;
-            const sylva__front *fr = &t->fronts[f];
-            for (int64_t c = 0; c < fr->k; c++) {
-                int64_t at = pl->l_off[f] + c + c * fr->m;
-                sum += log(N->precision == SYLVA_FLOAT32 ? (double)((const float *)N->values)[at]
-                                                         : ((const double *)N->values)[at]);
-            }
-        }
-        int status = sylva__dist_sum_double(&sum, 1);
-        *logdet = 2 * sum;
-        return status;
-    }
-    double s;
-    int status = sylva__numeric_to_host(N, &s);
+    int dist = sylva__dist_size() > 1 && N->owner;
+    double s = 0;
+    int status = dist ? SYLVA_OK : sylva__numeric_to_host(N, &s);
     if (status) return status;
-    *logdet = N->precision == SYLVA_FLOAT32 ? sylva__s_logdet(N->plan, N->values) : sylva__d_logdet(N->plan, N->values);
-    return SYLVA_OK;
+    const int *owner = dist ? N->owner : NULL;
+    int me = sylva__dist_rank();
+    *logdet = N->precision == SYLVA_FLOAT32 ? sylva__s_logdet(N->plan, N->values, owner, me)
+                                            : sylva__d_logdet(N->plan, N->values, owner, me);
+    return dist ? sylva__dist_sum_double(logdet, 1) : SYLVA_OK;
 }

@@ -13,8 +13,9 @@ int sylva__d_solve_seq(const sylva__plan *plan, const double *L, int64_t nrhs, d
                        int64_t ldx);
 int sylva__s_solve_seq(const sylva__plan *plan, const float *L, int64_t nrhs, float *X,
                        int64_t ldx);
-/* log det A = 2 Σ log diag L. */
-double sylva__d_logdet(const sylva__plan *plan, const double *L);
-double sylva__s_logdet(const sylva__plan *plan, const float *L);
+/* log det A = 2 Σ log diag L; with owner (each group's rank), the fronts
+ * of rank me's groups only (a distributed factor: the ranks' sums add). */
+double sylva__d_logdet(const sylva__plan *plan, const double *L, const int *owner, int me);
+double sylva__s_logdet(const sylva__plan *plan, const float *L, const int *owner, int me);
 
 #endif

@@ -22,6 +22,7 @@
 #include "front_cpu.h"
 #include "runtime_internal.h"
 #include "solve_dist.h"
+#include "solve_partial.h"
 
 #define SYLVA_DOUBLE
 #include "t_solve_dist.c"
@@ -111,11 +112,11 @@ static void front_step(const drun *r, int64_t f, int backward)
     int64_t n = r->pl->tree->n;
     void *T = slot(r, r->T, (int64_t)starpu_worker_get_count() * r->tsize);
     if (r->single) {
-        if (backward) sylva__s_solve_dist_front_backward(r->pl, r->L, f, r->nb, r->X, n, T);
-        else sylva__s_solve_dist_front_forward(r->pl, r->L, f, r->nb, r->X, n, T);
+        if (backward) sylva__s_solve_front_backward(r->pl, r->L, f, r->nb, r->X, n, T);
+        else sylva__s_solve_front_forward(r->pl, r->L, f, r->nb, r->X, n, T);
     } else {
-        if (backward) sylva__d_solve_dist_front_backward(r->pl, r->L, f, r->nb, r->X, n, T);
-        else sylva__d_solve_dist_front_forward(r->pl, r->L, f, r->nb, r->X, n, T);
+        if (backward) sylva__d_solve_front_backward(r->pl, r->L, f, r->nb, r->X, n, T);
+        else sylva__d_solve_front_forward(r->pl, r->L, f, r->nb, r->X, n, T);
     }
 }
 
@@ -170,12 +171,8 @@ static void pack(const drun *r, int rank, int unpack, void *P)
 /* Rank 0's B (user's numbering) permuted into its X (to_x) or back. */
 static void permute(const drun *r, void *B, int64_t ldb, int to_x)
 {
-    const sylva__tree *t = r->pl->tree;
-    for (int64_t c = 0; c < r->nb; c++)
-        for (int64_t k = 0; k < t->n; k++) {
-            void *x = slot(r, r->X, k + c * t->n), *b = slot(r, B, t->perm[k] + c * ldb);
-            memcpy(to_x ? x : b, to_x ? b : x, r->es);
-        }
+    if (r->single) sylva__s_solve_dist_permute(r->pl->tree, to_x, r->nb, r->X, B, ldb);
+    else sylva__d_solve_dist_permute(r->pl->tree, to_x, r->nb, r->X, B, ldb);
 }
 
 /* Rows out from rank 0 (out) or back to it, one message per rank. */

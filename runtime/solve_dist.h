@@ -16,7 +16,7 @@
  * owner (a reduction), which solves and subtracts the update from its rows;
  * backward, the owner solves and broadcasts the pivot rows' solution.
  *
- * The per-front steps (t_solve_dist.c, per precision) work on a full-length
+ * The steps (t_solve_dist.c, per precision) work on a full-length
  * permuted block X (n × nrhs, ldx) of which each rank fills the rows of its
  * own fronts. A unit's forward sweep writes the rows of its own fronts in
  * X and the rows above the unit (its root's CB rows, sorted: srows) into
@@ -50,19 +50,9 @@ int sylva__solve_dist_plan_build(const sylva__plan *pl, const int *group_owner, 
                                  int workers, sylva__solve_dist_plan **out);
 void sylva__solve_dist_plan_free(sylva__solve_dist_plan *dp);
 
-/* Per precision (t_solve_dist.c). One front's step on X: forward
- * X1 ← L11⁻¹ X1 and the update subtracted from its CB rows; backward with
- * the CB rows' solution read from X. T: m × nrhs of workspace. */
-void sylva__d_solve_dist_front_forward(const sylva__plan *pl, const double *L, int64_t f, int64_t nrhs,
-                                       double *X, int64_t ldx, double *T);
-void sylva__s_solve_dist_front_forward(const sylva__plan *pl, const float *L, int64_t f, int64_t nrhs,
-                                       float *X, int64_t ldx, float *T);
-void sylva__d_solve_dist_front_backward(const sylva__plan *pl, const double *L, int64_t f, int64_t nrhs,
-                                        double *X, int64_t ldx, double *T);
-void sylva__s_solve_dist_front_backward(const sylva__plan *pl, const float *L, int64_t f, int64_t nrhs,
-                                        float *X, int64_t ldx, float *T);
-/* A unit's forward sweep (fronts a .. b; its sink zeroed first) and
- * backward sweep. */
+/* Per precision (t_solve_dist.c; one front's step is solve_partial.h's).
+ * A unit's forward sweep (fronts a .. b; it adds to its sink, which the
+ * caller zeroes) and backward sweep. */
 void sylva__d_solve_dist_unit_forward(const sylva__plan *pl, const double *L, int64_t a, int64_t b,
                                       int64_t nrhs, double *X, int64_t ldx, double *T, double *sink);
 void sylva__s_solve_dist_unit_forward(const sylva__plan *pl, const float *L, int64_t a, int64_t b,
@@ -77,5 +67,9 @@ void sylva__d_solve_dist_pack(const sylva__solve_dist_plan *dp, const sylva__tre
                               int64_t nrhs, double *X, int64_t ldx, double *P);
 void sylva__s_solve_dist_pack(const sylva__solve_dist_plan *dp, const sylva__tree *t, int r, int unpack,
                               int64_t nrhs, float *X, int64_t ldx, float *P);
+/* Rank 0's block B (ld ldb, user's numbering) permuted into X (n × nrhs;
+ * to_x) or back. */
+void sylva__d_solve_dist_permute(const sylva__tree *t, int to_x, int64_t nrhs, double *X, double *B, int64_t ldb);
+void sylva__s_solve_dist_permute(const sylva__tree *t, int to_x, int64_t nrhs, float *X, float *B, int64_t ldb);
 
 #endif

@@ -1,33 +1,10 @@
 /* t_solve_dist.c — the per-front steps of the distributed solve
  * (solve_dist.h) for one scalar type (a precision template,
- * core/precision.h): a front's forward and backward step on the permuted
- * block X, a unit's sweeps (its updates of rows above it kept in its sink),
- * and the packing of a rank's rows. The arithmetic is kernels/front_cpu.h's,
- * as in the one-process solve.
+ * core/precision.h): a unit's sweeps (its updates of rows above it kept in
+ * its sink; one front's step is the one-process solve's, solve_partial.h),
+ * the packing of a rank's rows, and rank 0's permutation of its block.
  */
 #include "precision.h"
-
-void SYLVA_TNAME(solve_dist_front_forward)(const sylva__plan *pl, const Scalar *L, int64_t f, int64_t nrhs,
-                                           Scalar *X, int64_t ldx, Scalar *T)
-{
-    const sylva__tree *t = pl->tree;
-    const sylva__front *fr = &t->fronts[f];
-    int64_t r = fr->m - fr->k;
-    SYLVA_TNAME(front_solve_forward_cpu)(fr->m, fr->k, L + pl->l_off[f], fr->m, nrhs, X + fr->first_col, ldx, 0, T,
-                                         r > 0 ? r : 1);
-    SYLVA_TNAME(solve_scatter_sub_cpu)(r, nrhs, t->rows + fr->row_off + fr->k, T, r > 0 ? r : 1, X, ldx);
-}
-
-void SYLVA_TNAME(solve_dist_front_backward)(const sylva__plan *pl, const Scalar *L, int64_t f, int64_t nrhs,
-                                            Scalar *X, int64_t ldx, Scalar *T)
-{
-    const sylva__tree *t = pl->tree;
-    const sylva__front *fr = &t->fronts[f];
-    int64_t r = fr->m - fr->k;
-    SYLVA_TNAME(solve_gather_cpu)(r, nrhs, t->rows + fr->row_off + fr->k, X, ldx, T, r > 0 ? r : 1);
-    SYLVA_TNAME(front_solve_backward_cpu)(fr->m, fr->k, L + pl->l_off[f], fr->m, nrhs, T, r > 0 ? r : 1,
-                                          X + fr->first_col, ldx);
-}
 
 /* First index of v (n, increasing) not below x. */
 static int64_t SYLVA_TNAME(lower_bound)(const int64_t *v, int64_t n, int64_t x)
@@ -68,7 +45,7 @@ void SYLVA_TNAME(solve_dist_unit_forward)(const sylva__plan *pl, const Scalar *L
 void SYLVA_TNAME(solve_dist_unit_backward)(const sylva__plan *pl, const Scalar *L, int64_t a, int64_t b,
                                            int64_t nrhs, Scalar *X, int64_t ldx, Scalar *T)
 {
-    for (int64_t s = b; s >= a; s--) SYLVA_TNAME(solve_dist_front_backward)(pl, L, s, nrhs, X, ldx, T);
+    for (int64_t s = b; s >= a; s--) SYLVA_TNAME(solve_front_backward)(pl, L, s, nrhs, X, ldx, T);
 }
 
 void SYLVA_TNAME(solve_dist_pack)(const sylva__solve_dist_plan *dp, const sylva__tree *t, int r, int unpack,
@@ -84,5 +61,16 @@ void SYLVA_TNAME(solve_dist_pack)(const sylva__solve_dist_plan *dp, const sylva_
             else memcpy(p, x, (size_t)fr->k * sizeof *x);
         }
         at += fr->k;
+    }
+}
+
+void SYLVA_TNAME(solve_dist_permute)(const sylva__tree *t, int to_x, int64_t nrhs, Scalar *X, Scalar *B, int64_t ldb)
+{
+    for (int64_t c = 0; c < nrhs; c++) {
+        Scalar *x = X + c * t->n, *b = B + c * ldb;
+        if (to_x)
+            for (int64_t k = 0; k < t->n; k++) x[k] = b[t->perm[k]];
+        else
+            for (int64_t k = 0; k < t->n; k++) b[t->perm[k]] = x[k];
     }
 }

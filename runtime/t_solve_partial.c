@@ -2,40 +2,46 @@
  * time, for one scalar type (a precision template, core/precision.h): the
  * forward sweep X ← L⁻¹ X (fronts in postorder) and the backward sweep
  * X ← L⁻ᵀ X (reverse postorder) on X in the permuted numbering, in place
- * with any leading dimension, and the permutations X ← P X, X ← Pᵀ X. The
- * per-front steps are kernels/front_cpu.h's, as in the full solve
- * (t_solve.c); this file only walks the tree. Fails only on memory.
+ * with any leading dimension, and the permutations X ← P X, X ← Pᵀ X.
+ * One front's step (solve_partial.h; the distributed solve's too) is
+ * kernels/front_cpu.h's arithmetic and the scatter or gather of its CB
+ * rows through X. Fails only on memory.
  */
 #include "precision.h"
+
+void SYLVA_TNAME(solve_front_forward)(const sylva__plan *plan, const Scalar *L, int64_t f, int64_t nrhs,
+                                      Scalar *X, int64_t ldx, Scalar *T)
+{
+    const sylva__tree *t = plan->tree;
+    const sylva__front *fr = &t->fronts[f];
+    int64_t r = fr->m - fr->k, ldt = r > 0 ? r : 1;
+    SYLVA_TNAME(front_solve_forward_cpu)(fr->m, fr->k, L + plan->l_off[f], fr->m, nrhs, X + fr->first_col, ldx, 0,
+                                         T, ldt);
+    SYLVA_TNAME(solve_scatter_sub_cpu)(r, nrhs, t->rows + fr->row_off + fr->k, T, ldt, X, ldx);
+}
+
+void SYLVA_TNAME(solve_front_backward)(const sylva__plan *plan, const Scalar *L, int64_t f, int64_t nrhs,
+                                       Scalar *X, int64_t ldx, Scalar *T)
+{
+    const sylva__tree *t = plan->tree;
+    const sylva__front *fr = &t->fronts[f];
+    int64_t r = fr->m - fr->k, ldt = r > 0 ? r : 1;
+    SYLVA_TNAME(solve_gather_cpu)(r, nrhs, t->rows + fr->row_off + fr->k, X, ldx, T, ldt);
+    SYLVA_TNAME(front_solve_backward_cpu)(fr->m, fr->k, L + plan->l_off[f], fr->m, nrhs, T, ldt,
+                                          X + fr->first_col, ldx);
+}
 
 static void SYLVA_TNAME(sweep_forward)(const sylva__plan *plan, const Scalar *L, int64_t nrhs,
                                        Scalar *X, int64_t ldx, Scalar *T)
 {
-    const sylva__tree *t = plan->tree;
-    for (int64_t s = 0; s < t->nfronts; s++) {
-        const sylva__front *f = &t->fronts[s];
-        const int64_t *rows = t->rows + f->row_off;
-        int64_t r = f->m - f->k;
-        SYLVA_TNAME(front_solve_forward_cpu)(f->m, f->k, L + plan->l_off[s], f->m, nrhs,
-                                             X + f->first_col, ldx, 0, T, r > 0 ? r : 1);
-        for (int64_t c = 0; c < nrhs; c++)
-            for (int64_t i = 0; i < r; i++) X[rows[f->k + i] + c * ldx] -= T[i + c * r];
-    }
+    for (int64_t s = 0; s < plan->tree->nfronts; s++) SYLVA_TNAME(solve_front_forward)(plan, L, s, nrhs, X, ldx, T);
 }
 
 static void SYLVA_TNAME(sweep_backward)(const sylva__plan *plan, const Scalar *L, int64_t nrhs,
                                         Scalar *X, int64_t ldx, Scalar *T)
 {
-    const sylva__tree *t = plan->tree;
-    for (int64_t s = t->nfronts - 1; s >= 0; s--) {
-        const sylva__front *f = &t->fronts[s];
-        const int64_t *rows = t->rows + f->row_off;
-        int64_t r = f->m - f->k;
-        for (int64_t c = 0; c < nrhs; c++)
-            for (int64_t i = 0; i < r; i++) T[i + c * r] = X[rows[f->k + i] + c * ldx];
-        SYLVA_TNAME(front_solve_backward_cpu)(f->m, f->k, L + plan->l_off[s], f->m, nrhs, T,
-                                              r > 0 ? r : 1, X + f->first_col, ldx);
-    }
+    for (int64_t s = plan->tree->nfronts - 1; s >= 0; s--)
+        SYLVA_TNAME(solve_front_backward)(plan, L, s, nrhs, X, ldx, T);
 }
 
 /* X ← P X (to_permuted: x[k] = b[perm[k]]) or X ← Pᵀ X, through W (n). */

@@ -657,6 +657,20 @@ static int first_by_1pct(const double *g, int n)
     return win;
 }
 
+/* The 4-lane tiny kernel (n = 3, 4; 1M fronts: past the L2) with the int
+ * tunable at `field` set to each of v[3]: GFLOP/s summed over n in g, and
+ * the index of the first that wins by 1%. */
+static int sweep_4lane(const sylva__kernel_tuning *t, size_t field, const int v[3], double g[3])
+{
+    for (int q = 0; q < 3; q++) {
+        sylva__kernel_tuning u = *t;
+        memcpy((char *)&u + field, &v[q], sizeof v[q]);
+        g[q] = 0;
+        for (int n = 3; n <= 4; n++) g[q] += fixed_run(n, 1000000, &u, NULL);
+    }
+    return first_by_1pct(g, 3);
+}
+
 static void tune(sylva__kernel_tuning *t, const char *gpu)
 {
     printf("tuning sweep on %s\n", gpu);
@@ -723,15 +737,10 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
      * more win by 1% (1M fronts: past the L2) */
     {
         static const int nf[3] = {1, 2, 4};
-        double g[3] = {0, 0, 0};
-        for (int q = 0; q < 3; q++) {
-            sylva__kernel_tuning u = *t;
-            u.tiny_fronts4 = nf[q];
-            for (int n = 3; n <= 4; n++) g[q] += fixed_run(n, 1000000, &u, NULL);
-        }
+        double g[3];
+        int win = sweep_4lane(t, offsetof(sylva__kernel_tuning, tiny_fronts4), nf, g);
         printf("  n = 3, 4: tiny 4-lane groups of 1 front %.0f, 2 fronts %.0f, 4 fronts %.0f GFLOP/s (sum)\n",
                g[0], g[1], g[2]);
-        int win = first_by_1pct(g, 3);
         t->tiny_fronts4 = nf[win];
     }
     /* the 4-, 8- and 16-lane kernels with a warp's groups in step, per
@@ -759,15 +768,10 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
      * compiler's choice unless 12 or 16 blocks/SM win by 1% */
     if (t->tiny_fronts4 == 1) {
         static const int mb[3] = {0, 12, 16};
-        double g[3] = {0, 0, 0};
-        for (int q = 0; q < 3; q++) {
-            sylva__kernel_tuning u = *t;
-            u.tiny_min_blocks4 = mb[q];
-            for (int n = 3; n <= 4; n++) g[q] += fixed_run(n, 1000000, &u, NULL);
-        }
+        double g[3];
+        int win = sweep_4lane(t, offsetof(sylva__kernel_tuning, tiny_min_blocks4), mb, g);
         printf("  n = 3, 4: tiny 4-lane kernel compiler's registers %.0f, 12 blocks/SM %.0f, 16 blocks/SM %.0f GFLOP/s (sum)\n",
                g[0], g[1], g[2]);
-        int win = first_by_1pct(g, 3);
         t->tiny_min_blocks4 = mb[win];
     }
     /* one launch for every lane-group size: on if it wins by 1% on mixed
