@@ -10,6 +10,7 @@
 _Static_assert(sizeof(void *) != 8 || sizeof(sylva_options) == 248, "sylva_options changed size");
 _Static_assert(sizeof(void *) != 8 || sizeof(sylva_solve_info) == 232, "sylva_solve_info changed size");
 _Static_assert(sizeof(void *) != 8 || sizeof(sylva_factor_info) == 264, "sylva_factor_info changed size");
+_Static_assert(sizeof(void *) != 8 || sizeof(sylva_rank_info) == 112, "sylva_rank_info changed size");
 
 void sylva_default_options(sylva_options *o)
 {

@@ -86,6 +86,12 @@ void factor_report_print_ranks(const factor_report *r)
                 "sent %.1f MB, received %.1f MB\n",
                 q, (long long)k->tasks, k->busy_seconds, r->ai.flops > 0 ? 100 * k->flops / r->ai.flops : 0,
                 k->factor_bytes / 1e6, k->bytes_sent / 1e6, k->bytes_received / 1e6);
+        if (k->gpus > 0)
+            fprintf(stderr,
+                    "sylva: rank %d: %d GPU%s busy %.3f s, peak device memory %.1f MB, %.1f MB between host "
+                    "and GPU\n",
+                    q, k->gpus, k->gpus == 1 ? "" : "s", k->gpu_busy_seconds, k->peak_device_bytes / 1e6,
+                    k->bytes_host_device / 1e6);
     }
 }
 
@@ -205,6 +211,10 @@ int factor_report_json(const cli_args *a, const factor_report *r)
         json_num(&j, "factor_bytes", k->factor_bytes);
         json_num(&j, "bytes_sent", k->bytes_sent);
         json_num(&j, "bytes_received", k->bytes_received);
+        json_int(&j, "gpus", k->gpus);
+        json_num(&j, "gpu_busy_seconds", k->gpu_busy_seconds);
+        json_num(&j, "peak_device_bytes", k->peak_device_bytes);
+        json_num(&j, "bytes_host_device", k->bytes_host_device);
         json_end(&j);
     }
     json_end(&j);

@@ -24,6 +24,16 @@ extern "C" int sylva__gpu_device_count(void)
     return n;
 }
 
+extern "C" int64_t sylva__gpu_device_memory(int dev)
+{
+    cudaDeviceProp p;
+    if (cudaGetDeviceProperties(&p, dev) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return (int64_t)p.totalGlobalMem;
+}
+
 extern "C" int sylva__gpu_context_create(cudaStream_t s, sylva__gpu_context **out)
 {
     *out = NULL;

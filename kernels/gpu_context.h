@@ -27,6 +27,8 @@ typedef struct sylva__gpu_context sylva__gpu_context;
 
 /* Number of CUDA devices (0 without CUDA or without a usable device). */
 int sylva__gpu_device_count(void);
+/* Total memory of CUDA device dev in bytes (0 when it cannot be read). */
+int64_t sylva__gpu_device_memory(int dev);
 
 /* For the current device and stream s (the worker's): handles, failure
  * list, tuning table (kernels/tuning/<model>.txt if present, else

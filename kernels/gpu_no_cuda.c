@@ -10,6 +10,11 @@
 #include "sylva.h"
 
 int sylva__gpu_device_count(void) { return 0; }
+int64_t sylva__gpu_device_memory(int dev)
+{
+    (void)dev;
+    return 0;
+}
 int sylva__gpu_context_create(struct CUstream_st *s, sylva__gpu_context **ctx)
 {
     (void)s;

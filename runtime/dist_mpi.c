@@ -1,7 +1,7 @@
 /* dist_mpi.c — several processes through StarPU-MPI (runtime.h's
  * sylva__dist_* contract): whether a run is distributed, starting StarPU
- * with StarPU-MPI and stopping both, and the few collectives the layers
- * above need (status agreement with the failing rank's message, broadcast,
+ * with StarPU-MPI (the cores and GPUs of a machine dealt to the ranks on
+ * it) and stopping both, and the few collectives the layers above need (status agreement with the failing rank's message, broadcast,
  * sums and maxima). MPI is initialized here with MPI_THREAD_MULTIPLE when
  * the program has not done it (these collectives run beside StarPU-MPI's
  * progress thread; StarPU's own initialization would ask for SERIALIZED
@@ -48,30 +48,74 @@ static int launched_several(void)
     return 0;
 }
 
-/* Ranks that share this machine share its cores: unless the user placed
- * StarPU's workers (STARPU_WORKERS_CPUID, STARPU_WORKERS_NOBIND) or sized
- * them (options.ncpus, STARPU_NCPU), each rank takes its share — the
- * cores its launcher bound it to, else the machine's divided by the ranks
- * on it — as that many CPU workers less one (the main and StarPU-MPI's
- * progress threads), unbound. StarPU binds its workers from core 0 on in
- * every process: two ranks of 7 workers on 16 cores ran on the same 7
- * cores and factored 15× slower (docs/perf-log.md). */
-static void share_node(struct starpu_conf *conf)
+/* Ranks that share this machine share its cores and its GPUs. Cores:
+ * unless the user placed StarPU's workers (STARPU_WORKERS_CPUID,
+ * STARPU_WORKERS_NOBIND) or sized them (options.ncpus, STARPU_NCPU), each
+ * rank takes its share — the cores its launcher bound it to, else the
+ * machine's divided by the ranks on it — as that many CPU workers less one
+ * (the main and StarPU-MPI's progress threads) less one per GPU worker (a
+ * GPU worker's thread drives its stream), unbound. StarPU binds its
+ * workers from core 0 on in every process: two ranks of 7 workers on 16
+ * cores ran on the same 7 cores and factored 15× slower
+ * (docs/perf-log.md). GPUs: deal_gpus. */
+static void share_node(struct starpu_conf *conf, int local, int gpu_workers)
 {
-    MPI_Comm node;
-    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS) return;
-    int local = 1;
-    MPI_Comm_size(node, &local);
-    MPI_Comm_free(&node);
     if (local < 2 || getenv("STARPU_WORKERS_CPUID") || getenv("STARPU_WORKERS_NOBIND")) return;
     long online = sysconf(_SC_NPROCESSORS_ONLN);
     long mine = online;
     cpu_set_t set;
     if (sched_getaffinity(0, sizeof set, &set) == 0) mine = CPU_COUNT(&set);
-    long share = mine < online ? mine : online / local;
-    if (conf->ncpus < 0 && !getenv("STARPU_NCPU")) conf->ncpus = share > 1 ? (int)share - 1 : 1;
+    long share = (mine < online ? mine : online / local) - 1 - gpu_workers;
+    if (conf->ncpus < 0 && !getenv("STARPU_NCPU")) conf->ncpus = share > 1 ? (int)share : 1;
     setenv("STARPU_WORKERS_NOBIND", "1", 0);
     setenv("STARPU_MPI_NOBIND", "1", 0);
+}
+
+/* The machine's GPUs dealt to the ranks on it, unless the user chose
+ * (STARPU_WORKERS_CUDAID, STARPU_NCUDA) or asked for none: with at least
+ * as many GPUs as local ranks, local rank l takes GPUs l, l + local, …
+ * (at most options.ncuda of them), so one rank per GPU is the default;
+ * with fewer, rank l takes GPU l mod G and the ranks sharing a GPU share
+ * its memory — each may use its part (STARPU_LIMIT_CUDA_MEM) unless
+ * options.device_memory (or that variable) says otherwise. Returns the
+ * GPU workers this rank will run (StarPU's NWORKER_PER_CUDA per GPU). */
+static int deal_gpus(struct starpu_conf *conf, int lrank, int local)
+{
+    if (conf->ncuda == 0) return 0;
+    int G = sylva__gpu_device_count();
+    const char *per = getenv("STARPU_NWORKER_PER_CUDA");
+    int streams = per && atoi(per) > 0 ? atoi(per) : 1;
+    if (G <= 0 || getenv("STARPU_WORKERS_CUDAID") || getenv("STARPU_NCUDA"))
+        return streams * (conf->ncuda > 0 ? conf->ncuda : G);
+    int want = conf->ncuda > 0 ? conf->ncuda : G, n = 0;
+    if (G >= local) {
+        for (int d = lrank; d < G && n < want && n < STARPU_NMAXWORKERS; d += local) conf->workers_cuda_gpuid[n++] = (unsigned)d;
+    } else {
+        int d = lrank % G, sharers = (local - 1 - d) / G + 1;
+        conf->workers_cuda_gpuid[n++] = (unsigned)d;
+        int64_t bytes = sylva__gpu_device_memory(d);
+        if (sharers > 1 && bytes > 0 && !getenv("STARPU_LIMIT_CUDA_MEM")) {
+            char mib[32];
+            snprintf(mib, sizeof mib, "%lld", (long long)(bytes / sharers >> 20));
+            setenv("STARPU_LIMIT_CUDA_MEM", mib, 1);
+        }
+    }
+    conf->use_explicit_workers_cuda_gpuid = 1;
+    conf->ncuda = n;
+    return streams * n;
+}
+
+/* This rank's place among the ranks of its machine: its local rank and
+ * their number (1 and 0 when MPI cannot say). */
+static void local_ranks(int *lrank, int *local)
+{
+    MPI_Comm node;
+    *lrank = 0;
+    *local = 1;
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS) return;
+    MPI_Comm_rank(node, lrank);
+    MPI_Comm_size(node, local);
+    MPI_Comm_free(&node);
 }
 
 int sylva__dist_start(struct starpu_conf *conf, int mpi_mode)
@@ -110,12 +154,12 @@ int sylva__dist_start(struct starpu_conf *conf, int mpi_mode)
                            "MPI with MPI_Init_thread(..., MPI_THREAD_MULTIPLE, ...), or let sylva_init do it",
                            provided, MPI_THREAD_MULTIPLE);
     }
-    /* Distributed runs use CPU workers only (docs/architecture.md). */
     int world = 1;
     MPI_Comm_size(MPI_COMM_WORLD, &world);
     if (world > 1) {
-        conf->ncuda = 0;
-        share_node(conf);
+        int lrank, local;
+        local_ranks(&lrank, &local);
+        share_node(conf, local, deal_gpus(conf, lrank, local));
     }
     int rc = starpu_mpi_init_conf(NULL, NULL, 0, MPI_COMM_WORLD, conf);
     if (rc) {

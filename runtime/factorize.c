@@ -61,7 +61,7 @@ static void register_L(sylva__numeric *N)
 /* The GPU form of the plan (once per analysis) and the workspace handle
  * (once per factor): the largest group's pointer arrays, internal CBs and,
  * for large fronts, cuSOLVER's workspace. */
-static int prepare_gpu(sylva__numeric *N)
+static int prepare_work(sylva__numeric *N)
 {
     int status = sylva__rt_plan_gpu(N->rt);
     if (status || N->work) return status;
@@ -112,6 +112,13 @@ static int check_device_memory(const sylva__numeric *N, int64_t nnz)
                        "or --mode cpu",
                        (long long)worst_g, (long long)(pl->group_ptr[worst_g + 1] - pl->group_ptr[worst_g]),
                        (long long)big, worst / 1e6, (double)total / 1e6);
+}
+
+int sylva__factor_prepare_gpu(sylva__numeric *N, int mode, int64_t nnz)
+{
+    int status = prepare_work(N);
+    if (!status && mode == SYLVA_MODE_GPU) status = check_device_memory(N, nnz);
+    return status;
 }
 
 /* Bytes of the tiled CB of large group g (its one front's (m − k)²). */
@@ -389,8 +396,7 @@ int sylva__factor_submit(sylva__numeric *N, const void *A_values, int64_t nnz, i
     rep->tasks = 0;
     if (ng == 0) return SYLVA_OK;
     register_L(N);
-    if (gpu && (status = prepare_gpu(N))) return status;
-    if (mode == SYLVA_MODE_GPU && (status = check_device_memory(N, nnz))) return status;
+    if (gpu && (status = sylva__factor_prepare_gpu(N, mode, nnz))) return status;
     run r;
     memset(&r, 0, sizeof r);
     r.CB = sylva__calloc((size_t)ng, sizeof *r.CB);

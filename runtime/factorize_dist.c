@@ -5,18 +5,23 @@
  * part holding most of its flops); every rank registers every handle with
  * its tag and owner and submits the same task sequence with
  * starpu_mpi_task_insert, so each group task runs on the rank that owns its
- * L slice and CB pool, and StarPU-MPI sends a CB pool to each other rank
+ * L slice and CB pool — on its GPUs in a GPU run (the mode is the same on
+ * every rank; the groups' patterns are per-node data), else on its CPU
+ * workers — and StarPU-MPI sends a CB pool to each other rank
  * that reads it (once: its cache), the pools being temporary data (home
- * node −1) everywhere. A's values: rank 0 sends each rank the entries its
+ * node −1) everywhere (GPU runs: of the size class the device allocator
+ * reuses). A's values: rank 0 sends each rank the entries its
  * groups assemble (packed in their scatter order) before the tasks; each
  * rank registers its own copy, read only by its own tasks. A large front
- * below the split is tiled on its owner alone (front_tiles.c); one above
- * it — the top of the tree, where one front may hold a third of the flops
- * — has its tiles dealt over the ranks (front_tiles_dist.c), each tile
- * task run by the owner of the tile it writes. L stays where it was made
- * (the solve runs there, solve_dist.c; rank 0's address space has room for
- * all of it, which sylva__numeric_gather fills on request, once it has
- * checked that rank 0 may). A task that fails does
+ * below the split is tiled on its owner alone (front_tiles.c; a GPU run
+ * factors it whole on the owner's GPU); one above it — the top of the
+ * tree, where one front may hold a third of the flops — has its tiles
+ * dealt over the ranks (front_tiles_dist.c), each tile task run by the
+ * owner of the tile it writes (on its GPU in a GPU run). L stays on the
+ * rank that made it (on its GPU after a GPU run, until the solve,
+ * solve_dist.c, copies it to that rank's host); rank 0's address space has
+ * room for all of it, which sylva__numeric_gather fills on request, once
+ * it has checked that rank 0 may. A task that fails does
  * not stop the submission on its rank — the others would wait for CBs it
  * never sends —; the statuses are combined when every rank has finished
  * (per front the smallest failing column any rank recorded), and the
@@ -47,6 +52,9 @@ static int64_t tag_A(const sylva__numeric *N, int64_t ng, int r) { return N->tag
 /* Per-run storage, freed by release(). */
 typedef struct drun {
     int me, nranks;
+    int mode, gpu;            /* the run's mode (the same on every rank); GPU workers run the groups */
+    int64_t tile_rows;        /* of the tiled fronts (CPU) or the dealt ones (both) */
+    double **child_ptrs;      /* GPU runs: the group tasks' child pool pointers */
     starpu_data_handle_t *A;  /* per rank */
     void *local_values;       /* this rank's copy of A's values (ranks > 0) */
     starpu_data_handle_t *CB;
@@ -84,6 +92,7 @@ static void release(drun *r, const sylva__plan *pl, size_t elem)
     free(r->args);
     free(r->descr);
     free(r->sent);
+    free(r->child_ptrs);
 }
 
 /* The owners of the groups: batching/'s map onto nranks parts, once per
@@ -205,6 +214,8 @@ static void register_cb(sylva__numeric *N, drun *r, int64_t g, int *tile_it)
 {
     const sylva__plan *pl = N->plan;
     if (pl->cb_size[g] == 0) return;
+    /* GPU runs: a pool of the size class the device allocator reuses. */
+    uint32_t pool = r->gpu ? sylva__cb_class(pl->cb_size[g]) : (uint32_t)pl->cb_size[g];
     const sylva__front *f = &pl->tree->fronts[pl->front_list[pl->group_ptr[g]]];
     uint32_t rr = (uint32_t)(f->m - f->k);
     int tiled_shape = pl->large[g] && *tile_it >= 0;
@@ -217,15 +228,10 @@ static void register_cb(sylva__numeric *N, drun *r, int64_t g, int *tile_it)
     else if (tiled_shape)
         starpu_matrix_data_register(&r->CB[g], -1, 0, rr, rr, rr, N->elem);
     else
-        starpu_vector_data_register(&r->CB[g], -1, 0, (uint32_t)pl->cb_size[g], N->elem);
+        starpu_vector_data_register(&r->CB[g], -1, 0, pool, N->elem);
     starpu_mpi_data_register(r->CB[g], tag_CB(N, pl->ngroups, g), N->owner[g]);
 }
 
-/* Bytes of group g's CB pool as StarPU-MPI sends it. */
-static double cb_bytes(const sylva__plan *pl, int64_t g, int tiled_shape, size_t es)
-{
-    return tiled_shape ? (double)sylva__tiled_cb_bytes(pl, g, es) : (double)pl->cb_size[g] * (double)es;
-}
 
 /* A large front above the mapping's split with at least two pivot blocks:
  * its tiles are dealt over the ranks (front_tiles_dist.c) instead of
@@ -240,12 +246,35 @@ static int dealt(const sylva__numeric *N, int64_t g, int64_t tile_rows)
     return pl->tree->fronts[pl->front_list[pl->group_ptr[g]]].k > tile_rows;
 }
 
+/* How group g's large front runs: 2 its tiles dealt over the ranks (above
+ * the split), 1 tiled on its owner, 0 whole, −1 not a tiled shape. Every
+ * rank agrees on the shape (only the owner may fall back from 1 to 0). A
+ * GPU run factors a front below the split whole on its owner's GPU (the
+ * native path), as one process does. */
+static int tiling(const sylva__numeric *N, const drun *r, int64_t g)
+{
+    const sylva__plan *pl = N->plan;
+    if (!pl->large[g] || r->tile_rows <= 0) return -1;
+    if (dealt(N, g, r->tile_rows)) return 2;
+    if (r->gpu) return -1;
+    return N->owner[g] == r->me ? 1 : 0;
+}
+
+/* Bytes of group g's CB pool as StarPU-MPI sends it. */
+static double cb_bytes(const sylva__numeric *N, const drun *r, int64_t g)
+{
+    const sylva__plan *pl = N->plan;
+    if (tiling(N, r, g) >= 0) return (double)sylva__tiled_cb_bytes(pl, g, N->elem);
+    return (double)(r->gpu ? sylva__cb_class(pl->cb_size[g]) : (uint32_t)pl->cb_size[g]) * (double)N->elem;
+}
+
 /* Everything the dealt fronts' submissions allocate, had before any rank
  * communicates (a rank that ran out of memory halfway through would leave
  * the others waiting for its tiles). */
-static int prepare_dealt(sylva__numeric *N, drun *r, int64_t tile_rows)
+static int prepare_dealt(sylva__numeric *N, drun *r)
 {
     const sylva__plan *pl = N->plan;
+    int64_t tile_rows = r->tile_rows;
     for (int64_t g = 0; g < pl->ngroups; g++) {
         if (!dealt(N, g, tile_rows)) continue;
         sylva__tiled_spec spec = sylva__tiled_spec_of(N, NULL, g, tile_rows, 0, NULL);
@@ -258,24 +287,30 @@ static int prepare_dealt(sylva__numeric *N, drun *r, int64_t tile_rows)
     return SYLVA_OK;
 }
 
-static int submit_group(sylva__numeric *N, drun *r, int64_t g, int64_t tile_rows, int64_t band)
+static int submit_group(sylva__numeric *N, drun *r, int64_t g, int64_t band)
 {
     const sylva__plan *pl = N->plan;
     int mine = N->owner[g] == r->me;
-    /* tile_it: 2 tiles dealt over the ranks (a large front above the
-     * split), 1 tiled here, 0 whole, −1 not a tiled shape (every rank
-     * agrees on the shape; only the owner may fall back to whole). */
-    int tile_it = !pl->large[g] || tile_rows <= 0 ? -1 : dealt(N, g, tile_rows) ? 2 : mine ? 1 : 0;
+    int tile_it = tiling(N, r, g);
     register_cb(N, r, g, &tile_it);
     sylva__group_args *a = &r->args[g];
-    sylva__group_args_init(a, pl, N, g, tile_it > 0, NULL, N->rt->cost[g]);
-    a->cbmem = r->cbmem;
-    a->cb_unread = r->unread;
-    int prio = sylva__group_priority_base(g, pl->ngroups, band); /* plan order, as on one process */
+    sylva__group_args_init(a, pl, N, g, tile_it > 0, r->gpu ? r->child_ptrs + pl->dep_ptr[g] : NULL,
+                           N->rt->cost[g]);
+    a->gpu = r->gpu ? N->rt->gpu : NULL;
+    a->cbmem = r->gpu ? NULL : r->cbmem;
+    a->cb_unread = r->gpu ? NULL : r->unread;
+    /* Plan order, as on one process (GPU runs: StarPU's default order). */
+    int prio = r->gpu ? 0 : sylva__group_priority_base(g, pl->ngroups, band);
     int nbuf = 0;
     struct starpu_data_descr *descr = r->descr;
     descr[nbuf++] = (struct starpu_data_descr){r->A[N->owner[g]], STARPU_R};
     descr[nbuf++] = (struct starpu_data_descr){N->L[g], STARPU_W};
+    if (r->gpu) { /* the group's pattern (every rank has it) and the workspace */
+        a->buf_maps = nbuf;
+        descr[nbuf++] = (struct starpu_data_descr){N->rt->maps[g], STARPU_R};
+        a->buf_work = nbuf;
+        descr[nbuf++] = (struct starpu_data_descr){N->work, STARPU_SCRATCH};
+    }
     if (pl->cb_size[g] > 0) {
         a->buf_cb = nbuf;
         descr[nbuf++] = (struct starpu_data_descr){r->CB[g], STARPU_W};
@@ -288,25 +323,32 @@ static int submit_group(sylva__numeric *N, drun *r, int64_t g, int64_t tile_rows
         unsigned char *once = &r->sent[c * r->nranks + to];
         if (from != to && !*once) { /* StarPU-MPI's cache sends it once */
             *once = 1;
-            double b = cb_bytes(pl, c, pl->large[c] && tile_rows > 0, N->elem);
+            double b = cb_bytes(N, r, c);
             if (r->me == from) r->bytes_sent += b;
             if (r->me == to) r->bytes_received += b;
         }
     }
+    uint32_t where = sylva__group_where(r->mode, pl->large[g]);
     int status = SYLVA_STARPU(starpu_mpi_task_insert(
         MPI_COMM_WORLD, &sylva__group_codelet, STARPU_CL_ARGS_NFREE, a, sizeof *a, STARPU_DATA_MODE_ARRAY,
-        descr, nbuf, STARPU_EXECUTE_WHERE, STARPU_CPU, STARPU_PRIORITY, prio + (int)band - 1, STARPU_FLOPS,
-        pl->group_flops[g], STARPU_NAME, pl->large[g] ? "front" : "batch", STARPU_CALLBACK_WITH_ARG_NFREE,
-        sylva__group_done, a, 0));
+        descr, nbuf, STARPU_EXECUTE_WHERE, where, STARPU_PRIORITY, r->gpu ? 0 : prio + (int)band - 1,
+        STARPU_FLOPS, pl->group_flops[g], STARPU_NAME, pl->large[g] ? "front" : "batch",
+        STARPU_CALLBACK_WITH_ARG_NFREE, sylva__group_done, a, 0));
     if (status || tile_it <= 0 || (tile_it == 1 && !mine)) return status;
-    sylva__tiled_spec spec = sylva__tiled_spec_of(N, r->CB[g], g, tile_rows, prio, a);
+    sylva__tiled_spec spec = sylva__tiled_spec_of(N, r->CB[g], g, r->tile_rows, prio, a);
     if (tile_it == 1) {
         r->tiled[g] = sylva__tiled_submit(&spec, &status);
         return status;
     }
-    /* Dealt: prepared on every rank before the run (prepare_dealt). */
+    /* Dealt: prepared on every rank before the run (prepare_dealt); on a
+     * GPU run the tiles run on the owners' GPUs (POTRF's workspace the
+     * groups'). */
     spec.copies = 1;
     spec.hooks = r->hooks[g];
+    if (r->gpu) {
+        spec.where = where;
+        spec.work = N->work;
+    }
     return sylva__tiled_submit_prepared(r->tiled[g], &spec);
 }
 
@@ -336,13 +378,8 @@ static int share_stats(sylva__numeric *N, drun *r, sylva__factor_report *rep)
     const sylva__plan *pl = N->plan;
     sylva__rank_stats mine;
     memset(&mine, 0, sizeof mine);
-    for (unsigned i = 0; i < starpu_worker_get_count(); i++) {
-        struct starpu_profiling_worker_info w;
-        memset(&w, 0, sizeof w);
-        if (starpu_profiling_worker_get_info((int)i, &w) != 0) continue;
-        mine.tasks += w.executed_tasks;
-        mine.busy_seconds += (double)w.executing_time.tv_sec + 1e-9 * (double)w.executing_time.tv_nsec;
-    }
+    mine.tasks = rep->tasks_cpu + rep->tasks_gpu; /* sylva__stats_read's */
+    mine.busy_seconds = rep->cpu_busy + rep->gpu_busy;
     /* Flops: the groups factored whole here, and this rank's tile tasks. */
     mine.flops = N->tile_flops;
     for (int64_t g = 0; g < pl->ngroups; g++) {
@@ -353,7 +390,10 @@ static int share_stats(sylva__numeric *N, drun *r, sylva__factor_report *rep)
     }
     mine.bytes_sent = r->bytes_sent;
     mine.bytes_received = r->bytes_received;
-    rep->tasks_cpu = mine.tasks;
+    mine.gpus = rep->gpus;
+    mine.gpu_busy_seconds = rep->gpu_busy;
+    mine.peak_device_bytes = rep->peak_device;
+    mine.bytes_host_device = rep->bytes_to_device + rep->bytes_to_host;
     rep->busy_seconds = mine.busy_seconds;
     rep->bytes_sent = mine.bytes_sent;
     rep->bytes_received = mine.bytes_received;
@@ -383,8 +423,25 @@ static int check_memory(const sylva__numeric *N, int me, int64_t nnz)
     return sylva__memory_check(bytes, "the distributed factorization", "this rank's part of L and of A");
 }
 
+/* The tile rows of a run: CPU runs tile every large front (tile_rows, the
+ * options'); GPU runs deal the top ones only, in tiles of
+ * options.gpu_tile_rows (none when < 0, SYLVA__GPU_TILE_ROWS when 0). */
+static int64_t run_tile_rows(const sylva__numeric *N, int gpu, int64_t tile_rows)
+{
+    if (!gpu) return tile_rows;
+    return N->gpu_tile_rows < 0 ? 0 : N->gpu_tile_rows > 0 ? N->gpu_tile_rows : SYLVA__GPU_TILE_ROWS;
+}
+
+/* GPU runs: the groups' patterns, which every rank has, as per-node data
+ * (StarPU-MPI moves none of it). */
+static void register_maps(sylva__numeric *N)
+{
+    for (int64_t g = 0; g < N->plan->ngroups; g++)
+        starpu_mpi_data_register(N->rt->maps[g], -1, STARPU_MPI_PER_NODE);
+}
+
 int sylva__factor_submit_dist(sylva__numeric *N, const void *A_values, int64_t nnz, int64_t tile_rows,
-                              sylva__factor_report *rep)
+                              int mode, sylva__factor_report *rep)
 {
     const sylva__plan *pl = N->plan;
     int64_t ng = pl->ngroups;
@@ -392,6 +449,9 @@ int sylva__factor_submit_dist(sylva__numeric *N, const void *A_values, int64_t n
     memset(&r, 0, sizeof r);
     r.me = sylva__dist_rank();
     r.nranks = sylva__dist_size();
+    r.mode = mode;
+    r.gpu = mode != SYLVA_MODE_CPU;
+    r.tile_rows = run_tile_rows(N, r.gpu, tile_rows);
     rep->tasks = 0;
     rep->ranks = r.nranks;
     N->gathered = 0;
@@ -402,6 +462,7 @@ int sylva__factor_submit_dist(sylva__numeric *N, const void *A_values, int64_t n
      * may start posting communications that another will never match. */
     int status = make_owners(N, r.nranks);
     if (!status) status = check_memory(N, r.me, nnz);
+    if (!status && r.gpu) status = sylva__factor_prepare_gpu(N, mode, nnz);
     if (!status) {
         r.A = sylva__calloc((size_t)r.nranks, sizeof *r.A);
         r.CB = sylva__calloc((size_t)ng + 1, sizeof *r.CB);
@@ -413,20 +474,23 @@ int sylva__factor_submit_dist(sylva__numeric *N, const void *A_values, int64_t n
         r.args = sylva__calloc((size_t)ng + 1, sizeof *r.args);
         r.descr = sylva__malloc((size_t)pl->tree->nfronts + 6, sizeof *r.descr);
         r.sent = sylva__calloc((size_t)(ng + 1) * (size_t)r.nranks, 1);
+        if (r.gpu && !(r.child_ptrs = sylva__calloc((size_t)pl->dep_ptr[ng] + 1, sizeof *r.child_ptrs)))
+            status = sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory submitting the factorization");
         if (!N->rank_stats) N->rank_stats = sylva__calloc((size_t)r.nranks, sizeof *N->rank_stats);
-        if (!N->rank_stats || !r.A || !r.CB || !r.left || !r.unread || !r.cbmem || !r.tiled || !r.hooks || !r.args ||
-            !r.descr || !r.sent)
+        if (!status && (!N->rank_stats || !r.A || !r.CB || !r.left || !r.unread || !r.cbmem || !r.tiled ||
+                        !r.hooks || !r.args || !r.descr || !r.sent))
             status = sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory submitting the factorization");
     }
     r.next_tag = N->tag_base + 2 * ng + r.nranks; /* after tag_A's */
-    if (!status) status = prepare_dealt(N, &r, tile_rows);
+    if (!status) status = prepare_dealt(N, &r);
     status = sylva__dist_agree(status);
     if (status) {
         release(&r, pl, N->elem);
         return status;
     }
     sylva__runtime_hold();
-    status = sylva__task_log_start(N, ng);
+    status = r.gpu ? sylva__gpu_workers_reset() : SYLVA_OK;
+    if (!status) status = sylva__task_log_start(N, ng);
     if (!status) status = count_readers(N, &r);
     status = sylva__dist_agree(status);
     if (!status) status = send_values(N, &r, A_values, nnz);
@@ -436,16 +500,21 @@ int sylva__factor_submit_dist(sylva__numeric *N, const void *A_values, int64_t n
         return status;
     }
     register_L(N, r.me);
+    if (r.gpu) register_maps(N);
     sylva__stats_reset();
     for (int64_t g = 0; g < ng; g++) r.left[g] = pl->readers[g];
     N->failed = 0;
     N->flops_done = 0;
     N->tile_flops = 0;
-    int64_t band = sylva__tiled_priority_band(pl, tile_rows);
+    memset(N->gpu_seconds, 0, sizeof N->gpu_seconds);
+    memset(N->gpu_flops, 0, sizeof N->gpu_flops);
+    memset(N->gpu_dev_flops, 0, sizeof N->gpu_dev_flops);
+    memset(N->gpu_dev_lbytes, 0, sizeof N->gpu_dev_lbytes);
+    int64_t band = sylva__tiled_priority_band(pl, r.gpu ? 0 : r.tile_rows);
     /* Every group is submitted on every rank whatever happens (a rank that
      * stopped would leave the others waiting); the first refusal is kept. */
     for (int64_t g = 0; g < ng; g++) {
-        int st = submit_group(N, &r, g, tile_rows, band);
+        int st = submit_group(N, &r, g, band);
         if (st && !status) status = st;
         if (!st) rep->tasks++;
         for (int64_t d = pl->dep_ptr[g]; d < pl->dep_ptr[g + 1]; d++)
@@ -457,6 +526,17 @@ int sylva__factor_submit_dist(sylva__numeric *N, const void *A_values, int64_t n
     if (!status) status = waited;
     for (int q = 0; q < r.nranks; q++) starpu_data_unregister(r.A[q]);
     starpu_task_wait_for_all(); /* the unregistrations submitted above */
+    /* This rank's GPU side: transfers, its GPUs' failed fronts (into
+     * front_info, combined below) and peak memory; its part of L stays on
+     * its GPU until a solve or a gather needs it on the host. */
+    sylva__stats_read(rep);
+    memcpy(rep->gpu_seconds, N->gpu_seconds, sizeof rep->gpu_seconds);
+    memcpy(rep->gpu_flops, N->gpu_flops, sizeof rep->gpu_flops);
+    if (r.gpu) {
+        int gathered = sylva__factor_gather_gpu(N, rep);
+        if (!status) status = gathered;
+    }
+    N->on_device = r.gpu;
     sylva__runtime_release();
     /* A task of this rank that could not get its workspace: this rank's
      * failure (the agreement names it), before the statuses are shared. */
@@ -503,5 +583,6 @@ int sylva__numeric_gather(sylva__numeric *N)
     sylva__runtime_release();
     status = sylva__dist_agree(status);
     N->gathered = status == SYLVA_OK;
+    if (N->gathered && me == 0) N->on_device = 0; /* all of L is on rank 0's host now */
     return status;
 }

@@ -141,16 +141,20 @@ int sylva__numeric_factor(sylva__numeric *N, const void *A_values, int64_t nnz, 
     }
     if (status) return status;
     if (rep->ranks > 1) {
-        /* Several processes: CPU workers, a plan every rank knows before the
-         * run (a dynamic policy cuts it on the fly, on one process). */
-        rep->mode = SYLVA_MODE_CPU;
-        rep->gpus = 0;
-        status = N->rt->plan->dynamic
-                     ? sylva__fail(SYLVA_ERR_UNSUPPORTED,
-                                   "policy '%s' cuts its batches at run time: a distributed run needs a "
-                                   "static policy (--policy subtree, level, sized or none)",
-                                   N->rt->plan->policy)
-                     : sylva__factor_submit_dist(N, A_values, nnz, tile_rows, rep);
+        /* Several processes: one mode on every rank (the CB pools' shapes
+         * depend on it) — on GPUs only when every rank has one — and a
+         * plan every rank knows before the run (a dynamic policy cuts it
+         * on the fly, on one process). */
+        int on_gpus = rep->mode != SYLVA_MODE_CPU;
+        status = sylva__dist_min_int(&on_gpus, 1);
+        if (!on_gpus) rep->mode = SYLVA_MODE_CPU;
+        if (!status)
+            status = N->rt->plan->dynamic
+                         ? sylva__fail(SYLVA_ERR_UNSUPPORTED,
+                                       "policy '%s' cuts its batches at run time: a distributed run needs a "
+                                       "static policy (--policy subtree, level, sized or none)",
+                                       N->rt->plan->policy)
+                         : sylva__factor_submit_dist(N, A_values, nnz, tile_rows, rep->mode, rep);
         if (!status && N->error_set) status = sylva__fail(SYLVA_ERR_RUNTIME, "%s", N->error);
         status = sylva__dist_agree(status);
     } else {
@@ -200,6 +204,31 @@ int sylva__numeric_to_host(sylva__numeric *N, double *seconds)
         for (int64_t g = 0; g < N->plan->ngroups && !status; g++)
             status = SYLVA_STARPU(starpu_data_prefetch_on_node(N->L[g], STARPU_MAIN_RAM, 1));
         for (int64_t g = 0; g < N->plan->ngroups && !status; g++) {
+            status = SYLVA_STARPU(starpu_data_acquire(N->L[g], STARPU_R));
+            if (!status) starpu_data_release(N->L[g]);
+        }
+        sylva__runtime_release();
+        if (!status) N->on_device = 0;
+        *seconds = sylva__now() - t0;
+    }
+    STARPU_PTHREAD_MUTEX_UNLOCK(&to_host_lock);
+    return status;
+}
+
+int sylva__numeric_own_to_host(sylva__numeric *N, double *seconds)
+{
+    *seconds = 0;
+    if (sylva__dist_size() < 2 || !N->owner) return sylva__numeric_to_host(N, seconds);
+    STARPU_PTHREAD_MUTEX_LOCK(&to_host_lock);
+    int status = SYLVA_OK, me = sylva__dist_rank();
+    if (N->on_device) {
+        double t0 = sylva__now();
+        const sylva__plan *pl = N->plan;
+        sylva__runtime_hold();
+        for (int64_t g = 0; g < pl->ngroups && !status; g++)
+            if (N->owner[g] == me) status = SYLVA_STARPU(starpu_data_prefetch_on_node(N->L[g], STARPU_MAIN_RAM, 1));
+        for (int64_t g = 0; g < pl->ngroups && !status; g++) {
+            if (N->owner[g] != me) continue;
             status = SYLVA_STARPU(starpu_data_acquire(N->L[g], STARPU_R));
             if (!status) starpu_data_release(N->L[g]);
         }
@@ -262,11 +291,12 @@ int sylva__numeric_pivot_scan(sylva__numeric *N, int64_t *first_bad, double *val
         free(val);
         return status;
     }
-    /* Several processes: each rank reads the fronts of its own groups, and
-     * the ranks' answers are combined (−1 and 0 elsewhere). */
+    /* Several processes: each rank reads the fronts of its own groups (on
+     * its host), and the ranks' answers are combined (−1 and 0 elsewhere). */
     int dist = sylva__dist_size() > 1 && N->owner, me = sylva__dist_rank();
     double s;
-    int status = dist ? SYLVA_OK : sylva__numeric_to_host(N, &s);
+    int status = sylva__numeric_own_to_host(N, &s);
+    if (dist) status = sylva__dist_agree(status);
     if (status) return status;
     for (int64_t f = 0; f < t->nfronts; f++) {
         const sylva__front *fr = &t->fronts[f];
@@ -320,7 +350,8 @@ int sylva__numeric_logdet(sylva__numeric *N, double *logdet)
      * stays where it is), and the sums are added. */
     int dist = sylva__dist_size() > 1 && N->owner;
     double s = 0;
-    int status = dist ? SYLVA_OK : sylva__numeric_to_host(N, &s);
+    int status = sylva__numeric_own_to_host(N, &s);
+    if (dist) status = sylva__dist_agree(status);
     if (status) return status;
     const int *owner = dist ? N->owner : NULL;
     int me = sylva__dist_rank();

@@ -105,6 +105,7 @@ typedef struct sylva__factor_report {
     int gpus;              /* GPU workers it could use */
     int64_t tasks_cpu, tasks_gpu;
     double gpu_busy;       /* seconds GPU workers spent in tasks */
+    double cpu_busy;       /* seconds CPU workers spent in tasks */
     double bytes_to_device, bytes_to_host;
     double peak_device;    /* bytes in use on a GPU, highest sample */
     double gpu_seconds[2], gpu_flops[2]; /* GPU tasks by kind: [0] batches, [1] large fronts */
@@ -144,6 +145,9 @@ sylva_dtype sylva__numeric_dtype(const sylva__numeric *N);
 typedef struct sylva__rank_stats {
     int64_t tasks;
     double busy_seconds, bytes_sent, bytes_received, factor_bytes, flops;
+    int gpus;                                    /* GPU runs: this rank's GPUs */
+    double gpu_busy_seconds, peak_device_bytes; /* their workers' time in tasks, their peak memory */
+    double bytes_host_device;                   /* moved between this rank's host and its GPUs */
 } sylva__rank_stats;
 int sylva__numeric_rank_stats(const sylva__numeric *N, int rank, sylva__rank_stats *out);
 /* Distributed runs: L's groups owned by other ranks received on rank 0
@@ -181,6 +185,10 @@ int sylva__runtime_worker(int id, int *kind, int *device, char *name, size_t siz
  * of every group's slice into page-locked memory, then a wait); *seconds
  * the time it took (0 when L was already there). */
 int sylva__numeric_to_host(sylva__numeric *N, double *seconds);
+/* A distributed run's part of L that this rank owns to its host memory
+ * (after a GPU factorization it is on the rank's GPUs: local copies, no
+ * message; not collective); one process: sylva__numeric_to_host. */
+int sylva__numeric_own_to_host(sylva__numeric *N, double *seconds);
 /* What a solve is asked for (api/ resolves the options into it). */
 typedef struct sylva__solve_request {
     int mode;          /* sylva_solve_mode */

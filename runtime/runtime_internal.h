@@ -269,6 +269,9 @@ uint32_t sylva__group_where(int mode, int large);
 void sylva__group_args_init(sylva__group_args *a, const sylva__plan *pl, sylva__numeric *N, int64_t g,
                             int tile_it, double **child_ptrs, double cost);
 int sylva__factor_gather_gpu(sylva__numeric *N, sylva__factor_report *rep);
+/* A GPU run's plan and workspace (once), and in mode GPU the check that
+ * its largest task fits the device memory StarPU may use. */
+int sylva__factor_prepare_gpu(sylva__numeric *N, int mode, int64_t nnz);
 /* CPU runs' priorities: the band of priorities one group's tasks need
  * (tiled fronts' tile rows), and the base of group g's band, falling with
  * its plan position. */
@@ -277,8 +280,9 @@ int sylva__group_priority_base(int64_t g, int64_t ng, int64_t band);
 
 /* Distributed runs (dist_mpi.c, or dist_none.c without MPI). Start StarPU
  * with conf — through StarPU-MPI when mpi_mode (sylva_mpi_mode) and the
- * environment ask for several processes, then with CPU workers only — and
- * stop it (collective in a distributed run). */
+ * environment ask for several processes, then with the machine's cores
+ * and GPUs dealt to the ranks on it — and stop it (collective in a
+ * distributed run). */
 int sylva__dist_start(struct starpu_conf *conf, int mpi_mode);
 void sylva__dist_stop(void);
 /* bytes from rank `from` to rank `to` (the others return at once). */
@@ -287,12 +291,13 @@ int sylva__dist_send_recv(void *buf, int64_t bytes, int from, int to, int tag);
 int sylva__dist_all_gather(const void *mine, void *all, int64_t bytes);
 /* The factorization over the ranks (factorize_dist.c): rank 0's A_values
  * (NULL on the others) sent where the groups that assemble them run, one
- * task per group on its owner rank (CPU workers), contribution blocks sent
- * between ranks by StarPU-MPI; on return every rank has every front's
- * status (front_info summed over the ranks), its own share in rep and
- * every rank's in N->rank_stats. */
+ * task per group on its owner rank (its CPU or GPU workers, by mode, the
+ * same on every rank), contribution blocks sent between ranks by
+ * StarPU-MPI; on return every rank has every front's status (front_info
+ * summed over the ranks), its own share in rep and every rank's in
+ * N->rank_stats. */
 int sylva__factor_submit_dist(sylva__numeric *N, const void *A_values, int64_t nnz, int64_t tile_rows,
-                              sylva__factor_report *rep);
+                              int mode, sylva__factor_report *rep);
 /* The owner rank of each group of N's plan (made at the first distributed
  * factorization); NULL before. */
 const int *sylva__numeric_owners(const sylva__numeric *N);

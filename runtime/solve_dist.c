@@ -232,6 +232,8 @@ int sylva__solve_dist_block(sylva__numeric *N, int64_t nb, void *B, int64_t ldb,
     void *buf = NULL;
     struct starpu_task *tasks = NULL;
     unit_args *args = NULL;
+    double to_host; /* after a GPU factorization, this rank's part of L comes to its host, once */
+    if (!status) status = sylva__numeric_own_to_host(N, &to_host);
     if (!status) {
         size_t workers = starpu_worker_get_count() + 1;
         r.tsize = (dp->max_m > 0 ? dp->max_m : 1) * nb;

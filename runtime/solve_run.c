@@ -131,8 +131,9 @@ static int host_blocks(host_solve *h, int64_t nrhs, void *B, int64_t ldb, sylva_
 static int solve_host(sylva__numeric *N, const sylva__solve_request *q, int64_t nrhs, void *B, int64_t ldb,
                       sylva__solve_report *rep)
 {
-    /* Distributed: L stays on its ranks (solve_dist.c). */
-    int status = rep->ranks > 1 ? SYLVA_OK : sylva__numeric_to_host(N, &rep->to_host);
+    /* Distributed: L stays on its ranks (solve_dist.c), each rank's part on
+     * its host. */
+    int status = rep->ranks > 1 ? sylva__numeric_own_to_host(N, &rep->to_host) : sylva__numeric_to_host(N, &rep->to_host);
     if (status) return status;
     const sylva__tree *t = N->plan->tree;
     host_solve h;

@@ -58,7 +58,7 @@ void sylva__stats_read(sylva__factor_report *rep)
     for (int d = 0; d < SYLVA__MAX_GPUS; d++) rep->gpu[d].device = -1;
     read_buses(&rep->bytes_to_device, &rep->bytes_to_host, rep);
     rep->tasks_cpu = rep->tasks_gpu = 0;
-    rep->gpu_busy = 0;
+    rep->gpu_busy = rep->cpu_busy = 0;
     for (unsigned i = 0; i < starpu_worker_get_count(); i++) {
         struct starpu_profiling_worker_info w;
         memset(&w, 0, sizeof w);
@@ -74,6 +74,7 @@ void sylva__stats_read(sylva__factor_report *rep)
             }
         } else {
             rep->tasks_cpu += w.executed_tasks;
+            rep->cpu_busy += seconds(&w.executing_time);
         }
     }
 }

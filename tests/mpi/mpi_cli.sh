@@ -15,6 +15,12 @@
 #                   rank prints the message
 #   rank_fails      the last rank may fill 1 kB only (SYLVA_MEMORY_LIMIT):
 #                   every rank exits non-zero with the same message naming it
+# With SYLVA_TEST_MODE=gpu every run (one process and the ranks) is
+# `--mode gpu` (extra options in SYLVA_TEST_ARGS, e.g. --gpu-tile-rows 256
+# to deal the top fronts' tiles over the ranks' GPUs), the JSON must say
+# mode gpu with every rank on a GPU, and rank_fails gives the last rank
+# 1 MB of device memory (--device-memory) instead; without a GPU (the one-
+# process run reports none) the case is skipped (exit 77).
 # Every mpirun is bounded by `timeout`, so a hang fails the test (CTest's
 # TIMEOUT is the second guard).
 set -u
@@ -25,6 +31,11 @@ fail() { echo "FAIL: $*"; exit 1; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 STARPU_NCPU=1 STARPU_WORKERS_NOBIND=1
 export STARPU_SILENT=1 OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
 limit=240
+gpu=0
+[ "${SYLVA_TEST_MODE:-cpu}" = gpu ] && gpu=1
+# shellcheck disable=SC2206
+extra=(${SYLVA_TEST_ARGS:-})
+[ $gpu = 1 ] && extra=(--mode gpu "${extra[@]}")
 
 # Each rank reports its own exit status ("rank-exit R CODE" on stderr), and
 # mpirun lets every rank end by itself instead of killing the others when
@@ -47,18 +58,29 @@ json() { # FILE EXPR: a value of the JSON record
   python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$1" "$2"
 }
 
+# GPU mode: skip (77) where one process finds no GPU.
+need_gpu() { # MATRIX
+  [ $gpu = 1 ] || return 0
+  "$sylva" factor "$1" --mode gpu --json "$tmp/probe.json" >/dev/null 2>&1
+  [ "$(json "$tmp/probe.json" 'd["runtime"]["gpus"]' 2>/dev/null)" -gt 0 ] 2>/dev/null && return 0
+  echo "skip: no GPU"
+  exit 77
+}
+
 check_spd() { # FILE
   local f=$1
-  "$sylva" factor --repeat 2 --nrhs 4 --refine 1 "$f" --json "$tmp/one.json" >"$tmp/one.out" 2>&1 ||
+  need_gpu "$f"
+  "$sylva" factor --repeat 2 --nrhs 4 --refine 1 "$f" "${extra[@]}" --json "$tmp/one.json" >"$tmp/one.out" 2>&1 ||
     fail "one process failed: $(cat "$tmp/one.out")"
-  run_mpi "$tmp/p.out" "$tmp/p.err" --repeat 2 --nrhs 4 --refine 1 "$f" --json "$tmp/p.json"
+  run_mpi "$tmp/p.out" "$tmp/p.err" --repeat 2 --nrhs 4 --refine 1 "$f" "${extra[@]}" --json "$tmp/p.json"
   local rc=$?
   [ $rc = 124 ] && fail "$ranks ranks: timed out (a hang)"
   [ $rc = 0 ] || fail "$ranks ranks exited $rc: $(cat "$tmp/p.err")"
   [ "$(exits "$tmp/p.err" 0)" = "$ranks" ] || fail "not every rank exited 0: $(cat "$tmp/p.err")"
-  python3 - "$tmp/one.json" "$tmp/p.json" "$ranks" <<'PY' || exit 1
+  python3 - "$tmp/one.json" "$tmp/p.json" "$ranks" "$gpu" <<'PY' || exit 1
 import json, sys
 one, dist, ranks = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), int(sys.argv[3])
+gpu = sys.argv[4] == "1"
 eps = 2.0 ** -52
 n = dist["n"]
 tol = 4.0 * max(n, 1) * eps
@@ -70,6 +92,13 @@ for name, d in (("one process", one), ("%d ranks" % ranks, dist)):
     b = d["backward_error"]
     if not (b <= tol): fail("%s: backward error %r > 4·n·ε = %.3e" % (name, b, tol))
 if dist["runtime"]["ranks"] != ranks: fail("runtime.ranks = %r, not %d" % (dist["runtime"]["ranks"], ranks))
+want = "gpu" if gpu else "cpu"
+for name, d in (("one process", one), ("%d ranks" % ranks, dist)):
+    if d["mode"] != want: fail("%s: mode %r, not %r" % (name, d["mode"], want))
+if gpu:
+    for r in dist["ranks"]:
+        if not (r["gpus"] >= 1 and r["gpu_busy_seconds"] > 0 and r["peak_device_bytes"] > 0):
+            fail("rank %d did not factor on a GPU: %r" % (r["rank"], r))
 if one["runtime"]["ranks"] != 1: fail("one process: runtime.ranks = %r" % one["runtime"]["ranks"])
 if abs(dist["logdet"] - one["logdet"]) > 1e-10 * max(1.0, abs(one["logdet"])):
     fail("log det %r against %r in one process" % (dist["logdet"], one["logdet"]))
@@ -107,9 +136,10 @@ not_spd)
   # Two pivots made negative, in different subtrees.
   awk 'NR<=3 && /^%/ {print; next} !h {print; h=1; next} $1==$2 && ($1==700 || $1==2000) {$3=-10*$3} {print}' \
     "$tmp/a.mtx" >"$tmp/bad.mtx"
-  "$sylva" factor "$tmp/bad.mtx" --json "$tmp/one.json" >"$tmp/one.out" 2>&1
+  need_gpu "$tmp/a.mtx"
+  "$sylva" factor "$tmp/bad.mtx" "${extra[@]}" --json "$tmp/one.json" >"$tmp/one.out" 2>&1
   [ $? = 3 ] || fail "one process: exit $? (want 3): $(cat "$tmp/one.out")"
-  run_mpi "$tmp/p.out" "$tmp/p.err" "$tmp/bad.mtx" --json "$tmp/p.json"
+  run_mpi "$tmp/p.out" "$tmp/p.err" "$tmp/bad.mtx" "${extra[@]}" --json "$tmp/p.json"
   rc=$?
   [ $rc = 124 ] && fail "$ranks ranks: timed out (a hang)"
   [ "$(exits "$tmp/p.err" 3)" = "$ranks" ] || fail "not every rank exited 3: $(cat "$tmp/p.err")"
@@ -120,13 +150,17 @@ not_spd)
   echo "ok: column $c1 on $ranks ranks and in one process" ;;
 rank_fails)
   "$gen" lap3d7 14 -o "$tmp/a.mtx" >/dev/null 2>&1 || fail "sylva-gen"
+  need_gpu "$tmp/a.mtx"
   last=$((ranks - 1))
-  "${mpi[@]}" -n "$last" sh -c "$wrap" sh "$sylva" factor "$tmp/a.mtx" : \
-    -n 1 sh -c "$wrap" sh env SYLVA_MEMORY_LIMIT=1K "$sylva" factor "$tmp/a.mtx" >"$tmp/p.out" 2>"$tmp/p.err"
+  # CPU: host memory; GPU: device memory too small for the largest task.
+  short=(env SYLVA_MEMORY_LIMIT=1K "$sylva" factor "$tmp/a.mtx")
+  [ $gpu = 1 ] && short=("$sylva" factor "$tmp/a.mtx" --device-memory 1M)
+  "${mpi[@]}" -n "$last" sh -c "$wrap" sh "$sylva" factor "$tmp/a.mtx" "${extra[@]}" : \
+    -n 1 sh -c "$wrap" sh "${short[@]}" "${extra[@]}" >"$tmp/p.out" 2>"$tmp/p.err"
   rc=$?
   [ $rc = 124 ] && fail "$ranks ranks with rank $last out of memory: timed out (a hang)"
   [ "$(exits "$tmp/p.err" 4)" = "$ranks" ] || fail "not every rank exited 4 (out of memory): $(cat "$tmp/p.err")"
-  said=$(grep -c "^sylva: rank $last: .*out of memory" "$tmp/p.err")
+  said=$(grep -c "^sylva: rank $last: .*\(out of memory\|device memory\)" "$tmp/p.err")
   [ "$said" = "$ranks" ] || fail "$said of $ranks ranks gave rank $last's message: $(cat "$tmp/p.err")"
   echo "ok: every rank exited 4 with rank $last's message" ;;
 *) fail "unknown case $case" ;;
