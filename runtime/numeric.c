@@ -274,8 +274,10 @@ int sylva__numeric_pivot_scan(sylva__numeric *N, int64_t *first_bad, double *val
 {
     const sylva__plan *pl = N->plan;
     const sylva__tree *t = pl->tree;
-    /* On the GPU when L can all be there (else it comes to the host). */
-    if (N->on_device && sylva__solve_gpu_pivots_possible(N)) {
+    /* On the GPU when L can all be there (else it comes to the host); a
+     * distributed run's GPU holds only its rank's part. */
+    int dist = sylva__dist_size() > 1 && N->owner, me = sylva__dist_rank();
+    if (!dist && N->on_device && sylva__solve_gpu_pivots_possible(N)) {
         int *bad = sylva__malloc((size_t)t->nfronts + 1, sizeof *bad);
         double *val = sylva__malloc((size_t)t->nfronts + 1, sizeof *val);
         int status = bad && val ? sylva__solve_gpu_pivots(N, bad, val)
@@ -293,7 +295,6 @@ int sylva__numeric_pivot_scan(sylva__numeric *N, int64_t *first_bad, double *val
     }
     /* Several processes: each rank reads the fronts of its own groups (on
      * its host), and the ranks' answers are combined (−1 and 0 elsewhere). */
-    int dist = sylva__dist_size() > 1 && N->owner, me = sylva__dist_rank();
     double s;
     int status = sylva__numeric_own_to_host(N, &s);
     if (dist) status = sylva__dist_agree(status);
