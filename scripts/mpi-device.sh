@@ -12,8 +12,12 @@
 # on the GPU, the ranks dealt the machine's GPUs: on a one-GPU machine they
 # share it). TESTS="CASE:RANKS[:ARG] ..." first runs those cases of
 # tests/mpi/mpi_cli.sh (in MODE; TEST_ARGS: its SYLVA_TEST_ARGS), each
-# line ok/FAIL/skip in tests.txt. JSON per run and mpi.json / a table
-# (last) under $OUT.
+# line ok/FAIL/skip in tests.txt. MEMORY=SIZE (e.g. 6G) adds, for each
+# SPEC, a run in one process and one on 2 ranks with --device-memory SIZE
+# each (the memory scaling: what one GPU's share cannot hold, the ranks'
+# shares can; on a one-GPU machine the 2 ranks share it) and the bytes
+# each run moved from its GPUs to the host (evictions). JSON per run and
+# mpi.json / a table (last) under $OUT.
 set -uo pipefail
 B=$(cd "$1" && pwd); O=$(cd "$2" && pwd); shift 2
 specs=${*:-lap3d7:60}
@@ -52,6 +56,12 @@ for spec in $specs; do
   done
   "${mpi[@]}" -n 2 -x STARPU_SILENT -x STARPU_HOME -x LD_LIBRARY_PATH \
     "$B/bin/sylva" factor "$m" --mode "$MODE" --rcond --json "$OUT/$spec-2p-rcond.json" > "$OUT/$spec-2p-rcond.log" 2>&1
+  [ -n "${MEMORY:-}" ] || continue
+  "$B/bin/sylva" factor "$m" --mode "$MODE" --device-memory "$MEMORY" --json "$OUT/$spec-1p-mem.json" \
+    > "$OUT/$spec-1p-mem.log" 2>&1
+  "${mpi[@]}" -n 2 -x STARPU_SILENT -x STARPU_HOME -x LD_LIBRARY_PATH \
+    "$B/bin/sylva" factor "$m" --mode "$MODE" --device-memory "$MEMORY" --json "$OUT/$spec-2p-mem.json" \
+    > "$OUT/$spec-2p-mem.log" 2>&1
 done
 python3 - "$OUT" <<'PY'
 import glob, json, os, sys
@@ -66,13 +76,14 @@ for f in sorted(glob.glob(os.path.join(out, "*.json"))):
                  "workers": d.get("runtime", {}).get("cpu_workers"),
                  "solve_bytes_between_ranks": sv.get("bytes_between_ranks"), "backward_error": d.get("backward_error"),
                  "peak_rss_rank0": d.get("memory", {}).get("peak_rss_bytes"), "mode": d.get("mode"),
-                 "gpu_busy": sum(k.get("gpu_busy_seconds", 0) for k in d.get("ranks", [])) or d.get("gpu_busy_seconds")})
+                 "gpu_busy": sum(k.get("gpu_busy_seconds", 0) for k in d.get("ranks", [])) or d.get("workers", {}).get("gpu_busy_seconds"),
+                 "evicted": d.get("workers", {}).get("bytes_to_host")})
 json.dump(rows, open(os.path.join(out, "mpi.json"), "w"), indent=1)
-print("| run | status | mode | workers | factorize s | GPU busy s | solve s | gather s | solve MB between ranks | backward error |")
-print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+print("| run | status | mode | workers | factorize s | GPU busy s | GPU→host MB (rank 0) | solve s | gather s | solve MB between ranks | backward error |")
+print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 for r in rows:
     if "error" in r: print("| %s | %s |" % (r["run"], r["error"])); continue
     f = lambda v, p="%.4f": p % v if isinstance(v, (int, float)) else "-"
-    print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (r["run"], r["status"], r["mode"], r["workers"], f(r["factorize"]), f(r["gpu_busy"]), f(r["solve"]),
+    print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (r["run"], r["status"], r["mode"], r["workers"], f(r["factorize"]), f(r["gpu_busy"]), f((r["evicted"] or 0) / 1e6, "%.0f"), f(r["solve"]),
           f(r["to_host"]), f((r["solve_bytes_between_ranks"] or 0) / 1e6, "%.2f"), f(r["backward_error"], "%.1e")))
 PY
