@@ -10,6 +10,9 @@
  * rows' partial sums onto the owner, which solves them; backward: the
  * owner's solution broadcast); then the local fronts and the units
  * backward, and each rank sends rank 0 the solution rows of its fronts.
+ * A large front solved in the calling thread (a local or shared one) has
+ * its L21 product cut into slices, one task per CPU worker (the largest
+ * fronts, read once a sweep, would otherwise be one core's reads).
  * Rank 0 drives (the solve and its refinement run there, each block and
  * each correction solve through here); the other ranks serve blocks until
  * rank 0 ends. Every step is collective; the statuses are agreed before
@@ -19,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blas.h"
 #include "front_cpu.h"
 #include "runtime_internal.h"
 #include "solve_dist.h"
@@ -45,7 +49,17 @@ typedef struct drun {
     void *sinks;   /* per unit: sink_off rows × nb */
     void *T;       /* (workers + 1) × max_m × nb: one per worker, the last the caller's */
     int64_t tsize; /* scalars of one T */
+    int nslices;        /* tasks sharing a large front's product (0: none) */
+    int64_t slice_min;  /* the product's entries from which a front is cut */
+    struct starpu_task *stasks;
+    struct slice_args *sargs;
 } drun;
+
+typedef struct slice_args {
+    const struct drun *run;
+    int64_t f, lo, hi;
+    int backward;
+} slice_args;
 
 typedef struct unit_args {
     const drun *run;
@@ -106,11 +120,99 @@ static int run_units(const drun *r, int backward, struct starpu_task *tasks, uni
     return status;
 }
 
+/* The caller's workspace (the last T). */
+static void *caller_T(const drun *r) { return slot(r, r->T, (int64_t)starpu_worker_get_count() * r->tsize); }
+
+
+/* Entries of L21 a front's product must have, per column of the block, to
+ * be cut into slices (below, one task's overhead is worth more). */
+#define SLICE_MIN_ENTRIES ((int64_t)1 << 20)
+
+/* Rows (forward) or columns (backward) lo..hi of front f's L21 product. */
+static void slice_here(const drun *r, int64_t f, int backward, int64_t lo, int64_t hi)
+{
+    int64_t n = r->pl->tree->n;
+    if (r->single) sylva__s_solve_dist_slice(r->pl, r->L, f, backward, lo, hi, r->nb, r->X, n, caller_T(r));
+    else sylva__d_solve_dist_slice(r->pl, r->L, f, backward, lo, hi, r->nb, r->X, n, caller_T(r));
+}
+
+static void slice_cpu(void *buffers[], void *cl_arg)
+{
+    (void)buffers;
+    const slice_args *a = cl_arg;
+    slice_here(a->run, a->f, a->backward, a->lo, a->hi);
+}
+
+static struct starpu_codelet slice_codelet = {
+    .cpu_funcs = {slice_cpu},
+    .nbuffers = 0,
+    .name = "sylva_solve_dist_slice",
+};
+
+/* Front f's L21 product in slices over the CPU workers (rows of L21
+ * forward, its columns backward), waited for; the slices StarPU refuses
+ * are done here (a backward slice subtracts: each runs exactly once). */
+static void slices(const drun *r, int64_t f, int backward)
+{
+    const sylva__front *fr = &r->pl->tree->fronts[f];
+    int64_t len = backward ? fr->k : fr->m - fr->k, ns = r->nslices, submitted = 0;
+    sylva__runtime_hold();
+    for (; submitted < ns; submitted++) {
+        int64_t i = submitted;
+        r->sargs[i] = (slice_args){r, f, len * i / ns, len * (i + 1) / ns, backward};
+        struct starpu_task *task = &r->stasks[i];
+        starpu_task_init(task);
+        task->cl = &slice_codelet;
+        task->cl_arg = &r->sargs[i];
+        task->cl_arg_size = sizeof r->sargs[i];
+        task->detach = 0;
+        task->destroy = 0;
+        task->name = backward ? "solve_dist_slice_bwd" : "solve_dist_slice_fwd";
+        if (starpu_task_submit(task)) break;
+    }
+    for (int64_t i = submitted; i < ns; i++) slice_here(r, f, backward, len * i / ns, len * (i + 1) / ns);
+    for (int64_t i = 0; i < submitted; i++) {
+        if (starpu_task_wait(&r->stasks[i])) /* not waitable: it ran all the same */
+            starpu_task_wait_for_all();
+        starpu_task_clean(&r->stasks[i]);
+    }
+    sylva__runtime_release();
+}
+
+/* A large front's step in parts: pivot block here, L21's product in
+ * slices, the CB rows scattered (forward) or gathered (backward) here. */
+static void front_step_sliced(const drun *r, int64_t f, int backward)
+{
+    const sylva__tree *t = r->pl->tree;
+    const sylva__front *fr = &t->fronts[f];
+    int64_t n = t->n, rr = fr->m - fr->k;
+    const int64_t *rows = t->rows + fr->row_off + fr->k;
+    void *T = caller_T(r);
+    if (!backward) {
+        if (r->single) sylva__s_solve_dist_pivots(r->pl, r->L, f, 0, r->nb, r->X, n);
+        else sylva__d_solve_dist_pivots(r->pl, r->L, f, 0, r->nb, r->X, n);
+        slices(r, f, 0);
+        if (r->single) sylva__s_solve_scatter_sub_cpu(rr, r->nb, rows, T, rr, r->X, n);
+        else sylva__d_solve_scatter_sub_cpu(rr, r->nb, rows, T, rr, r->X, n);
+    } else {
+        if (r->single) sylva__s_solve_gather_cpu(rr, r->nb, rows, r->X, n, T, rr);
+        else sylva__d_solve_gather_cpu(rr, r->nb, rows, r->X, n, T, rr);
+        slices(r, f, 1);
+        if (r->single) sylva__s_solve_dist_pivots(r->pl, r->L, f, 1, r->nb, r->X, n);
+        else sylva__d_solve_dist_pivots(r->pl, r->L, f, 1, r->nb, r->X, n);
+    }
+}
+
 /* One front's step in the calling thread. */
 static void front_step(const drun *r, int64_t f, int backward)
 {
+    const sylva__front *fr = &r->pl->tree->fronts[f];
+    if (r->nslices > 0 && fr->m > fr->k && (fr->m - fr->k) * fr->k >= r->slice_min) {
+        front_step_sliced(r, f, backward);
+        return;
+    }
     int64_t n = r->pl->tree->n;
-    void *T = slot(r, r->T, (int64_t)starpu_worker_get_count() * r->tsize);
+    void *T = caller_T(r);
     if (r->single) {
         if (backward) sylva__s_solve_front_backward(r->pl, r->L, f, r->nb, r->X, n, T);
         else sylva__s_solve_front_forward(r->pl, r->L, f, r->nb, r->X, n, T);
@@ -244,7 +346,16 @@ int sylva__solve_dist_block(sylva__numeric *N, int64_t nb, void *B, int64_t ldb,
         buf = sylva__malloc((size_t)(bufs * nb) + 1, r.es);
         tasks = sylva__calloc((size_t)nu + 1, sizeof *tasks);
         args = sylva__calloc((size_t)nu + 1, sizeof *args);
-        if (!r.X || !r.sinks || !r.T || !buf || !tasks || !args)
+        /* SYLVA_SOLVE_DIST_SLICES (a test and measurement switch): 0 keeps
+         * every front in one thread, N > 0 cuts every front with CB rows
+         * into N slices; unset, the large ones into one per CPU worker. */
+        const char *sl = getenv("SYLVA_SOLVE_DIST_SLICES");
+        int forced = sl ? atoi(sl) : -1, ncpu = (int)starpu_cpu_worker_get_count();
+        r.nslices = forced >= 0 ? forced : ncpu > 1 ? ncpu : 0;
+        r.slice_min = forced > 0 ? 1 : SLICE_MIN_ENTRIES;
+        r.stasks = sylva__calloc((size_t)r.nslices + 1, sizeof *r.stasks);
+        r.sargs = sylva__calloc((size_t)r.nslices + 1, sizeof *r.sargs);
+        if (!r.X || !r.sinks || !r.T || !buf || !tasks || !args || !r.stasks || !r.sargs)
             status = sylva__fail(SYLVA_ERR_NO_MEMORY,
                                  "out of memory for a distributed solve of %lld right-hand sides (n = %lld)",
                                  (long long)nb, (long long)t->n);
@@ -281,6 +392,8 @@ out:
     free(r.X);
     free(r.sinks);
     free(r.T);
+    free(r.stasks);
+    free(r.sargs);
     free(buf);
     free(tasks);
     free(args);

@@ -61,6 +61,20 @@ void sylva__d_solve_dist_unit_backward(const sylva__plan *pl, const double *L, i
                                        int64_t nrhs, double *X, int64_t ldx, double *T);
 void sylva__s_solve_dist_unit_backward(const sylva__plan *pl, const float *L, int64_t a, int64_t b,
                                        int64_t nrhs, float *X, int64_t ldx, float *T);
+/* A large front's step in parts: its pivot block (X1 ← L11⁻¹ X1, or
+ * L11⁻ᵀ X1 backward), and a slice of its L21 product — forward rows lo..hi
+ * of T ← L21 X1 (T: the CB rows, ld m − k), backward rows lo..hi of
+ * X1 ← X1 − L21ᵀ T — which tasks share; the scatter of T into X (forward,
+ * after the slices) and its gather (backward, before them) are
+ * front_cpu.h's. */
+void sylva__d_solve_dist_pivots(const sylva__plan *pl, const double *L, int64_t f, int backward, int64_t nrhs,
+                                double *X, int64_t ldx);
+void sylva__s_solve_dist_pivots(const sylva__plan *pl, const float *L, int64_t f, int backward, int64_t nrhs,
+                                float *X, int64_t ldx);
+void sylva__d_solve_dist_slice(const sylva__plan *pl, const double *L, int64_t f, int backward, int64_t lo,
+                               int64_t hi, int64_t nrhs, double *X, int64_t ldx, double *T);
+void sylva__s_solve_dist_slice(const sylva__plan *pl, const float *L, int64_t f, int backward, int64_t lo,
+                               int64_t hi, int64_t nrhs, float *X, int64_t ldx, float *T);
 /* Rows of rank r's fronts (pivot rows, front order) of X copied into the
  * packed P (rows × nrhs) or back (unpack). */
 void sylva__d_solve_dist_pack(const sylva__solve_dist_plan *dp, const sylva__tree *t, int r, int unpack,

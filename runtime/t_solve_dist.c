@@ -2,7 +2,9 @@
  * (solve_dist.h) for one scalar type (a precision template,
  * core/precision.h): a unit's sweeps (its updates of rows above it kept in
  * its sink; one front's step is the one-process solve's, solve_partial.h),
- * the packing of a rank's rows, and rank 0's permutation of its block.
+ * a large front's step in parts (its pivot block in the caller, its L21
+ * product in slices that tasks share), the packing of a rank's rows, and
+ * rank 0's permutation of its block.
  */
 #include "precision.h"
 
@@ -16,6 +18,41 @@ static int64_t SYLVA_TNAME(lower_bound)(const int64_t *v, int64_t n, int64_t x)
         else hi = mid;
     }
     return lo;
+}
+
+void SYLVA_TNAME(solve_dist_pivots)(const sylva__plan *pl, const Scalar *L, int64_t f, int backward, int64_t nrhs,
+                                     Scalar *X, int64_t ldx)
+{
+    const sylva__front *fr = &pl->tree->fronts[f];
+    const Scalar *P = L + pl->l_off[f];
+    Scalar *X1 = X + fr->first_col, unused = 0;
+    /* The pivot block alone: a front of k rows (ld m) has no CB rows. */
+    if (backward) SYLVA_TNAME(front_solve_backward_cpu)(fr->k, fr->k, P, fr->m, nrhs, &unused, 1, X1, ldx);
+    else SYLVA_TNAME(front_solve_forward_cpu)(fr->k, fr->k, P, fr->m, nrhs, X1, ldx, 0, &unused, 1);
+}
+
+void SYLVA_TNAME(solve_dist_slice)(const sylva__plan *pl, const Scalar *L, int64_t f, int backward, int64_t lo,
+                                   int64_t hi, int64_t nrhs, Scalar *X, int64_t ldx, Scalar *T)
+{
+    const sylva__front *fr = &pl->tree->fronts[f];
+    const Scalar *L21 = L + pl->l_off[f] + fr->k;
+    Scalar *X1 = X + fr->first_col;
+    int64_t m = fr->m, k = fr->k, r = m - k, ldt = r > 0 ? r : 1, h = hi - lo;
+    if (h <= 0) return;
+    if (!backward) { /* T[lo:hi] ← L21[lo:hi, :] X1 */
+        if (nrhs == 1)
+            SYLVA_CBLAS(gemv)(CblasColMajor, CblasNoTrans, (int)h, (int)k, 1, L21 + lo, (int)m, X1, 1, 0, T + lo, 1);
+        else
+            SYLVA_CBLAS(gemm)(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)h, (int)nrhs, (int)k, 1, L21 + lo,
+                              (int)m, X1, (int)ldx, 0, T + lo, (int)ldt);
+    } else { /* X1[lo:hi] ← X1[lo:hi] − L21[:, lo:hi]ᵀ T */
+        if (nrhs == 1)
+            SYLVA_CBLAS(gemv)(CblasColMajor, SYLVA_CBLAS_CONJ_TRANS, (int)r, (int)h, -1, L21 + lo * m, (int)m, T, 1,
+                              1, X1 + lo, 1);
+        else
+            SYLVA_CBLAS(gemm)(CblasColMajor, SYLVA_CBLAS_CONJ_TRANS, CblasNoTrans, (int)h, (int)nrhs, (int)r, -1,
+                              L21 + lo * m, (int)m, T, (int)ldt, 1, X1 + lo, (int)ldx);
+    }
 }
 
 void SYLVA_TNAME(solve_dist_unit_forward)(const sylva__plan *pl, const Scalar *L, int64_t a, int64_t b,
