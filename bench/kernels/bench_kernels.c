@@ -5,6 +5,7 @@
  *                                   n ≤ 4: the 4-lane kernel's register caps)
  *   bench-kernels --variants       (v7 candidates: tiny fixed and vbatched rows, each timed twice)
  *   bench-kernels --variants-native (v8 candidates: native TRSM forms; POTRF alternatives)
+ *   bench-kernels --variants-chain (v9: the native pivot chain's widths, CB groups, POTRF)
  *   bench-kernels --profile-native | --profile-vbatched N   (likewise, the table; N ≤ 32:
  *                                   also the other tiny_one_launch form)
  * Bench rows (issue 3): fixed-size batched POTRF n = 4…512, ours against
@@ -29,12 +30,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "core.h"
 #include "gpu_test_util.h"
 #include "json.h"
 
 static cudaStream_t st;
 static cublasHandle_t blas;
 static cusolverDnHandle_t solver;
+static sylva__gpu_native_aux *nat_aux; /* the native chain's stream (v9) */
 static int reps = 7;
 static json_writer json; /* rows, rewritten to the file after each (json_snapshot) */
 static int json_on;
@@ -322,9 +325,10 @@ static void run_native(void *p)
 {
     native_arg *a = p;
     const double t0 = now_ms();
-    if (sylva__gpu_front_factor_native(solver, blas, a->s.m[0], a->s.k[0], a->s.dpool + a->s.offP[0],
-                                       a->s.ldp[0], a->s.dpool + a->s.offC[0], a->s.ldc[0], a->work,
-                                       a->wb, a->s.dinfo, &a->tune, st) != 0) {
+    if (sylva__gpu_front_factor_native_aux(solver, blas, nat_aux, a->s.m[0], a->s.k[0],
+                                           a->s.dpool + a->s.offP[0], a->s.ldp[0],
+                                           a->s.dpool + a->s.offC[0], a->s.ldc[0], a->work, a->wb,
+                                           a->s.dinfo, &a->tune, st) != 0) {
         fprintf(stderr, "native failed\n");
         exit(2);
     }
@@ -429,6 +433,39 @@ static void native_phases(int m, int k, const sylva__kernel_tuning *tn, float *t
  * (median of 5 each) and the form's TRSM phase alone; then F11's POTRF
  * alone by cusolverDnDpotrf, cusolverDnXpotrf and the upper POTRF on its
  * transpose. The workspace is the largest any form asks for. */
+static void chain_variants(const sylva__kernel_tuning *t)
+{
+    static const int nat[2][2] = {{8192, 2048}, {16384, 4096}};
+    static const int cnb[6] = {64, 96, 128, 160, 192, 256}, ccb[4] = {0, 256, 512, 1024};
+    for (int i = 0; i < 2; i++) {
+        const int m = nat[i][0], k = nat[i][1];
+        const double fl = gt_front_flops(m, k);
+        native_arg a;
+        sylva__kernel_tuning u = *t;
+        u.native_chain_nb = 64;
+        native_make(&a, m, k, &u); /* the widest chain arrays: nb = 64 */
+        a.tune = *t, a.tune.native_chain_nb = 0;
+        printf("variants native chain (%d, %d): off (v8 form) %6.0f %6.0f GFLOP/s\n", m, k,
+               gf(fl, time_ms(run_native, native_restore, &a, 5)),
+               gf(fl, time_ms(run_native, native_restore, &a, 5)));
+        for (int po = 0; po < 2; po++)
+            for (int p = 0; p < 6; p++) {
+                if (i == 1 && (cnb[p] == 96 || cnb[p] == 160)) continue;
+                printf("variants native chain (%d, %d) nb %3d potrf %s, cb 0/256/512/1024:", m, k,
+                       cnb[p], po ? "cuSOLVER" : "ours    ");
+                for (int q = 0; q < 4; q++) {
+                    a.tune = *t, a.tune.native_chain_nb = cnb[p], a.tune.native_chain_cb = ccb[q];
+                    a.tune.native_chain_potrf = po;
+                    printf(" %6.0f", gf(fl, time_ms(run_native, native_restore, &a, 5)));
+                }
+                int info = 0;
+                CK(cudaMemcpy(&info, a.s.dinfo, sizeof(int), cudaMemcpyDeviceToHost));
+                printf(" GFLOP/s%s\n", info ? " (info != 0!)" : "");
+            }
+        native_free(&a);
+    }
+}
+
 static void native_variants(const sylva__kernel_tuning *t)
 {
     static const int nat[2][2] = {{8192, 2048}, {16384, 4096}};
@@ -850,16 +887,26 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
     tune_native_key(t, offsetof(sylva__kernel_tuning, native_trsm_doubling), tinv, 2, "trsm_doubling (nb 256)", 0.01);
     tune_native_key(t, offsetof(sylva__kernel_tuning, native_trsm_nb), tnbs, 4, "trsm_nb", 0.01);
     if (t->native_trsm_nb == 0) t->native_trsm_doubling = 0;
+    /* v9: the pivot chain beside the CB update (its width, 0 = off, kept on
+     * a 1% gain), then its CB groups and the diagonal blocks' POTRF */
+    static const int cnbs[5] = {0, 64, 96, 128, 192}, ccbs[4] = {512, 256, 1024, 0}, cpo[2] = {0, 1};
+    t->native_chain_cb = 512, t->native_chain_potrf = 0;
+    tune_native_key(t, offsetof(sylva__kernel_tuning, native_chain_nb), cnbs, 5, "chain_nb", 0.01);
+    if (t->native_chain_nb > 0) {
+        tune_native_key(t, offsetof(sylva__kernel_tuning, native_chain_cb), ccbs, 4, "chain_cb", 0.01);
+        tune_native_key(t, offsetof(sylva__kernel_tuning, native_chain_potrf), cpo, 2, "chain_potrf", 0.01);
+    }
     free(m), free(k);
     printf("tuned: tiny_max_m %d fused_max_m %d fused_threads %d fused_panel %d panel_nb %d "
            "native_syrk_nb %d native_panel_nb %d fused_mma_min_m %d fused_small_m %d gemm_mma %d "
            "panel_merge_min_count %d tiny_min_blocks %d tiny_fronts4 %d tiny_min_blocks4 %d "
-           "tiny_one_launch %d tiny_warp_uniform %d native_trsm_nb %d native_trsm_doubling %d\n",
+           "tiny_one_launch %d tiny_warp_uniform %d native_trsm_nb %d native_trsm_doubling %d "
+           "native_chain_nb %d native_chain_cb %d native_chain_potrf %d\n",
            t->tiny_max_m, t->fused_max_m, t->fused_threads, t->fused_panel, t->panel_nb,
            t->native_syrk_nb, t->native_panel_nb, t->fused_mma_min_m, t->fused_small_m,
            t->gemm_mma, t->panel_merge_min_count, t->tiny_min_blocks, t->tiny_fronts4,
            t->tiny_min_blocks4, t->tiny_one_launch, t->tiny_warp_uniform, t->native_trsm_nb,
-           t->native_trsm_doubling);
+           t->native_trsm_doubling, t->native_chain_nb, t->native_chain_cb, t->native_chain_potrf);
 }
 
 int main(int argc, char **argv)
@@ -874,10 +921,11 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--profile") && i + 1 < argc) prof = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--variants")) vars = 1;
         else if (!strcmp(argv[i], "--variants-native")) vars = 2;
+        else if (!strcmp(argv[i], "--variants-chain")) vars = 3;
         else if (!strcmp(argv[i], "--profile-native")) prof_native = 1, reps = 1;
         else if (!strcmp(argv[i], "--profile-vbatched") && i + 1 < argc) prof_vb = atoi(argv[++i]), reps = 1;
         else {
-            fprintf(stderr, "usage: %s [--json FILE] [--table TUNING] [--tune OUT] [--quick] [--profile N] [--profile-native] [--profile-vbatched N] [--variants] [--variants-native]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--json FILE] [--table TUNING] [--tune OUT] [--quick] [--profile N] [--profile-native] [--profile-vbatched N] [--variants] [--variants-native] [--variants-chain]\n", argv[0]);
             return 2;
         }
     }
@@ -889,6 +937,10 @@ int main(int argc, char **argv)
     CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
     cublasCreate(&blas), cublasSetStream(blas, st);
     cusolverDnCreate(&solver), cusolverDnSetStream(solver, st);
+    if (sylva__gpu_native_aux_create(&nat_aux) != 0) {
+        fprintf(stderr, "native aux: %s\n", sylva__last_error());
+        return 1;
+    }
     sylva__kernel_tuning t;
     char path[512], msg[256];
     if (!table) sylva__kernel_tuning_path(prop.name, path, sizeof path), table = path;
@@ -900,7 +952,8 @@ int main(int argc, char **argv)
         return 0;
     }
     if (vars) {
-        if (vars == 2) native_variants(&t);
+        if (vars == 3) chain_variants(&t);
+        else if (vars == 2) native_variants(&t);
         else variants(&t);
         return 0;
     }
@@ -1028,6 +1081,10 @@ int main(int argc, char **argv)
                "TRSM %.3f ms (%.0f), CB update %.3f ms (%.0f); sum %.3f ms\n",
                nat[i][0], nat[i][1], ours, pt[0], pg[0], pt[1], pg[1], pt[2], pg[2], pt[0] + pt[1] + pt[2]);
         /* v7's form (cuSOLVER's POTRF, cuBLAS's TRSM), the same run */
+        u.native_chain_nb = 0;
+        double v8 = native_run(nat[i][0], nat[i][1], &u, 3);
+        printf("native (%d, %d): v8 form (no chain: cuSOLVER POTRF, TRSM by the table) %.0f GFLOP/s\n",
+               nat[i][0], nat[i][1], v8);
         u.native_trsm_nb = 0, u.native_trsm_doubling = 0;
         double v7 = native_run(nat[i][0], nat[i][1], &u, 3);
         printf("native (%d, %d): cuSOLVER POTRF + cuBLAS TRSM (v7 form) %.0f GFLOP/s\n", nat[i][0],
@@ -1041,6 +1098,7 @@ int main(int argc, char **argv)
             json_num(&json, "ours_gflops", ours);
             json_num(&json, "dsyrk_variant_gflops", plain);
             json_num(&json, "v7_form_gflops", v7);
+            json_num(&json, "v8_form_gflops", v8);
             json_num(&json, "potrf_ms", pt[0]);
             json_num(&json, "trsm_ms", pt[1]);
             json_num(&json, "cb_update_ms", pt[2]);

@@ -1,0 +1,173 @@
+/* gpu_native_chain.cu — the native front (m × k pivot columns P, CB C) as
+ * a pivot chain beside the CB update, so that F11's POTRF no longer holds
+ * the GPU alone (cuSOLVER's POTRF of 2048 is one kernel on every SM at 10%
+ * throughput, perf-log v5/v8):
+ * - on the aux's high-priority stream (the chain), right-looking panels of
+ *   nb = tune->native_chain_nb columns of P: POTRF of the nb × nb diagonal
+ *   block by our batched kernels as a one-front batch (one block for nb ≤
+ *   fused_max_m) or, with tune->native_chain_potrf = 1, by cuSOLVER; TRSM
+ *   of all the panel's rows below it (cuBLAS); the rank-nb update of P's
+ *   remaining pivot columns (SYRK on F11's part, GEMM on L21's);
+ * - on the caller's stream s, as soon as tune->native_chain_cb columns of
+ *   L21 are final (an event per group), the CB's rank-update by those
+ *   columns (SYRK/GEMM tiles of native_syrk_nb, native_cb_update).
+ * The two streams touch disjoint memory (the chain writes only P's columns
+ * right of the finished ones, the CB update reads finished columns and
+ * writes C). s waits for the chain's last work before returning, so the
+ * caller sees one stream. A failed diagonal block's info is folded into
+ * *info in the front's numbering (first failure wins; P, C then
+ * unspecified). Nothing waits on the host.
+ * Also: the aux (stream, cuBLAS handle, two events) create/free. */
+#include <stdlib.h>
+
+#include "gpu_blas.cuh"
+#include "gpu_common.cuh"
+#include "gpu_front.h"
+#include "gpu_native_parts.cuh"
+
+struct sylva__gpu_native_aux {
+    cudaStream_t chain;   /* highest priority, non-blocking */
+    cublasHandle_t blas;  /* bound to chain, host pointer mode */
+    cudaEvent_t fork, join;
+};
+
+extern "C" int sylva__gpu_native_aux_create(sylva__gpu_native_aux **out)
+{
+    *out = NULL;
+    sylva__gpu_native_aux *a = (sylva__gpu_native_aux *)calloc(1, sizeof *a);
+    if (!a) return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory for the native aux");
+    int lo = 0, hi = 0;
+    cudaError_t e = cudaDeviceGetStreamPriorityRange(&lo, &hi);
+    if (e == cudaSuccess) e = cudaStreamCreateWithPriority(&a->chain, cudaStreamNonBlocking, hi);
+    if (e == cudaSuccess) e = cudaEventCreateWithFlags(&a->fork, cudaEventDisableTiming);
+    if (e == cudaSuccess) e = cudaEventCreateWithFlags(&a->join, cudaEventDisableTiming);
+    if (e != cudaSuccess) {
+        sylva__gpu_native_aux_free(a);
+        return sylva__fail(SYLVA_ERR_RUNTIME, "native aux: %s", cudaGetErrorString(e));
+    }
+    if (cublasCreate(&a->blas) != CUBLAS_STATUS_SUCCESS) {
+        a->blas = NULL;
+        sylva__gpu_native_aux_free(a);
+        return sylva__fail(SYLVA_ERR_RUNTIME, "native aux: cublasCreate failed");
+    }
+    if (cublasSetStream(a->blas, a->chain) != CUBLAS_STATUS_SUCCESS ||
+        cublasSetPointerMode(a->blas, CUBLAS_POINTER_MODE_HOST) != CUBLAS_STATUS_SUCCESS) {
+        sylva__gpu_native_aux_free(a);
+        return sylva__fail(SYLVA_ERR_RUNTIME, "native aux: binding cuBLAS to its stream failed");
+    }
+    *out = a;
+    return SYLVA_OK;
+}
+
+extern "C" void sylva__gpu_native_aux_free(sylva__gpu_native_aux *a)
+{
+    if (!a) return;
+    if (a->blas) cublasDestroy(a->blas);
+    if (a->fork) cudaEventDestroy(a->fork);
+    if (a->join) cudaEventDestroy(a->join);
+    if (a->chain) cudaStreamDestroy(a->chain);
+    free(a);
+}
+
+namespace sylva {
+
+static int lib_fail(const char *call, int status)
+{
+    return sylva__fail(SYLVA_ERR_RUNTIME, "%s failed (library status %d)", call, status);
+}
+
+/* Diagonal block i: columns [i·nb, min(k, (i+1)·nb)) of P as a one-front
+ * batch (m = k = its width); its info zeroed; the front's info zeroed. */
+__global__ void chain_desc_kernel(double *P, int ldp, int k, int nb, int nbl, int *n, int *ld,
+                                  int *binfo, double **Pp, int *info)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i == 0) *info = 0;
+    if (i >= nbl) return;
+    const int c0 = i * nb;
+    n[i] = k - c0 < nb ? k - c0 : nb;
+    ld[i] = ldp;
+    binfo[i] = 0;
+    Pp[i] = P + c0 + (size_t)c0 * ldp;
+}
+
+__global__ void chain_fold_kernel(const int *block_info, int *info, int col0)
+{
+    if (*block_info != 0 && *info == 0) *info = col0 + *block_info;
+}
+
+static int record_wait(cudaEvent_t e, cudaStream_t from, cudaStream_t to)
+{
+    cudaError_t r = cudaEventRecord(e, from);
+    if (r == cudaSuccess) r = cudaStreamWaitEvent(to, e, 0);
+    return r == cudaSuccess ? SYLVA_OK
+                            : sylva__fail(SYLVA_ERR_RUNTIME, "native chain: %s", cudaGetErrorString(r));
+}
+
+int native_chain(cusolverDnHandle_t solver, cublasHandle_t blas, const sylva__gpu_native_aux *aux,
+                 int m, int k, double *P, int ldp, double *C, int ldc, void *work,
+                 int64_t work_bytes, const native_layout &lay, int *info,
+                 const sylva__kernel_tuning *t, cudaStream_t s)
+{
+    const int nb = lay.chain_nb, nbl = lay.chain_blocks, r = m - k;
+    const int group = t->native_chain_cb > 0 ? t->native_chain_cb : k;
+    const bool by_cusolver = t->native_chain_potrf == 1;
+    const double one = 1, minus_one = -1;
+    cudaStream_t c = aux->chain;
+    int *n = (int *)((char *)work + lay.chain), *ld = n + nbl, *binfo = ld + nbl;
+    double **Pp = (double **)((char *)work + lay.chain_ptr);
+    int rc = record_wait(aux->fork, s, c);
+    if (rc != SYLVA_OK) return rc;
+    chain_desc_kernel<<<SYLVA_DIV_UP(nbl, 128), 128, 0, c>>>(P, ldp, k, nb, nbl, n, ld, binfo, Pp,
+                                                             info);
+    if ((rc = sylva__launch_status()) != SYLVA_OK) return rc;
+    if (by_cusolver && cusolverDnSetStream(solver, c) != CUSOLVER_STATUS_SUCCESS)
+        return lib_fail("cusolverDnSetStream (chain)", 0);
+    const int64_t lwork64 = (work_bytes - 16 - lay.potrf) / (int64_t)sizeof(double);
+    const int lwork = (int)(lwork64 > INT32_MAX ? INT32_MAX : lwork64);
+    int g0 = 0;
+    for (int j = 0, i = 0; j < k && rc == SYLVA_OK; j += nb, i++) {
+        const int jb = k - j < nb ? k - j : nb, below = m - j - jb, rest = k - j - jb;
+        double *D = P + j + (size_t)j * ldp;
+        if (by_cusolver) {
+            cusolverStatus_t ss = potrf(solver, jb, D, ldp, (double *)((char *)work + lay.potrf),
+                                        lwork, binfo + i);
+            if (ss != CUSOLVER_STATUS_SUCCESS) rc = lib_fail("cuSOLVER POTRF (chain)", ss);
+        } else {
+            sylva__front_batch b = {1, n + i, n + i, Pp + i, ld + i, Pp + i, ld + i, binfo + i};
+            rc = sylva__gpu_front_factor_vbatched_range_nocheck(&b, jb, jb, jb, t, c);
+        }
+        if (rc != SYLVA_OK) break;
+        chain_fold_kernel<<<1, 1, 0, c>>>(binfo + i, info, j);
+        if ((rc = sylva__launch_status()) != SYLVA_OK) break;
+        cublasStatus_t bs = CUBLAS_STATUS_SUCCESS;
+        if (below > 0) bs = trsm_right_lt(aux->blas, below, jb, &one, D, ldp, D + jb, ldp);
+        if (bs == CUBLAS_STATUS_SUCCESS && rest > 0) {
+            double *Lp = D + jb, *Tr = P + (j + jb) + (size_t)(j + jb) * ldp;
+            bs = syrk_ln(aux->blas, rest, jb, &minus_one, Lp, ldp, &one, Tr, ldp);
+            if (bs == CUBLAS_STATUS_SUCCESS && r > 0)
+                bs = gemm_nt(aux->blas, r, rest, jb, &minus_one, Lp + rest, ldp, Lp, ldp, &one,
+                             Tr + rest, ldp);
+        }
+        if (bs != CUBLAS_STATUS_SUCCESS) {
+            rc = lib_fail("cuBLAS TRSM/SYRK/GEMM (chain)", bs);
+            break;
+        }
+        const int done = j + jb;
+        if (r > 0 && (done - g0 >= group || done == k)) {
+            /* columns [g0, done) of L21 are final: the CB's update by them on s */
+            rc = record_wait(aux->join, c, s);
+            if (rc == SYLVA_OK)
+                rc = native_cb_update(blas, r, done - g0, P + k + (size_t)g0 * ldp, ldp, C, ldc,
+                                      t->native_syrk_nb);
+            g0 = done;
+        }
+    }
+    if (by_cusolver && cusolverDnSetStream(solver, s) != CUSOLVER_STATUS_SUCCESS && rc == SYLVA_OK)
+        rc = lib_fail("cusolverDnSetStream", 0);
+    /* s sees all of the chain (also when r = 0 or on an error above) */
+    int rj = record_wait(aux->join, c, s);
+    return rc != SYLVA_OK ? rc : rj;
+}
+
+} // namespace sylva
