@@ -7,17 +7,22 @@
  *   block by our batched kernels as a one-front batch (one block for nb ≤
  *   fused_max_m) or, with tune->native_chain_potrf = 1, by cuSOLVER; TRSM
  *   of all the panel's rows below it (cuBLAS); the rank-nb update of P's
- *   remaining pivot columns (SYRK on F11's part, GEMM on L21's);
+ *   remaining pivot columns (SYRK on F11's part, GEMM on L21's) — with
+ *   tune->native_chain_lookahead = 1 only of the next panel's columns, the
+ *   columns beyond it on the aux's second high-priority stream (rest),
+ *   beside the next panel's POTRF and TRSM; the chain waits for it (event
+ *   up) before it updates the following panel's columns itself;
  * - on the caller's stream s, as soon as tune->native_chain_cb columns of
  *   L21 are final (an event per group), the CB's rank-update by those
- *   columns (SYRK/GEMM tiles of native_syrk_nb, native_cb_update).
- * The two streams touch disjoint memory (the chain writes only P's columns
- * right of the finished ones, the CB update reads finished columns and
- * writes C). s waits for the chain's last work before returning, so the
- * caller sees one stream. A failed diagonal block's info is folded into
+ *   columns (SYRK/GEMM tiles of native_syrk_nb, native_cb_update), its
+ *   cuBLAS calls sized for tune->native_chain_sms fewer SMs when > 0.
+ * The streams write disjoint memory at any time (the chain panel i's
+ * columns and the next's, the rest stream the columns beyond them, the CB
+ * update C from finished columns). s waits for both aux streams' last work
+ * before returning, so the caller sees one stream. A failed diagonal block's info is folded into
  * *info in the front's numbering (first failure wins; P, C then
  * unspecified). Nothing waits on the host.
- * Also: the aux (stream, cuBLAS handle, two events) create/free. */
+ * Also: the aux (two streams, two cuBLAS handles, events) create/free. */
 #include <stdlib.h>
 
 #include "gpu_blas.cuh"
@@ -26,9 +31,10 @@
 #include "gpu_native_parts.cuh"
 
 struct sylva__gpu_native_aux {
-    cudaStream_t chain;   /* highest priority, non-blocking */
-    cublasHandle_t blas;  /* bound to chain, host pointer mode */
-    cudaEvent_t fork, join;
+    cudaStream_t chain, rest;    /* highest priority, non-blocking */
+    cublasHandle_t blas, blas_rest; /* bound to chain / rest, host pointer mode */
+    cudaEvent_t fork, join, tr, grp, up;
+    int sms;                     /* the device's multiprocessors */
 };
 
 extern "C" int sylva__gpu_native_aux_create(sylva__gpu_native_aux **out)
@@ -37,21 +43,29 @@ extern "C" int sylva__gpu_native_aux_create(sylva__gpu_native_aux **out)
     sylva__gpu_native_aux *a = (sylva__gpu_native_aux *)calloc(1, sizeof *a);
     if (!a) return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory for the native aux");
     int lo = 0, hi = 0;
+    int dev = 0;
     cudaError_t e = cudaDeviceGetStreamPriorityRange(&lo, &hi);
+    if (e == cudaSuccess) e = cudaGetDevice(&dev);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&a->sms, cudaDevAttrMultiProcessorCount, dev);
     if (e == cudaSuccess) e = cudaStreamCreateWithPriority(&a->chain, cudaStreamNonBlocking, hi);
-    if (e == cudaSuccess) e = cudaEventCreateWithFlags(&a->fork, cudaEventDisableTiming);
-    if (e == cudaSuccess) e = cudaEventCreateWithFlags(&a->join, cudaEventDisableTiming);
+    if (e == cudaSuccess) e = cudaStreamCreateWithPriority(&a->rest, cudaStreamNonBlocking, hi);
+    cudaEvent_t *ev[5] = {&a->fork, &a->join, &a->tr, &a->grp, &a->up};
+    for (int i = 0; i < 5 && e == cudaSuccess; i++)
+        e = cudaEventCreateWithFlags(ev[i], cudaEventDisableTiming);
     if (e != cudaSuccess) {
         sylva__gpu_native_aux_free(a);
         return sylva__fail(SYLVA_ERR_RUNTIME, "native aux: %s", cudaGetErrorString(e));
     }
-    if (cublasCreate(&a->blas) != CUBLAS_STATUS_SUCCESS) {
-        a->blas = NULL;
+    if (cublasCreate(&a->blas) != CUBLAS_STATUS_SUCCESS) a->blas = NULL;
+    if (a->blas && cublasCreate(&a->blas_rest) != CUBLAS_STATUS_SUCCESS) a->blas_rest = NULL;
+    if (!a->blas || !a->blas_rest) {
         sylva__gpu_native_aux_free(a);
         return sylva__fail(SYLVA_ERR_RUNTIME, "native aux: cublasCreate failed");
     }
     if (cublasSetStream(a->blas, a->chain) != CUBLAS_STATUS_SUCCESS ||
-        cublasSetPointerMode(a->blas, CUBLAS_POINTER_MODE_HOST) != CUBLAS_STATUS_SUCCESS) {
+        cublasSetPointerMode(a->blas, CUBLAS_POINTER_MODE_HOST) != CUBLAS_STATUS_SUCCESS ||
+        cublasSetStream(a->blas_rest, a->rest) != CUBLAS_STATUS_SUCCESS ||
+        cublasSetPointerMode(a->blas_rest, CUBLAS_POINTER_MODE_HOST) != CUBLAS_STATUS_SUCCESS) {
         sylva__gpu_native_aux_free(a);
         return sylva__fail(SYLVA_ERR_RUNTIME, "native aux: binding cuBLAS to its stream failed");
     }
@@ -63,9 +77,12 @@ extern "C" void sylva__gpu_native_aux_free(sylva__gpu_native_aux *a)
 {
     if (!a) return;
     if (a->blas) cublasDestroy(a->blas);
-    if (a->fork) cudaEventDestroy(a->fork);
-    if (a->join) cudaEventDestroy(a->join);
+    if (a->blas_rest) cublasDestroy(a->blas_rest);
+    cudaEvent_t ev[5] = {a->fork, a->join, a->tr, a->grp, a->up};
+    for (int i = 0; i < 5; i++)
+        if (ev[i]) cudaEventDestroy(ev[i]);
     if (a->chain) cudaStreamDestroy(a->chain);
+    if (a->rest) cudaStreamDestroy(a->rest);
     free(a);
 }
 
@@ -96,6 +113,13 @@ __global__ void chain_fold_kernel(const int *block_info, int *info, int col0)
     if (*block_info != 0 && *info == 0) *info = col0 + *block_info;
 }
 
+static int sylva_wait(cudaEvent_t e, cudaStream_t to)
+{
+    cudaError_t r = cudaStreamWaitEvent(to, e, 0);
+    return r == cudaSuccess ? SYLVA_OK
+                            : sylva__fail(SYLVA_ERR_RUNTIME, "native chain: %s", cudaGetErrorString(r));
+}
+
 static int record_wait(cudaEvent_t e, cudaStream_t from, cudaStream_t to)
 {
     cudaError_t r = cudaEventRecord(e, from);
@@ -116,13 +140,19 @@ int native_chain(cusolverDnHandle_t solver, cublasHandle_t blas, const sylva__gp
     cudaStream_t c = aux->chain;
     int *n = (int *)((char *)work + lay.chain), *ld = n + nbl, *binfo = ld + nbl;
     double **Pp = (double **)((char *)work + lay.chain_ptr);
+    const bool ahead = t->native_chain_lookahead == 1;
     int rc = record_wait(aux->fork, s, c);
+    if (rc == SYLVA_OK && ahead) rc = sylva_wait(aux->fork, aux->rest);
     if (rc != SYLVA_OK) return rc;
     chain_desc_kernel<<<SYLVA_DIV_UP(nbl, 128), 128, 0, c>>>(P, ldp, k, nb, nbl, n, ld, binfo, Pp,
                                                              info);
     if ((rc = sylva__launch_status()) != SYLVA_OK) return rc;
     if (by_cusolver && cusolverDnSetStream(solver, c) != CUSOLVER_STATUS_SUCCESS)
         return lib_fail("cusolverDnSetStream (chain)", 0);
+    /* the CB update sized for the SMs the chain does not keep */
+    const int keep = t->native_chain_sms;
+    if (keep > 0 && keep < aux->sms && cublasSetSmCountTarget(blas, aux->sms - keep) != CUBLAS_STATUS_SUCCESS)
+        return lib_fail("cublasSetSmCountTarget", 0);
     const int64_t lwork64 = (work_bytes - 16 - lay.potrf) / (int64_t)sizeof(double);
     const int lwork = (int)(lwork64 > INT32_MAX ? INT32_MAX : lwork64);
     int g0 = 0;
@@ -142,12 +172,36 @@ int native_chain(cusolverDnHandle_t solver, cublasHandle_t blas, const sylva__gp
         if ((rc = sylva__launch_status()) != SYLVA_OK) break;
         cublasStatus_t bs = CUBLAS_STATUS_SUCCESS;
         if (below > 0) bs = trsm_right_lt(aux->blas, below, jb, &one, D, ldp, D + jb, ldp);
-        if (bs == CUBLAS_STATUS_SUCCESS && rest > 0) {
-            double *Lp = D + jb, *Tr = P + (j + jb) + (size_t)(j + jb) * ldp;
-            bs = syrk_ln(aux->blas, rest, jb, &minus_one, Lp, ldp, &one, Tr, ldp);
+        /* columns [c1, c1 + next) on the chain; [c1 + next, k) on the rest
+         * stream with look-ahead, else on the chain too */
+        const int c1 = j + jb, next = ahead && rest > nb ? nb : rest, far = rest - next;
+        const double *Lj = P + (size_t)j * ldp; /* panel i's column block, row 0 */
+        /* with look-ahead the next panel's columns take panel i−1's update on
+         * the rest stream (its last record of up, before panel i's is
+         * queued) before panel i's here; POTRF and TRSM of panel i ran beside
+         * it, and panel i's update of the columns beyond the next runs beside
+         * this one */
+        if (ahead && i >= 1 && next > 0 && (rc = sylva_wait(aux->up, c)) != SYLVA_OK) break;
+        if (bs == CUBLAS_STATUS_SUCCESS && far > 0) {
+            const int c0 = c1 + next;
+            rc = record_wait(aux->tr, c, aux->rest);
+            if (rc != SYLVA_OK) break;
+            bs = syrk_ln(aux->blas_rest, far, jb, &minus_one, Lj + c0, ldp, &one,
+                         P + c0 + (size_t)c0 * ldp, ldp);
             if (bs == CUBLAS_STATUS_SUCCESS && r > 0)
-                bs = gemm_nt(aux->blas, r, rest, jb, &minus_one, Lp + rest, ldp, Lp, ldp, &one,
-                             Tr + rest, ldp);
+                bs = gemm_nt(aux->blas_rest, r, far, jb, &minus_one, Lj + k, ldp, Lj + c0, ldp,
+                             &one, P + k + (size_t)c0 * ldp, ldp);
+            if (cudaEventRecord(aux->up, aux->rest) != cudaSuccess) {
+                rc = sylva__launch_status();
+                break;
+            }
+        }
+        if (bs == CUBLAS_STATUS_SUCCESS && next > 0) {
+            bs = syrk_ln(aux->blas, next, jb, &minus_one, Lj + c1, ldp, &one,
+                         P + c1 + (size_t)c1 * ldp, ldp);
+            if (bs == CUBLAS_STATUS_SUCCESS && m - c1 - next > 0)
+                bs = gemm_nt(aux->blas, m - c1 - next, next, jb, &minus_one, Lj + c1 + next, ldp,
+                             Lj + c1, ldp, &one, P + (c1 + next) + (size_t)c1 * ldp, ldp);
         }
         if (bs != CUBLAS_STATUS_SUCCESS) {
             rc = lib_fail("cuBLAS TRSM/SYRK/GEMM (chain)", bs);
@@ -156,17 +210,22 @@ int native_chain(cusolverDnHandle_t solver, cublasHandle_t blas, const sylva__gp
         const int done = j + jb;
         if (r > 0 && (done - g0 >= group || done == k)) {
             /* columns [g0, done) of L21 are final: the CB's update by them on s */
-            rc = record_wait(aux->join, c, s);
+            rc = record_wait(aux->grp, c, s);
             if (rc == SYLVA_OK)
                 rc = native_cb_update(blas, r, done - g0, P + k + (size_t)g0 * ldp, ldp, C, ldc,
                                       t->native_syrk_nb);
             g0 = done;
         }
     }
+    if (keep > 0 && keep < aux->sms && cublasSetSmCountTarget(blas, 0) != CUBLAS_STATUS_SUCCESS &&
+        rc == SYLVA_OK)
+        rc = lib_fail("cublasSetSmCountTarget", 0);
     if (by_cusolver && cusolverDnSetStream(solver, s) != CUSOLVER_STATUS_SUCCESS && rc == SYLVA_OK)
         rc = lib_fail("cusolverDnSetStream", 0);
-    /* s sees all of the chain (also when r = 0 or on an error above) */
+    /* s sees all of the chain and the rest stream (also when r = 0 or on an
+     * error above) */
     int rj = record_wait(aux->join, c, s);
+    if (rj == SYLVA_OK && ahead) rj = record_wait(aux->join, aux->rest, s);
     return rc != SYLVA_OK ? rc : rj;
 }
 

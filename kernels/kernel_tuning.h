@@ -55,6 +55,10 @@ typedef struct sylva__kernel_tuning {
                             finished pivot columns (0: one update after the last) */
     int native_chain_potrf; /* the chain's diagonal blocks: 0: our batched kernels (one block
                                for widths ≤ fused_max_m); 1: cuSOLVER's POTRF */
+    int native_chain_lookahead; /* 1: the chain updates only the next panel's columns, those
+                                   beyond it go to a second aux stream; 0: all on the chain */
+    int native_chain_sms; /* the CB update's cuBLAS calls sized for this many SMs fewer (kept
+                             for the chain; 0..64, 0: all) */
 } sylva__kernel_tuning;
 
 void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t);

@@ -5,7 +5,7 @@
  *                                   n ≤ 4: the 4-lane kernel's register caps)
  *   bench-kernels --variants       (v7 candidates: tiny fixed and vbatched rows, each timed twice)
  *   bench-kernels --variants-native (v8 candidates: native TRSM forms; POTRF alternatives)
- *   bench-kernels --variants-chain (v9: the native pivot chain's widths, CB groups, POTRF)
+ *   bench-kernels --variants-chain (v9: the native pivot chain's widths, CB groups, POTRF, look-ahead, SMs kept)
  *   bench-kernels --profile-native | --profile-vbatched N   (likewise, the table; N ≤ 32:
  *                                   also the other tiny_one_launch form)
  * Bench rows (issue 3): fixed-size batched POTRF n = 4…512, ours against
@@ -436,32 +436,36 @@ static void native_phases(int m, int k, const sylva__kernel_tuning *tn, float *t
 static void chain_variants(const sylva__kernel_tuning *t)
 {
     static const int nat[2][2] = {{8192, 2048}, {16384, 4096}};
-    static const int cnb[6] = {64, 96, 128, 160, 192, 256}, ccb[4] = {0, 256, 512, 1024};
+    static const int cnb[5] = {96, 128, 160, 192, 256};
+    /* per line: CB groups 0 / 512 / 1024 with all SMs, then 512 with 16 kept */
+    static const int ccb[4] = {0, 512, 1024, 512}, csm[4] = {0, 0, 0, 16};
     for (int i = 0; i < 2; i++) {
         const int m = nat[i][0], k = nat[i][1];
         const double fl = gt_front_flops(m, k);
         native_arg a;
         sylva__kernel_tuning u = *t;
-        u.native_chain_nb = 64;
-        native_make(&a, m, k, &u); /* the widest chain arrays: nb = 64 */
+        u.native_chain_nb = 96;
+        native_make(&a, m, k, &u); /* the widest chain arrays */
         a.tune = *t, a.tune.native_chain_nb = 0;
         printf("variants native chain (%d, %d): off (v8 form) %6.0f %6.0f GFLOP/s\n", m, k,
                gf(fl, time_ms(run_native, native_restore, &a, 5)),
                gf(fl, time_ms(run_native, native_restore, &a, 5)));
-        for (int po = 0; po < 2; po++)
-            for (int p = 0; p < 6; p++) {
-                if (i == 1 && (cnb[p] == 96 || cnb[p] == 160)) continue;
-                printf("variants native chain (%d, %d) nb %3d potrf %s, cb 0/256/512/1024:", m, k,
-                       cnb[p], po ? "cuSOLVER" : "ours    ");
-                for (int q = 0; q < 4; q++) {
-                    a.tune = *t, a.tune.native_chain_nb = cnb[p], a.tune.native_chain_cb = ccb[q];
-                    a.tune.native_chain_potrf = po;
-                    printf(" %6.0f", gf(fl, time_ms(run_native, native_restore, &a, 5)));
+        for (int la = i; la < 2; la++)
+            for (int po = 0; po < 2; po++)
+                for (int p = 0; p < 5; p++) {
+                    if (i == 1 && (cnb[p] == 96 || cnb[p] == 160)) continue;
+                    printf("variants native chain (%d, %d) lookahead %d nb %3d potrf %s, cb 0/512/1024/512+16 SMs kept:",
+                           m, k, la, cnb[p], po ? "cuSOLVER" : "ours    ");
+                    for (int q = 0; q < 4; q++) {
+                        a.tune = *t, a.tune.native_chain_nb = cnb[p], a.tune.native_chain_cb = ccb[q];
+                        a.tune.native_chain_potrf = po, a.tune.native_chain_lookahead = la;
+                        a.tune.native_chain_sms = csm[q];
+                        printf(" %6.0f", gf(fl, time_ms(run_native, native_restore, &a, 5)));
+                    }
+                    int info = 0;
+                    CK(cudaMemcpy(&info, a.s.dinfo, sizeof(int), cudaMemcpyDeviceToHost));
+                    printf(" GFLOP/s%s\n", info ? " (info != 0!)" : "");
                 }
-                int info = 0;
-                CK(cudaMemcpy(&info, a.s.dinfo, sizeof(int), cudaMemcpyDeviceToHost));
-                printf(" GFLOP/s%s\n", info ? " (info != 0!)" : "");
-            }
         native_free(&a);
     }
 }
@@ -889,24 +893,30 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
     if (t->native_trsm_nb == 0) t->native_trsm_doubling = 0;
     /* v9: the pivot chain beside the CB update (its width, 0 = off, kept on
      * a 1% gain), then its CB groups and the diagonal blocks' POTRF */
-    static const int cnbs[5] = {0, 64, 96, 128, 192}, ccbs[4] = {512, 256, 1024, 0}, cpo[2] = {0, 1};
-    t->native_chain_cb = 512, t->native_chain_potrf = 0;
+    static const int cnbs[5] = {0, 128, 160, 192, 256}, ccbs[3] = {512, 1024, 0}, cpo[2] = {1, 0},
+                     cla[2] = {1, 0}, csms[3] = {0, 8, 16};
+    t->native_chain_cb = 512, t->native_chain_potrf = 1, t->native_chain_lookahead = 1;
+    t->native_chain_sms = 0;
     tune_native_key(t, offsetof(sylva__kernel_tuning, native_chain_nb), cnbs, 5, "chain_nb", 0.01);
     if (t->native_chain_nb > 0) {
-        tune_native_key(t, offsetof(sylva__kernel_tuning, native_chain_cb), ccbs, 4, "chain_cb", 0.01);
         tune_native_key(t, offsetof(sylva__kernel_tuning, native_chain_potrf), cpo, 2, "chain_potrf", 0.01);
+        tune_native_key(t, offsetof(sylva__kernel_tuning, native_chain_lookahead), cla, 2, "chain_lookahead", 0.01);
+        tune_native_key(t, offsetof(sylva__kernel_tuning, native_chain_cb), ccbs, 3, "chain_cb", 0.01);
+        tune_native_key(t, offsetof(sylva__kernel_tuning, native_chain_sms), csms, 3, "chain_sms", 0.01);
     }
     free(m), free(k);
     printf("tuned: tiny_max_m %d fused_max_m %d fused_threads %d fused_panel %d panel_nb %d "
            "native_syrk_nb %d native_panel_nb %d fused_mma_min_m %d fused_small_m %d gemm_mma %d "
            "panel_merge_min_count %d tiny_min_blocks %d tiny_fronts4 %d tiny_min_blocks4 %d "
            "tiny_one_launch %d tiny_warp_uniform %d native_trsm_nb %d native_trsm_doubling %d "
-           "native_chain_nb %d native_chain_cb %d native_chain_potrf %d\n",
+           "native_chain_nb %d native_chain_cb %d native_chain_potrf %d native_chain_lookahead %d "
+           "native_chain_sms %d\n",
            t->tiny_max_m, t->fused_max_m, t->fused_threads, t->fused_panel, t->panel_nb,
            t->native_syrk_nb, t->native_panel_nb, t->fused_mma_min_m, t->fused_small_m,
            t->gemm_mma, t->panel_merge_min_count, t->tiny_min_blocks, t->tiny_fronts4,
            t->tiny_min_blocks4, t->tiny_one_launch, t->tiny_warp_uniform, t->native_trsm_nb,
-           t->native_trsm_doubling, t->native_chain_nb, t->native_chain_cb, t->native_chain_potrf);
+           t->native_trsm_doubling, t->native_chain_nb, t->native_chain_cb, t->native_chain_potrf,
+           t->native_chain_lookahead, t->native_chain_sms);
 }
 
 int main(int argc, char **argv)

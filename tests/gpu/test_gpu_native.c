@@ -10,6 +10,8 @@
  * second stream (sylva__gpu_front_factor_native_aux): k at and one past the
  * chain's block width (no chain / a chain with a one-column tail), CB
  * groups of 0 (one update at the end) and of several blocks, k = m (no CB),
+ * with and without look-ahead (the columns beyond the next panel on a
+ * second aux stream), the CB update sized for SMs kept for the chain,
  * diagonal blocks by the fused kernel, by the medium path (width 256 > the
  * fused bound) and by cuSOLVER, non-SPD fronts (failure inside a later
  * block and group), SYRK tiles. Backward error and difference compared
@@ -92,17 +94,19 @@ int main(int argc, char **argv)
         fs_free(&s);
     }
     /* v9: the pivot chain beside the CB update */
-    static const int chain[][7] = {
-        /* m, k, chain nb, chain cb, bad column, POTRF by cuSOLVER, syrk nb */
-        {300, 128, 128, 512, 0, 0, 0},      {300, 129, 128, 512, 0, 0, 0},
-        {600, 129, 128, 0, 0, 0, 0},        {700, 700, 64, 128, 0, 0, 0},
-        {1500, 400, 96, 192, 0, 0, 512},    {2000, 600, 128, 256, 300, 0, 0},
-        {2000, 600, 128, 256, 77, 1, 0},    {1200, 1000, 160, 320, 0, 0, 0},
-        {1500, 600, 256, 512, 0, 0, 0},     {1500, 600, 200, 400, 0, 1, 512},
-        {8192, 2048, 128, 512, 0, 0, 2048}, {10000, 1500, 96, 480, 1400, 0, 2048},
-        {16384, 4096, 128, 1024, 0, 0, 2048}};
+    static const int chain[][9] = {
+        /* m, k, chain nb, chain cb, bad column, POTRF by cuSOLVER, syrk nb, look-ahead, SMs kept */
+        {300, 128, 128, 512, 0, 0, 0, 0, 0},      {300, 129, 128, 512, 0, 0, 0, 1, 0},
+        {600, 129, 128, 0, 0, 0, 0, 0, 0},        {700, 700, 64, 128, 0, 0, 0, 1, 0},
+        {1500, 400, 96, 192, 0, 0, 512, 1, 16},   {2000, 600, 128, 256, 300, 0, 0, 1, 0},
+        {2000, 600, 128, 256, 77, 1, 0, 0, 0},    {1200, 1000, 160, 320, 0, 0, 0, 1, 8},
+        {1500, 600, 256, 512, 0, 0, 0, 0, 0},     {1500, 600, 200, 400, 0, 1, 512, 1, 0},
+        {1000, 512, 128, 256, 0, 1, 0, 1, 0},     {1500, 400, 96, 192, 0, 0, 512, 0, 0},
+        {8192, 2048, 128, 512, 0, 0, 2048, 0, 0}, {8192, 2048, 256, 512, 0, 1, 2048, 1, 16},
+        {10000, 1500, 96, 480, 1400, 0, 2048, 1, 0},
+        {16384, 4096, 192, 1024, 0, 1, 2048, 1, 0}};
     int nc = (int)(sizeof chain / sizeof chain[0]);
-    if (quick) nc = 10;
+    if (quick) nc = 12;
     sylva__gpu_native_aux *aux = NULL;
     if (sylva__gpu_native_aux_create(&aux) != 0) {
         printf("FAIL: native aux\n");
@@ -119,6 +123,8 @@ int main(int argc, char **argv)
         tune.native_chain_cb = chain[t][3];
         tune.native_chain_potrf = chain[t][5];
         tune.native_syrk_nb = chain[t][6];
+        tune.native_chain_lookahead = chain[t][7];
+        tune.native_chain_sms = chain[t][8];
         double *P = s.dpool + s.offP[0], *C = s.dpool + s.offC[0];
         int64_t wb = sylva__gpu_native_workspace_bytes(solver, k, P, s.ldp[0], &tune);
         void *work = NULL;
@@ -139,8 +145,9 @@ int main(int argc, char **argv)
             d = fs_diff(&s, 0, s.res, cpu);
             ok = e <= 10 * eps_m && d <= 1000 * eps_m;
         }
-        printf("  native chain m=%5d k=%5d nb=%4d cb=%4d potrf=%s syrk_nb=%4d %s: info %d (cpu %d) backward %.2f m·eps, diff %.2g  %s\n",
+        printf("  native chain m=%5d k=%5d nb=%4d cb=%4d potrf=%s syrk_nb=%4d ahead=%d sms=%2d %s: info %d (cpu %d) backward %.2f m·eps, diff %.2g  %s\n",
                m, k, chain[t][2], chain[t][3], chain[t][5] ? "cuSOLVER" : "ours    ", chain[t][6],
+               chain[t][7], chain[t][8],
                whole ? "whole" : "split", s.info[0], info, e < 0 ? -1.0 : e / eps_m, d,
                ok ? "ok" : "FAIL");
         failures += !ok;
