@@ -6,7 +6,9 @@
  *   nb = tune->native_chain_nb columns of P: POTRF of the nb × nb diagonal
  *   block by our batched kernels as a one-front batch (one block for nb ≤
  *   fused_max_m) or, with tune->native_chain_potrf = 1, by cuSOLVER; TRSM
- *   of all the panel's rows below it (cuBLAS); the rank-nb update of P's
+ *   of all the panel's rows below it (cuBLAS's, or with
+ *   tune->native_chain_trsm = 1 one GEMM by the block's inverse); the
+ *   rank-nb update of P's
  *   remaining pivot columns (SYRK on F11's part, GEMM on L21's) — with
  *   tune->native_chain_lookahead = 1 only of the next panel's columns, the
  *   columns beyond it on the aux's second high-priority stream (rest),
@@ -108,6 +110,38 @@ __global__ void chain_desc_kernel(double *P, int ldp, int k, int nb, int nbl, in
     Pp[i] = P + c0 + (size_t)c0 * ldp;
 }
 
+/* W (n × n, leading dim n) = identity. */
+__global__ void chain_identity_kernel(double *W, int n)
+{
+    for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < n * n; e += gridDim.x * blockDim.x)
+        W[e] = e % n == e / n ? 1.0 : 0.0;
+}
+
+/* B (rows × jb) ← B·D⁻ᵀ by D's inverse W (made here on the chain by a small
+ * TRSM on identity) and one GEMM per 8192 rows into X, copied back: the
+ * panel's TRSM as GEMM (cuBLAS's TRSM of a narrow panel is a chain of
+ * small leaves). */
+static int trsm_by_inverse(cublasHandle_t blas, int rows, int jb, const double *D, int ldp,
+                           double *B, double *W, double *X, cudaStream_t c)
+{
+    const double one = 1, zero = 0;
+    chain_identity_kernel<<<SYLVA_DIV_UP(jb * jb, 256 * 4), 256, 0, c>>>(W, jb);
+    int rc = sylva__launch_status();
+    if (rc != SYLVA_OK) return rc;
+    cublasStatus_t bs = cublasDtrsm(blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
+                                    CUBLAS_DIAG_NON_UNIT, jb, jb, &one, D, ldp, W, jb);
+    for (int r0 = 0; r0 < rows && bs == CUBLAS_STATUS_SUCCESS; r0 += NATIVE_TRSM_ROWS) {
+        const int nr = rows - r0 < NATIVE_TRSM_ROWS ? rows - r0 : NATIVE_TRSM_ROWS;
+        bs = gemm_nt(blas, nr, jb, jb, &one, B + r0, ldp, W, jb, &zero, X, NATIVE_TRSM_ROWS);
+        if (bs == CUBLAS_STATUS_SUCCESS &&
+            cudaMemcpy2DAsync(B + r0, (size_t)ldp * sizeof(double), X,
+                              (size_t)NATIVE_TRSM_ROWS * sizeof(double), (size_t)nr * sizeof(double),
+                              jb, cudaMemcpyDeviceToDevice, c) != cudaSuccess)
+            return sylva__launch_status();
+    }
+    return bs == CUBLAS_STATUS_SUCCESS ? SYLVA_OK : lib_fail("cuBLAS TRSM/GEMM (chain, by inverse)", bs);
+}
+
 __global__ void chain_fold_kernel(const int *block_info, int *info, int col0)
 {
     if (*block_info != 0 && *info == 0) *info = col0 + *block_info;
@@ -171,7 +205,13 @@ int native_chain(cusolverDnHandle_t solver, cublasHandle_t blas, const sylva__gp
         chain_fold_kernel<<<1, 1, 0, c>>>(binfo + i, info, j);
         if ((rc = sylva__launch_status()) != SYLVA_OK) break;
         cublasStatus_t bs = CUBLAS_STATUS_SUCCESS;
-        if (below > 0) bs = trsm_right_lt(aux->blas, below, jb, &one, D, ldp, D + jb, ldp);
+        if (below > 0 && lay.chain_w > 0) {
+            rc = trsm_by_inverse(aux->blas, below, jb, D, ldp, D + jb,
+                                 (double *)((char *)work + lay.chain_w),
+                                 (double *)((char *)work + lay.chain_x), c);
+            if (rc != SYLVA_OK) break;
+        } else if (below > 0)
+            bs = trsm_right_lt(aux->blas, below, jb, &one, D, ldp, D + jb, ldp);
         /* columns [c1, c1 + next) on the chain; [c1 + next, k) on the rest
          * stream with look-ahead, else on the chain too */
         const int c1 = j + jb, next = ahead && rest > nb ? nb : rest, far = rest - next;

@@ -46,6 +46,11 @@ native_layout native_layout_for(int k, const sylva__kernel_tuning *t)
         l.chain = o;
         l.chain_ptr = o += align256(3 * nbl * (int64_t)sizeof(int));
         o += align256(nbl * (int64_t)sizeof(double *));
+        if (t->native_chain_trsm == 1) {
+            l.chain_w = o;
+            l.chain_x = o += align256((int64_t)cb * cb * (int64_t)sizeof(double));
+            o += align256((int64_t)NATIVE_TRSM_ROWS * cb * (int64_t)sizeof(double));
+        }
     }
     l.potrf = l.fixed = o;
     return l;

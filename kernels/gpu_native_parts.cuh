@@ -21,12 +21,15 @@ namespace sylva {
 
 /* Byte offsets into the native workspace, for k pivot columns under the
  * table t: the inverted-block TRSM's buffers, the chain's one-front batch
- * arrays (3 ints and a pointer per diagonal block), then cuSOLVER's POTRF
+ * arrays (3 ints and a pointer per diagonal block; with native_chain_trsm
+ * the diagonal block's inverse and a buffer of NATIVE_TRSM_ROWS × nb),
+ * then cuSOLVER's POTRF
  * workspace (lwork scalars) and a 16-byte status at the very end of
  * whatever the caller gives (work_bytes − 16). */
 struct native_layout {
     int64_t inv, inv_x, inv_ptr, chain, chain_ptr, potrf; /* offsets (0 when unused) */
     int chain_nb, chain_blocks;         /* the chain's block width (0: no chain), ⌈k / chain_nb⌉ */
+    int64_t chain_w, chain_x;           /* the chain's TRSM by inverse: W (nb²), X (8192 × nb); 0: none */
     int trsm_nb, trsm_blocks;           /* trsm_blocks: ⌈k / trsm_nb⌉ */
     int trsm_doubling;                  /* the inverses by doubling (else one batched TRSM) */
     int64_t fixed;            /* bytes before cuSOLVER's workspace */

@@ -66,11 +66,12 @@ void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
     t->tiny_warp_uniform = 8;
     t->native_trsm_nb = 512;
     t->native_trsm_doubling = 1;
-    t->native_chain_nb = 128;
+    t->native_chain_nb = 0;
     t->native_chain_cb = 512;
     t->native_chain_potrf = 0;
     t->native_chain_lookahead = 1;
     t->native_chain_sms = 0;
+    t->native_chain_trsm = 1;
 }
 
 #define SYLVA_TUNING_KEYS(X)                                                                  \
@@ -79,7 +80,7 @@ void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
     X(gemm_mma) X(panel_merge_min_count) X(tiny_min_blocks) X(tiny_fronts4)                    \
     X(tiny_min_blocks4) X(tiny_one_launch) X(tiny_warp_uniform) X(native_trsm_nb) \
     X(native_trsm_doubling) X(native_chain_nb) X(native_chain_cb) X(native_chain_potrf) \
-    X(native_chain_lookahead) X(native_chain_sms)
+    X(native_chain_lookahead) X(native_chain_sms) X(native_chain_trsm)
 
 int sylva__kernel_tuning_check(const sylva__kernel_tuning *t)
 {
@@ -110,6 +111,7 @@ int sylva__kernel_tuning_check(const sylva__kernel_tuning *t)
     if (t->native_chain_potrf != 0 && t->native_chain_potrf != 1) return -1;
     if (t->native_chain_lookahead != 0 && t->native_chain_lookahead != 1) return -1;
     if (t->native_chain_sms < 0 || t->native_chain_sms > 64) return -1;
+    if (t->native_chain_trsm != 0 && t->native_chain_trsm != 1) return -1;
     return 0;
 }
 

@@ -59,6 +59,8 @@ typedef struct sylva__kernel_tuning {
                                    beyond it go to a second aux stream; 0: all on the chain */
     int native_chain_sms; /* the CB update's cuBLAS calls sized for this many SMs fewer (kept
                              for the chain; 0..64, 0: all) */
+    int native_chain_trsm; /* the chain's panel TRSM: 0: cuBLAS's; 1: by the diagonal block's
+                              inverse and GEMM (workspace) */
 } sylva__kernel_tuning;
 
 void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t);

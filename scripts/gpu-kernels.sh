@@ -18,6 +18,8 @@
 # variants-chain: bench-kernels --variants-chain (v9: the native pivot
 # chain's block widths × CB groups × diagonal POTRF, whole fronts). (At most
 # 8 files come back from a device call: keep what lands in $OUT to that.)
+# RACECHECK_TESTS limits racecheck to the tests named (default
+# test_gpu_assembly test_gpu_front).
 # BUNDLE_DIR is an unpacked gpu-bundle of build/tests/gpu/* and
 # build/bench/kernels/bench-kernels (see docs/kernels.md). No phase named: all.
 set -uo pipefail
@@ -52,6 +54,8 @@ for p in $phases; do
     for tool in memcheck racecheck; do
       for t in test_gpu_assembly test_gpu_front test_gpu_native; do
         [ $tool = racecheck ] && [ $t = test_gpu_native ] && continue  # no shared memory of ours
+        # RACECHECK_TESTS: the tests racecheck runs (default both)
+        [ $tool = racecheck ] && [[ " ${RACECHECK_TESTS:-test_gpu_assembly test_gpu_front} " != *" $t "* ]] && continue
         f=()
         s=$(date +%s)
         timeout 150 "$CS" --tool $tool "${f[@]}" --error-exitcode 9 --print-limit 20 \

@@ -433,6 +433,69 @@ static void native_phases(int m, int k, const sylva__kernel_tuning *tn, float *t
  * (median of 5 each) and the form's TRSM phase alone; then F11's POTRF
  * alone by cusolverDnDpotrf, cusolverDnXpotrf and the upper POTRF on its
  * transpose. The workspace is the largest any form asks for. */
+/* The chain's parts on (8192, 2048), each alone on the pristine front: the
+ * POTRF of the first nb × nb diagonal block by our batched kernels (one-front
+ * batch) and by cuSOLVER, the TRSM of the 8192 − nb rows below it by cuBLAS
+ * and by the inverse (TRSM on identity, GEMM into a buffer, copy back). */
+static int part_sel, part_nb;
+static int *part_n, *part_ld, *part_info;
+static double **part_P, *part_W, *part_I, *part_X;
+static void run_part(void *p)
+{
+    native_arg *a = p;
+    const double one = 1, zero = 0;
+    const int nb = part_nb, ld = a->s.ldp[0], below = a->s.m[0] - nb;
+    double *P = a->s.dpool + a->s.offP[0];
+    if (part_sel == 0) {
+        sylva__front_batch b = {1, part_n, part_n, part_P, part_ld, part_P, part_ld, part_info};
+        if (sylva__gpu_front_factor_vbatched_range_nocheck(&b, nb, nb, nb, &a->tune, st))
+            fprintf(stderr, "chain part POTRF failed\n"), exit(2);
+    } else if (part_sel == 1) {
+        int64_t tb = sylva__gpu_native_workspace_bytes(solver, a->s.k[0], P, ld, &a->tune),
+                nt = sylva__gpu_native_workspace_bytes(solver, a->s.k[0], P, ld, NULL), fixed = tb - nt;
+        cusolverDnDpotrf(solver, CUBLAS_FILL_MODE_LOWER, nb, P, ld, (double *)((char *)a->work + fixed),
+                         (int)((a->wb - fixed - 16) / 8), part_info);
+    } else if (part_sel == 2) {
+        cublasDtrsm(blas, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT,
+                    below, nb, &one, P, ld, P + nb, ld);
+    } else {
+        CK(cudaMemcpyAsync(part_W, part_I, (size_t)nb * nb * sizeof(double), cudaMemcpyDeviceToDevice, st));
+        cublasDtrsm(blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT,
+                    nb, nb, &one, P, ld, part_W, nb);
+        cublasDgemm(blas, CUBLAS_OP_N, CUBLAS_OP_T, below, nb, nb, &one, P + nb, ld, part_W, nb, &zero,
+                    part_X, below);
+        CK(cudaMemcpy2DAsync(P + nb, (size_t)ld * sizeof(double), part_X, (size_t)below * sizeof(double),
+                             (size_t)below * sizeof(double), nb, cudaMemcpyDeviceToDevice, st));
+    }
+}
+
+static void chain_parts(native_arg *a)
+{
+    const int m = a->s.m[0];
+    CK(cudaMalloc((void **)&part_n, 3 * sizeof(int))), part_ld = part_n + 1, part_info = part_n + 2;
+    CK(cudaMalloc((void **)&part_P, sizeof(double *)));
+    CK(cudaMalloc((void **)&part_W, 256 * 256 * sizeof(double)));
+    CK(cudaMalloc((void **)&part_I, 256 * 256 * sizeof(double)));
+    CK(cudaMalloc((void **)&part_X, (size_t)m * 256 * sizeof(double)));
+    double *P = a->s.dpool + a->s.offP[0];
+    CK(cudaMemcpy(part_P, &P, sizeof P, cudaMemcpyHostToDevice));
+    for (int nb = 128; nb <= 256; nb *= 2) {
+        double *h = calloc((size_t)nb * nb, sizeof(double));
+        for (int i = 0; i < nb; i++) h[i * (nb + 1)] = 1;
+        CK(cudaMemcpy(part_I, h, (size_t)nb * nb * sizeof(double), cudaMemcpyHostToDevice));
+        free(h);
+        int hv[3] = {nb, a->s.ldp[0], 0};
+        CK(cudaMemcpy(part_n, hv, sizeof hv, cudaMemcpyHostToDevice));
+        part_nb = nb;
+        float tp[4];
+        for (part_sel = 0; part_sel < 4; part_sel++) tp[part_sel] = time_ms(run_part, native_restore, a, 7);
+        printf("variants native chain parts (%d, %d) nb %d: POTRF ours %.1f us, cuSOLVER %.1f us; "
+               "TRSM of %d rows cuBLAS %.1f us, by inverse %.1f us\n", m, a->s.k[0], nb,
+               tp[0] * 1e3, tp[1] * 1e3, m - nb, tp[2] * 1e3, tp[3] * 1e3);
+    }
+    cudaFree(part_n), cudaFree(part_P), cudaFree(part_W), cudaFree(part_I), cudaFree(part_X);
+}
+
 static void chain_variants(const sylva__kernel_tuning *t)
 {
     static const int nat[2][2] = {{8192, 2048}, {16384, 4096}};
@@ -444,22 +507,30 @@ static void chain_variants(const sylva__kernel_tuning *t)
         const double fl = gt_front_flops(m, k);
         native_arg a;
         sylva__kernel_tuning u = *t;
-        u.native_chain_nb = 96;
+        u.native_chain_nb = 96, u.native_chain_trsm = 1;
         native_make(&a, m, k, &u); /* the widest chain arrays */
+        u.native_chain_nb = 256; /* the largest inverse buffers */
+        int64_t wb = sylva__gpu_native_workspace_bytes(solver, k, a.s.dpool, a.s.ldp[0], &u);
+        if (wb > a.wb) {
+            cudaFree(a.work);
+            CK(cudaMalloc(&a.work, wb));
+            a.wb = wb;
+        }
         a.tune = *t, a.tune.native_chain_nb = 0;
+        if (i == 0) chain_parts(&a);
         printf("variants native chain (%d, %d): off (v8 form) %6.0f %6.0f GFLOP/s\n", m, k,
                gf(fl, time_ms(run_native, native_restore, &a, 5)),
                gf(fl, time_ms(run_native, native_restore, &a, 5)));
-        for (int la = i; la < 2; la++)
+        for (int tr = 1; tr >= 0; tr--)
             for (int po = 0; po < 2; po++)
                 for (int p = 0; p < 5; p++) {
                     if (i == 1 && (cnb[p] == 96 || cnb[p] == 160)) continue;
-                    printf("variants native chain (%d, %d) lookahead %d nb %3d potrf %s, cb 0/512/1024/512+16 SMs kept:",
-                           m, k, la, cnb[p], po ? "cuSOLVER" : "ours    ");
+                    printf("variants native chain (%d, %d) trsm %s nb %3d potrf %s, cb 0/512/1024/512+16 SMs kept:",
+                           m, k, tr ? "inverse" : "cuBLAS ", cnb[p], po ? "cuSOLVER" : "ours    ");
                     for (int q = 0; q < 4; q++) {
                         a.tune = *t, a.tune.native_chain_nb = cnb[p], a.tune.native_chain_cb = ccb[q];
-                        a.tune.native_chain_potrf = po, a.tune.native_chain_lookahead = la;
-                        a.tune.native_chain_sms = csm[q];
+                        a.tune.native_chain_potrf = po, a.tune.native_chain_lookahead = 1;
+                        a.tune.native_chain_sms = csm[q], a.tune.native_chain_trsm = tr;
                         printf(" %6.0f", gf(fl, time_ms(run_native, native_restore, &a, 5)));
                     }
                     int info = 0;
@@ -894,12 +965,13 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
     /* v9: the pivot chain beside the CB update (its width, 0 = off, kept on
      * a 1% gain), then its CB groups and the diagonal blocks' POTRF */
     static const int cnbs[5] = {0, 128, 160, 192, 256}, ccbs[3] = {512, 1024, 0}, cpo[2] = {1, 0},
-                     cla[2] = {1, 0}, csms[3] = {0, 8, 16};
+                     cla[2] = {1, 0}, csms[3] = {0, 8, 16}, ctr[2] = {1, 0};
     t->native_chain_cb = 512, t->native_chain_potrf = 1, t->native_chain_lookahead = 1;
-    t->native_chain_sms = 0;
+    t->native_chain_sms = 0, t->native_chain_trsm = 1;
     tune_native_key(t, offsetof(sylva__kernel_tuning, native_chain_nb), cnbs, 5, "chain_nb", 0.01);
     if (t->native_chain_nb > 0) {
         tune_native_key(t, offsetof(sylva__kernel_tuning, native_chain_potrf), cpo, 2, "chain_potrf", 0.01);
+        tune_native_key(t, offsetof(sylva__kernel_tuning, native_chain_trsm), ctr, 2, "chain_trsm", 0.01);
         tune_native_key(t, offsetof(sylva__kernel_tuning, native_chain_lookahead), cla, 2, "chain_lookahead", 0.01);
         tune_native_key(t, offsetof(sylva__kernel_tuning, native_chain_cb), ccbs, 3, "chain_cb", 0.01);
         tune_native_key(t, offsetof(sylva__kernel_tuning, native_chain_sms), csms, 3, "chain_sms", 0.01);
@@ -910,13 +982,13 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
            "panel_merge_min_count %d tiny_min_blocks %d tiny_fronts4 %d tiny_min_blocks4 %d "
            "tiny_one_launch %d tiny_warp_uniform %d native_trsm_nb %d native_trsm_doubling %d "
            "native_chain_nb %d native_chain_cb %d native_chain_potrf %d native_chain_lookahead %d "
-           "native_chain_sms %d\n",
+           "native_chain_sms %d native_chain_trsm %d\n",
            t->tiny_max_m, t->fused_max_m, t->fused_threads, t->fused_panel, t->panel_nb,
            t->native_syrk_nb, t->native_panel_nb, t->fused_mma_min_m, t->fused_small_m,
            t->gemm_mma, t->panel_merge_min_count, t->tiny_min_blocks, t->tiny_fronts4,
            t->tiny_min_blocks4, t->tiny_one_launch, t->tiny_warp_uniform, t->native_trsm_nb,
            t->native_trsm_doubling, t->native_chain_nb, t->native_chain_cb, t->native_chain_potrf,
-           t->native_chain_lookahead, t->native_chain_sms);
+           t->native_chain_lookahead, t->native_chain_sms, t->native_chain_trsm);
 }
 
 int main(int argc, char **argv)

@@ -11,7 +11,9 @@
  * chain's block width (no chain / a chain with a one-column tail), CB
  * groups of 0 (one update at the end) and of several blocks, k = m (no CB),
  * with and without look-ahead (the columns beyond the next panel on a
- * second aux stream), the CB update sized for SMs kept for the chain,
+ * second aux stream), the CB update sized for SMs kept for the chain, the
+ * panel TRSM by cuBLAS and by the diagonal block's inverse (L21 taller
+ * than one 8192-row chunk too),
  * diagonal blocks by the fused kernel, by the medium path (width 256 > the
  * fused bound) and by cuSOLVER, non-SPD fronts (failure inside a later
  * block and group), SYRK tiles. Backward error and difference compared
@@ -94,19 +96,22 @@ int main(int argc, char **argv)
         fs_free(&s);
     }
     /* v9: the pivot chain beside the CB update */
-    static const int chain[][9] = {
-        /* m, k, chain nb, chain cb, bad column, POTRF by cuSOLVER, syrk nb, look-ahead, SMs kept */
-        {300, 128, 128, 512, 0, 0, 0, 0, 0},      {300, 129, 128, 512, 0, 0, 0, 1, 0},
-        {600, 129, 128, 0, 0, 0, 0, 0, 0},        {700, 700, 64, 128, 0, 0, 0, 1, 0},
-        {1500, 400, 96, 192, 0, 0, 512, 1, 16},   {2000, 600, 128, 256, 300, 0, 0, 1, 0},
-        {2000, 600, 128, 256, 77, 1, 0, 0, 0},    {1200, 1000, 160, 320, 0, 0, 0, 1, 8},
-        {1500, 600, 256, 512, 0, 0, 0, 0, 0},     {1500, 600, 200, 400, 0, 1, 512, 1, 0},
-        {1000, 512, 128, 256, 0, 1, 0, 1, 0},     {1500, 400, 96, 192, 0, 0, 512, 0, 0},
-        {8192, 2048, 128, 512, 0, 0, 2048, 0, 0}, {8192, 2048, 256, 512, 0, 1, 2048, 1, 16},
-        {10000, 1500, 96, 480, 1400, 0, 2048, 1, 0},
-        {16384, 4096, 192, 1024, 0, 1, 2048, 1, 0}};
+    static const int chain[][10] = {
+        /* m, k, chain nb, chain cb, bad column, POTRF by cuSOLVER, syrk nb, look-ahead, SMs kept,
+         * panel TRSM by the inverse */
+        {300, 128, 128, 512, 0, 0, 0, 0, 0, 1},      {300, 129, 128, 512, 0, 0, 0, 1, 0, 1},
+        {600, 129, 128, 0, 0, 0, 0, 0, 0, 0},        {700, 700, 64, 128, 0, 0, 0, 1, 0, 1},
+        {1500, 400, 96, 192, 0, 0, 512, 1, 16, 0},   {2000, 600, 128, 256, 300, 0, 0, 1, 0, 1},
+        {2000, 600, 128, 256, 77, 1, 0, 0, 0, 0},    {1200, 1000, 160, 320, 0, 0, 0, 1, 8, 1},
+        {1500, 600, 256, 512, 0, 0, 0, 0, 0, 1},     {1500, 600, 200, 400, 0, 1, 512, 1, 0, 0},
+        {1000, 512, 128, 256, 0, 1, 0, 1, 0, 1},     {1500, 400, 96, 192, 0, 0, 512, 0, 0, 1},
+        {2000, 600, 128, 256, 500, 1, 0, 1, 0, 1},
+        {8192, 2048, 128, 512, 0, 0, 2048, 0, 0, 0}, {8192, 2048, 256, 512, 0, 1, 2048, 1, 16, 1},
+        {10000, 1500, 96, 480, 1400, 0, 2048, 1, 0, 1},
+        {10000, 1500, 128, 512, 0, 1, 2048, 1, 0, 1},
+        {16384, 4096, 192, 1024, 0, 1, 2048, 1, 0, 1}};
     int nc = (int)(sizeof chain / sizeof chain[0]);
-    if (quick) nc = 12;
+    if (quick) nc = 13;
     sylva__gpu_native_aux *aux = NULL;
     if (sylva__gpu_native_aux_create(&aux) != 0) {
         printf("FAIL: native aux\n");
@@ -125,6 +130,7 @@ int main(int argc, char **argv)
         tune.native_syrk_nb = chain[t][6];
         tune.native_chain_lookahead = chain[t][7];
         tune.native_chain_sms = chain[t][8];
+        tune.native_chain_trsm = chain[t][9];
         double *P = s.dpool + s.offP[0], *C = s.dpool + s.offC[0];
         int64_t wb = sylva__gpu_native_workspace_bytes(solver, k, P, s.ldp[0], &tune);
         void *work = NULL;
@@ -145,9 +151,9 @@ int main(int argc, char **argv)
             d = fs_diff(&s, 0, s.res, cpu);
             ok = e <= 10 * eps_m && d <= 1000 * eps_m;
         }
-        printf("  native chain m=%5d k=%5d nb=%4d cb=%4d potrf=%s syrk_nb=%4d ahead=%d sms=%2d %s: info %d (cpu %d) backward %.2f m·eps, diff %.2g  %s\n",
+        printf("  native chain m=%5d k=%5d nb=%4d cb=%4d potrf=%s syrk_nb=%4d ahead=%d sms=%2d trsm=%s %s: info %d (cpu %d) backward %.2f m·eps, diff %.2g  %s\n",
                m, k, chain[t][2], chain[t][3], chain[t][5] ? "cuSOLVER" : "ours    ", chain[t][6],
-               chain[t][7], chain[t][8],
+               chain[t][7], chain[t][8], chain[t][9] ? "inv" : "cuB",
                whole ? "whole" : "split", s.info[0], info, e < 0 ? -1.0 : e / eps_m, d,
                ok ? "ok" : "FAIL");
         failures += !ok;
