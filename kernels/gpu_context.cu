@@ -59,8 +59,6 @@ extern "C" int sylva__gpu_context_create(cudaStream_t s, sylva__gpu_context **ou
     } else if ((e = cudaMalloc((void **)&c->failures, sizeof *c->failures)) != cudaSuccess) {
         c->failures = NULL;
         status = cuda_fail("cudaMalloc (failure list)", e);
-    } else if (c->tuning.native_chain_nb > 0) {
-        status = sylva__gpu_native_aux_create(&c->native_aux);
     }
     if (status == SYLVA_OK) status = sylva__gpu_context_reset(c);
     if (status != SYLVA_OK) {
@@ -75,7 +73,6 @@ extern "C" void sylva__gpu_context_free(sylva__gpu_context *c)
 {
     if (!c) return;
     sylva__gpu_stage_free(c->stage);
-    sylva__gpu_native_aux_free(c->native_aux);
     if (c->solver) cusolverDnDestroy(c->solver);
     if (c->blas) cublasDestroy(c->blas);
     if (c->failures) cudaFree(c->failures);

@@ -8,7 +8,6 @@
 #include <cusolverDn.h>
 
 #include "gpu_context.h"
-#include "gpu_front.h"
 #include "gpu_stage.h"
 
 /* The device failure list: count, then (front, pivot) pairs. */
@@ -27,7 +26,6 @@ struct sylva__gpu_context {
     char name[256];
     size_t peak;
     sylva__gpu_stage *stage; /* pinned staging of the solve's host blocks: at the first need */
-    sylva__gpu_native_aux *native_aux; /* the native chain's stream (tuning.native_chain_nb > 0) */
 };
 
 #endif

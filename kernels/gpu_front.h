@@ -131,7 +131,7 @@ int sylva__gpu_extend_add_vbatched_max_nocheck(const sylva__extend_add_batch *b,
 /* ---- Native: one big front, all on the device, through cuSOLVER/cuBLAS
  * handles the caller made (bound to stream s here). P, C, info on the device;
  * work of sylva__gpu_native_workspace_bytes() bytes for the same k and
- * table (the table's native_trsm_nb and native_chain_nb add buffers).
+ * table (the table's native_trsm_nb adds buffers).
  * SYRK as lower-triangle tiles of DGEMM when tune->native_syrk_nb > 0, else
  * cublasDsyrk. */
 int64_t sylva__gpu_native_workspace_bytes(struct cusolverDnContext *solver, int k, double *P,
@@ -140,22 +140,6 @@ int sylva__gpu_front_factor_native(struct cusolverDnContext *solver, struct cubl
                                    int m, int k, double *P, int ldp, double *C, int ldc,
                                    void *work, int64_t work_bytes, int *info,
                                    const sylva__kernel_tuning *tune, struct CUstream_st *s);
-/* The same with an aux: a second (high-priority) stream, a cuBLAS handle on
- * it and two events, made once by the caller (create/free below; NULL: as
- * above). With tune->native_chain_nb in (0, k) the front runs as a pivot
- * chain on the aux's stream (POTRF of nb-wide diagonal blocks by the
- * batched kernels, TRSM, update of the remaining pivot columns) beside the
- * CB's update on s by each native_chain_cb finished columns; s waits for
- * the aux's stream before the call returns, so the caller sees s only. One
- * aux serves one front at a time. */
-typedef struct sylva__gpu_native_aux sylva__gpu_native_aux;
-int sylva__gpu_native_aux_create(sylva__gpu_native_aux **out);
-void sylva__gpu_native_aux_free(sylva__gpu_native_aux *aux);
-int sylva__gpu_front_factor_native_aux(struct cusolverDnContext *solver, struct cublasContext *blas,
-                                       sylva__gpu_native_aux *aux, int m, int k, double *P,
-                                       int ldp, double *C, int ldc, void *work,
-                                       int64_t work_bytes, int *info,
-                                       const sylva__kernel_tuning *tune, struct CUstream_st *s);
 /* The native path's TRSM alone, in the table's form (the bench times each
  * phase): B (m × k) ← B·L⁻ᵀ, L (k × k) lower; work as for the whole front
  * of k pivots. */

@@ -129,8 +129,7 @@ extern "C" int sylva__group_factor_gpu(sylva__gpu_context *ctx, const sylva__gro
         if (g->large) {
             /* One front: its P is the whole slice, its CB the whole pool. */
             const int fm = g->level_max_m[l], fk = g->level_max_k[l];
-            rc = sylva__gpu_front_factor_native_aux(ctx->solver, ctx->blas, ctx->native_aux, fm, fk,
-                                                b->L, fm, b->cb_pool,
+            rc = sylva__gpu_front_factor_native(ctx->solver, ctx->blas, fm, fk, b->L, fm, b->cb_pool,
                                                 fm > fk ? fm - fk : 1, SYLVA_WS(char, ws, w.native),
                                                 (int64_t)(b->work_bytes - w.native), info,
                                                 &ctx->tuning, s);

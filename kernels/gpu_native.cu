@@ -1,7 +1,5 @@
 /* gpu_native.cu — partial factorization of one large front entirely on the
- * GPU (native mode). With an aux (second stream and handle) and
- * tune->native_chain_nb in (0, k): the pivot chain beside the CB update of
- * gpu_native_chain.cu. Otherwise: cuSOLVER POTRF on F11 and TRSM for L21 (cuBLAS's, or
+ * GPU (native mode): cuSOLVER POTRF on F11 and TRSM for L21 (cuBLAS's, or
  * the inverted-block form of gpu_native_parts.cu that the table's
  * native_trsm_nb chooses; or, with tune->native_panel_nb > 0, right-looking
  * panels whose updates are GEMM), and the CB update either by cuBLAS SYRK or, when
@@ -73,8 +71,7 @@ static int64_t workspace_bytes(cusolverDnHandle_t solver, int k, T *P, int ldp,
 }
 
 template <typename T>
-static int factor_native(cusolverDnHandle_t solver, cublasHandle_t blas,
-                         const sylva__gpu_native_aux *aux, int m, int k, T *P,
+static int factor_native(cusolverDnHandle_t solver, cublasHandle_t blas, int m, int k, T *P,
                          int ldp, T *C, int ldc, void *work, int64_t work_bytes, int *info,
                          const sylva__kernel_tuning *tune, cudaStream_t s)
 {
@@ -85,15 +82,14 @@ static int factor_native(cusolverDnHandle_t solver, cublasHandle_t blas,
     const int r = m - k, lwork = (int)((work_bytes - 16 - lay.fixed) / (int64_t)sizeof(T));
     if (!work || lwork < 0) return SYLVA_ERR_ARGUMENT;
     int *pinfo = (int *)((char *)work + (work_bytes - 16));
+    const T one = 1, minus_one = -1;
     const int nb = tune ? tune->native_syrk_nb : 0;
     if (cusolverDnSetStream(solver, s) != CUSOLVER_STATUS_SUCCESS ||
         cublasSetStream(blas, s) != CUBLAS_STATUS_SUCCESS ||
         cublasSetPointerMode(blas, CUBLAS_POINTER_MODE_HOST) != CUBLAS_STATUS_SUCCESS)
         return sylva__fail(SYLVA_ERR_RUNTIME, "binding the cuSOLVER/cuBLAS handles to the stream failed");
-    if (aux && lay.chain_nb > 0)
-        return native_chain(solver, blas, aux, m, k, P, ldp, C, ldc, work, work_bytes, lay, info,
-                            tune, s);
     const int pnb = tune ? tune->native_panel_nb : 0;
+    cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
     if (pnb > 0 && pnb < k) {
         int rc = panels(solver, blas, m, k, P, ldp, (T *)((char *)work + lay.potrf), lwork,
                         pinfo, info, pnb, s);
@@ -104,7 +100,17 @@ static int factor_native(cusolverDnHandle_t solver, cublasHandle_t blas,
         int rc = native_trsm(blas, r, k, P, ldp, P + k, ldp, work, lay, s);
         if (rc != SYLVA_OK) return rc;
     }
-    return native_cb_update(blas, r, k, P + k, ldp, C, ldc, nb);
+    if (r == 0) return SYLVA_OK;
+    T *L21 = P + k;
+    if (nb <= 0 || nb >= r) st = syrk_ln(blas, r, k, &minus_one, L21, ldp, &one, C, ldc);
+    for (int j = 0; nb > 0 && nb < r && j < r && st == CUBLAS_STATUS_SUCCESS; j += nb) {
+        const int jb = r - j < nb ? r - j : nb, below = r - j - jb;
+        st = syrk_ln(blas, jb, k, &minus_one, L21 + j, ldp, &one, C + j + (size_t)j * ldc, ldc);
+        if (st == CUBLAS_STATUS_SUCCESS && below > 0)
+            st = gemm_nt(blas, below, jb, k, &minus_one, L21 + j + jb, ldp, L21 + j, ldp, &one,
+                         C + (j + jb) + (size_t)j * ldc, ldc);
+    }
+    return st == CUBLAS_STATUS_SUCCESS ? SYLVA_OK : lib_fail("cuBLAS SYRK/GEMM (CB update)", st);
 }
 
 } // namespace sylva
@@ -120,19 +126,8 @@ extern "C" int sylva__gpu_front_factor_native(cusolverDnHandle_t solver, cublasH
                                               void *work, int64_t work_bytes, int *info,
                                               const sylva__kernel_tuning *tune, cudaStream_t s)
 {
-    return sylva::factor_native(solver, blas, NULL, m, k, P, ldp, C, ldc, work, work_bytes, info,
-                                tune, s);
-}
-
-extern "C" int sylva__gpu_front_factor_native_aux(cusolverDnHandle_t solver, cublasHandle_t blas,
-                                                  sylva__gpu_native_aux *aux, int m, int k,
-                                                  double *P, int ldp, double *C, int ldc,
-                                                  void *work, int64_t work_bytes, int *info,
-                                                  const sylva__kernel_tuning *tune,
-                                                  cudaStream_t s)
-{
-    return sylva::factor_native(solver, blas, aux, m, k, P, ldp, C, ldc, work, work_bytes, info,
-                                tune, s);
+    return sylva::factor_native(solver, blas, m, k, P, ldp, C, ldc, work, work_bytes, info, tune,
+                                s);
 }
 
 static int bind(cublasHandle_t blas, cudaStream_t s)

@@ -1,6 +1,5 @@
 /* gpu_native_parts.cu — the TRSM of the native path (L21's) in the form
- * the tuning table may choose instead of one cuBLAS TRSM (and the CB
- * update, native_cb_update, shared with the chain of gpu_native_chain.cu): B·L⁻ᵀ by the
+ * the tuning table may choose instead of one cuBLAS TRSM: B·L⁻ᵀ by the
  * inverses of L's nb × nb diagonal blocks (one batched cuBLAS TRSM on
  * identity blocks, or by doubling: batched TRSMs of the 32-blocks, then
  * batched GEMMs joining pairs), then per block column a GEMM by the inverse
@@ -27,7 +26,7 @@ static int64_t align256(int64_t x) { return (x + 255) / 256 * 256; }
 
 native_layout native_layout_for(int k, const sylva__kernel_tuning *t)
 {
-    native_layout l = {};
+    native_layout l = {0, 0, 0, 0, 0, 0, 0, 0};
     int64_t o = 0;
     const int tb = t ? t->native_trsm_nb : 0;
     if (tb > 0 && k > tb) {
@@ -38,19 +37,6 @@ native_layout native_layout_for(int k, const sylva__kernel_tuning *t)
         l.inv_ptr = o += align256((int64_t)NATIVE_TRSM_ROWS * tb * (int64_t)sizeof(double));
         /* the batched TRSM's two arrays, then those of the doubling's levels */
         o += align256((2 * nblk + 8 * ((int64_t)k / 32 + 1)) * (int64_t)sizeof(double *));
-    }
-    const int cb = t ? t->native_chain_nb : 0;
-    if (cb > 0 && k > cb) {
-        const int64_t nbl = (k + cb - 1) / cb;
-        l.chain_nb = cb, l.chain_blocks = (int)nbl;
-        l.chain = o;
-        l.chain_ptr = o += align256(3 * nbl * (int64_t)sizeof(int));
-        o += align256(nbl * (int64_t)sizeof(double *));
-        if (t->native_chain_trsm == 1) {
-            l.chain_w = o;
-            l.chain_x = o += align256((int64_t)cb * cb * (int64_t)sizeof(double));
-            o += align256((int64_t)NATIVE_TRSM_ROWS * cb * (int64_t)sizeof(double));
-        }
     }
     l.potrf = l.fixed = o;
     return l;
@@ -134,23 +120,6 @@ static int invert_by_doubling(cublasHandle_t blas, const double *L, int ldl, int
     }
     return bs == CUBLAS_STATUS_SUCCESS ? SYLVA_OK
                                        : lib_fail("cuBLAS batched TRSM/GEMM (inverses by doubling)", bs);
-}
-
-int native_cb_update(cublasHandle_t blas, int r, int kk, const double *L, int ldl, double *C,
-                     int ldc, int nb)
-{
-    const double one = 1, minus_one = -1;
-    cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
-    if (r <= 0 || kk <= 0) return SYLVA_OK;
-    if (nb <= 0 || nb >= r) st = syrk_ln(blas, r, kk, &minus_one, L, ldl, &one, C, ldc);
-    for (int j = 0; nb > 0 && nb < r && j < r && st == CUBLAS_STATUS_SUCCESS; j += nb) {
-        const int jb = r - j < nb ? r - j : nb, below = r - j - jb;
-        st = syrk_ln(blas, jb, kk, &minus_one, L + j, ldl, &one, C + j + (size_t)j * ldc, ldc);
-        if (st == CUBLAS_STATUS_SUCCESS && below > 0)
-            st = gemm_nt(blas, below, jb, kk, &minus_one, L + j + jb, ldl, L + j, ldl, &one,
-                         C + (j + jb) + (size_t)j * ldc, ldc);
-    }
-    return st == CUBLAS_STATUS_SUCCESS ? SYLVA_OK : lib_fail("cuBLAS SYRK/GEMM (CB update)", st);
 }
 
 int native_trsm(cublasHandle_t blas, int m, int n, const double *L, int ldl, double *B, int ldb,

@@ -173,22 +173,6 @@ int sylva__gpu_native_trsm(struct cublasContext *blas, int m, int k, const doubl
         (void)work_bytes, (void)tune, (void)s;
     return SYLVA_ERR_UNSUPPORTED;
 }
-int sylva__gpu_native_aux_create(sylva__gpu_native_aux **out)
-{
-    *out = NULL;
-    return SYLVA_ERR_UNSUPPORTED;
-}
-void sylva__gpu_native_aux_free(sylva__gpu_native_aux *aux) { (void)aux; }
-int sylva__gpu_front_factor_native_aux(struct cusolverDnContext *solver, struct cublasContext *blas,
-                                       sylva__gpu_native_aux *aux, int m, int k, double *P,
-                                       int ldp, double *C, int ldc, void *work,
-                                       int64_t work_bytes, int *info,
-                                       const sylva__kernel_tuning *tune, struct CUstream_st *s)
-{
-    (void)solver, (void)blas, (void)aux, (void)m, (void)k, (void)P, (void)ldp, (void)C, (void)ldc,
-        (void)work, (void)work_bytes, (void)info, (void)tune, (void)s;
-    return SYLVA_ERR_UNSUPPORTED;
-}
 int sylva__gpu_front_factor_native(struct cusolverDnContext *solver, struct cublasContext *blas,
                                    int m, int k, double *P, int ldp, double *C, int ldc,
                                    void *work, int64_t work_bytes, int *info,

@@ -66,12 +66,6 @@ void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
     t->tiny_warp_uniform = 8;
     t->native_trsm_nb = 512;
     t->native_trsm_doubling = 1;
-    t->native_chain_nb = 0;
-    t->native_chain_cb = 512;
-    t->native_chain_potrf = 0;
-    t->native_chain_lookahead = 1;
-    t->native_chain_sms = 0;
-    t->native_chain_trsm = 1;
 }
 
 #define SYLVA_TUNING_KEYS(X)                                                                  \
@@ -79,8 +73,7 @@ void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
     X(native_syrk_nb) X(native_panel_nb) X(native_min_m) X(fused_mma_min_m) X(fused_small_m)  \
     X(gemm_mma) X(panel_merge_min_count) X(tiny_min_blocks) X(tiny_fronts4)                    \
     X(tiny_min_blocks4) X(tiny_one_launch) X(tiny_warp_uniform) X(native_trsm_nb) \
-    X(native_trsm_doubling) X(native_chain_nb) X(native_chain_cb) X(native_chain_potrf) \
-    X(native_chain_lookahead) X(native_chain_sms) X(native_chain_trsm)
+    X(native_trsm_doubling)
 
 int sylva__kernel_tuning_check(const sylva__kernel_tuning *t)
 {
@@ -106,12 +99,6 @@ int sylva__kernel_tuning_check(const sylva__kernel_tuning *t)
         return -1;
     if (t->native_trsm_nb != 0 && (t->native_trsm_nb < 64 || t->native_trsm_nb > 1024)) return -1;
     if (t->native_trsm_doubling != 0 && t->native_trsm_doubling != 1) return -1;
-    if (t->native_chain_nb != 0 && (t->native_chain_nb < 16 || t->native_chain_nb > 1024)) return -1;
-    if (t->native_chain_cb < 0) return -1;
-    if (t->native_chain_potrf != 0 && t->native_chain_potrf != 1) return -1;
-    if (t->native_chain_lookahead != 0 && t->native_chain_lookahead != 1) return -1;
-    if (t->native_chain_sms < 0 || t->native_chain_sms > 64) return -1;
-    if (t->native_chain_trsm != 0 && t->native_chain_trsm != 1) return -1;
     return 0;
 }
 

@@ -48,19 +48,6 @@ typedef struct sylva__kernel_tuning {
     int native_trsm_doubling; /* those inverses: 0: one batched TRSM; 1: by doubling from the
                                  32-blocks (batched TRSM, then batched GEMMs; nb = 32·2^p,
                                  else as 0) */
-    int native_chain_nb; /* with a native aux (second stream): F11 as a pivot chain of
-                            diagonal blocks this wide (16..1024) on that stream beside the CB
-                            update; 0: off (one POTRF, one TRSM, then the CB) */
-    int native_chain_cb; /* the chain's CB update on the front's stream by groups of this many
-                            finished pivot columns (0: one update after the last) */
-    int native_chain_potrf; /* the chain's diagonal blocks: 0: our batched kernels (one block
-                               for widths ≤ fused_max_m); 1: cuSOLVER's POTRF */
-    int native_chain_lookahead; /* 1: the chain updates only the next panel's columns, those
-                                   beyond it go to a second aux stream; 0: all on the chain */
-    int native_chain_sms; /* the CB update's cuBLAS calls sized for this many SMs fewer (kept
-                             for the chain; 0..64, 0: all) */
-    int native_chain_trsm; /* the chain's panel TRSM: 0: cuBLAS's; 1: by the diagonal block's
-                              inverse and GEMM (workspace) */
 } sylva__kernel_tuning;
 
 void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t);

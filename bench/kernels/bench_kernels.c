@@ -5,7 +5,6 @@
  *                                   n ≤ 4: the 4-lane kernel's register caps)
  *   bench-kernels --variants       (v7 candidates: tiny fixed and vbatched rows, each timed twice)
  *   bench-kernels --variants-native (v8 candidates: native TRSM forms; POTRF alternatives)
- *   bench-kernels --variants-chain (v9: the native pivot chain's widths, CB groups, POTRF, look-ahead, SMs kept)
  *   bench-kernels --profile-native | --profile-vbatched N   (likewise, the table; N ≤ 32:
  *                                   also the other tiny_one_launch form)
  * Bench rows (issue 3): fixed-size batched POTRF n = 4…512, ours against
@@ -30,14 +29,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "core.h"
 #include "gpu_test_util.h"
 #include "json.h"
 
 static cudaStream_t st;
 static cublasHandle_t blas;
 static cusolverDnHandle_t solver;
-static sylva__gpu_native_aux *nat_aux; /* the native chain's stream (v9) */
 static int reps = 7;
 static json_writer json; /* rows, rewritten to the file after each (json_snapshot) */
 static int json_on;
@@ -325,10 +322,9 @@ static void run_native(void *p)
 {
     native_arg *a = p;
     const double t0 = now_ms();
-    if (sylva__gpu_front_factor_native_aux(solver, blas, nat_aux, a->s.m[0], a->s.k[0],
-                                           a->s.dpool + a->s.offP[0], a->s.ldp[0],
-                                           a->s.dpool + a->s.offC[0], a->s.ldc[0], a->work, a->wb,
-                                           a->s.dinfo, &a->tune, st) != 0) {
+    if (sylva__gpu_front_factor_native(solver, blas, a->s.m[0], a->s.k[0], a->s.dpool + a->s.offP[0],
+                                       a->s.ldp[0], a->s.dpool + a->s.offC[0], a->s.ldc[0], a->work,
+                                       a->wb, a->s.dinfo, &a->tune, st) != 0) {
         fprintf(stderr, "native failed\n");
         exit(2);
     }
@@ -433,114 +429,6 @@ static void native_phases(int m, int k, const sylva__kernel_tuning *tn, float *t
  * (median of 5 each) and the form's TRSM phase alone; then F11's POTRF
  * alone by cusolverDnDpotrf, cusolverDnXpotrf and the upper POTRF on its
  * transpose. The workspace is the largest any form asks for. */
-/* The chain's parts on (8192, 2048), each alone on the pristine front: the
- * POTRF of the first nb × nb diagonal block by our batched kernels (one-front
- * batch) and by cuSOLVER, the TRSM of the 8192 − nb rows below it by cuBLAS
- * and by the inverse (TRSM on identity, GEMM into a buffer, copy back). */
-static int part_sel, part_nb;
-static int *part_n, *part_ld, *part_info;
-static double **part_P, *part_W, *part_I, *part_X;
-static void run_part(void *p)
-{
-    native_arg *a = p;
-    const double one = 1, zero = 0;
-    const int nb = part_nb, ld = a->s.ldp[0], below = a->s.m[0] - nb;
-    double *P = a->s.dpool + a->s.offP[0];
-    if (part_sel == 0) {
-        sylva__front_batch b = {1, part_n, part_n, part_P, part_ld, part_P, part_ld, part_info};
-        if (sylva__gpu_front_factor_vbatched_range_nocheck(&b, nb, nb, nb, &a->tune, st))
-            fprintf(stderr, "chain part POTRF failed\n"), exit(2);
-    } else if (part_sel == 1) {
-        int64_t tb = sylva__gpu_native_workspace_bytes(solver, a->s.k[0], P, ld, &a->tune),
-                nt = sylva__gpu_native_workspace_bytes(solver, a->s.k[0], P, ld, NULL), fixed = tb - nt;
-        cusolverDnDpotrf(solver, CUBLAS_FILL_MODE_LOWER, nb, P, ld, (double *)((char *)a->work + fixed),
-                         (int)((a->wb - fixed - 16) / 8), part_info);
-    } else if (part_sel == 2) {
-        cublasDtrsm(blas, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT,
-                    below, nb, &one, P, ld, P + nb, ld);
-    } else {
-        CK(cudaMemcpyAsync(part_W, part_I, (size_t)nb * nb * sizeof(double), cudaMemcpyDeviceToDevice, st));
-        cublasDtrsm(blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT,
-                    nb, nb, &one, P, ld, part_W, nb);
-        cublasDgemm(blas, CUBLAS_OP_N, CUBLAS_OP_T, below, nb, nb, &one, P + nb, ld, part_W, nb, &zero,
-                    part_X, below);
-        CK(cudaMemcpy2DAsync(P + nb, (size_t)ld * sizeof(double), part_X, (size_t)below * sizeof(double),
-                             (size_t)below * sizeof(double), nb, cudaMemcpyDeviceToDevice, st));
-    }
-}
-
-static void chain_parts(native_arg *a)
-{
-    const int m = a->s.m[0];
-    CK(cudaMalloc((void **)&part_n, 3 * sizeof(int))), part_ld = part_n + 1, part_info = part_n + 2;
-    CK(cudaMalloc((void **)&part_P, sizeof(double *)));
-    CK(cudaMalloc((void **)&part_W, 256 * 256 * sizeof(double)));
-    CK(cudaMalloc((void **)&part_I, 256 * 256 * sizeof(double)));
-    CK(cudaMalloc((void **)&part_X, (size_t)m * 256 * sizeof(double)));
-    double *P = a->s.dpool + a->s.offP[0];
-    CK(cudaMemcpy(part_P, &P, sizeof P, cudaMemcpyHostToDevice));
-    for (int nb = 128; nb <= 256; nb *= 2) {
-        double *h = calloc((size_t)nb * nb, sizeof(double));
-        for (int i = 0; i < nb; i++) h[i * (nb + 1)] = 1;
-        CK(cudaMemcpy(part_I, h, (size_t)nb * nb * sizeof(double), cudaMemcpyHostToDevice));
-        free(h);
-        int hv[3] = {nb, a->s.ldp[0], 0};
-        CK(cudaMemcpy(part_n, hv, sizeof hv, cudaMemcpyHostToDevice));
-        part_nb = nb;
-        float tp[4];
-        for (part_sel = 0; part_sel < 4; part_sel++) tp[part_sel] = time_ms(run_part, native_restore, a, 7);
-        printf("variants native chain parts (%d, %d) nb %d: POTRF ours %.1f us, cuSOLVER %.1f us; "
-               "TRSM of %d rows cuBLAS %.1f us, by inverse %.1f us\n", m, a->s.k[0], nb,
-               tp[0] * 1e3, tp[1] * 1e3, m - nb, tp[2] * 1e3, tp[3] * 1e3);
-    }
-    cudaFree(part_n), cudaFree(part_P), cudaFree(part_W), cudaFree(part_I), cudaFree(part_X);
-}
-
-static void chain_variants(const sylva__kernel_tuning *t)
-{
-    static const int nat[2][2] = {{8192, 2048}, {16384, 4096}};
-    static const int cnb[5] = {96, 128, 160, 192, 256};
-    /* per line: CB groups 0 / 512 / 1024 with all SMs, then 512 with 16 kept */
-    static const int ccb[4] = {0, 512, 1024, 512}, csm[4] = {0, 0, 0, 16};
-    for (int i = 0; i < 2; i++) {
-        const int m = nat[i][0], k = nat[i][1];
-        const double fl = gt_front_flops(m, k);
-        native_arg a;
-        sylva__kernel_tuning u = *t;
-        u.native_chain_nb = 96, u.native_chain_trsm = 1;
-        native_make(&a, m, k, &u); /* the widest chain arrays */
-        u.native_chain_nb = 256; /* the largest inverse buffers */
-        int64_t wb = sylva__gpu_native_workspace_bytes(solver, k, a.s.dpool, a.s.ldp[0], &u);
-        if (wb > a.wb) {
-            cudaFree(a.work);
-            CK(cudaMalloc(&a.work, wb));
-            a.wb = wb;
-        }
-        a.tune = *t, a.tune.native_chain_nb = 0;
-        if (i == 0) chain_parts(&a);
-        printf("variants native chain (%d, %d): off (v8 form) %6.0f %6.0f GFLOP/s\n", m, k,
-               gf(fl, time_ms(run_native, native_restore, &a, 5)),
-               gf(fl, time_ms(run_native, native_restore, &a, 5)));
-        for (int tr = 1; tr >= 0; tr--)
-            for (int po = 0; po < 2; po++)
-                for (int p = 0; p < 5; p++) {
-                    if (i == 1 && (cnb[p] == 96 || cnb[p] == 160)) continue;
-                    printf("variants native chain (%d, %d) trsm %s nb %3d potrf %s, cb 0/512/1024/512+16 SMs kept:",
-                           m, k, tr ? "inverse" : "cuBLAS ", cnb[p], po ? "cuSOLVER" : "ours    ");
-                    for (int q = 0; q < 4; q++) {
-                        a.tune = *t, a.tune.native_chain_nb = cnb[p], a.tune.native_chain_cb = ccb[q];
-                        a.tune.native_chain_potrf = po, a.tune.native_chain_lookahead = 1;
-                        a.tune.native_chain_sms = csm[q], a.tune.native_chain_trsm = tr;
-                        printf(" %6.0f", gf(fl, time_ms(run_native, native_restore, &a, 5)));
-                    }
-                    int info = 0;
-                    CK(cudaMemcpy(&info, a.s.dinfo, sizeof(int), cudaMemcpyDeviceToHost));
-                    printf(" GFLOP/s%s\n", info ? " (info != 0!)" : "");
-                }
-        native_free(&a);
-    }
-}
-
 static void native_variants(const sylva__kernel_tuning *t)
 {
     static const int nat[2][2] = {{8192, 2048}, {16384, 4096}};
@@ -962,33 +850,16 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
     tune_native_key(t, offsetof(sylva__kernel_tuning, native_trsm_doubling), tinv, 2, "trsm_doubling (nb 256)", 0.01);
     tune_native_key(t, offsetof(sylva__kernel_tuning, native_trsm_nb), tnbs, 4, "trsm_nb", 0.01);
     if (t->native_trsm_nb == 0) t->native_trsm_doubling = 0;
-    /* v9: the pivot chain beside the CB update (its width, 0 = off, kept on
-     * a 1% gain), then its CB groups and the diagonal blocks' POTRF */
-    static const int cnbs[5] = {0, 128, 160, 192, 256}, ccbs[3] = {512, 1024, 0}, cpo[2] = {1, 0},
-                     cla[2] = {1, 0}, csms[3] = {0, 8, 16}, ctr[2] = {1, 0};
-    t->native_chain_cb = 512, t->native_chain_potrf = 1, t->native_chain_lookahead = 1;
-    t->native_chain_sms = 0, t->native_chain_trsm = 1;
-    tune_native_key(t, offsetof(sylva__kernel_tuning, native_chain_nb), cnbs, 5, "chain_nb", 0.01);
-    if (t->native_chain_nb > 0) {
-        tune_native_key(t, offsetof(sylva__kernel_tuning, native_chain_potrf), cpo, 2, "chain_potrf", 0.01);
-        tune_native_key(t, offsetof(sylva__kernel_tuning, native_chain_trsm), ctr, 2, "chain_trsm", 0.01);
-        tune_native_key(t, offsetof(sylva__kernel_tuning, native_chain_lookahead), cla, 2, "chain_lookahead", 0.01);
-        tune_native_key(t, offsetof(sylva__kernel_tuning, native_chain_cb), ccbs, 3, "chain_cb", 0.01);
-        tune_native_key(t, offsetof(sylva__kernel_tuning, native_chain_sms), csms, 3, "chain_sms", 0.01);
-    }
     free(m), free(k);
     printf("tuned: tiny_max_m %d fused_max_m %d fused_threads %d fused_panel %d panel_nb %d "
            "native_syrk_nb %d native_panel_nb %d fused_mma_min_m %d fused_small_m %d gemm_mma %d "
            "panel_merge_min_count %d tiny_min_blocks %d tiny_fronts4 %d tiny_min_blocks4 %d "
-           "tiny_one_launch %d tiny_warp_uniform %d native_trsm_nb %d native_trsm_doubling %d "
-           "native_chain_nb %d native_chain_cb %d native_chain_potrf %d native_chain_lookahead %d "
-           "native_chain_sms %d native_chain_trsm %d\n",
+           "tiny_one_launch %d tiny_warp_uniform %d native_trsm_nb %d native_trsm_doubling %d\n",
            t->tiny_max_m, t->fused_max_m, t->fused_threads, t->fused_panel, t->panel_nb,
            t->native_syrk_nb, t->native_panel_nb, t->fused_mma_min_m, t->fused_small_m,
            t->gemm_mma, t->panel_merge_min_count, t->tiny_min_blocks, t->tiny_fronts4,
            t->tiny_min_blocks4, t->tiny_one_launch, t->tiny_warp_uniform, t->native_trsm_nb,
-           t->native_trsm_doubling, t->native_chain_nb, t->native_chain_cb, t->native_chain_potrf,
-           t->native_chain_lookahead, t->native_chain_sms, t->native_chain_trsm);
+           t->native_trsm_doubling);
 }
 
 int main(int argc, char **argv)
@@ -1003,11 +874,10 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--profile") && i + 1 < argc) prof = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--variants")) vars = 1;
         else if (!strcmp(argv[i], "--variants-native")) vars = 2;
-        else if (!strcmp(argv[i], "--variants-chain")) vars = 3;
         else if (!strcmp(argv[i], "--profile-native")) prof_native = 1, reps = 1;
         else if (!strcmp(argv[i], "--profile-vbatched") && i + 1 < argc) prof_vb = atoi(argv[++i]), reps = 1;
         else {
-            fprintf(stderr, "usage: %s [--json FILE] [--table TUNING] [--tune OUT] [--quick] [--profile N] [--profile-native] [--profile-vbatched N] [--variants] [--variants-native] [--variants-chain]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--json FILE] [--table TUNING] [--tune OUT] [--quick] [--profile N] [--profile-native] [--profile-vbatched N] [--variants] [--variants-native]\n", argv[0]);
             return 2;
         }
     }
@@ -1019,10 +889,6 @@ int main(int argc, char **argv)
     CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
     cublasCreate(&blas), cublasSetStream(blas, st);
     cusolverDnCreate(&solver), cusolverDnSetStream(solver, st);
-    if (sylva__gpu_native_aux_create(&nat_aux) != 0) {
-        fprintf(stderr, "native aux: %s\n", sylva__last_error());
-        return 1;
-    }
     sylva__kernel_tuning t;
     char path[512], msg[256];
     if (!table) sylva__kernel_tuning_path(prop.name, path, sizeof path), table = path;
@@ -1034,8 +900,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (vars) {
-        if (vars == 3) chain_variants(&t);
-        else if (vars == 2) native_variants(&t);
+        if (vars == 2) native_variants(&t);
         else variants(&t);
         return 0;
     }
@@ -1163,10 +1028,6 @@ int main(int argc, char **argv)
                "TRSM %.3f ms (%.0f), CB update %.3f ms (%.0f); sum %.3f ms\n",
                nat[i][0], nat[i][1], ours, pt[0], pg[0], pt[1], pg[1], pt[2], pg[2], pt[0] + pt[1] + pt[2]);
         /* v7's form (cuSOLVER's POTRF, cuBLAS's TRSM), the same run */
-        u.native_chain_nb = 0;
-        double v8 = native_run(nat[i][0], nat[i][1], &u, 3);
-        printf("native (%d, %d): v8 form (no chain: cuSOLVER POTRF, TRSM by the table) %.0f GFLOP/s\n",
-               nat[i][0], nat[i][1], v8);
         u.native_trsm_nb = 0, u.native_trsm_doubling = 0;
         double v7 = native_run(nat[i][0], nat[i][1], &u, 3);
         printf("native (%d, %d): cuSOLVER POTRF + cuBLAS TRSM (v7 form) %.0f GFLOP/s\n", nat[i][0],
@@ -1180,7 +1041,6 @@ int main(int argc, char **argv)
             json_num(&json, "ours_gflops", ours);
             json_num(&json, "dsyrk_variant_gflops", plain);
             json_num(&json, "v7_form_gflops", v7);
-            json_num(&json, "v8_form_gflops", v8);
             json_num(&json, "potrf_ms", pt[0]);
             json_num(&json, "trsm_ms", pt[1]);
             json_num(&json, "cb_update_ms", pt[2]);

@@ -6,18 +6,7 @@
  * v8 the TRSM by inverted diagonal blocks, the inverses by a batched TRSM
  * or by doubling (k at and one past the block width, tails, widths 64–512
  * and 96 (no doubling: the batched TRSM), non-SPD fronts, L21 taller than
- * one GEMM's row chunk: 10000 × 1500); since v9 the pivot chain on a
- * second stream (sylva__gpu_front_factor_native_aux): k at and one past the
- * chain's block width (no chain / a chain with a one-column tail), CB
- * groups of 0 (one update at the end) and of several blocks, k = m (no CB),
- * with and without look-ahead (the columns beyond the next panel on a
- * second aux stream), the CB update sized for SMs kept for the chain, the
- * panel TRSM by cuBLAS and by the diagonal block's inverse (L21 taller
- * than one 8192-row chunk too),
- * diagonal blocks by the fused kernel, by the medium path (width 256 > the
- * fused bound) and by cuSOLVER, non-SPD fronts (failure inside a later
- * block and group), SYRK tiles. Backward error and difference compared
- * with `<=`, so a NaN fails.
+ * one GEMM's row chunk: 10000 × 1500).
  * Usage: test_gpu_native [--quick]. Exit: 0 pass, 1 fail, 77 no GPU. */
 #include <cublas_v2.h>
 #include <cusolverDn.h>
@@ -95,72 +84,6 @@ int main(int argc, char **argv)
         free(cpu);
         fs_free(&s);
     }
-    /* v9: the pivot chain beside the CB update */
-    static const int chain[][10] = {
-        /* m, k, chain nb, chain cb, bad column, POTRF by cuSOLVER, syrk nb, look-ahead, SMs kept,
-         * panel TRSM by the inverse */
-        {300, 128, 128, 512, 0, 0, 0, 0, 0, 1},      {300, 129, 128, 512, 0, 0, 0, 1, 0, 1},
-        {600, 129, 128, 0, 0, 0, 0, 0, 0, 0},        {700, 700, 64, 128, 0, 0, 0, 1, 0, 1},
-        {1500, 400, 96, 192, 0, 0, 512, 1, 16, 0},   {2000, 600, 128, 256, 300, 0, 0, 1, 0, 1},
-        {2000, 600, 128, 256, 77, 1, 0, 0, 0, 0},    {1200, 1000, 160, 320, 0, 0, 0, 1, 8, 1},
-        {1500, 600, 256, 512, 0, 0, 0, 0, 0, 1},     {1500, 600, 200, 400, 0, 1, 512, 1, 0, 0},
-        {1000, 512, 128, 256, 0, 1, 0, 1, 0, 1},     {1500, 400, 96, 192, 0, 0, 512, 0, 0, 1},
-        {2000, 600, 128, 256, 500, 1, 0, 1, 0, 1},
-        {8192, 2048, 128, 512, 0, 0, 2048, 0, 0, 0}, {8192, 2048, 256, 512, 0, 1, 2048, 1, 16, 1},
-        {10000, 1500, 96, 480, 1400, 0, 2048, 1, 0, 1},
-        {10000, 1500, 128, 512, 0, 1, 2048, 1, 0, 1},
-        {16384, 4096, 192, 1024, 0, 1, 2048, 1, 0, 1}};
-    int nc = (int)(sizeof chain / sizeof chain[0]);
-    if (quick) nc = 13;
-    sylva__gpu_native_aux *aux = NULL;
-    if (sylva__gpu_native_aux_create(&aux) != 0) {
-        printf("FAIL: native aux\n");
-        return 1;
-    }
-    for (int t = 0; t < nc; t++) {
-        int m = chain[t][0], k = chain[t][1], whole = t % 2, bad = chain[t][4];
-        frontset s;
-        fs_make(&s, 1, &m, &k, &whole, &bad);
-        fs_upload(&s);
-        sylva__kernel_tuning tune;
-        sylva__kernel_tuning_defaults(&tune);
-        tune.native_chain_nb = chain[t][2];
-        tune.native_chain_cb = chain[t][3];
-        tune.native_chain_potrf = chain[t][5];
-        tune.native_syrk_nb = chain[t][6];
-        tune.native_chain_lookahead = chain[t][7];
-        tune.native_chain_sms = chain[t][8];
-        tune.native_chain_trsm = chain[t][9];
-        double *P = s.dpool + s.offP[0], *C = s.dpool + s.offC[0];
-        int64_t wb = sylva__gpu_native_workspace_bytes(solver, k, P, s.ldp[0], &tune);
-        void *work = NULL;
-        CK(cudaMalloc(&work, wb > 0 ? wb : 1));
-        int rc = sylva__gpu_front_factor_native_aux(solver, blas, aux, m, k, P, s.ldp[0], C,
-                                                    s.ldc[0], work, wb, s.dinfo, &tune, 0);
-        CK(cudaDeviceSynchronize());
-        fs_download(&s);
-        cudaFree(work);
-        double *cpu = malloc(s.len * sizeof(double));
-        memcpy(cpu, s.orig, s.len * sizeof(double));
-        int info = sylva__d_front_factor_cpu(m, k, cpu + s.offP[0], s.ldp[0],
-                                           m > k ? cpu + s.offC[0] : NULL, s.ldc[0]);
-        double e = -1, d = -1, eps_m = m * DBL_EPSILON;
-        int ok = rc == 0 && s.info[0] == info && (!bad || info == bad);
-        if (ok && info == 0) {
-            e = fs_backward_error(&s, 0, s.res);
-            d = fs_diff(&s, 0, s.res, cpu);
-            ok = e <= 10 * eps_m && d <= 1000 * eps_m;
-        }
-        printf("  native chain m=%5d k=%5d nb=%4d cb=%4d potrf=%s syrk_nb=%4d ahead=%d sms=%2d trsm=%s %s: info %d (cpu %d) backward %.2f m·eps, diff %.2g  %s\n",
-               m, k, chain[t][2], chain[t][3], chain[t][5] ? "cuSOLVER" : "ours    ", chain[t][6],
-               chain[t][7], chain[t][8], chain[t][9] ? "inv" : "cuB",
-               whole ? "whole" : "split", s.info[0], info, e < 0 ? -1.0 : e / eps_m, d,
-               ok ? "ok" : "FAIL");
-        failures += !ok;
-        free(cpu);
-        fs_free(&s);
-    }
-    sylva__gpu_native_aux_free(aux);
     cublasDestroy(blas);
     cusolverDnDestroy(solver);
     printf("%s: %d failures\n", failures ? "FAIL" : "PASS", failures);
