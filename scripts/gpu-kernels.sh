@@ -16,6 +16,8 @@
 # variants-native: bench-kernels --variants-native (v8: the native TRSM
 # forms, whole fronts and TRSM phases; POTRF alternatives alone). (At most
 # 8 files come back from a device call: keep what lands in $OUT to that.)
+# RACECHECK_TESTS limits racecheck to the tests named (default
+# test_gpu_assembly test_gpu_front).
 # BUNDLE_DIR is an unpacked gpu-bundle of build/tests/gpu/* and
 # build/bench/kernels/bench-kernels (see docs/kernels.md). No phase named: all.
 set -uo pipefail
@@ -50,6 +52,8 @@ for p in $phases; do
     for tool in memcheck racecheck; do
       for t in test_gpu_assembly test_gpu_front test_gpu_native; do
         [ $tool = racecheck ] && [ $t = test_gpu_native ] && continue  # no shared memory of ours
+        # RACECHECK_TESTS: the tests racecheck runs (default both)
+        [ $tool = racecheck ] && [[ " ${RACECHECK_TESTS:-test_gpu_assembly test_gpu_front} " != *" $t "* ]] && continue
         f=()
         s=$(date +%s)
         timeout 150 "$CS" --tool $tool "${f[@]}" --error-exitcode 9 --print-limit 20 \
