@@ -387,6 +387,16 @@ int sylva__factor_gather_gpu(sylva__numeric *N, sylva__factor_report *rep)
     return status;
 }
 
+int sylva__factor_read_run(sylva__numeric *N, sylva__factor_report *rep, int gpu)
+{
+    sylva__stats_read(rep);
+    memcpy(rep->gpu_seconds, N->gpu_seconds, sizeof rep->gpu_seconds);
+    memcpy(rep->gpu_flops, N->gpu_flops, sizeof rep->gpu_flops);
+    int status = gpu ? sylva__factor_gather_gpu(N, rep) : SYLVA_OK;
+    N->on_device = gpu;
+    return status;
+}
+
 int sylva__factor_submit(sylva__numeric *N, const void *A_values, int64_t nnz, int64_t tile_rows,
                          int mode, sylva__factor_report *rep)
 {
@@ -460,14 +470,8 @@ int sylva__factor_submit(sylva__numeric *N, const void *A_values, int64_t nnz, i
     if (status)
         for (int64_t g = 0; g < ng; g++)
             if (r.CB[g] && (r.left[g] > 0 || g == stopped)) starpu_data_unregister_submit(r.CB[g]);
-    sylva__stats_read(rep);
-    memcpy(rep->gpu_seconds, N->gpu_seconds, sizeof rep->gpu_seconds);
-    memcpy(rep->gpu_flops, N->gpu_flops, sizeof rep->gpu_flops);
-    if (gpu) {
-        int gathered = sylva__factor_gather_gpu(N, rep);
-        if (!status) status = gathered;
-    }
-    N->on_device = gpu;
+    int read = sylva__factor_read_run(N, rep, gpu);
+    if (!status) status = read;
     starpu_data_unregister(r.A);
     starpu_task_wait_for_all(); /* the unregistrations submitted above */
     sylva__runtime_release();

@@ -529,14 +529,8 @@ int sylva__factor_submit_dist(sylva__numeric *N, const void *A_values, int64_t n
     /* This rank's GPU side: transfers, its GPUs' failed fronts (into
      * front_info, combined below) and peak memory; its part of L stays on
      * its GPU until a solve or a gather needs it on the host. */
-    sylva__stats_read(rep);
-    memcpy(rep->gpu_seconds, N->gpu_seconds, sizeof rep->gpu_seconds);
-    memcpy(rep->gpu_flops, N->gpu_flops, sizeof rep->gpu_flops);
-    if (r.gpu) {
-        int gathered = sylva__factor_gather_gpu(N, rep);
-        if (!status) status = gathered;
-    }
-    N->on_device = r.gpu;
+    int read = sylva__factor_read_run(N, rep, r.gpu);
+    if (!status) status = read;
     sylva__runtime_release();
     /* A task of this rank that could not get its workspace: this rank's
      * failure (the agreement names it), before the statuses are shared. */

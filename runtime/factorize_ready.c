@@ -409,14 +409,8 @@ int sylva__factor_submit_ready(sylva__numeric *N, const void *A_values, int64_t 
     for (int64_t g = 0; g < r.pl->ngroups; g++) /* pools whose readers were never cut */
         if (r.CB[g]) starpu_data_unregister_submit(r.CB[g]);
     if (!status && r.pl->group_ptr[r.pl->ngroups] == ns) status = sylva__plan_check(r.pl, &r.pp);
-    sylva__stats_read(rep);
-    memcpy(rep->gpu_seconds, N->gpu_seconds, sizeof rep->gpu_seconds);
-    memcpy(rep->gpu_flops, N->gpu_flops, sizeof rep->gpu_flops);
-    if (r.gpu) {
-        int gathered = sylva__factor_gather_gpu(N, rep);
-        if (!status) status = gathered;
-    }
-    N->on_device = r.gpu;
+    int read = sylva__factor_read_run(N, rep, r.gpu);
+    if (!status) status = read;
     starpu_data_unregister(r.A);
     starpu_task_wait_for_all(); /* the unregistrations submitted above */
     release(&r);

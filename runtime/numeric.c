@@ -184,6 +184,23 @@ void sylva__numeric_set_progress(sylva__numeric *N, void (*fn)(void *, const cha
 
 sylva_dtype sylva__numeric_dtype(const sylva__numeric *N) { return N->precision; }
 
+/* L's groups — all, or those of rank me when owner is given — to host
+ * memory: every copy asked for first (they overlap), then each awaited. */
+static int groups_to_host(sylva__numeric *N, const int *owner, int me)
+{
+    int status = SYLVA_OK;
+    sylva__runtime_hold();
+    for (int64_t g = 0; g < N->plan->ngroups && !status; g++)
+        if (!owner || owner[g] == me) status = SYLVA_STARPU(starpu_data_prefetch_on_node(N->L[g], STARPU_MAIN_RAM, 1));
+    for (int64_t g = 0; g < N->plan->ngroups && !status; g++) {
+        if (owner && owner[g] != me) continue;
+        status = SYLVA_STARPU(starpu_data_acquire(N->L[g], STARPU_R));
+        if (!status) starpu_data_release(N->L[g]);
+    }
+    sylva__runtime_release();
+    return status;
+}
+
 int sylva__numeric_to_host(sylva__numeric *N, double *seconds)
 {
     *seconds = 0;
@@ -200,14 +217,7 @@ int sylva__numeric_to_host(sylva__numeric *N, double *seconds)
         size_t bytes = (size_t)N->plan->l_off[N->plan->tree->nfronts] * N->elem;
         /* Page-locked host memory: the copies run as DMA, overlapped. */
         if (!N->pinned && bytes > 0) N->pinned = starpu_memory_pin(N->values, bytes) == 0;
-        sylva__runtime_hold();
-        for (int64_t g = 0; g < N->plan->ngroups && !status; g++)
-            status = SYLVA_STARPU(starpu_data_prefetch_on_node(N->L[g], STARPU_MAIN_RAM, 1));
-        for (int64_t g = 0; g < N->plan->ngroups && !status; g++) {
-            status = SYLVA_STARPU(starpu_data_acquire(N->L[g], STARPU_R));
-            if (!status) starpu_data_release(N->L[g]);
-        }
-        sylva__runtime_release();
+        status = groups_to_host(N, NULL, 0);
         if (!status) N->on_device = 0;
         *seconds = sylva__now() - t0;
     }
@@ -223,16 +233,7 @@ int sylva__numeric_own_to_host(sylva__numeric *N, double *seconds)
     int status = SYLVA_OK, me = sylva__dist_rank();
     if (N->on_device) {
         double t0 = sylva__now();
-        const sylva__plan *pl = N->plan;
-        sylva__runtime_hold();
-        for (int64_t g = 0; g < pl->ngroups && !status; g++)
-            if (N->owner[g] == me) status = SYLVA_STARPU(starpu_data_prefetch_on_node(N->L[g], STARPU_MAIN_RAM, 1));
-        for (int64_t g = 0; g < pl->ngroups && !status; g++) {
-            if (N->owner[g] != me) continue;
-            status = SYLVA_STARPU(starpu_data_acquire(N->L[g], STARPU_R));
-            if (!status) starpu_data_release(N->L[g]);
-        }
-        sylva__runtime_release();
+        status = groups_to_host(N, N->owner, me);
         if (!status) N->on_device = 0;
         *seconds = sylva__now() - t0;
     }

@@ -269,6 +269,10 @@ uint32_t sylva__group_where(int mode, int large);
 void sylva__group_args_init(sylva__group_args *a, const sylva__plan *pl, sylva__numeric *N, int64_t g,
                             int tile_it, double **child_ptrs, double cost);
 int sylva__factor_gather_gpu(sylva__numeric *N, sylva__factor_report *rep);
+/* After a run's tasks ended: its transfers and workers (sylva__stats_read),
+ * its GPU times, and on a GPU run the failed fronts and peak memory (L then
+ * stays on the device: N->on_device). */
+int sylva__factor_read_run(sylva__numeric *N, sylva__factor_report *rep, int gpu);
 /* A GPU run's plan and workspace (once), and in mode GPU the check that
  * its largest task fits the device memory StarPU may use. */
 int sylva__factor_prepare_gpu(sylva__numeric *N, int mode, int64_t nnz);
