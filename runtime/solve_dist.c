@@ -123,9 +123,8 @@ static int run_units(const drun *r, int backward, struct starpu_task *tasks, uni
 /* The caller's workspace (the last T). */
 static void *caller_T(const drun *r) { return slot(r, r->T, (int64_t)starpu_worker_get_count() * r->tsize); }
 
-
-/* Entries of L21 a front's product must have, per column of the block, to
- * be cut into slices (below, one task's overhead is worth more). */
+/* Entries of L21 from which a front's product is cut into slices (below,
+ * a task's overhead outweighs a slice's share of the reads). */
 #define SLICE_MIN_ENTRIES ((int64_t)1 << 20)
 
 /* Rows (forward) or columns (backward) lo..hi of front f's L21 product. */
