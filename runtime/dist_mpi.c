@@ -1,8 +1,9 @@
 /* dist_mpi.c — several processes through StarPU-MPI (runtime.h's
  * sylva__dist_* contract): whether a run is distributed, starting StarPU
  * with StarPU-MPI (the cores and GPUs of a machine dealt to the ranks on
- * it) and stopping both, and the few collectives the layers above need (status agreement with the failing rank's message, broadcast,
- * sums and maxima). MPI is initialized here with MPI_THREAD_MULTIPLE when
+ * it) and stopping both, and the few collectives the layers above need
+ * (status agreement with the failing rank's message, broadcast, sums and
+ * maxima). MPI is initialized here with MPI_THREAD_MULTIPLE when
  * the program has not done it (these collectives run beside StarPU-MPI's
  * progress thread; StarPU's own initialization would ask for SERIALIZED
  * only) and finalized at stop; a program that initialized MPI itself must
@@ -89,7 +90,8 @@ static int deal_gpus(struct starpu_conf *conf, int lrank, int local)
         return streams * (conf->ncuda > 0 ? conf->ncuda : G);
     int want = conf->ncuda > 0 ? conf->ncuda : G, n = 0;
     if (G >= local) {
-        for (int d = lrank; d < G && n < want && n < STARPU_NMAXWORKERS; d += local) conf->workers_cuda_gpuid[n++] = (unsigned)d;
+        for (int d = lrank; d < G && n < want && n < STARPU_NMAXWORKERS; d += local)
+            conf->workers_cuda_gpuid[n++] = (unsigned)d;
     } else {
         int d = lrank % G, sharers = (local - 1 - d) / G + 1;
         conf->workers_cuda_gpuid[n++] = (unsigned)d;

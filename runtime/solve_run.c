@@ -133,7 +133,8 @@ static int solve_host(sylva__numeric *N, const sylva__solve_request *q, int64_t 
 {
     /* Distributed: L stays on its ranks (solve_dist.c), each rank's part on
      * its host. */
-    int status = rep->ranks > 1 ? sylva__numeric_own_to_host(N, &rep->to_host) : sylva__numeric_to_host(N, &rep->to_host);
+    int status = rep->ranks > 1 ? sylva__numeric_own_to_host(N, &rep->to_host)
+                                : sylva__numeric_to_host(N, &rep->to_host);
     if (status) return status;
     const sylva__tree *t = N->plan->tree;
     host_solve h;
