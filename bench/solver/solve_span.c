@@ -84,7 +84,7 @@ static int64_t gpu_steps(const sylva__front *fr, int64_t *chain)
     int64_t k = fr->k, r = fr->m - fr->k;
     *chain = 0;
     if (k <= SYLVA_SOLVE_FOLD_K && r <= SYLVA_SOLVE_FOLD_R) return 1;
-    *chain = (k + SYLVA_SOLVE_TB - 1) / SYLVA_SOLVE_TB;
+    *chain = (k + SYLVA_SOLVE_TRI_ROWS - 1) / SYLVA_SOLVE_TRI_ROWS;
     return *chain + 1;
 }
 

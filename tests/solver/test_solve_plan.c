@@ -61,7 +61,7 @@ static void check_items(const sylva__solve_desc *d, const void *b, int forward)
             if (ok && forward) {
                 int nku = (k[i] + SYLVA_SOLVE_UK - 1) / SYLVA_SOLVE_UK, j0 = idx % nku * SYLVA_SOLVE_UK;
                 int j1 = j0 + SYLVA_SOLVE_UK < k[i] ? j0 + SYLVA_SOLVE_UK : k[i];
-                ok = idx < nu[i] && !seen[i][idx] && tri[i] >= (j1 + SYLVA_SOLVE_TB - 1) / SYLVA_SOLVE_TB;
+                ok = idx < nu[i] && !seen[i][idx] && tri[i] >= (j1 + SYLVA_SOLVE_TRI_ROWS - 1) / SYLVA_SOLVE_TRI_ROWS;
                 if (ok) seen[i][idx] = 1;
             } else if (ok) {
                 ok = idx == upd[i] && tri[i] == 0;
