@@ -57,7 +57,9 @@ extern "C" {
  * ceil(k / (TB · TG)) item steps: v7 (docs/perf-log.md) went from 1 block
  * (lap3d7:60's path: 303 triangle steps) to 2. */
 #define SYLVA_SOLVE_TB 32
+#ifndef SYLVA_SOLVE_TG
 #define SYLVA_SOLVE_TG 2
+#endif
 #define SYLVA_SOLVE_TRI_ROWS (SYLVA_SOLVE_TB * SYLVA_SOLVE_TG)
 #define SYLVA_SOLVE_UR 256
 #define SYLVA_SOLVE_UK 256

@@ -218,36 +218,42 @@ __device__ __forceinline__ double diag_backward(const double *d, int jb, double 
     return v;
 }
 
-/* The inverse of the diagonal block in d (jb × jb, its pivots'
- * reciprocals in row 32) into shared inv (ld FLOW_DLD), by warp 0: a lane
- * per column of the identity, substituted column-wise. A triangle item
- * that will wait for earlier blocks does this while it waits, so its step
- * on the chain is a product (independent shuffles) rather than a
- * substitution (32 dependent ones). All threads call it. */
-__device__ void invert_diag(const double *d, int jb, double *inv)
+/* The inverse of the diagonal block in d (jb × jb, lower, its pivots'
+ * reciprocals in row 32), in place: its strictly lower part goes, transposed,
+ * into d's strictly upper part (inverse entry (i, j), i > j, at d[j + i ·
+ * FLOW_DLD]); its diagonal is the reciprocals already there; d's lower part
+ * stays (diag_forward/backward may still use it). By one warp (`warp`), a
+ * lane per column of the identity, substituted row by row: lane j writes
+ * only row j of the upper part and reads its own earlier entries and the
+ * lower part, so no lane waits for another. A triangle item that will wait
+ * for earlier blocks does this while it waits, so its step on the chain
+ * is a product (independent shuffles) rather than a substitution (32
+ * dependent ones; v4c). All threads call it; no barrier. */
+__device__ __noinline__ void invert_diag_packed(double *d, int jb, int warp)
 {
-    if (threadIdx.x < 32) {
-        const int lane = threadIdx.x;
-        double *col = inv + lane * FLOW_DLD;
-        for (int i = 0; i < FLOW_TB; i++) col[i] = i == lane ? 1.0 : 0.0;
-        for (int jj = 0; jj < jb; jj++) {
-            const double xjj = col[jj] * d[32 + jj * FLOW_DLD];
-            col[jj] = xjj;
-            for (int i = jj + 1; i < jb; i++) col[i] -= d[i + jj * FLOW_DLD] * xjj;
-        }
+    if ((int)threadIdx.x / 32 != warp) return;
+    const int j = threadIdx.x % 32;
+    if (j >= jb) return;
+    const double xj = d[32 + j * FLOW_DLD];
+    for (int i = j + 1; i < jb; i++) {
+        double acc = d[i + j * FLOW_DLD] * xj;
+        for (int jj = j + 1; jj < i; jj++) acc += d[i + jj * FLOW_DLD] * d[j + jj * FLOW_DLD];
+        d[j + i * FLOW_DLD] = -acc * d[32 + i * FLOW_DLD];
     }
-    __syncthreads();
 }
 
-/* The lane's row of inv · v (Transpose: of invᵀ · v); v one value a lane
- * (0 past jb). */
-template <bool Transpose> __device__ __forceinline__ double apply_inverse(const double *inv, int jb, double v)
+/* The lane's row of inv · v (Transpose: of invᵀ · v) with d's inverse as
+ * invert_diag_packed left it; v one value a lane (0 past jb). */
+template <bool Transpose> __device__ __forceinline__ double apply_packed(const double *d, int jb, double v)
 {
     const int lane = threadIdx.x % 32;
     double acc = 0;
     for (int k = 0; k < jb; k++) {
         const double vk = __shfl_sync(FLOW_FULL, v, k);
-        acc += (Transpose ? inv[k + lane * FLOW_DLD] : inv[lane + k * FLOW_DLD]) * vk;
+        double e = 0;
+        if (Transpose ? k > lane : k < lane) e = Transpose ? d[lane + k * FLOW_DLD] : d[k + lane * FLOW_DLD];
+        else if (k == lane) e = d[32 + lane * FLOW_DLD];
+        acc += e * vk;
     }
     return lane < jb ? acc : 0.0;
 }
@@ -442,19 +448,17 @@ template <int W> __device__ void fold_backward(const front &F, const flow_args &
 struct tri_item {
     int r0, ns;    /* first row, blocks */
     int g, h;      /* the thread's block and slice */
-    bool inverted; /* the first-solved block by its inverse (in inv), the other substituted from d; else
-                    * the first substituted from d, the other from inv's space */
+    bool inverted; /* the blocks by their inverses (invert_diag_packed), else substituted; block 0's
+                    * diagonal block in d, block 1's in s's inverse space */
 };
 
-/* Sets up item b of front F (nsub blocks): stages its own rows, loads the
- * diagonal blocks, and inverts the first-solved one when the item will wait
- * (`waits`: it then does it while waiting, so its step on the chain is a
- * product of independent shuffles rather than 32 dependent substitution
- * steps; v4c). The second-solved block is substituted: its diagonal block
- * sits in d when the first was inverted into inv, else in inv's space. */
+/* Sets up item b of front F: stages its own rows, loads its diagonal
+ * blocks (block 0 into d, block 1 into s's inverse space), and inverts them
+ * in place when the item will wait (`waits`; warp 0 and warp 1 side by
+ * side, while it waits). */
 template <int W>
-__device__ __forceinline__ tri_item tri_setup(const front &F, const flow_args &a, int b, bool backward, bool waits,
-                                              int c0, int nc, double *s, double *d)
+__device__ __forceinline__ tri_item tri_setup(const front &F, const flow_args &a, int b, bool waits, int c0, int nc,
+                                              double *s, double *d)
 {
     tri_item t;
     const int nsub = (F.k + FLOW_TB - 1) / FLOW_TB, warp = threadIdx.x / 32;
@@ -465,11 +469,13 @@ __device__ __forceinline__ tri_item tri_setup(const front &F, const flow_args &a
     t.inverted = waits;
     if (a.step & SYLVA_SOLVE_STEP_OWN)
         stage_own<W>(F, a, t.r0, min(FLOW_TG * FLOW_TB, F.k - t.r0), c0, nc, s + FLOW_OWN_OFF);
-    const int first = backward ? t.ns - 1 : 0, second = backward ? 0 : 1;
-    double *const inv = s + FLOW_INV_OFF;
-    load_diag<W>(F, t.r0 + first * FLOW_TB, min(FLOW_TB, F.k - t.r0 - first * FLOW_TB), d);
-    if (waits) invert_diag(d, min(FLOW_TB, F.k - t.r0 - first * FLOW_TB), inv);
-    if (t.ns > 1) load_diag<W>(F, t.r0 + second * FLOW_TB, min(FLOW_TB, F.k - t.r0 - second * FLOW_TB), waits ? d : inv);
+    for (int gg = 0; gg < t.ns; gg++)
+        load_diag<W>(F, t.r0 + gg * FLOW_TB, min(FLOW_TB, F.k - t.r0 - gg * FLOW_TB), gg ? s + FLOW_INV_OFF : d);
+    if (waits) {
+        for (int gg = 0; gg < t.ns; gg++)
+            invert_diag_packed(gg ? s + FLOW_INV_OFF : d, min(FLOW_TB, F.k - t.r0 - gg * FLOW_TB), gg);
+        __syncthreads();
+    }
     return t;
 }
 
@@ -488,7 +494,7 @@ __device__ __forceinline__ void finish_item(const front &F, const flow_args &a, 
 {
     const bool staged = a.step & SYLVA_SOLVE_STEP_OWN;
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const double *own = s + FLOW_OWN_OFF, *inv = s + FLOW_INV_OFF;
+    const double *own = s + FLOW_OWN_OFF;
     double *const xs = s + FLOW_XS_OFF;
     constexpr int SLICE = FLOW_TG * FLOW_TB; /* partial sums of one slice */
     double *const mine = s + ((int64_t)t.h * SLICE + t.g * FLOW_TB + lane) * FLOW_COLS;
@@ -505,12 +511,9 @@ __device__ __forceinline__ void finish_item(const front &F, const flow_args &a, 
 #pragma unroll
                 for (int w = 0; w < FLOW_TRI_H; w++) v -= s[(w * SLICE + gg * FLOW_TB + lane) * FLOW_COLS + warp];
             }
-            if (o == 0 && t.inverted) {
-                v = apply_inverse<Backward>(inv, jb, v);
-            } else {
-                const double *dd = o == 0 || t.inverted ? d : inv;
-                v = Backward ? diag_backward(dd, jb, v) : diag_forward(dd, jb, v);
-            }
+            const double *dd = gg ? s + FLOW_INV_OFF : d;
+            if (t.inverted) v = apply_packed<Backward>(dd, jb, v);
+            else v = Backward ? diag_backward(dd, jb, v) : diag_forward(dd, jb, v);
             if (lane < jb) __stcg(x + lane, v);
             xs[lane * FLOW_COLS + warp] = lane < jb ? v : 0.0;
         }
@@ -542,7 +545,7 @@ __device__ void tri_forward(const front &F, const flow_args &a, const int *tdone
                             double *d, int *flag)
 {
     const int need = b * FLOW_TG; /* blocks before the item's */
-    const tri_item t = tri_setup<W>(F, a, b, false, need > 0, c0, nc, s, d);
+    const tri_item t = tri_setup<W>(F, a, b, need > 0, c0, nc, s, d);
     const int lane = threadIdx.x % 32, row = min(t.r0 + t.g * FLOW_TB + lane, F.k - 1);
     double acc[FLOW_COLS];
 #pragma unroll
@@ -602,7 +605,7 @@ __device__ void tri_backward(const front &F, const flow_args &a, const int *tdon
 {
     const int nsub = (F.k + FLOW_TB - 1) / FLOW_TB;
     const int need = nsub - min(nsub, (b + 1) * FLOW_TG); /* blocks after the item's */
-    const tri_item t = tri_setup<W>(F, a, b, true, need > 0, c0, nc, s, d);
+    const tri_item t = tri_setup<W>(F, a, b, need > 0, c0, nc, s, d);
     const int lane = threadIdx.x % 32;
     const double *Lj = F.L + (int64_t)min(t.r0 + t.g * FLOW_TB + lane, F.k - 1) * F.m; /* our pivot's column */
     double acc[FLOW_COLS];
