@@ -140,6 +140,24 @@ __device__ int block_wait(const int *p, int v, int *shared, const flow_args &a)
     return x;
 }
 
+/* *p as the block sees it now (thread 0 loads it with acquire semantics,
+ * or volatile then a fence; the barrier shares it). */
+__device__ int block_peek(const int *p, int *shared, const flow_args &a)
+{
+    if (threadIdx.x == 0) {
+        if (a.step & SYLVA_SOLVE_STEP_SYNC) {
+            *shared = load_acquire(p);
+        } else {
+            *shared = *(volatile const int *)p;
+            __threadfence();
+        }
+    }
+    __syncthreads();
+    const int x = *shared;
+    __syncthreads();
+    return x;
+}
+
 /* Every thread's writes made visible, then thread 0 adds n to p (and 1 to
  * q): with SYLVA_SOLVE_STEP_SYNC a barrier then thread 0's release adds
  * (the barrier orders the block's writes before them, as cooperative
@@ -234,11 +252,18 @@ __device__ __noinline__ void invert_diag_packed(double *d, int jb, int warp)
     if ((int)threadIdx.x / 32 != warp) return;
     const int j = threadIdx.x % 32;
     if (j >= jb) return;
-    const double xj = d[32 + j * FLOW_DLD];
-    for (int i = j + 1; i < jb; i++) {
-        double acc = d[i + j * FLOW_DLD] * xj;
-        for (int jj = j + 1; jj < i; jj++) acc += d[i + jj * FLOW_DLD] * d[j + jj * FLOW_DLD];
-        d[j + i * FLOW_DLD] = -acc * d[32 + i * FLOW_DLD];
+    /* Column by column of L: every row below gets its share at once (the
+     * updates of one step are independent, so they pipeline; v7b went row
+     * by row, each entry a dependent sum, and its chains ran at 17 µs a
+     * step). */
+    for (int i = j + 1; i < jb; i++) d[j + i * FLOW_DLD] = 0.0;
+    double x = d[32 + j * FLOW_DLD];
+    for (int jj = j; jj < jb; jj++) {
+        if (jj > j) {
+            x = d[j + jj * FLOW_DLD] * d[32 + jj * FLOW_DLD];
+            d[j + jj * FLOW_DLD] = x;
+        }
+        for (int i = jj + 1; i < jb; i++) d[j + i * FLOW_DLD] -= d[i + jj * FLOW_DLD] * x;
     }
 }
 
@@ -445,6 +470,10 @@ template <int W> __device__ void fold_backward(const front &F, const flow_args &
  * block (FLOW_TRI_QP of its pivots or rows): FLOW_TRI_H slices. */
 #define FLOW_TRI_H (FLOW_W / FLOW_TG)
 #define FLOW_TRI_QP (FLOW_TB / FLOW_TRI_H)
+/* Late blocks (finished before a forward item ran) taken at once: v6's 4
+ * with one block an item; with two, each holds twice the loads and more
+ * spilled (ptxas), so one. */
+constexpr int kLateUnroll = FLOW_TG == 1 ? 4 : 1;
 struct tri_item {
     int r0, ns;    /* first row, blocks */
     int g, h;      /* the thread's block and slice */
@@ -454,8 +483,9 @@ struct tri_item {
 
 /* Sets up item b of front F: stages its own rows, loads its diagonal
  * blocks (block 0 into d, block 1 into s's inverse space), and inverts them
- * in place when the item will wait (`waits`; warp 0 and warp 1 side by
- * side, while it waits). */
+ * in place when the item will wait (`waits`: the blocks it needs were not
+ * all done when it looked; warp 0 and warp 1 side by side, while it
+ * waits). */
 template <int W>
 __device__ __forceinline__ tri_item tri_setup(const front &F, const flow_args &a, int b, bool waits, int c0, int nc,
                                               double *s, double *d)
@@ -545,7 +575,9 @@ __device__ void tri_forward(const front &F, const flow_args &a, const int *tdone
                             double *d, int *flag)
 {
     const int need = b * FLOW_TG; /* blocks before the item's */
-    const tri_item t = tri_setup<W>(F, a, b, need > 0, c0, nc, s, d);
+    /* Inverted only when the item will wait: one taken after the blocks
+     * it needs were done would put the inversion on the chain. */
+    const tri_item t = tri_setup<W>(F, a, b, need > 0 && block_peek(tdone + F.f, flag, a) < need, c0, nc, s, d);
     const int lane = threadIdx.x % 32, row = min(t.r0 + t.g * FLOW_TB + lane, F.k - 1);
     double acc[FLOW_COLS];
 #pragma unroll
@@ -567,7 +599,7 @@ __device__ void tri_forward(const front &F, const flow_args &a, const int *tdone
         /* Blocks that finished while this item was not yet running (it
          * was taken late): their loads are independent, so several
          * blocks' are in flight at once. */
-#pragma unroll 1
+#pragma unroll(kLateUnroll)
         for (int jj = done + 1; jj < hi; jj++) {
 #pragma unroll
             for (int q = 0; q < FLOW_TRI_QP; q++) {
@@ -605,7 +637,7 @@ __device__ void tri_backward(const front &F, const flow_args &a, const int *tdon
 {
     const int nsub = (F.k + FLOW_TB - 1) / FLOW_TB;
     const int need = nsub - min(nsub, (b + 1) * FLOW_TG); /* blocks after the item's */
-    const tri_item t = tri_setup<W>(F, a, b, need > 0, c0, nc, s, d);
+    const tri_item t = tri_setup<W>(F, a, b, need > 0 && block_peek(tdone + F.f, flag, a) < need, c0, nc, s, d);
     const int lane = threadIdx.x % 32;
     const double *Lj = F.L + (int64_t)min(t.r0 + t.g * FLOW_TB + lane, F.k - 1) * F.m; /* our pivot's column */
     double acc[FLOW_COLS];
