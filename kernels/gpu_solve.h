@@ -1,9 +1,8 @@
 /* gpu_solve.h — the triangular solves L y = b, Lᵀ x = y on a GPU in one
  * launch per direction, driven by the assembly tree's dependencies rather
  * than by its levels. The work of each front is cut into items (below):
- * a small front is one item, a larger one is split into triangle items
- * (SYLVA_SOLVE_TRI_ROWS pivot rows each, solved one after another as their
- * inputs arrive) and
+ * a small front is one item, a larger one is split into triangle items (32
+ * pivot rows each, solved one after another as their inputs arrive) and
  * update items (L21 products over chunks of rows and pivots). Items are
  * listed by an estimated start, so every item comes after those it needs;
  * the launch's blocks take items in that order from an atomic ticket and
@@ -50,17 +49,7 @@ extern "C" {
  * every 64-column solve was slower. */
 #define SYLVA_SOLVE_FOLD_K 96
 #define SYLVA_SOLVE_FOLD_R 512
-/* A triangle item: SYLVA_SOLVE_TG diagonal blocks of SYLVA_SOLVE_TB rows
- * (the triangle counters count blocks; the last item of a front may hold
- * fewer). One item's blocks are solved one after another inside it,
- * without a counter between them, so the chain of a front of k pivots is
- * ceil(k / (TB · TG)) item steps: v7 (docs/perf-log.md) went from 1 block
- * (lap3d7:60's path: 303 triangle steps) to 2. */
 #define SYLVA_SOLVE_TB 32
-#ifndef SYLVA_SOLVE_TG
-#define SYLVA_SOLVE_TG 2
-#endif
-#define SYLVA_SOLVE_TRI_ROWS (SYLVA_SOLVE_TB * SYLVA_SOLVE_TG)
 #define SYLVA_SOLVE_UR 256
 #define SYLVA_SOLVE_UK 256
 #define SYLVA_SOLVE_BK 32
@@ -88,8 +77,7 @@ extern "C" {
 #define SYLVA_SOLVE_POLL_MIN 32
 #define SYLVA_SOLVE_POLL_MAX 32
 /* An item is two ints: the front record, then kind << 24 | index. FOLD:
- * the whole front. TRI: triangle item `index` (rows index · TRI_ROWS on,
- * blocks index · TG on). UPD: update chunk `index`
+ * the whole front. TRI: triangle block `index`. UPD: update chunk `index`
  * (forward: row chunk · ceil(k/UK) + pivot chunk; backward: pivot chunk ·
  * ceil(r/BR) + row chunk). */
 enum { SYLVA_SOLVE_FOLD = 0, SYLVA_SOLVE_TRI = 1, SYLVA_SOLVE_UPD = 2 };

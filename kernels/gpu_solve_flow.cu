@@ -5,9 +5,9 @@
  * ticket, waits on the per-front counters for what the item needs, does
  * it, and counts it done. Counters (device ints, zeroed before a sweep):
  * ready[f] — forward: children whose updates have all landed; backward: 1
- * once the front is solved; tdone[f] — diagonal blocks of its triangle
- * items done (items finish in order: each needs the one before; a forward
- * update item takes its pivots' blocks as this count passes them); udone[f] — update items done
+ * once the front is solved; tdone[f] — triangle items done (they finish in
+ * order: each needs the one before; a forward update item takes its
+ * pivots' blocks as this count passes them); udone[f] — update items done
  * (the last one to finish signals the parent). A writer's block passes a
  * barrier and its thread 0 counts with a release add; a reader's thread 0
  * polls with acquire loads, then a barrier (SYLVA_SOLVE_STEP, gpu_solve.h:
@@ -61,7 +61,7 @@ template <int W, bool Forward> __global__ void __launch_bounds__(W * 32, FLOW_MI
         F.L = a.Lp[F.f];
         F.X1 = a.X + a.col[F.f];
         F.rw = a.rows + a.rofs[F.f];
-        const int parent = a.parent[F.f], nu = a.nu[F.f];
+        const int parent = a.parent[F.f], nt = a.nt[F.f], nu = a.nu[F.f];
         if (Forward) {
             /* An update item waits on its triangle blocks as it goes. */
             if (kind != SYLVA_SOLVE_UPD) block_wait(ready + F.f, a.nchild[F.f], &flag, a);
@@ -80,7 +80,7 @@ template <int W, bool Forward> __global__ void __launch_bounds__(W * 32, FLOW_MI
                 else fold_backward<W>(F, a, c0, nc, s, d);
             } else if (kind == SYLVA_SOLVE_TRI) {
                 if (Forward) tri_forward<W>(F, a, tdone, idx, c0, nc, s, d, &flag);
-                else tri_backward<W>(F, a, tdone, idx, c0, nc, s, d, &flag);
+                else tri_backward<W>(F, a, tdone, idx, nt, c0, nc, s, d, &flag);
             } else if (Forward) {
                 upd_forward<W>(F, a, tdone, idx, c0, nc, s, &flag);
             } else {
@@ -95,11 +95,7 @@ template <int W, bool Forward> __global__ void __launch_bounds__(W * 32, FLOW_MI
                 block_signal(ready + F.f, NULL, a.step);
             }
         } else if (kind == SYLVA_SOLVE_TRI) {
-            /* tdone counts diagonal blocks: the item's (the front's last
-             * may hold fewer than FLOW_TG). */
-            const int nsub = (F.k + FLOW_TB - 1) / FLOW_TB;
-            block_signal(tdone + F.f, !Forward && idx == 0 ? ready + F.f : NULL, a.step,
-                         min(FLOW_TG, nsub - idx * FLOW_TG));
+            block_signal(tdone + F.f, !Forward && idx == 0 ? ready + F.f : NULL, a.step);
         } else if (Forward) {
             /* The last update item to finish signals the parent: an
              * acquire-release add (it acquires the others' releases and

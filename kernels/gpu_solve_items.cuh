@@ -35,16 +35,11 @@
 static_assert(SYLVA_SOLVE_UR % (FLOW_W * 32) == 0, "a forward update item's rows are whole rounds of the block");
 
 static_assert(FLOW_TB == 32, "a triangle block is one warp's rows");
-#define FLOW_TG SYLVA_SOLVE_TG
-static_assert(FLOW_TG == 1 || FLOW_TG == 2, "a triangle item solves its second block after its first only");
-static_assert(FLOW_W % FLOW_TG == 0, "a triangle item's warps split evenly over its blocks' rows");
-/* A triangle item's own rows of X1 (FLOW_TG · FLOW_TB × FLOW_COLS), staged
- * before its waits (SYLVA_SOLVE_STEP_OWN), then its first block's solution
- * (FLOW_TB × FLOW_COLS, read by the second block's rows): between the
- * partial sums and the inverted block. */
+/* A triangle item's own rows of X1 (FLOW_TB × FLOW_COLS), staged before
+ * its waits (SYLVA_SOLVE_STEP_OWN): between the partial sums and the
+ * inverted block. */
 #define FLOW_OWN_OFF (FLOW_W * 32 * FLOW_W)
-#define FLOW_XS_OFF (FLOW_OWN_OFF + FLOW_TG * FLOW_TB * FLOW_W)
-static_assert(FLOW_XS_OFF + FLOW_TB * FLOW_W <= FLOW_INV_OFF, "the own rows overlap neither the partial sums nor the inverted block");
+static_assert(FLOW_OWN_OFF + FLOW_TB * FLOW_W <= FLOW_INV_OFF, "the own rows overlap neither the partial sums nor the inverted block");
 static_assert(SYLVA_SOLVE_FOLD_K * FLOW_W <= FLOW_BUF_OF(FLOW_W), "a folded front's pivot rows fit the staging buffer");
 
 namespace sylva {
@@ -94,9 +89,9 @@ __device__ __forceinline__ int load_acquire(const int *p)
     return v;
 }
 
-__device__ __forceinline__ void add_release(int *p, int n = 1)
+__device__ __forceinline__ void add_release(int *p)
 {
-    asm volatile("red.release.gpu.global.add.s32 [%0], %1;" ::"l"(p), "r"(n) : "memory");
+    asm volatile("red.release.gpu.global.add.s32 [%0], 1;" ::"l"(p) : "memory");
 }
 
 __device__ __forceinline__ int add_acq_rel(int *p)
@@ -140,34 +135,16 @@ __device__ int block_wait(const int *p, int v, int *shared, const flow_args &a)
     return x;
 }
 
-/* *p as the block sees it now (thread 0 loads it with acquire semantics,
- * or volatile then a fence; the barrier shares it). */
-__device__ int block_peek(const int *p, int *shared, const flow_args &a)
-{
-    if (threadIdx.x == 0) {
-        if (a.step & SYLVA_SOLVE_STEP_SYNC) {
-            *shared = load_acquire(p);
-        } else {
-            *shared = *(volatile const int *)p;
-            __threadfence();
-        }
-    }
-    __syncthreads();
-    const int x = *shared;
-    __syncthreads();
-    return x;
-}
-
-/* Every thread's writes made visible, then thread 0 adds n to p (and 1 to
- * q): with SYLVA_SOLVE_STEP_SYNC a barrier then thread 0's release adds
- * (the barrier orders the block's writes before them, as cooperative
- * groups' grid barrier does), else a full fence by every thread first. */
-__device__ void block_signal(int *p, int *q, int step, int n = 1)
+/* Every thread's writes made visible, then thread 0 counts p (and q):
+ * with SYLVA_SOLVE_STEP_SYNC a barrier then thread 0's release adds (the
+ * barrier orders the block's writes before them, as cooperative groups'
+ * grid barrier does), else a full fence by every thread first. */
+__device__ void block_signal(int *p, int *q, int step)
 {
     if (step & SYLVA_SOLVE_STEP_SYNC) {
         __syncthreads();
         if (threadIdx.x == 0) {
-            add_release(p, n);
+            add_release(p);
             if (q) add_release(q);
         }
         return;
@@ -175,7 +152,7 @@ __device__ void block_signal(int *p, int *q, int step, int n = 1)
     __threadfence();
     __syncthreads();
     if (threadIdx.x == 0) {
-        atomicAdd(p, n);
+        atomicAdd(p, 1);
         if (q) atomicAdd(q, 1);
     }
 }
@@ -236,49 +213,36 @@ __device__ __forceinline__ double diag_backward(const double *d, int jb, double 
     return v;
 }
 
-/* The inverse of the diagonal block in d (jb × jb, lower, its pivots'
- * reciprocals in row 32), in place: its strictly lower part goes, transposed,
- * into d's strictly upper part (inverse entry (i, j), i > j, at d[j + i ·
- * FLOW_DLD]); its diagonal is the reciprocals already there; d's lower part
- * stays (diag_forward/backward may still use it). By one warp (`warp`), a
- * lane per column of the identity, substituted row by row: lane j writes
- * only row j of the upper part and reads its own earlier entries and the
- * lower part, so no lane waits for another. A triangle item that will wait
- * for earlier blocks does this while it waits, so its step on the chain
- * is a product (independent shuffles) rather than a substitution (32
- * dependent ones; v4c). All threads call it; no barrier. */
-__device__ __noinline__ void invert_diag_packed(double *d, int jb, int warp)
+/* The inverse of the diagonal block in d (jb × jb, its pivots'
+ * reciprocals in row 32) into shared inv (ld FLOW_DLD), by warp 0: a lane
+ * per column of the identity, substituted column-wise. A triangle item
+ * that will wait for earlier blocks does this while it waits, so its step
+ * on the chain is a product (independent shuffles) rather than a
+ * substitution (32 dependent ones). All threads call it. */
+__device__ void invert_diag(const double *d, int jb, double *inv)
 {
-    if ((int)threadIdx.x / 32 != warp) return;
-    const int j = threadIdx.x % 32;
-    if (j >= jb) return;
-    /* Column by column of L: every row below gets its share at once (the
-     * updates of one step are independent, so they pipeline; v7b went row
-     * by row, each entry a dependent sum, and its chains ran at 17 µs a
-     * step). */
-    for (int i = j + 1; i < jb; i++) d[j + i * FLOW_DLD] = 0.0;
-    double x = d[32 + j * FLOW_DLD];
-    for (int jj = j; jj < jb; jj++) {
-        if (jj > j) {
-            x = d[j + jj * FLOW_DLD] * d[32 + jj * FLOW_DLD];
-            d[j + jj * FLOW_DLD] = x;
+    if (threadIdx.x < 32) {
+        const int lane = threadIdx.x;
+        double *col = inv + lane * FLOW_DLD;
+        for (int i = 0; i < FLOW_TB; i++) col[i] = i == lane ? 1.0 : 0.0;
+        for (int jj = 0; jj < jb; jj++) {
+            const double xjj = col[jj] * d[32 + jj * FLOW_DLD];
+            col[jj] = xjj;
+            for (int i = jj + 1; i < jb; i++) col[i] -= d[i + jj * FLOW_DLD] * xjj;
         }
-        for (int i = jj + 1; i < jb; i++) d[j + i * FLOW_DLD] -= d[i + jj * FLOW_DLD] * x;
     }
+    __syncthreads();
 }
 
-/* The lane's row of inv · v (Transpose: of invᵀ · v) with d's inverse as
- * invert_diag_packed left it; v one value a lane (0 past jb). */
-template <bool Transpose> __device__ __forceinline__ double apply_packed(const double *d, int jb, double v)
+/* The lane's row of inv · v (Transpose: of invᵀ · v); v one value a lane
+ * (0 past jb). */
+template <bool Transpose> __device__ __forceinline__ double apply_inverse(const double *inv, int jb, double v)
 {
     const int lane = threadIdx.x % 32;
     double acc = 0;
     for (int k = 0; k < jb; k++) {
         const double vk = __shfl_sync(FLOW_FULL, v, k);
-        double e = 0;
-        if (Transpose ? k > lane : k < lane) e = Transpose ? d[lane + k * FLOW_DLD] : d[k + lane * FLOW_DLD];
-        else if (k == lane) e = d[32 + lane * FLOW_DLD];
-        acc += e * vk;
+        acc += (Transpose ? inv[k + lane * FLOW_DLD] : inv[lane + k * FLOW_DLD]) * vk;
     }
     return lane < jb ? acc : 0.0;
 }
@@ -463,135 +427,61 @@ template <int W> __device__ void fold_backward(const front &F, const flow_args &
     }
 }
 
-/* A triangle item as its threads see it: FLOW_TG diagonal blocks of
- * FLOW_TB rows from row r0 (ns of them: the front's last item may hold
- * fewer), warp w on block w % FLOW_TG's rows (forward) or pivots
- * (backward), a lane each, and on slice w / FLOW_TG of every arriving
- * block (FLOW_TRI_QP of its pivots or rows): FLOW_TRI_H slices. */
-#define FLOW_TRI_H (FLOW_W / FLOW_TG)
-#define FLOW_TRI_QP (FLOW_TB / FLOW_TRI_H)
-/* Late blocks (finished before a forward item ran) taken at once: v6's 4
- * with one block an item; with two, each holds twice the loads and more
- * spilled (ptxas), so one. */
-constexpr int kLateUnroll = FLOW_TG == 1 ? 4 : 1;
-struct tri_item {
-    int r0, ns;    /* first row, blocks */
-    int g, h;      /* the thread's block and slice */
-    bool inverted; /* the blocks by their inverses (invert_diag_packed), else substituted; block 0's
-                    * diagonal block in d, block 1's in s's inverse space */
-};
-
-/* Sets up item b of front F: stages its own rows, loads its diagonal
- * blocks (block 0 into d, block 1 into s's inverse space), and inverts them
- * in place when the item will wait (`waits`: the blocks it needs were not
- * all done when it looked; warp 0 and warp 1 side by side, while it
- * waits). */
-template <int W>
-__device__ __forceinline__ tri_item tri_setup(const front &F, const flow_args &a, int b, bool waits, int c0, int nc,
-                                              double *s, double *d)
-{
-    tri_item t;
-    const int nsub = (F.k + FLOW_TB - 1) / FLOW_TB, warp = threadIdx.x / 32;
-    t.r0 = b * FLOW_TG * FLOW_TB;
-    t.ns = min(FLOW_TG, nsub - b * FLOW_TG);
-    t.g = warp % FLOW_TG;
-    t.h = warp / FLOW_TG;
-    t.inverted = waits;
-    if (a.step & SYLVA_SOLVE_STEP_OWN)
-        stage_own<W>(F, a, t.r0, min(FLOW_TG * FLOW_TB, F.k - t.r0), c0, nc, s + FLOW_OWN_OFF);
-    for (int gg = 0; gg < t.ns; gg++)
-        load_diag<W>(F, t.r0 + gg * FLOW_TB, min(FLOW_TB, F.k - t.r0 - gg * FLOW_TB), gg ? s + FLOW_INV_OFF : d);
-    if (waits) {
-        for (int gg = 0; gg < t.ns; gg++)
-            invert_diag_packed(gg ? s + FLOW_INV_OFF : d, min(FLOW_TB, F.k - t.r0 - gg * FLOW_TB), gg);
-        __syncthreads();
-    }
-    return t;
-}
-
-/* The end of a triangle item (forward, or Backward with the diagonal
- * blocks transposed): the threads' partial sums acc (block g's rows, slice
- * h) through shared memory, then block by block in solve order: its rows of
- * X1 less the partial sums, solved with its diagonal block (a warp per
- * column of the chunk, a lane per row), stored, and — before the second
- * block — the first block's solution times the L entries between them
- * (lb: the second block's threads, loaded by the caller before its sums
- * were written) added to the second block's partial sums. */
+/* The end of a triangle block (forward, or Backward with the diagonal
+ * block transposed): the threads' partial sums acc reduced through shared
+ * memory, subtracted from the block's rows of X1 and the diagonal block
+ * solved — by its inverse when the item inverted it while waiting. A warp
+ * per column of the chunk, a lane per row. */
 template <int W, bool Backward>
-__device__ __forceinline__ void finish_item(const front &F, const flow_args &a, const tri_item &t,
-                                            const double (&acc)[FLOW_COLS], const double (&lb)[FLOW_TRI_QP], int c0,
-                                            int nc, double *s, const double *d)
+__device__ __forceinline__ void finish_block(const front &F, const flow_args &a, const double (&acc)[FLOW_COLS],
+                                             int r0, int jb, int c0, int nc, bool inverted, const double *inv,
+                                             const double *d, double *s)
 {
     const bool staged = a.step & SYLVA_SOLVE_STEP_OWN;
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const double *own = s + FLOW_OWN_OFF;
-    double *const xs = s + FLOW_XS_OFF;
-    constexpr int SLICE = FLOW_TG * FLOW_TB; /* partial sums of one slice */
-    double *const mine = s + ((int64_t)t.h * SLICE + t.g * FLOW_TB + lane) * FLOW_COLS;
 #pragma unroll
-    for (int c = 0; c < FLOW_COLS; c++) mine[c] = acc[c];
+    for (int c = 0; c < FLOW_COLS; c++) s[(warp * 32 + lane) * FLOW_COLS + c] = acc[c];
     __syncthreads();
-    for (int o = 0; o < t.ns; o++) {
-        const int gg = Backward ? t.ns - 1 - o : o, jb = min(FLOW_TB, F.k - t.r0 - gg * FLOW_TB);
-        if (warp < nc) {
-            double *x = F.X1 + (int64_t)(c0 + warp) * a.ldx + t.r0 + gg * FLOW_TB;
-            double v = 0;
-            if (lane < jb) {
-                v = staged ? own[(gg * FLOW_TB + lane) * FLOW_COLS + warp] : __ldcg(x + lane);
-#pragma unroll
-                for (int w = 0; w < FLOW_TRI_H; w++) v -= s[(w * SLICE + gg * FLOW_TB + lane) * FLOW_COLS + warp];
-            }
-            const double *dd = gg ? s + FLOW_INV_OFF : d;
-            if (t.inverted) v = apply_packed<Backward>(dd, jb, v);
-            else v = Backward ? diag_backward(dd, jb, v) : diag_forward(dd, jb, v);
-            if (lane < jb) __stcg(x + lane, v);
-            xs[lane * FLOW_COLS + warp] = lane < jb ? v : 0.0;
+    if (warp < nc) {
+        double *x = F.X1 + (int64_t)(c0 + warp) * a.ldx;
+        double v = 0;
+        if (lane < jb) {
+            v = staged ? s[FLOW_OWN_OFF + lane * FLOW_COLS + warp] : __ldcg(x + r0 + lane);
+            for (int w = 0; w < FLOW_WARPS; w++) v -= s[(w * 32 + lane) * FLOW_COLS + warp];
         }
-        __syncthreads();
-        if (o + 1 < t.ns) {
-            /* The next block's threads: its rows (forward) or pivots
-             * (backward) less L[second, first] (or its transpose) · the
-             * first block's solution, on their slice. */
-            const int next = Backward ? gg - 1 : gg + 1;
-            if (t.g == next) {
-#pragma unroll
-                for (int c = 0; c < FLOW_COLS; c++) {
-                    double v = 0;
-#pragma unroll
-                    for (int q = 0; q < FLOW_TRI_QP; q++) v += lb[q] * xs[(t.h * FLOW_TRI_QP + q) * FLOW_COLS + c];
-                    mine[c] += v;
-                }
-            }
-            __syncthreads();
-        }
+        v = inverted ? apply_inverse<Backward>(inv, jb, v)
+                     : (Backward ? diag_backward(d, jb, v) : diag_forward(d, jb, v));
+        if (lane < jb) __stcg(x + r0 + lane, v);
     }
+    __syncthreads();
 }
 
-/* Forward triangle item b of a split front: its rows less L[rows, earlier
- * pivots] · X1, taken block by block as the earlier triangle items finish,
- * then solved with its diagonal blocks. */
+/* Forward triangle block b of a split front: its 32 rows less
+ * L[rows, earlier pivots] · X1, taken block by block as the earlier
+ * triangle items finish, then solved with the diagonal block. */
 template <int W>
 __device__ void tri_forward(const front &F, const flow_args &a, const int *tdone, int b, int c0, int nc, double *s,
                             double *d, int *flag)
 {
-    const int need = b * FLOW_TG; /* blocks before the item's */
-    /* Inverted only when the item will wait: one taken after the blocks
-     * it needs were done would put the inversion on the chain. */
-    const tri_item t = tri_setup<W>(F, a, b, need > 0 && block_peek(tdone + F.f, flag, a) < need, c0, nc, s, d);
-    const int lane = threadIdx.x % 32, row = min(t.r0 + t.g * FLOW_TB + lane, F.k - 1);
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int r0 = b * FLOW_TB, jb = min(FLOW_TB, F.k - r0), row = min(r0 + lane, F.k - 1);
+    if (a.step & SYLVA_SOLVE_STEP_OWN) stage_own<W>(F, a, r0, jb, c0, nc, s + FLOW_OWN_OFF);
+    load_diag<W>(F, r0, jb, d);
+    double *const inv = s + FLOW_INV_OFF;
+    const bool inverted = b > 0; /* block 0 waits for nothing: it substitutes */
+    if (inverted) invert_diag(d, jb, inv);
     double acc[FLOW_COLS];
 #pragma unroll
     for (int c = 0; c < FLOW_COLS; c++) acc[c] = 0;
-    for (int done = 0; done < need;) {
+    for (int done = 0; done < b;) {
         /* The next block's L entries do not depend on the wait: load first. */
-        double l[FLOW_TRI_QP];
+        double l[FLOW_Q];
 #pragma unroll
-        for (int q = 0; q < FLOW_TRI_QP; q++)
-            l[q] = __ldg(F.L + row + (int64_t)(done * FLOW_TB + t.h * FLOW_TRI_QP + q) * F.m);
-        const int hi = min(block_wait(tdone + F.f, done + 1, flag, a), need);
+        for (int q = 0; q < FLOW_Q; q++) l[q] = __ldg(F.L + row + (int64_t)(done * FLOW_TB + warp * FLOW_Q + q) * F.m);
+        const int hi = min(block_wait(tdone + F.f, done + 1, flag, a), b);
 #pragma unroll
-        for (int q = 0; q < FLOW_TRI_QP; q++) {
-            const int j = done * FLOW_TB + t.h * FLOW_TRI_QP + q;
+        for (int q = 0; q < FLOW_Q; q++) {
+            const int j = done * FLOW_TB + warp * FLOW_Q + q;
 #pragma unroll
             for (int c = 0; c < FLOW_COLS; c++)
                 if (c < nc) acc[c] += l[q] * __ldcg(F.X1 + j + (int64_t)(c0 + c) * a.ldx);
@@ -599,11 +489,11 @@ __device__ void tri_forward(const front &F, const flow_args &a, const int *tdone
         /* Blocks that finished while this item was not yet running (it
          * was taken late): their loads are independent, so several
          * blocks' are in flight at once. */
-#pragma unroll(kLateUnroll)
+#pragma unroll 4
         for (int jj = done + 1; jj < hi; jj++) {
 #pragma unroll
-            for (int q = 0; q < FLOW_TRI_QP; q++) {
-                const int j = jj * FLOW_TB + t.h * FLOW_TRI_QP + q;
+            for (int q = 0; q < FLOW_Q; q++) {
+                const int j = jj * FLOW_TB + warp * FLOW_Q + q;
                 const double lq = __ldg(F.L + row + (int64_t)j * F.m);
 #pragma unroll
                 for (int c = 0; c < FLOW_COLS; c++)
@@ -612,72 +502,62 @@ __device__ void tri_forward(const front &F, const flow_args &a, const int *tdone
         }
         done = hi;
     }
-    /* The second block's rows times the first block's pivots, loaded now
-     * so that they arrive while the first block is solved. */
-    double lb[FLOW_TRI_QP];
-#pragma unroll
-    for (int q = 0; q < FLOW_TRI_QP; q++)
-        lb[q] = t.g > 0 && t.ns > 1 ? __ldg(F.L + row + (int64_t)(t.r0 + t.h * FLOW_TRI_QP + q) * F.m) : 0.0;
-    finish_item<W, false>(F, a, t, acc, lb, c0, nc, s, d);
+    finish_block<W, false>(F, a, acc, r0, jb, c0, nc, inverted, inv, d, s);
 }
 
-/* Backward triangle item b of a split front: its rows less L[later
- * pivots, rows]ᵀ · X1, taken as the later triangle items finish (from the
- * last one up), then solved with its diagonal blocks transposed, the last
- * first. A lane per pivot of the thread's block, each slice FLOW_TRI_QP of
- * an arriving block's rows (lanes read a row of L: strided, but the warp's
- * next rows share the cache lines), partial sums through shared memory as
- * in the forward item: 4 accumulators a thread, where a lane per row
- * needed FLOW_TRI_QP × FLOW_COLS and a warp reduction for each. The next
- * block's L entries are loaded before waiting for it; blocks that
- * finished before this item ran are taken several at once. */
+/* Backward triangle block b of a split front: its rows less
+ * L[later pivots, rows]ᵀ · X1, taken as the later triangle items finish
+ * (from the last one up), then solved with the diagonal block transposed.
+ * A lane per pivot of the block, each warp FLOW_Q of an arriving block's
+ * rows (lanes read a row of L: strided, but the warp's next rows share
+ * the cache lines), partial sums through shared memory as in the forward
+ * block: 4 accumulators a thread, where a lane per row needed FLOW_Q ×
+ * FLOW_COLS and a warp reduction for each. The next block's L entries are
+ * loaded before waiting for it; blocks that finished before this item
+ * ran are taken several at once. */
 template <int W>
-__device__ void tri_backward(const front &F, const flow_args &a, const int *tdone, int b, int c0, int nc, double *s,
-                             double *d, int *flag)
+__device__ void tri_backward(const front &F, const flow_args &a, const int *tdone, int b, int nt, int c0, int nc,
+                             double *s, double *d, int *flag)
 {
-    const int nsub = (F.k + FLOW_TB - 1) / FLOW_TB;
-    const int need = nsub - min(nsub, (b + 1) * FLOW_TG); /* blocks after the item's */
-    const tri_item t = tri_setup<W>(F, a, b, need > 0 && block_peek(tdone + F.f, flag, a) < need, c0, nc, s, d);
-    const int lane = threadIdx.x % 32;
-    const double *Lj = F.L + (int64_t)min(t.r0 + t.g * FLOW_TB + lane, F.k - 1) * F.m; /* our pivot's column */
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int r0 = b * FLOW_TB, jb = min(FLOW_TB, F.k - r0), need = nt - 1 - b;
+    const double *Lj = F.L + (int64_t)(r0 + min(lane, jb - 1)) * F.m; /* our pivot's column */
+    if (a.step & SYLVA_SOLVE_STEP_OWN) stage_own<W>(F, a, r0, jb, c0, nc, s + FLOW_OWN_OFF);
+    load_diag<W>(F, r0, jb, d);
+    double *const inv = s + FLOW_INV_OFF;
+    const bool inverted = need > 0; /* the last block waits for nothing: it substitutes */
+    if (inverted) invert_diag(d, jb, inv);
     double acc[FLOW_COLS];
 #pragma unroll
     for (int c = 0; c < FLOW_COLS; c++) acc[c] = 0;
-    /* Block u (counted from the last): the slice's rows of it. */
-    auto load = [&](int u, double (&l)[FLOW_TRI_QP]) {
-        const int i = (nsub - 1 - u) * FLOW_TB + t.h * FLOW_TRI_QP;
+    /* Block t (counted from the last): the warp's rows of it. */
+    auto load = [&](int t, double (&l)[FLOW_Q]) {
+        const int i = (nt - 1 - t) * FLOW_TB + warp * FLOW_Q;
 #pragma unroll
-        for (int q = 0; q < FLOW_TRI_QP; q++) l[q] = i + q < F.k ? __ldg(Lj + i + q) : 0.0;
+        for (int q = 0; q < FLOW_Q; q++) l[q] = i + q < F.k ? __ldg(Lj + i + q) : 0.0;
     };
-    auto take = [&](int u, const double (&l)[FLOW_TRI_QP]) {
-        const int i = (nsub - 1 - u) * FLOW_TB + t.h * FLOW_TRI_QP;
+    auto take = [&](int t, const double (&l)[FLOW_Q]) {
+        const int i = (nt - 1 - t) * FLOW_TB + warp * FLOW_Q;
 #pragma unroll
-        for (int q = 0; q < FLOW_TRI_QP; q++)
+        for (int q = 0; q < FLOW_Q; q++)
 #pragma unroll
             for (int c = 0; c < FLOW_COLS; c++)
                 if (c < nc && i + q < F.k) acc[c] += l[q] * __ldcg(F.X1 + i + q + (int64_t)(c0 + c) * a.ldx);
     };
     for (int done = 0; done < need;) {
-        double l[FLOW_TRI_QP];
+        double l[FLOW_Q];
         load(done, l);
         const int hi = min(block_wait(tdone + F.f, done + 1, flag, a), need);
         take(done, l);
 #pragma unroll 1
-        for (int u = done + 1; u < hi; u++) {
-            double lu[FLOW_TRI_QP];
-            load(u, lu);
-            take(u, lu);
+        for (int t = done + 1; t < hi; t++) {
+            double lt[FLOW_Q];
+            load(t, lt);
+            take(t, lt);
         }
         done = hi;
     }
-    /* The first block's pivots times the second block's rows (solved
-     * first, backward), loaded now. */
-    double lb[FLOW_TRI_QP];
-    const int i2 = t.r0 + FLOW_TB + t.h * FLOW_TRI_QP;
-#pragma unroll
-    for (int q = 0; q < FLOW_TRI_QP; q++)
-        lb[q] = t.g == 0 && t.ns > 1 && i2 + q < F.k ? __ldg(Lj + i2 + q) : 0.0;
-    finish_item<W, true>(F, a, t, acc, lb, c0, nc, s, d);
+    finish_block<W, true>(F, a, acc, r0, jb, c0, nc, inverted, inv, d, s);
 }
 
 /* Forward update item u of a split front: X[its rows] −= L21[its rows,

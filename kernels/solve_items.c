@@ -3,7 +3,7 @@
  * take them. Each item gets an estimated start, in steps of one item's
  * time, from what it needs: forward, a front starts when its children are
  * done, its triangle block b one step after block b − 1, an update item
- * with the triangle item of its last pivot (it takes the blocks as they
+ * with the last triangle block of its pivots (it takes the blocks as they
  * finish); backward, a front starts when its parent is done, its
  * updates at once, its triangle blocks from the last up after them. Items
  * are listed by estimated start (ties in front order), so every item comes
@@ -62,7 +62,7 @@ int sylva__solve_items(int F, const int *m, const int *k, const int *parent, int
         if (k[i] <= SYLVA_SOLVE_FOLD_K && r <= SYLVA_SOLVE_FOLD_R) {
             nt[i] = nuf[i] = nub[i] = 0;
         } else {
-            int64_t t = ceil_div(k[i], SYLVA_SOLVE_TRI_ROWS);
+            int64_t t = ceil_div(k[i], SYLVA_SOLVE_TB);
             int64_t uf = ceil_div(r, SYLVA_SOLVE_UR) * ceil_div(k[i], SYLVA_SOLVE_UK);
             int64_t ub = ceil_div(k[i], SYLVA_SOLVE_BK) * ceil_div(r, SYLVA_SOLVE_BR);
             if (t > 0xffffff || uf > 0xffffff || ub > 0xffffff)
@@ -102,7 +102,7 @@ int sylva__solve_items(int F, const int *m, const int *k, const int *parent, int
             for (int64_t pc = 0; pc < nku; pc++) {
                 int64_t j1 = (pc + 1) * SYLVA_SOLVE_UK < k[i] ? (pc + 1) * SYLVA_SOLVE_UK : k[i];
                 for (int64_t rc = 0; rc < nru; rc++)
-                    put(list, &count, s + ceil_div(j1, SYLVA_SOLVE_TRI_ROWS) - 1, i, SYLVA_SOLVE_UPD, rc * nku + pc);
+                    put(list, &count, s + ceil_div(j1, SYLVA_SOLVE_TB) - 1, i, SYLVA_SOLVE_UPD, rc * nku + pc);
             }
             done = s + nt[i] + 1;
         }

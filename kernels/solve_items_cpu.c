@@ -57,11 +57,11 @@ typedef struct front_at {
     const int64_t *rows; /* its CB rows */
 } front_at;
 
-/* Forward triangle item b: its rows less L[rows, earlier pivots] · X1,
+/* Forward triangle block b: its rows less L[rows, earlier pivots] · X1,
  * then solved with their diagonal block. */
 static void tri_forward(const front_at *f, int64_t b, int64_t n, int64_t nrhs)
 {
-    int64_t r0 = b * SYLVA_SOLVE_TRI_ROWS, jb = min64(SYLVA_SOLVE_TRI_ROWS, f->k - r0), m = f->m;
+    int64_t r0 = b * SYLVA_SOLVE_TB, jb = min64(SYLVA_SOLVE_TB, f->k - r0), m = f->m;
     for (int64_t c = 0; c < nrhs; c++) {
         double *x = f->X1 + c * n;
         for (int64_t i = r0; i < r0 + jb; i++) {
@@ -76,11 +76,11 @@ static void tri_forward(const front_at *f, int64_t b, int64_t n, int64_t nrhs)
     }
 }
 
-/* Backward triangle item b: its rows less L[later pivots, rows]ᵀ · X1,
+/* Backward triangle block b: its rows less L[later pivots, rows]ᵀ · X1,
  * then solved with their diagonal block transposed. */
 static void tri_backward(const front_at *f, int64_t b, int64_t n, int64_t nrhs)
 {
-    int64_t r0 = b * SYLVA_SOLVE_TRI_ROWS, jb = min64(SYLVA_SOLVE_TRI_ROWS, f->k - r0), m = f->m;
+    int64_t r0 = b * SYLVA_SOLVE_TB, jb = min64(SYLVA_SOLVE_TB, f->k - r0), m = f->m;
     for (int64_t c = 0; c < nrhs; c++) {
         double *x = f->X1 + c * n;
         for (int64_t j = r0; j < r0 + jb; j++) {

@@ -9,7 +9,7 @@
  * item steps (kernels/gpu_solve.h's items, solve_items.c's estimated
  * starts): forward, a folded front is one step after its children, a
  * split front its triangle chain plus one step for its updates; backward
- * the same from the root down; with the chain steps (triangle items) on
+ * the same from the root down; with the chain steps (triangle blocks) on
  * the path counted apart, and the root's chain.
  *   solve-span SPEC [WORKERS,...]   (default 2,4,8,16)
  */
@@ -78,19 +78,19 @@ static void span(const sylva__tree *t, int workers, const char *name)
     sylva__solve_pieces_free(sp);
 }
 
-/* A front's steps on a sweep's path (its triangle items in *chain). */
+/* A front's steps on a sweep's path (its triangle blocks in *chain). */
 static int64_t gpu_steps(const sylva__front *fr, int64_t *chain)
 {
     int64_t k = fr->k, r = fr->m - fr->k;
     *chain = 0;
     if (k <= SYLVA_SOLVE_FOLD_K && r <= SYLVA_SOLVE_FOLD_R) return 1;
-    *chain = (k + SYLVA_SOLVE_TRI_ROWS - 1) / SYLVA_SOLVE_TRI_ROWS;
+    *chain = (k + SYLVA_SOLVE_TB - 1) / SYLVA_SOLVE_TB;
     return *chain + 1;
 }
 
 /* The longest path of dependent item steps through the tree (a root to a
  * leaf: the forward and the backward sweep have the same one), and the
- * triangle items on it. Fronts are numbered children first. */
+ * triangle blocks on it. Fronts are numbered children first. */
 static void gpu_path(const sylva__tree *t, const char *name)
 {
     int64_t F = t->nfronts, best = 0, best_chain = 0, root_chain = 0, folded = 0;
@@ -110,7 +110,7 @@ static void gpu_path(const sylva__tree *t, const char *name)
         }
     }
     printf("%-16s GPU sweep: %lld fronts (%lld folded), longest path %lld item steps, %lld of them triangle "
-           "items (root chain %lld)\n",
+           "blocks (root chain %lld)\n",
            name, (long long)F, (long long)folded, (long long)best, (long long)best_chain, (long long)root_chain);
     free(len);
     free(ch);

@@ -8,9 +8,7 @@
  * (kernels/solve_items_cpu.c: the same items in the same order) on a CPU
  * factor, for 1 and 5 right-hand sides, to c·n·ε; and the residual on
  * A's permuted full pattern (frontal/full_pattern.c, the GPU residual's
- * input) against b − A x computed from A itself. Prints the split fronts
- * by the shape of their triangle items (item_shapes), the coverage a GPU
- * test of the same case gets.
+ * input) against b − A x computed from A itself.
  *   test_solve_plan SPEC POLICY [small=N]
  */
 #include <math.h>
@@ -63,7 +61,7 @@ static void check_items(const sylva__solve_desc *d, const void *b, int forward)
             if (ok && forward) {
                 int nku = (k[i] + SYLVA_SOLVE_UK - 1) / SYLVA_SOLVE_UK, j0 = idx % nku * SYLVA_SOLVE_UK;
                 int j1 = j0 + SYLVA_SOLVE_UK < k[i] ? j0 + SYLVA_SOLVE_UK : k[i];
-                ok = idx < nu[i] && !seen[i][idx] && tri[i] >= (j1 + SYLVA_SOLVE_TRI_ROWS - 1) / SYLVA_SOLVE_TRI_ROWS;
+                ok = idx < nu[i] && !seen[i][idx] && tri[i] >= (j1 + SYLVA_SOLVE_TB - 1) / SYLVA_SOLVE_TB;
                 if (ok) seen[i][idx] = 1;
             } else if (ok) {
                 ok = idx == upd[i] && tri[i] == 0;
@@ -86,24 +84,6 @@ static void check_items(const sylva__solve_desc *d, const void *b, int forward)
     free(last);
     free(tri);
     free(upd);
-}
-
-/* The split fronts by the shape of their triangle items (the GPU kernel
- * has a path for each; gpu_solve.h's SYLVA_SOLVE_TG): [0] one item of one
- * diagonal block, [1] one item of two, [2] several items, the last of one
- * block, [3] several, the last of two with a partial second, [4] several,
- * the last two full blocks. Printed, so that a test set's coverage of the
- * item kernel's paths can be read. */
-static void item_shapes(const sylva__solve_desc *d, const void *b, int64_t shape[5])
-{
-    const int *nt = AT(int, b, d->lay.nt), *k = AT(int, b, d->lay.k);
-    for (int i = 0; i < 5; i++) shape[i] = 0;
-    for (int i = 0; i < d->nfronts; i++) {
-        if (nt[i] == 0) continue;
-        int last = k[i] - (nt[i] - 1) * SYLVA_SOLVE_TRI_ROWS; /* rows of the last item */
-        if (nt[i] == 1) shape[last > SYLVA_SOLVE_TB]++;
-        else shape[last <= SYLVA_SOLVE_TB ? 2 : last < SYLVA_SOLVE_TRI_ROWS ? 3 : 4]++;
-    }
 }
 
 static void check_blob(const sylva__plan *pl, const sylva__gpu_solve_plan *gs)
@@ -263,13 +243,9 @@ int main(int argc, char **argv)
         if (gs && L) {
             check_blob(pl, gs);
             double e1 = twin_solve(A, pl, gs, L, 1), e5 = twin_solve(A, pl, gs, L, 5);
-            int64_t sh[5];
-            item_shapes(&gs->desc, gs->blob, sh);
-            printf("%s %s: %d levels, %d + %d items, blob %.2f MB; twin solve backward error %.2e (1), %.2e (5); "
-                   "split fronts by triangle items %lld %lld %lld %lld %lld\n",
+            printf("%s %s: %d levels, %d + %d items, blob %.2f MB; twin solve backward error %.2e (1), %.2e (5)\n",
                    argv[1], argv[2], gs->desc.nlevels, gs->desc.nitems_f, gs->desc.nitems_b,
-                   gs->desc.lay.bytes / 1e6, e1, e5, (long long)sh[0], (long long)sh[1], (long long)sh[2],
-                   (long long)sh[3], (long long)sh[4]);
+                   gs->desc.lay.bytes / 1e6, e1, e5);
         }
         check_residual(A, pl->tree);
         int64_t *bad = malloc((size_t)(pl->tree->nfronts + 1) * sizeof *bad);
