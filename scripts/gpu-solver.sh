@@ -124,8 +124,13 @@ for p in $phases; do
       "$B/bin/test_gpu_solver" lap3d7:10 policy=subtree modes=gpu small=48 tiles=24 > "$OUT/sanitize3.log" 2>&1; rc=$?
     note "memcheck test_gpu_solver lap3d7:10 subtree gpu tiles=24: rc=$rc ($(( $(date +%s) - s )) s) $(grep -m1 'ERROR SUMMARY' "$OUT/sanitize3.log")" ;;
   solve)
+    # lap3d7:40 and lap3d27:16: larger split fronts (triangle chains of
+    # every length mod 64, fronts of ≤ 64 pivots over > 512 CB rows).
+    # lap3d7:28's GPU factorization fails (a kernel launch, invalid
+    # argument; docs/perf-log.md, solve v7): not listed until it is fixed.
     cases=(
       "lap3d7:12" "elast3d:6 small=64" "lap2d5:60" "lap3d27:12" "lap3d7:16 policy=level"
+      "lap3d7:40" "lap3d27:16"
       "$R/bcsstk14.mtx" "$R/wathenSmall.mtx" "$R/1138_bus.mtx" "$R/pyamg_bar.mtx" "$R/bcsstk13.mtx")
     for c in "${cases[@]}"; do
       s=$(date +%s)
@@ -161,6 +166,14 @@ for p in $phases; do
     timeout 300 "$CS" --tool memcheck --error-exitcode 9 --print-limit 20 \
       "$B/bin/test_gpu_solve" elast3d:4 small=32 > "$OUT/sanitize-solve.log" 2>&1; rc=$?
     note "memcheck test_gpu_solve elast3d:4 small=32: rc=$rc ($(( $(date +%s) - s )) s) $(grep -m1 'ERROR SUMMARY' "$OUT/sanitize-solve.log")"
+    # elast3d:4 folds every front: the triangle and update items need split
+    # ones (lap3d7:16, lap3d27:16).
+    for c in lap3d7:16 lap3d27:16; do
+      s=$(date +%s)
+      timeout 300 "$CS" --tool memcheck --error-exitcode 9 --print-limit 20 \
+        "$B/bin/test_gpu_solve" $c > "$OUT/sanitize-solve-${c//:/_}.log" 2>&1; rc=$?
+      note "memcheck test_gpu_solve $c: rc=$rc ($(( $(date +%s) - s )) s) $(grep -m1 'ERROR SUMMARY' "$OUT/sanitize-solve-${c//:/_}.log")"
+    done
     # The CPU solve's task graph at this host's core count (its speedup bound).
     "$B/bin/solve-span" lap3d7:60 "2,4,8,$(nproc)" > "$OUT/solve-span.log" 2>&1
     note "solve-span lap3d7:60: $(tail -1 "$OUT/solve-span.log")"
