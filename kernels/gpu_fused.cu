@@ -255,10 +255,16 @@ static int launch_q(const front_batch<T> &b, int lo, int hi, cudaStream_t s)
 {
     const size_t smem = (size_t)hi * (hi + 1) / 2 * sizeof(T); /* packed lower */
     auto kern = fused_front_kernel<T, DIM, 4, PB, MMA, QR>;
-    if (smem > 48 * 1024 &&
-        cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) !=
-            cudaSuccess)
-        return SYLVA_ERR_RUNTIME;
+    /* The dynamic shared memory this instance may be launched with: that of
+     * its largest bucket (QR·32 rows), the same value from every worker
+     * thread. Set per launch to `smem` instead, one worker could lower it
+     * between another's setting and launch; and the 48 KB default includes
+     * the kernel's static arrays, so skipping it up to smem = 48 KB failed
+     * for buckets ending at m = 108–110 (lap3d7:26 and :28, "invalid
+     * argument"). */
+    const size_t cap = (size_t)(QR * 32) * (QR * 32 + 1) / 2 * sizeof(T);
+    if (cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)cap) != cudaSuccess)
+        return sylva__launch_status();
     /* All of the unified L1/shared storage as shared memory: at m ≤ 64 the
      * default carveout held 8 blocks per SM where registers allow 12 (ncu,
      * docs/perf-log.md v5). */

@@ -125,12 +125,12 @@ for p in $phases; do
     note "memcheck test_gpu_solver lap3d7:10 subtree gpu tiles=24: rc=$rc ($(( $(date +%s) - s )) s) $(grep -m1 'ERROR SUMMARY' "$OUT/sanitize3.log")" ;;
   solve)
     # lap3d7:40 and lap3d27:16: larger split fronts (triangle chains of
-    # every length mod 64, fronts of ≤ 64 pivots over > 512 CB rows).
-    # lap3d7:28's GPU factorization fails (a kernel launch, invalid
-    # argument; docs/perf-log.md, solve v7): not listed until it is fixed.
+    # every length mod 64, fronts of ≤ 64 pivots over > 512 CB rows);
+    # lap3d7:28: a fused bucket ending at m = 109 (its factorization once
+    # failed to launch, docs/perf-log.md).
     cases=(
       "lap3d7:12" "elast3d:6 small=64" "lap2d5:60" "lap3d27:12" "lap3d7:16 policy=level"
-      "lap3d7:40" "lap3d27:16"
+      "lap3d7:40" "lap3d27:16" "lap3d7:28"
       "$R/bcsstk14.mtx" "$R/wathenSmall.mtx" "$R/1138_bus.mtx" "$R/pyamg_bar.mtx" "$R/bcsstk13.mtx")
     for c in "${cases[@]}"; do
       s=$(date +%s)
