@@ -2,6 +2,8 @@
  * gpu_group.h, gpu_solve.h, gpu_stage.h and gpu_tiles.h in a build without
  * CUDA: there is no device, and each call answers SYLVA_ERR_UNSUPPORTED (no
  * pointer is device memory), so callers need no #ifdef. */
+#include <string.h>
+
 #include "gpu_front.h"
 #include "gpu_group.h"
 #include "gpu_solve.h"
@@ -324,3 +326,19 @@ int sylva__gpu_stage_copy(sylva__gpu_stage *st, double *dst, int64_t ldd, const 
     (void)st, (void)dst, (void)ldd, (void)src, (void)lds, (void)rows, (void)cols, (void)to_device, (void)s;
     return SYLVA_ERR_UNSUPPORTED;
 }
+int sylva__gpu_pin_upload(sylva__gpu_pin *p, int mode, size_t min_bytes, size_t piece_bytes, double *dst,
+                          int64_t ldd, const double *src, int64_t lds, int64_t rows, int64_t cols,
+                          struct CUstream_st *s)
+{
+    (void)mode, (void)min_bytes, (void)piece_bytes, (void)dst, (void)ldd, (void)src, (void)lds, (void)rows;
+    (void)cols, (void)s;
+    memset(p, 0, sizeof *p);
+    return SYLVA_ERR_UNSUPPORTED;
+}
+int sylva__gpu_pin_download(sylva__gpu_pin *p, double *dst, int64_t ldd, const double *src, int64_t lds,
+                            int64_t rows, int64_t cols, struct CUstream_st *s)
+{
+    (void)p, (void)dst, (void)ldd, (void)src, (void)lds, (void)rows, (void)cols, (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+void sylva__gpu_pin_release(sylva__gpu_pin *p) { (void)p; }

@@ -8,6 +8,10 @@
  * caller is a StarPU worker bound to one). A failing CUDA call is reported with its name
  * (the first one any thread saw); the copy then waits for the stream so
  * that no slot is still in use when the call returns.
+ * Below them, the other path (sylva__gpu_pin_*): the caller's block itself
+ * page-locked with cudaHostRegister for the solve (whole, or in page-aligned
+ * pieces whose copies start as each is registered) and copied by DMA; what
+ * the upload registered the download (or the release) unregisters.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -20,6 +24,7 @@
 
 #include "core.h"
 #include "gpu_common.cuh"
+#include "gpu_solve.h"
 #include "gpu_stage.h"
 
 struct sylva__gpu_stage {
@@ -217,4 +222,159 @@ extern "C" int sylva__gpu_stage_copy(sylva__gpu_stage *st, double *dst, int64_t 
     for (int t = 0; t < j.T; t++)
         if (err[(size_t)t] != cudaSuccess) return stage_fail(what[(size_t)t], err[(size_t)t]);
     return e == cudaSuccess ? SYLVA_OK : stage_fail("cudaStreamSynchronize (staged copy)", e);
+}
+
+/* ---- The caller's block page-locked for the copies (gpu_stage.h) ---- */
+
+namespace {
+
+size_t page_bytes()
+{
+    static const long p = sysconf(_SC_PAGESIZE);
+    return p > 0 ? (size_t)p : 4096;
+}
+
+/* 1 when CUDA knows address q as page-locked host memory. */
+bool page_locked(const void *q)
+{
+    cudaPointerAttributes a;
+    if (cudaPointerGetAttributes(&a, q) != cudaSuccess) {
+        cudaGetLastError(); /* memory CUDA does not know: pageable */
+        return false;
+    }
+    return a.type == cudaMemoryTypeHost;
+}
+
+/* Piece i of a PIECES pin: [*lo, *hi) of the block, cut at page boundaries
+ * past the first (so that no page is registered twice). */
+void piece_of(const sylva__gpu_pin *p, int64_t i, char **lo, char **hi)
+{
+    const uintptr_t b = (uintptr_t)p->base, a = b / page_bytes() * page_bytes(), e = b + p->bytes;
+    const uintptr_t l = a + (uintptr_t)i * p->piece, h = l + p->piece;
+    *lo = (char *)(l > b ? l : b);
+    *hi = (char *)(h < e ? h : e);
+}
+
+int64_t piece_count(const sylva__gpu_pin *p)
+{
+    const uintptr_t b = (uintptr_t)p->base, a = b / page_bytes() * page_bytes();
+    return (int64_t)((b + p->bytes - a + p->piece - 1) / p->piece);
+}
+
+int pin_fail(const char *what, cudaError_t e)
+{
+    return sylva__fail(SYLVA_ERR_RUNTIME, "%s: %s", what, cudaGetErrorString(e));
+}
+
+cudaError_t copy2d(double *dst, int64_t ldd, const double *src, int64_t lds, int64_t rows, int64_t cols, bool up,
+                   cudaStream_t s)
+{
+    return cudaMemcpy2DAsync(dst, (size_t)ldd * sizeof(double), src, (size_t)lds * sizeof(double),
+                             (size_t)rows * sizeof(double), (size_t)cols,
+                             up ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost, s);
+}
+
+/* cudaHostRegister, timed into *p; false when refused (the error cleared). */
+bool register_range(sylva__gpu_pin *p, void *q, size_t bytes)
+{
+    const double t0 = sylva__now();
+    const cudaError_t e = cudaHostRegister(q, bytes, cudaHostRegisterDefault);
+    p->seconds_register += sylva__now() - t0;
+    if (e != cudaSuccess) cudaGetLastError();
+    return e == cudaSuccess;
+}
+
+} // namespace
+
+extern "C" int sylva__gpu_pin_upload(sylva__gpu_pin *p, int mode, size_t min_bytes, size_t piece_bytes,
+                                     double *dst, int64_t ldd, const double *src, int64_t lds, int64_t rows,
+                                     int64_t cols, cudaStream_t s)
+{
+    memset(p, 0, sizeof *p);
+    p->how = SYLVA__PIN_PAGEABLE;
+    if (rows <= 0 || cols <= 0) return SYLVA_OK;
+    p->base = (char *)src;
+    p->bytes = ((size_t)(cols - 1) * (size_t)lds + (size_t)rows) * sizeof(double);
+    if (mode > 0 && p->bytes >= min_bytes) {
+        if (page_locked(p->base) && page_locked(p->base + p->bytes - 1)) p->how = SYLVA__PIN_CALLER;
+        else if (mode == 2 && lds == rows && ldd == rows) p->how = SYLVA__PIN_PIECES;
+        else p->how = SYLVA__PIN_WHOLE;
+    }
+    cudaError_t e = cudaSuccess;
+    if (p->how == SYLVA__PIN_WHOLE) {
+        if (!register_range(p, p->base, p->bytes)) p->how = SYLVA__PIN_PAGEABLE;
+        else p->registered = 1;
+    }
+    if (p->how == SYLVA__PIN_CALLER || p->how == SYLVA__PIN_WHOLE) {
+        if ((e = copy2d(dst, ldd, src, lds, rows, cols, true, s)) != cudaSuccess) {
+            cudaGetLastError(); /* not taken as page-locked after all: the pageable path */
+            sylva__gpu_pin_release(p);
+            p->how = SYLVA__PIN_PAGEABLE;
+        }
+    }
+    if (p->how == SYLVA__PIN_PIECES) {
+        const size_t pg = page_bytes();
+        p->piece = piece_bytes < pg ? pg : (piece_bytes + pg - 1) / pg * pg;
+        const int64_t count = piece_count(p);
+        char *lo = p->base, *hi = p->base;
+        for (int64_t i = 0; i < count && e == cudaSuccess; i++) {
+            piece_of(p, i, &lo, &hi);
+            if (!register_range(p, lo, (size_t)(hi - lo))) break; /* the rest goes pageable, below */
+            p->registered = i + 1;
+            e = cudaMemcpyAsync((char *)dst + (lo - p->base), lo, (size_t)(hi - lo), cudaMemcpyHostToDevice, s);
+        }
+        if (e != cudaSuccess) return pin_fail("cudaMemcpyAsync (right-hand sides to the device, pinned)", e);
+        if (p->registered < count) { /* a registration refused: the rest pageable */
+            piece_of(p, p->registered, &lo, &hi);
+            e = cudaMemcpyAsync((char *)dst + (lo - p->base), lo, (size_t)(p->base + p->bytes - lo),
+                                cudaMemcpyHostToDevice, s);
+            if (e != cudaSuccess) return pin_fail("cudaMemcpyAsync (right-hand sides to the device)", e);
+        }
+    }
+    if (p->how == SYLVA__PIN_PAGEABLE) return sylva__gpu_copy_columns(dst, ldd, src, lds, rows, cols, 1, s);
+    e = cudaStreamSynchronize(s);
+    return e == cudaSuccess ? SYLVA_OK : pin_fail("cudaStreamSynchronize (right-hand sides to the device)", e);
+}
+
+extern "C" int sylva__gpu_pin_download(sylva__gpu_pin *p, double *dst, int64_t ldd, const double *src, int64_t lds,
+                                       int64_t rows, int64_t cols, cudaStream_t s)
+{
+    if (rows <= 0 || cols <= 0) return SYLVA_OK;
+    if (p->how == SYLVA__PIN_PAGEABLE) return sylva__gpu_copy_columns(dst, ldd, src, lds, rows, cols, 0, s);
+    cudaError_t e = cudaSuccess;
+    if (p->how == SYLVA__PIN_PIECES) {
+        /* Registered pieces by DMA, the rest (a refused registration) pageable after them. */
+        char *lo = p->base, *hi = p->base;
+        for (int64_t i = 0; i < p->registered && e == cudaSuccess; i++) {
+            piece_of(p, i, &lo, &hi);
+            e = cudaMemcpyAsync(lo, (const char *)src + (lo - p->base), (size_t)(hi - lo), cudaMemcpyDeviceToHost, s);
+        }
+        if (e == cudaSuccess && p->registered < piece_count(p)) {
+            piece_of(p, p->registered, &lo, &hi);
+            e = cudaMemcpyAsync(lo, (const char *)src + (lo - p->base), (size_t)(p->base + p->bytes - lo),
+                                cudaMemcpyDeviceToHost, s);
+        }
+    } else {
+        e = copy2d(dst, ldd, src, lds, rows, cols, false, s);
+    }
+    if (e == cudaSuccess) e = cudaStreamSynchronize(s);
+    sylva__gpu_pin_release(p);
+    return e == cudaSuccess ? SYLVA_OK : pin_fail("cudaMemcpyAsync (solution to the host, pinned)", e);
+}
+
+extern "C" void sylva__gpu_pin_release(sylva__gpu_pin *p)
+{
+    if (p->registered == 0 || (p->how != SYLVA__PIN_WHOLE && p->how != SYLVA__PIN_PIECES)) return;
+    const double t0 = sylva__now();
+    if (p->how == SYLVA__PIN_WHOLE) {
+        if (cudaHostUnregister(p->base) != cudaSuccess) cudaGetLastError();
+    } else {
+        char *lo, *hi;
+        for (int64_t i = 0; i < p->registered; i++) {
+            piece_of(p, i, &lo, &hi);
+            if (cudaHostUnregister(lo) != cudaSuccess) cudaGetLastError();
+        }
+    }
+    p->registered = 0;
+    p->seconds_unregister += sylva__now() - t0;
 }

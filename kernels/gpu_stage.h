@@ -38,6 +38,51 @@ void sylva__gpu_stage_free(sylva__gpu_stage *st);
 int sylva__gpu_stage_copy(sylva__gpu_stage *st, double *dst, int64_t ldd, const double *src, int64_t lds,
                           int64_t rows, int64_t cols, int to_device, struct CUstream_st *s);
 
+/* The other way to move a block at the link's rate: page-lock the caller's
+ * own memory for the solve (cudaHostRegister) and copy it by DMA, no host
+ * thread touching the data. A pin records what was done to the block so
+ * that the download and the release undo exactly that:
+ *   SYLVA__PIN_PAGEABLE  nothing (small block, registration refused, or
+ *                        mode 0): plain pageable copies;
+ *   SYLVA__PIN_CALLER    the caller's memory was page-locked already
+ *                        (cudaMallocHost, or registered by the caller):
+ *                        asynchronous copies, nothing to undo;
+ *   SYLVA__PIN_WHOLE     registered here in one call, unregistered by the
+ *                        download (or the release);
+ *   SYLVA__PIN_PIECES    registered here in page-aligned pieces of
+ *                        `piece_bytes`, each piece's copy queued as soon
+ *                        as it is registered (the DMA of piece p overlaps
+ *                        the registration of piece p + 1); only for a
+ *                        contiguous block (ld = rows both sides), else as
+ *                        WHOLE. */
+enum { SYLVA__PIN_PAGEABLE, SYLVA__PIN_CALLER, SYLVA__PIN_WHOLE, SYLVA__PIN_PIECES };
+typedef struct sylva__gpu_pin {
+    int how;                  /* SYLVA__PIN_* (set by the upload) */
+    char *base;               /* the block's span in host memory */
+    size_t bytes;
+    size_t piece;             /* SYLVA__PIN_PIECES: bytes a piece (a multiple of the page) */
+    int64_t registered;       /* pieces registered so far (WHOLE: 0 or 1) */
+    double seconds_register;  /* host time in cudaHostRegister, cudaHostUnregister */
+    double seconds_unregister;
+} sylva__gpu_pin;
+
+/* Upload `cols` columns of `rows` doubles from the caller's host src (ld
+ * lds) to device dst (ld ldd) on stream s, and wait: mode 0 pageable,
+ * 1 registered whole, 2 in pieces of piece_bytes (rounded up to pages);
+ * a block of fewer than min_bytes, or one whose registration is refused,
+ * goes pageable (the refusal is no failure). Fills *p for the download
+ * and the release. */
+int sylva__gpu_pin_upload(sylva__gpu_pin *p, int mode, size_t min_bytes, size_t piece_bytes, double *dst,
+                          int64_t ldd, const double *src, int64_t lds, int64_t rows, int64_t cols,
+                          struct CUstream_st *s);
+/* Download into the same host block (dst, ld ldd) from device src (ld
+ * lds) as *p says, wait, and unregister what the upload registered. */
+int sylva__gpu_pin_download(sylva__gpu_pin *p, double *dst, int64_t ldd, const double *src, int64_t lds,
+                            int64_t rows, int64_t cols, struct CUstream_st *s);
+/* Unregister whatever *p still holds registered (a solve that failed
+ * between upload and download); no-op otherwise. Cannot fail. */
+void sylva__gpu_pin_release(sylva__gpu_pin *p);
+
 #ifdef __cplusplus
 }
 #endif

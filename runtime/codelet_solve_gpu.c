@@ -3,8 +3,10 @@
  * check of every pivot of L where L lives) (arguments in
  * runtime_internal.h's sylva__solve_gpu_args). Its buffers: the block B
  * when it lives on the device (RW; host right-hand sides are copied in and
- * out by the task itself, into the workspace's stage: pageable copies, or
- * with SYLVA_SOLVE_STAGE=1 the worker's pinned slots, kernels/gpu_stage.h),
+ * out by the task itself, into the workspace's stage: the caller's block
+ * page-locked for the solve and copied by DMA (SYLVA_SOLVE_PIN), pageable
+ * copies, or with SYLVA_SOLVE_STAGE=1 the worker's pinned slots,
+ * kernels/gpu_stage.h),
  * the solve
  * blob (R), the workspace (SCRATCH), every group's L slice (R) and, when
  * refining, the residual's pattern blob and A's values (R). On the
@@ -88,26 +90,87 @@ static int staging_on(void)
     return on;
 }
 
-/* The caller's host block to or from the device: one pageable
- * cudaMemcpy2DAsync, or (staging_on) through the worker's pinned staging
- * slots filled by several threads (gpu_stage.h); a block of at most 256 KB
- * always goes straight: threads and slots would not pay for themselves. */
-static int copy_host(double *dst, int64_t ldd, const double *src, int64_t lds, int64_t rows, int64_t cols,
-                     int to_device, struct CUstream_st *s)
+/* SYLVA_SOLVE_PIN=MODE[,MIN_KB[,PIECE_KB]] (read once): how the caller's
+ * host block is page-locked for its copies (gpu_stage.h's
+ * sylva__gpu_pin_upload: 0 pageable, 1 registered whole, 2 in pieces of
+ * PIECE_KB), for blocks of at least MIN_KB; else the defaults below. */
+typedef struct pin_setting {
+    int mode;
+    size_t min_bytes, piece_bytes;
+} pin_setting;
+
+#define SOLVE_PIN_MODE 1
+#define SOLVE_PIN_MIN_KB 4096
+#define SOLVE_PIN_PIECE_KB 8192
+
+static pin_setting pin_settings(void)
 {
-    sylva__gpu_stage *stage = NULL;
+    static pin_setting p = {-1, 0, 0};
+    static starpu_pthread_mutex_t lock = STARPU_PTHREAD_MUTEX_INITIALIZER;
+    STARPU_PTHREAD_MUTEX_LOCK(&lock);
+    if (p.mode < 0) {
+        long mode = SOLVE_PIN_MODE, min_kb = SOLVE_PIN_MIN_KB, piece_kb = SOLVE_PIN_PIECE_KB;
+        const char *e = getenv("SYLVA_SOLVE_PIN");
+        if (e && *e) {
+            char *end = NULL;
+            long v = strtol(e, &end, 10);
+            if (end != e && v >= 0 && v <= 2) mode = v;
+            if (end && *end == ',') {
+                v = strtol(end + 1, &end, 10);
+                if (v >= 0) min_kb = v;
+            }
+            if (end && *end == ',') {
+                v = strtol(end + 1, &end, 10);
+                if (v > 0) piece_kb = v;
+            }
+        }
+        p = (pin_setting){(int)mode, (size_t)min_kb << 10, (size_t)piece_kb << 10};
+    }
+    pin_setting r = p;
+    STARPU_PTHREAD_MUTEX_UNLOCK(&lock);
+    return r;
+}
+
+/* The caller's host block to the device: one pageable
+ * cudaMemcpy2DAsync, the block page-locked for the solve (pin_settings),
+ * or (staging_on) through the worker's pinned staging slots filled by
+ * several threads (gpu_stage.h; a block of at most 256 KB goes straight:
+ * threads and slots would not pay for themselves). */
+static int copy_up(sylva__gpu_pin *pin, double *dst, int64_t ldd, const double *src, int64_t lds, int64_t rows,
+                   int64_t cols, struct CUstream_st *s)
+{
+    memset(pin, 0, sizeof *pin);
     sylva__gpu_context *ctx = sylva__gpu_worker_context(starpu_worker_get_id());
-    if (!ctx || !staging_on() || (double)rows * (double)cols * sizeof(double) <= 256 * 1024.0)
-        return sylva__gpu_copy_columns(dst, ldd, src, lds, rows, cols, to_device, s);
-    int st = sylva__gpu_context_stage(ctx, &stage);
-    return st ? st : sylva__gpu_stage_copy(stage, dst, ldd, src, lds, rows, cols, to_device, s);
+    if (ctx && staging_on() && (double)rows * (double)cols * sizeof(double) > 256 * 1024.0) {
+        sylva__gpu_stage *stage = NULL;
+        int st = sylva__gpu_context_stage(ctx, &stage);
+        return st ? st : sylva__gpu_stage_copy(stage, dst, ldd, src, lds, rows, cols, 1, s);
+    }
+    pin_setting ps = pin_settings();
+    return sylva__gpu_pin_upload(pin, ps.mode, ps.min_bytes, ps.piece_bytes, dst, ldd, src, lds, rows, cols, s);
+}
+
+/* And back, the way copy_up went (its pin unregistered after). */
+static int copy_down(sylva__gpu_pin *pin, double *dst, int64_t ldd, const double *src, int64_t lds, int64_t rows,
+                     int64_t cols, struct CUstream_st *s)
+{
+    sylva__gpu_context *ctx = sylva__gpu_worker_context(starpu_worker_get_id());
+    if (ctx && staging_on() && (double)rows * (double)cols * sizeof(double) > 256 * 1024.0) {
+        sylva__gpu_stage *stage = NULL;
+        int st = sylva__gpu_context_stage(ctx, &stage);
+        return st ? st : sylva__gpu_stage_copy(stage, dst, ldd, src, lds, rows, cols, 0, s);
+    }
+    return sylva__gpu_pin_download(pin, dst, ldd, src, lds, rows, cols, s);
 }
 
 static int run(sylva__solve_gpu_args *a, void *buffers[], struct CUstream_st *s)
 {
     const sylva__solve_desc *d = &a->gs->desc;
     int64_t n = d->n, nrhs = a->nrhs;
-    for (int g = 0; g < d->ngroups; g++) a->group_L[g] = sylva__buf_ptr(buffers[a->buf_L0 + g]);
+    const unsigned node = starpu_worker_get_local_memory_node();
+    for (int g = 0; g < d->ngroups; g++)
+        a->group_L[g] = sylva__buf_ptr(a->buf_L0 >= 0 ? buffers[a->buf_L0 + g]
+                                                      : starpu_data_get_interface_on_node(a->L[g], node));
     sylva__solve_bufs b = {.blob = sylva__buf_ptr(buffers[a->buf_blob]),
                            .group_L = a->group_L,
                            .work = sylva__buf_ptr(buffers[a->buf_work])};
@@ -122,10 +185,12 @@ static int run(sylva__solve_gpu_args *a, void *buffers[], struct CUstream_st *s)
     int64_t ldb;
     int st = SYLVA_OK;
     double t0 = sylva__now();
+    sylva__gpu_pin pin;
+    memset(&pin, 0, sizeof pin);
     if (a->host_B) { /* the caller's host arrays: copied in here, not by StarPU (see solve_gpu.c) */
         B = (double *)(ws + b.ws.stage);
         ldb = n > 0 ? n : 1;
-        st = copy_host(B, ldb, a->host_B, a->host_ldb, n, nrhs, 1, s);
+        st = copy_up(&pin, B, ldb, a->host_B, a->host_ldb, n, nrhs, s);
         a->seconds_upload = sylva__now() - t0;
         t0 = sylva__now();
     } else {
@@ -168,16 +233,22 @@ static int run(sylva__solve_gpu_args *a, void *buffers[], struct CUstream_st *s)
     if (!st) st = sylva__gpu_sync(s);
     if (!st && a->host_B) {
         t0 = sylva__now();
-        st = copy_host(a->host_B, a->host_ldb, B, ldb, n, nrhs, 0, s);
+        st = copy_down(&pin, a->host_B, a->host_ldb, B, ldb, n, nrhs, s);
         a->seconds_download = sylva__now() - t0;
     }
+    sylva__gpu_pin_release(&pin); /* a failure between the copies: the block unregistered all the same */
+    a->pin_how = pin.how;
+    a->seconds_register = pin.seconds_register;
+    a->seconds_unregister = pin.seconds_unregister;
     return st;
 }
 
 static void solve_gpu_cuda(void *buffers[], void *cl_arg)
 {
     sylva__solve_gpu_args *a = cl_arg;
+    a->t_start = sylva__now();
     a->status = run(a, buffers, sylva__worker_stream());
+    a->t_end = sylva__now();
     if (a->status) snprintf(a->error, sizeof a->error, "%s", sylva__last_error());
 }
 

@@ -437,7 +437,8 @@ typedef struct sylva__solve_gpu_args {
     int64_t nrhs;
     int refine;                /* 0, N or SYLVA_REFINE_AUTO */
     double eps;                /* the solution's unit roundoff */
-    int buf_B, buf_blob, buf_work, buf_L0, buf_pattern, buf_avals;
+    int buf_B, buf_blob, buf_work, buf_L0, buf_pattern, buf_avals; /* buf_L0 −1: L held by the submitter */
+    starpu_data_handle_t *L;   /* the groups' L handles (buf_L0 −1: acquired on the worker's node) */
     double *host_B;            /* B in host memory (buf_B −1): the task copies it in and out */
     int64_t host_ldb;
     double **group_L;          /* ngroups of room for the L slices' device pointers */
@@ -447,6 +448,9 @@ typedef struct sylva__solve_gpu_args {
     double *badval;
     int status, steps;         /* results */
     double berr_before, berr_after, seconds_solve, seconds_refine, seconds_upload, seconds_download;
+    int pin_how;               /* how the host block was copied (gpu_stage.h's SYLVA__PIN_*) */
+    double seconds_register, seconds_unregister; /* of the upload and download: page-locking it */
+    double t_start, t_end;     /* the task body's start and end (sylva__now), for SYLVA_SOLVE_PHASES */
     char error[512];
 } sylva__solve_gpu_args;
 extern struct starpu_codelet sylva__solve_gpu_codelet;

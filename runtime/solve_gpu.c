@@ -11,6 +11,7 @@
  * (a StarPU, CUDA or cuBLAS call, named).
  */
 #include <float.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,6 +104,24 @@ int sylva__solve_gpu_pivots_possible(sylva__numeric *N)
            N->plan->tree->n <= INT32_MAX && fits_device(N, blob_bound(N->plan->tree));
 }
 
+/* 1 with SYLVA_SOLVE_PHASES=1: each block's phases on stderr (a diagnostic). */
+static int phases_on(void)
+{
+    const char *e = getenv("SYLVA_SOLVE_PHASES");
+    return e && *e == '1';
+}
+
+/* 0 with SYLVA_SOLVE_HELD_L=0: every group's L slice a buffer of the
+ * task (StarPU fetches and releases each one: ngroups + 2 buffers, 288 on
+ * lap2d5:1000); otherwise (the default) the slices acquired on the
+ * worker's node by the submitting thread for the task's run, and the task
+ * reads their pointers there. */
+static int held_L_on(void)
+{
+    const char *e = getenv("SYLVA_SOLVE_HELD_L");
+    return !(e && *e == '0');
+}
+
 /* Register the block (device B only) and its workspace, run, and account
  * the transfers. Host right-hand sides are not StarPU data: the task
  * copies them in and out itself (cudaMemcpy2DAsync on its stream), since
@@ -120,17 +139,25 @@ static int run_block(sylva__numeric *N, const sylva__solve_request *q, int worke
     sylva__solve_ws w;
     sylva__solve_ws_layout(d, nb, q->refine != 0, &w);
     starpu_data_handle_t hB = NULL, work;
+    double tp0 = sylva__now();
     if (q->on_device)
         starpu_matrix_data_register(&hB, home, (uintptr_t)B, (uint32_t)ldb, (uint32_t)d->n, (uint32_t)nb,
                                     sizeof(double));
     starpu_vector_data_register(&work, -1, 0, (uint32_t)((w.bytes + 255) / 256), 256);
     int status = SYLVA_OK;
-    double t0 = sylva__now();
-    for (int64_t g = 0; g < N->plan->ngroups && !status && !N->on_device; g++) {
+    double t0 = sylva__now(), tp1 = t0;
+    /* L onto the worker's node: fetched (and let go) here when not there
+     * yet; with held_L, acquired there for the task's whole run instead of
+     * being the task's buffers (held_L_on). */
+    const int held = held_L_on();
+    int64_t acquired = 0;
+    for (int64_t g = 0; g < N->plan->ngroups && !status && (held || !N->on_device); g++) {
         status = SYLVA_STARPU(starpu_data_acquire_on_node(N->L[g], (int)node, STARPU_R));
-        if (!status) starpu_data_release_on_node(N->L[g], (int)node);
+        if (!status && !held) starpu_data_release_on_node(N->L[g], (int)node);
+        if (!status && held) acquired++;
     }
     rep->upload += sylva__now() - t0;
+    double tp2 = sylva__now();
     int nbuf = 0;
     a->nrhs = nb;
     a->host_B = q->on_device ? NULL : B;
@@ -145,8 +172,10 @@ static int run_block(sylva__numeric *N, const sylva__solve_request *q, int worke
     descr[nbuf++] = (struct starpu_data_descr){rt->gsolve_blob, STARPU_R};
     a->buf_work = nbuf;
     descr[nbuf++] = (struct starpu_data_descr){work, STARPU_SCRATCH};
-    a->buf_L0 = nbuf;
-    for (int64_t g = 0; g < N->plan->ngroups; g++) descr[nbuf++] = (struct starpu_data_descr){N->L[g], STARPU_R};
+    a->buf_L0 = held ? -1 : nbuf;
+    a->L = N->L;
+    for (int64_t g = 0; g < N->plan->ngroups && !held; g++)
+        descr[nbuf++] = (struct starpu_data_descr){N->L[g], STARPU_R};
     a->buf_pattern = a->buf_avals = -1;
     if (q->refine) {
         a->buf_pattern = nbuf;
@@ -160,6 +189,8 @@ static int run_block(sylva__numeric *N, const sylva__solve_request *q, int worke
         status = SYLVA_STARPU(starpu_task_insert(&sylva__solve_gpu_codelet, STARPU_CL_ARGS_NFREE, a, sizeof *a,
                                                  STARPU_DATA_MODE_ARRAY, descr, nbuf, STARPU_EXECUTE_ON_WORKER,
                                                  worker, STARPU_TASK_SYNCHRONOUS, 1, STARPU_NAME, "solve_gpu", 0));
+    for (int64_t g = 0; g < acquired; g++) starpu_data_release_on_node(N->L[g], (int)node);
+    double tp3 = sylva__now();
     if (!status && a->status) status = sylva__fail(a->status, "GPU solve: %s", a->error);
     rep->upload += a->seconds_upload;
     rep->download += a->seconds_download;
@@ -172,6 +203,15 @@ static int run_block(sylva__numeric *N, const sylva__solve_request *q, int worke
     if (hB) starpu_data_unregister(hB);
     starpu_data_unregister_submit(work);
     rep->download += sylva__now() - t0;
+    if (phases_on() && !status) /* a diagnostic (docs/gpu.md): where a block's time went, ms */
+        fprintf(stderr,
+                "sylva GPU solve phases: nrhs %lld ngroups %lld: handles %.3f acquire %.3f submit-start %.3f "
+                "body %.3f [pin %d register %.3f up %.3f solve %.3f down %.3f unregister %.3f] end-return %.3f "
+                "unregister %.3f\n",
+                (long long)nb, (long long)N->plan->ngroups, 1e3 * (tp1 - tp0), 1e3 * (tp2 - tp1),
+                1e3 * (a->t_start - tp2), 1e3 * (a->t_end - a->t_start), a->pin_how, 1e3 * a->seconds_register,
+                1e3 * a->seconds_upload, 1e3 * a->seconds_solve, 1e3 * a->seconds_download,
+                1e3 * a->seconds_unregister, 1e3 * (tp3 - a->t_end), 1e3 * (sylva__now() - tp3));
     return status;
 }
 
@@ -195,8 +235,10 @@ int sylva__solve_gpu(sylva__numeric *N, const sylva__solve_request *q, int64_t n
     int worker = pick_worker(N, device), home = q->on_device ? device_node(device) : STARPU_MAIN_RAM;
     if (worker < 0 || home == -1)
         return sylva__fail(SYLVA_ERR_RUNTIME, "GPU solve: no GPU worker %s", device >= 0 ? "on B's device" : "");
+    double tin = sylva__now();
     int status = prepare(N, q->refine);
     if (status) return status;
+    double tprep = sylva__now();
     int64_t ng = N->plan->ngroups;
     sylva__solve_gpu_args a;
     memset(&a, 0, sizeof a);
@@ -235,6 +277,9 @@ int sylva__solve_gpu(sylva__numeric *N, const sylva__solve_request *q, int64_t n
     free(a.group_L);
     free(a.omega);
     free(descr);
+    if (phases_on() && !status)
+        fprintf(stderr, "sylva GPU solve phases: nrhs %lld: prepare %.3f ms, whole %.3f ms\n", (long long)nrhs,
+                1e3 * (tprep - tin), 1e3 * (sylva__now() - tin));
     return status;
 }
 
