@@ -207,7 +207,7 @@ static int run_block(sylva__numeric *N, const sylva__solve_request *q, int worke
         fprintf(stderr,
                 "sylva GPU solve phases: nrhs %lld ngroups %lld: handles %.3f acquire %.3f submit-start %.3f "
                 "body %.3f [pin %d register %.3f up %.3f solve %.3f down %.3f unregister %.3f] end-return %.3f "
-                "unregister %.3f\n",
+                "work-unregister %.3f\n",
                 (long long)nb, (long long)N->plan->ngroups, 1e3 * (tp1 - tp0), 1e3 * (tp2 - tp1),
                 1e3 * (a->t_start - tp2), 1e3 * (a->t_end - a->t_start), a->pin_how, 1e3 * a->seconds_register,
                 1e3 * a->seconds_upload, 1e3 * a->seconds_solve, 1e3 * a->seconds_download,
