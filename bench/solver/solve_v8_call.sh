@@ -11,9 +11,11 @@
 #   tests       test_gpu_solve on a few cases with SYLVA_SOLVE_PIN=1,0 and
 #               2,0,4 (every block registered, pieces of a page), HELD_L 0/1
 #   bench:NAME:ENV...  bench-solver --gpu-solves-only on $SPECS (1 and 64
-#               columns, repeat 3) with ENV (VAR=value,VAR=value), phases
+#               columns, repeat 3) with ENV (VAR=value+VAR=value), phases
 #               on stderr; JSON NAME.json
 #   control:NAME:ENV...  the same with the v6 bundle
+#   w8:NAME:ENV...  the same with CARRY_DIR/w8 (a build with SYLVA_SOLVE_COLS=8)
+#   w8tests     that build's test_gpu_solve on lap3d7:16, elast3d:6, lap2d5:60
 set -uo pipefail
 C=$(cd "$1" && pwd); shift
 here=$PWD
@@ -24,6 +26,7 @@ SPECS=${SPECS:-"lap3d7:60 lap2d5:1000 lap3d7:100 elast3d:30 $here/matrices/real/
 unpack() { mkdir -p "$2" && tar xf "$1" -C "$2"; }
 [ -d /tmp/b8 ] || unpack "$C/bundle/bundle.tar.xz" /tmp/b8
 [ -f "$C/v6/bundle.tar.xz" ] && { [ -d /tmp/b6 ] || unpack "$C/v6/bundle.tar.xz" /tmp/b6; }
+[ -f "$C/w8/bundle.tar.xz" ] && { [ -d /tmp/bw8 ] || unpack "$C/w8/bundle.tar.xz" /tmp/bw8; }
 export STARPU_SILENT=1 SYLVA_TUNING_DIR=$here/kernels/tuning
 export STARPU_HOME=/tmp/starpu-home-v8
 mkdir -p "$STARPU_HOME"
@@ -31,7 +34,7 @@ summary=$O/summary.txt
 note() { echo "$*" | tee -a "$summary"; }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu,power.draw --format=csv,noheader >> "$summary" 2>&1
 bench() { # B NAME ENV
-  local B=$1 name=$2 envs=${3//,/ } s rc
+  local B=$1 name=$2 envs=${3//+/ } s rc
   s=$(date +%s)
   # shellcheck disable=SC2086
   LD_LIBRARY_PATH=$B/lib timeout 200 env $envs SYLVA_SOLVE_PHASES=1 "$B/bin/bench-solver" --repeat 3 \
@@ -61,6 +64,13 @@ for ph in "$@"; do
       note "test_refine mode=gpu SYLVA_SOLVE_PIN=2,0,4: rc=$?" ;;
     bench:*) IFS=: read -r _ name envs <<< "$ph"; bench /tmp/b8 "$name" "${envs:-}" ;;
     control:*) IFS=: read -r _ name envs <<< "$ph"; bench /tmp/b6 "$name" "${envs:-}" ;;
+    w8:*) IFS=: read -r _ name envs <<< "$ph"; bench /tmp/bw8 "$name" "${envs:-}" ;;
+    w8tests)
+      for c in "lap3d7:16" "elast3d:6 small=64" "lap2d5:60" "lap3d7:40"; do
+        # shellcheck disable=SC2086
+        LD_LIBRARY_PATH=/tmp/bw8/lib timeout 120 /tmp/bw8/bin/test_gpu_solve $c >> "$O/w8-tests.log" 2>&1
+        note "w8 test_gpu_solve $c: rc=$?"
+      done ;;
   esac
 done
 # Compact: each bench's GPU rows, and the phase lines' medians per (matrix order, nrhs).
