@@ -57,9 +57,7 @@ extern "C" {
 /* Right-hand sides per column chunk: each chunk runs through the items with
  * counters of its own (a block of as many warps: one per column on a
  * diagonal block). */
-#ifndef SYLVA_SOLVE_COLS /* a build may set it (-DSYLVA_SOLVE_COLS=8: measurements, docs/perf-log.md v8) */
 #define SYLVA_SOLVE_COLS 4
-#endif
 /* How a sweep's chain steps synchronize (bits; SYLVA_SOLVE_STEP=N in the
  * environment overrides the default, for measurements): OWN, a triangle
  * item stages its own rows of the right-hand side in shared memory before

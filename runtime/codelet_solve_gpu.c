@@ -99,9 +99,9 @@ typedef struct pin_setting {
     size_t min_bytes, piece_bytes;
 } pin_setting;
 
-#define SOLVE_PIN_MODE 1
+#define SOLVE_PIN_MODE 2
 #define SOLVE_PIN_MIN_KB 4096
-#define SOLVE_PIN_PIECE_KB 8192
+#define SOLVE_PIN_PIECE_KB 65536
 
 static pin_setting pin_settings(void)
 {
@@ -167,10 +167,7 @@ static int run(sylva__solve_gpu_args *a, void *buffers[], struct CUstream_st *s)
 {
     const sylva__solve_desc *d = &a->gs->desc;
     int64_t n = d->n, nrhs = a->nrhs;
-    const unsigned node = starpu_worker_get_local_memory_node();
-    for (int g = 0; g < d->ngroups; g++)
-        a->group_L[g] = sylva__buf_ptr(a->buf_L0 >= 0 ? buffers[a->buf_L0 + g]
-                                                      : starpu_data_get_interface_on_node(a->L[g], node));
+    for (int g = 0; g < d->ngroups; g++) a->group_L[g] = sylva__buf_ptr(buffers[a->buf_L0 + g]);
     sylva__solve_bufs b = {.blob = sylva__buf_ptr(buffers[a->buf_blob]),
                            .group_L = a->group_L,
                            .work = sylva__buf_ptr(buffers[a->buf_work])};

@@ -437,8 +437,7 @@ typedef struct sylva__solve_gpu_args {
     int64_t nrhs;
     int refine;                /* 0, N or SYLVA_REFINE_AUTO */
     double eps;                /* the solution's unit roundoff */
-    int buf_B, buf_blob, buf_work, buf_L0, buf_pattern, buf_avals; /* buf_L0 −1: L held by the submitter */
-    starpu_data_handle_t *L;   /* the groups' L handles (buf_L0 −1: acquired on the worker's node) */
+    int buf_B, buf_blob, buf_work, buf_L0, buf_pattern, buf_avals;
     double *host_B;            /* B in host memory (buf_B −1): the task copies it in and out */
     int64_t host_ldb;
     double **group_L;          /* ngroups of room for the L slices' device pointers */

@@ -111,17 +111,6 @@ static int phases_on(void)
     return e && *e == '1';
 }
 
-/* 0 with SYLVA_SOLVE_HELD_L=0: every group's L slice a buffer of the
- * task (StarPU fetches and releases each one: ngroups + 2 buffers, 288 on
- * lap2d5:1000); otherwise (the default) the slices acquired on the
- * worker's node by the submitting thread for the task's run, and the task
- * reads their pointers there. */
-static int held_L_on(void)
-{
-    const char *e = getenv("SYLVA_SOLVE_HELD_L");
-    return !(e && *e == '0');
-}
-
 /* Register the block (device B only) and its workspace, run, and account
  * the transfers. Host right-hand sides are not StarPU data: the task
  * copies them in and out itself (cudaMemcpy2DAsync on its stream), since
@@ -146,15 +135,9 @@ static int run_block(sylva__numeric *N, const sylva__solve_request *q, int worke
     starpu_vector_data_register(&work, -1, 0, (uint32_t)((w.bytes + 255) / 256), 256);
     int status = SYLVA_OK;
     double t0 = sylva__now(), tp1 = t0;
-    /* L onto the worker's node: fetched (and let go) here when not there
-     * yet; with held_L, acquired there for the task's whole run instead of
-     * being the task's buffers (held_L_on). */
-    const int held = held_L_on();
-    int64_t acquired = 0;
-    for (int64_t g = 0; g < N->plan->ngroups && !status && (held || !N->on_device); g++) {
+    for (int64_t g = 0; g < N->plan->ngroups && !status && !N->on_device; g++) {
         status = SYLVA_STARPU(starpu_data_acquire_on_node(N->L[g], (int)node, STARPU_R));
-        if (!status && !held) starpu_data_release_on_node(N->L[g], (int)node);
-        if (!status && held) acquired++;
+        if (!status) starpu_data_release_on_node(N->L[g], (int)node);
     }
     rep->upload += sylva__now() - t0;
     double tp2 = sylva__now();
@@ -172,10 +155,8 @@ static int run_block(sylva__numeric *N, const sylva__solve_request *q, int worke
     descr[nbuf++] = (struct starpu_data_descr){rt->gsolve_blob, STARPU_R};
     a->buf_work = nbuf;
     descr[nbuf++] = (struct starpu_data_descr){work, STARPU_SCRATCH};
-    a->buf_L0 = held ? -1 : nbuf;
-    a->L = N->L;
-    for (int64_t g = 0; g < N->plan->ngroups && !held; g++)
-        descr[nbuf++] = (struct starpu_data_descr){N->L[g], STARPU_R};
+    a->buf_L0 = nbuf;
+    for (int64_t g = 0; g < N->plan->ngroups; g++) descr[nbuf++] = (struct starpu_data_descr){N->L[g], STARPU_R};
     a->buf_pattern = a->buf_avals = -1;
     if (q->refine) {
         a->buf_pattern = nbuf;
@@ -189,7 +170,6 @@ static int run_block(sylva__numeric *N, const sylva__solve_request *q, int worke
         status = SYLVA_STARPU(starpu_task_insert(&sylva__solve_gpu_codelet, STARPU_CL_ARGS_NFREE, a, sizeof *a,
                                                  STARPU_DATA_MODE_ARRAY, descr, nbuf, STARPU_EXECUTE_ON_WORKER,
                                                  worker, STARPU_TASK_SYNCHRONOUS, 1, STARPU_NAME, "solve_gpu", 0));
-    for (int64_t g = 0; g < acquired; g++) starpu_data_release_on_node(N->L[g], (int)node);
     double tp3 = sylva__now();
     if (!status && a->status) status = sylva__fail(a->status, "GPU solve: %s", a->error);
     rep->upload += a->seconds_upload;
