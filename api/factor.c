@@ -135,6 +135,7 @@ int sylva_factor_rank_info(const sylva_factor_t *F, int rank, sylva_rank_info *o
     out->bytes_received = st.bytes_received;
     out->factor_bytes = st.factor_bytes;
     out->flops = st.flops;
+    out->tile_flops = st.tile_flops;
     out->gpus = st.gpus;
     out->gpu_busy_seconds = st.gpu_busy_seconds;
     out->peak_device_bytes = st.peak_device_bytes;

@@ -145,6 +145,7 @@ sylva_dtype sylva__numeric_dtype(const sylva__numeric *N);
 typedef struct sylva__rank_stats {
     int64_t tasks;
     double busy_seconds, bytes_sent, bytes_received, factor_bytes, flops;
+    double tile_flops;                           /* the part of flops in tile tasks */
     int gpus;                                    /* GPU runs: this rank's GPUs */
     double gpu_busy_seconds, peak_device_bytes; /* their workers' time in tasks, their peak memory */
     double bytes_host_device;                   /* moved between this rank's host and its GPUs */
