@@ -324,8 +324,9 @@ int sylva__numeric_keep_values(sylva__numeric *N, const void *values, sylva_dtyp
     return SYLVA_OK;
 }
 
-int sylva__numeric_pivot_scan(sylva__numeric *N, int64_t *first_bad, double *value)
+int sylva__numeric_pivot_scan(sylva__numeric *N, int64_t *first_bad, double *value, double *to_host)
 {
+    if (to_host) *to_host = 0;
     const sylva__plan *pl = N->plan;
     const sylva__tree *t = pl->tree;
     /* On the GPU when L can all be there (else it comes to the host); a
@@ -351,6 +352,7 @@ int sylva__numeric_pivot_scan(sylva__numeric *N, int64_t *first_bad, double *val
      * its host), and the ranks' answers are combined (−1 and 0 elsewhere). */
     double s;
     int status = sylva__numeric_own_to_host(N, &s);
+    if (to_host) *to_host = s;
     if (dist) status = sylva__dist_agree(status);
     if (status) return status;
     for (int64_t f = 0; f < t->nfronts; f++) {

@@ -228,8 +228,10 @@ int sylva__numeric_solve(sylva__numeric *N, const sylva__solve_request *q, int64
 int sylva__numeric_keep_values(sylva__numeric *N, const void *values, sylva_dtype dtype, int64_t nnz);
 /* For every front f: first_bad[f] = the first of its pivots (diagonal of
  * L11, 0-based) that is not finite and positive, or −1, and value[f] that
- * pivot; read where L is (a GPU task when it is on a GPU: L stays there). */
-int sylva__numeric_pivot_scan(sylva__numeric *N, int64_t *first_bad, double *value);
+ * pivot; read where L is (a GPU task when it is on a GPU: L stays there;
+ * L that must come to the host for it comes, and *to_host, when not NULL,
+ * is the seconds that took, else 0). */
+int sylva__numeric_pivot_scan(sylva__numeric *N, int64_t *first_bad, double *value, double *to_host);
 /* 1 when N keeps A's values. */
 int sylva__numeric_refinable(const sylva__numeric *N);
 /* 1 when L's valid copy is on a GPU. */
