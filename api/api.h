@@ -47,8 +47,9 @@ struct sylva_factor {
 
 /* SYLVA_OK when F holds a usable factor: its last factorization succeeded
  * and, after a GPU one, its pivots are finite and positive (checked once,
- * when L first comes to the host; a GPU solve does not bring it). */
-int sylva__factor_usable(const sylva_factor_t *F, const char *who);
+ * when L first comes to the host; a GPU solve does not bring it). to_host
+ * (may be NULL): the seconds the check spent bringing L there, else 0. */
+int sylva__factor_usable(const sylva_factor_t *F, const char *who, double *to_host);
 
 /* solve.c: sylva_solve on this process alone (in a distributed run: rank
  * 0, L gathered), for sylva_rcond's repeated solves. */
@@ -88,7 +89,7 @@ int sylva__options_check_tiles(const sylva__tree *t, int64_t small_rows, int64_t
  * the first that is not), and L's pivots are finite and positive after a
  * factorization (SYLVA_ERR_NOT_SPD naming the column). */
 int sylva__check_values(const sylva_matrix *A, const char *who);
-int sylva__check_pivots(const sylva_analysis_t *an, sylva__numeric *num, int64_t *failed_column);
+int sylva__check_pivots(const sylva_analysis_t *an, sylva__numeric *num, int64_t *failed_column, double *to_host);
 
 /* memory.c: the resident memory a first factorization and a
  * refactorization add to the process (bytes), on GPUs (on_gpu) or CPUs. */

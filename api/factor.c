@@ -86,7 +86,7 @@ static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
      * after a GPU one, when the solve or logdet brings it here. */
     F->pivots_checked = 0;
     if (!status && rep.mode == SYLVA_MODE_CPU) {
-        status = sylva__check_pivots(an, F->num, &rep.failed_column);
+        status = sylva__check_pivots(an, F->num, &rep.failed_column, NULL);
         F->pivots_checked = 1;
     }
     if (!status) sylva__api_progress(&an->opts, "factorize", 1);
@@ -135,6 +135,7 @@ int sylva_factor_rank_info(const sylva_factor_t *F, int rank, sylva_rank_info *o
     out->bytes_received = st.bytes_received;
     out->factor_bytes = st.factor_bytes;
     out->flops = st.flops;
+    out->tile_flops = st.tile_flops;
     out->gpus = st.gpus;
     out->gpu_busy_seconds = st.gpu_busy_seconds;
     out->peak_device_bytes = st.peak_device_bytes;
@@ -177,15 +178,16 @@ int sylva_refactorize(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
     return status;
 }
 
-int sylva__factor_usable(const sylva_factor_t *F, const char *who)
+int sylva__factor_usable(const sylva_factor_t *F, const char *who, double *to_host)
 {
+    if (to_host) *to_host = 0;
     /* Solves may run concurrently on one factor: the flags are atomic. */
     if (!__atomic_load_n(&F->valid, __ATOMIC_ACQUIRE) || !sylva__numeric_ok(F->num))
         return sylva__fail(SYLVA_ERR_ARGUMENT, "%s: the factorization did not succeed", who);
     if (__atomic_load_n(&F->pivots_checked, __ATOMIC_ACQUIRE)) return SYLVA_OK;
     sylva_factor_t *G = (sylva_factor_t *)F; /* the check's result is cached */
     int64_t col;
-    int status = sylva__check_pivots(F->an, F->num, &col);
+    int status = sylva__check_pivots(F->an, F->num, &col, to_host);
     if (status) __atomic_store_n(&G->valid, 0, __ATOMIC_RELEASE);
     __atomic_store_n(&G->pivots_checked, 1, __ATOMIC_RELEASE);
     return status;
@@ -201,7 +203,7 @@ int sylva_factor_to_host(const sylva_factor_t *F, double *seconds)
     /* The copy first, timed; then the pivot check, which needs L here. */
     int status = sylva__numeric_to_host(F->num, &s);
     if (seconds) *seconds = s;
-    return status ? status : sylva__factor_usable(F, "sylva_factor_to_host");
+    return status ? status : sylva__factor_usable(F, "sylva_factor_to_host", NULL);
 }
 
 sylva_dtype sylva_factor_dtype(const sylva_factor_t *F)
@@ -213,7 +215,7 @@ int sylva_logdet(const sylva_factor_t *F, double *logdet)
 {
     sylva__clear_error();
     if (!F || !logdet) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_logdet: NULL argument");
-    int status = sylva__factor_usable(F, "sylva_logdet");
+    int status = sylva__factor_usable(F, "sylva_logdet", NULL);
     return status ? status : sylva__numeric_logdet(F->num, logdet);
 }
 

@@ -25,7 +25,7 @@ int sylva_solve_system(const sylva_factor_t *F, sylva_system system, int64_t nrh
     if (nrhs < 0 || ldb < n || ldb < 1)
         return sylva__fail(SYLVA_ERR_ARGUMENT, "%s: nrhs = %lld, ldb = %lld for n = %lld", w,
                            (long long)nrhs, (long long)ldb, (long long)n);
-    int status = sylva__factor_usable(F, w);
+    int status = sylva__factor_usable(F, w, NULL);
     return status ? status : sylva__numeric_solve_system(F->num, system, nrhs, B, ldb);
 }
 
@@ -34,7 +34,7 @@ int64_t sylva_factor_nnz(const sylva_factor_t *F) { return F ? F->an->tree->nnz_
 /* L's values on the host (*L), once the factor is known usable. */
 static int host_values(const sylva_factor_t *F, const char *who, const char **L)
 {
-    int status = sylva__factor_usable(F, who);
+    int status = sylva__factor_usable(F, who, NULL);
     if (status) return status;
     *L = sylva__numeric_host_values(F->num);
     if (!*L)

@@ -32,7 +32,7 @@ int sylva__check_values(const sylva_matrix *A, const char *who)
     return SYLVA_OK;
 }
 
-int sylva__check_pivots(const sylva_analysis_t *an, sylva__numeric *num, int64_t *failed_column)
+int sylva__check_pivots(const sylva_analysis_t *an, sylva__numeric *num, int64_t *failed_column, double *to_host)
 {
     const sylva__tree *t = an->tree;
     *failed_column = -1;
@@ -41,7 +41,7 @@ int sylva__check_pivots(const sylva_analysis_t *an, sylva__numeric *num, int64_t
     char *below = sylva__calloc((size_t)t->nfronts + 1, 1); /* a descendant has a bad pivot */
     /* Distributed: the scan is collective, so the room is agreed first. */
     int status = sylva__dist_agree(bad && val && below ? SYLVA_OK : SYLVA_ERR_NO_MEMORY);
-    if (!status) status = sylva__numeric_pivot_scan(num, bad, val);
+    if (!status) status = sylva__numeric_pivot_scan(num, bad, val, to_host);
     int64_t col = -1;
     double value = 0;
     for (int64_t f = 0; !status && f < t->nfronts; f++) { /* postorder: children first */

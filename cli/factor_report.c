@@ -82,10 +82,10 @@ void factor_report_print_ranks(const factor_report *r)
     for (int q = 0; q < r->nranks; q++) {
         const sylva_rank_info *k = &r->ranks[q];
         fprintf(stderr,
-                "sylva: rank %d: %lld tasks, busy %.3f s, %.1f%% of the flops, L %.1f MB; "
+                "sylva: rank %d: %lld tasks, busy %.3f s, %.1f%% of the flops (%.1f%% in tiles), L %.1f MB; "
                 "sent %.1f MB, received %.1f MB\n",
                 q, (long long)k->tasks, k->busy_seconds, r->ai.flops > 0 ? 100 * k->flops / r->ai.flops : 0,
-                k->factor_bytes / 1e6, k->bytes_sent / 1e6, k->bytes_received / 1e6);
+                r->ai.flops > 0 ? 100 * k->tile_flops / r->ai.flops : 0, k->factor_bytes / 1e6, k->bytes_sent / 1e6, k->bytes_received / 1e6);
         if (k->gpus > 0)
             fprintf(stderr,
                     "sylva: rank %d: %d GPU%s busy %.3f s, peak device memory %.1f MB, %.1f MB between host "
@@ -208,6 +208,7 @@ int factor_report_json(const cli_args *a, const factor_report *r)
         json_int(&j, "tasks", k->tasks);
         json_num(&j, "busy_seconds", k->busy_seconds);
         json_num(&j, "flops", k->flops);
+        json_num(&j, "tile_flops", k->tile_flops);
         json_num(&j, "factor_bytes", k->factor_bytes);
         json_num(&j, "bytes_sent", k->bytes_sent);
         json_num(&j, "bytes_received", k->bytes_received);

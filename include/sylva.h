@@ -575,13 +575,14 @@ typedef struct sylva_rank_info {
     double busy_seconds;
     double bytes_sent, bytes_received;
     double factor_bytes;
-    double flops; /* of the groups it owns */
+    double flops;      /* it ran: its groups factored whole, and the tile tasks it ran */
+    double tile_flops; /* of those, the tile tasks' (large fronts whose tiles are dealt over the ranks) */
     /* GPU runs: the rank's GPUs, their workers' time in tasks, their peak
      * device memory (bytes in use on the device, every process's), and the
      * bytes moved between the rank's host memory and its GPUs. */
     double gpu_busy_seconds, peak_device_bytes, bytes_host_device;
     int gpus;
-    char reserved[36];
+    char reserved[28];
 } sylva_rank_info;
 int sylva_factor_rank_info(const sylva_factor_t *F, int rank, sylva_rank_info *out);
 /* After a GPU factorization L stays on the GPU; this brings it to host

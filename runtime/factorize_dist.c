@@ -382,6 +382,7 @@ static int share_stats(sylva__numeric *N, drun *r, sylva__factor_report *rep)
     mine.busy_seconds = rep->cpu_busy + rep->gpu_busy;
     /* Flops: the groups factored whole here, and this rank's tile tasks. */
     mine.flops = N->tile_flops;
+    mine.tile_flops = N->tile_flops;
     for (int64_t g = 0; g < pl->ngroups; g++) {
         if (N->owner[g] != r->me) continue;
         int64_t lo;

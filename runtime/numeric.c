@@ -58,6 +58,9 @@ void sylva__numeric_free(sylva__numeric *N)
     if (N->avals_h && sylva__runtime_ready()) starpu_data_unregister_no_coherency(N->avals_h);
     free(N->avals);
     if (N->pinned && sylva__runtime_ready()) starpu_memory_unpin(N->values, N->plan->l_off[N->plan->tree->nfronts] * N->elem);
+    for (int64_t i = 0; i < N->npin_runs && sylva__runtime_ready(); i++)
+        starpu_memory_unpin((char *)N->values + N->pin_runs[2 * i] * N->elem, N->pin_runs[2 * i + 1] * N->elem);
+    free(N->pin_runs);
     STARPU_PTHREAD_MUTEX_DESTROY(&N->stat_lock);
     sylva__task_log_free(N->log);
     sylva__plan_free(N->run_plan);
@@ -225,6 +228,55 @@ int sylva__numeric_to_host(sylva__numeric *N, double *seconds)
     return status;
 }
 
+static int cmp_run(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Runs of L this close (bytes) are pinned as one, so that no two runs share
+ * a page; the gap's pages become resident (at most this much a run). */
+#define PIN_GAP ((int64_t)1 << 21)
+
+/* Rank me's part of L page-locked (starpu_memory_pin), so that the copies
+ * from its GPU run as DMA instead of through the driver's pageable path
+ * (on lap3d7:100, 2 ranks, ~4 GB a rank: seconds). Its groups' slices in
+ * address order, runs closer than PIN_GAP merged; done once (the runs stay
+ * pinned until the factor is freed). A run that cannot be pinned stays
+ * pageable: the copies still work, slower. */
+static void pin_own(sylva__numeric *N, int me)
+{
+    const sylva__plan *pl = N->plan;
+    if (N->pin_runs || N->pinned) return;
+    int64_t n = 0, *run = sylva__malloc((size_t)pl->ngroups + 1, 2 * sizeof *run);
+    if (!run) return;
+    for (int64_t g = 0; g < pl->ngroups; g++) {
+        if (N->owner[g] != me) continue;
+        run[2 * n + 1] = sylva__plan_group_l(pl, g, &run[2 * n]);
+        if (run[2 * n + 1] > 0) n++;
+    }
+    qsort(run, (size_t)n, 2 * sizeof *run, cmp_run);
+    int64_t k = 0, gap = PIN_GAP / (int64_t)N->elem;
+    for (int64_t i = 0; i < n; i++) {
+        if (k > 0 && run[2 * i] - (run[2 * k - 2] + run[2 * k - 1]) < gap)
+            run[2 * k - 1] = run[2 * i] + run[2 * i + 1] - run[2 * k - 2];
+        else {
+            run[2 * k] = run[2 * i];
+            run[2 * k + 1] = run[2 * i + 1];
+            k++;
+        }
+    }
+    n = 0;
+    for (int64_t i = 0; i < k; i++)
+        if (starpu_memory_pin((char *)N->values + run[2 * i] * N->elem, (size_t)(run[2 * i + 1] * N->elem)) == 0) {
+            run[2 * n] = run[2 * i];
+            run[2 * n + 1] = run[2 * i + 1];
+            n++;
+        }
+    N->pin_runs = run;
+    N->npin_runs = n;
+}
+
 int sylva__numeric_own_to_host(sylva__numeric *N, double *seconds)
 {
     *seconds = 0;
@@ -233,6 +285,7 @@ int sylva__numeric_own_to_host(sylva__numeric *N, double *seconds)
     int status = SYLVA_OK, me = sylva__dist_rank();
     if (N->on_device) {
         double t0 = sylva__now();
+        pin_own(N, me);
         status = groups_to_host(N, N->owner, me);
         if (!status) N->on_device = 0;
         *seconds = sylva__now() - t0;
@@ -271,8 +324,9 @@ int sylva__numeric_keep_values(sylva__numeric *N, const void *values, sylva_dtyp
     return SYLVA_OK;
 }
 
-int sylva__numeric_pivot_scan(sylva__numeric *N, int64_t *first_bad, double *value)
+int sylva__numeric_pivot_scan(sylva__numeric *N, int64_t *first_bad, double *value, double *to_host)
 {
+    if (to_host) *to_host = 0;
     const sylva__plan *pl = N->plan;
     const sylva__tree *t = pl->tree;
     /* On the GPU when L can all be there (else it comes to the host); a
@@ -298,6 +352,7 @@ int sylva__numeric_pivot_scan(sylva__numeric *N, int64_t *first_bad, double *val
      * its host), and the ranks' answers are combined (−1 and 0 elsewhere). */
     double s;
     int status = sylva__numeric_own_to_host(N, &s);
+    if (to_host) *to_host = s;
     if (dist) status = sylva__dist_agree(status);
     if (status) return status;
     for (int64_t f = 0; f < t->nfronts; f++) {

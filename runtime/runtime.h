@@ -145,6 +145,7 @@ sylva_dtype sylva__numeric_dtype(const sylva__numeric *N);
 typedef struct sylva__rank_stats {
     int64_t tasks;
     double busy_seconds, bytes_sent, bytes_received, factor_bytes, flops;
+    double tile_flops;                           /* the part of flops in tile tasks */
     int gpus;                                    /* GPU runs: this rank's GPUs */
     double gpu_busy_seconds, peak_device_bytes; /* their workers' time in tasks, their peak memory */
     double bytes_host_device;                   /* moved between this rank's host and its GPUs */
@@ -227,8 +228,10 @@ int sylva__numeric_solve(sylva__numeric *N, const sylva__solve_request *q, int64
 int sylva__numeric_keep_values(sylva__numeric *N, const void *values, sylva_dtype dtype, int64_t nnz);
 /* For every front f: first_bad[f] = the first of its pivots (diagonal of
  * L11, 0-based) that is not finite and positive, or −1, and value[f] that
- * pivot; read where L is (a GPU task when it is on a GPU: L stays there). */
-int sylva__numeric_pivot_scan(sylva__numeric *N, int64_t *first_bad, double *value);
+ * pivot; read where L is (a GPU task when it is on a GPU: L stays there;
+ * L that must come to the host for it comes, and *to_host, when not NULL,
+ * is the seconds that took, else 0). */
+int sylva__numeric_pivot_scan(sylva__numeric *N, int64_t *first_bad, double *value, double *to_host);
 /* 1 when N keeps A's values. */
 int sylva__numeric_refinable(const sylva__numeric *N);
 /* 1 when L's valid copy is on a GPU. */

@@ -59,6 +59,8 @@ struct sylva__numeric {
     size_t work_bytes;
     int on_device;              /* the last factorization left L's valid copy on a GPU */
     int pinned;                 /* values is page-locked (starpu_memory_pin) */
+    int64_t *pin_runs;          /* distributed: the page-locked runs of this rank's L, (first, count) */
+    int64_t npin_runs;          /* pairs in pin_runs */
     int failed;                 /* set by a task that could not run: submission stops */
     starpu_pthread_mutex_t stat_lock; /* guards the per-kind sums below (task callbacks) */
     double gpu_seconds[2], gpu_flops[2]; /* this run's GPU tasks: [0] batches, [1] large */

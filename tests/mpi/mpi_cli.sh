@@ -15,6 +15,8 @@
 #                   rank prints the message
 #   rank_fails      the last rank may fill 1 kB only (SYLVA_MEMORY_LIMIT):
 #                   every rank exits non-zero with the same message naming it
+# With SYLVA_TEST_TILES=1 a spd/gen case also checks that the top fronts'
+# tiles were dealt: every rank ran tile tasks (tile_flops > 0).
 # With SYLVA_TEST_MODE=gpu every run (one process and the ranks) is
 # `--mode gpu` (extra options in SYLVA_TEST_ARGS, e.g. --gpu-tile-rows 256
 # to deal the top fronts' tiles over the ranks' GPUs), the JSON must say
@@ -77,10 +79,10 @@ check_spd() { # FILE
   [ $rc = 124 ] && fail "$ranks ranks: timed out (a hang)"
   [ $rc = 0 ] || fail "$ranks ranks exited $rc: $(cat "$tmp/p.err")"
   [ "$(exits "$tmp/p.err" 0)" = "$ranks" ] || fail "not every rank exited 0: $(cat "$tmp/p.err")"
-  python3 - "$tmp/one.json" "$tmp/p.json" "$ranks" "$gpu" <<'PY' || exit 1
+  python3 - "$tmp/one.json" "$tmp/p.json" "$ranks" "$gpu" "${SYLVA_TEST_TILES:-0}" <<'PY' || exit 1
 import json, sys
 one, dist, ranks = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), int(sys.argv[3])
-gpu = sys.argv[4] == "1"
+gpu, tiles = sys.argv[4] == "1", sys.argv[5] == "1"
 eps = 2.0 ** -52
 n = dist["n"]
 tol = 4.0 * max(n, 1) * eps
@@ -112,6 +114,10 @@ sent, received = sum(r["bytes_sent"] for r in recs), sum(r["bytes_received"] for
 if sent != received: fail("bytes sent %r != bytes received %r" % (sent, received))
 if sent <= 0: fail("no bytes moved between %d ranks" % ranks)
 if sum(r["tasks"] for r in recs) < dist["tasks"]: fail("the ranks ran fewer tasks than submitted: %r" % recs)
+for r in recs:
+    if not 0 <= r["tile_flops"] <= r["flops"] * (1 + 1e-12):
+        fail("rank %d: tile_flops %r outside 0 .. its flops %r" % (r["rank"], r["tile_flops"], r["flops"]))
+    if tiles and not r["tile_flops"] > 0: fail("rank %d ran no tile task (tiles not dealt): %r" % (r["rank"], r))
 # The solve ran over the ranks (L left where it was made), 4 columns in
 # one block, refined once: every correction solve over the ranks too.
 sv = dist["solve"]

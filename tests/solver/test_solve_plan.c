@@ -250,7 +250,7 @@ int main(int argc, char **argv)
         check_residual(A, pl->tree);
         int64_t *bad = malloc((size_t)(pl->tree->nfronts + 1) * sizeof *bad);
         double *val = malloc((size_t)(pl->tree->nfronts + 1) * sizeof *val);
-        CHECK(sylva__numeric_pivot_scan(F->num, bad, val) == SYLVA_OK, "pivot scan");
+        CHECK(sylva__numeric_pivot_scan(F->num, bad, val, NULL) == SYLVA_OK, "pivot scan");
         for (int64_t f = 0; f < pl->tree->nfronts; f++) CHECK(bad[f] == -1, "front %lld: bad pivot %lld", (long long)f, (long long)bad[f]);
         free(bad);
         free(val);
