@@ -5,7 +5,8 @@
 # hybrid against the CPU path, transfer counters, the device-memory limit),
 # compute-sanitizer memcheck on a small matrix, the GPU solve's tests (GPU
 # solve against the CPU solve, 1 and 64 right-hand sides, device pointers,
-# refinement on the device, the staged host copies, the sweeps' chain-step
+# refinement on the device, the staged host copies, the page-locked ones
+# (SYLVA_SOLVE_PIN), the sweeps' chain-step
 # variants (SYLVA_SOLVE_STEP, SYLVA_SOLVE_POLL), memcheck), and bench-solver (sylva in each
 # mode, CHOLMOD at several thread counts, cuDSS when its library is given;
 # solve timings for 1 and 64 right-hand sides). Logs and JSON go to $OUT
@@ -143,6 +144,13 @@ for p in $phases; do
       SYLVA_SOLVE_STAGE=1 timeout 240 "$B/bin/test_gpu_solve" $c >> "$OUT/solve-tests.log" 2>&1; rc=$?
       note "test_gpu_solve $c SYLVA_SOLVE_STAGE=1: rc=$rc ($(( $(date +%s) - s )) s)"
     done
+    # Host blocks page-locked for the solve whatever their size (pieces of a page, whole) and pageable.
+    for c in "2,0,4 lap3d7:16" "2,0,4 lap2d5:60" "3,0,4 lap3d7:16" "1,0 lap3d7:16" "0 lap3d7:16"; do
+      s=$(date +%s)
+      # shellcheck disable=SC2086
+      SYLVA_SOLVE_PIN=${c%% *} timeout 240 "$B/bin/test_gpu_solve" ${c#* } >> "$OUT/solve-tests.log" 2>&1; rc=$?
+      note "test_gpu_solve ${c#* } SYLVA_SOLVE_PIN=${c%% *}: rc=$rc ($(( $(date +%s) - s )) s)"
+    done
     for c in "0 lap3d7:16" "0 elast3d:6 small=64" "1 lap3d7:16" "2 lap3d7:16"; do # chain-step variants (default 3)
       s=$(date +%s)
       # shellcheck disable=SC2086
@@ -167,10 +175,11 @@ for p in $phases; do
       "$B/bin/test_gpu_solve" elast3d:4 small=32 > "$OUT/sanitize-solve.log" 2>&1; rc=$?
     note "memcheck test_gpu_solve elast3d:4 small=32: rc=$rc ($(( $(date +%s) - s )) s) $(grep -m1 'ERROR SUMMARY' "$OUT/sanitize-solve.log")"
     # elast3d:4 folds every front: the triangle and update items need split
-    # ones (lap3d7:16, lap3d27:16).
+    # ones (lap3d7:16, lap3d27:16); lap3d7:16's blocks page-locked in pieces.
     for c in lap3d7:16 lap3d27:16; do
       s=$(date +%s)
-      timeout 300 "$CS" --tool memcheck --error-exitcode 9 --print-limit 20 \
+      pin=; [ "$c" = lap3d7:16 ] && pin=2,0,4
+      env ${pin:+SYLVA_SOLVE_PIN=$pin} timeout 300 "$CS" --tool memcheck --error-exitcode 9 --print-limit 20 \
         "$B/bin/test_gpu_solve" $c > "$OUT/sanitize-solve-${c//:/_}.log" 2>&1; rc=$?
       note "memcheck test_gpu_solve $c: rc=$rc ($(( $(date +%s) - s )) s) $(grep -m1 'ERROR SUMMARY' "$OUT/sanitize-solve-${c//:/_}.log")"
     done
