@@ -27,15 +27,15 @@ t=$(date +%s)
 env "${common[@]}" BENCH_SPECS="lap3d7:60 lap2d5:1000 elast3d:30 $R/bcsstk13.mtx" BENCH_NAME=record \
   BENCH_TIMEOUT=$(( $(left) - 60 )) OUT=/tmp/o/rec bash "$C/gpu-solver.sh" /tmp/b bench > /tmp/o/rec.out 2>&1
 env "${common[@]}" BENCH_SPECS="lap3d7:100" BENCH_NAME=record100 BENCH_ARGS=--gpu-solves-only \
-  BENCH_TIMEOUT=$(( $(left) - 45 )) OUT=/tmp/o/rec bash "$C/gpu-solver.sh" /tmp/b bench >> /tmp/o/rec.out 2>&1
-{ echo "# record: $(( $(date +%s) - t )) s"; cat /tmp/o/rec/summary.txt; cat /tmp/o/rec/record.log;
-  cat /tmp/o/rec/record100.log; } >> "$log"
-cp /tmp/o/rec/record.json /tmp/o/rec/record100.json "$OUT/" 2>/dev/null
+  BENCH_TIMEOUT=$(( $(left) - 45 )) OUT=/tmp/o/rec100 bash "$C/gpu-solver.sh" /tmp/b bench >> /tmp/o/rec.out 2>&1
+{ echo "# record: $(( $(date +%s) - t )) s"; cat /tmp/o/rec/summary.txt /tmp/o/rec/record.log;
+  cat /tmp/o/rec100/summary.txt /tmp/o/rec100/record100.log; } >> "$log"
+cp /tmp/o/rec/record.json /tmp/o/rec100/record100.json "$OUT/" 2>/dev/null
 t=$(date +%s)
 [ "$(left)" -gt 30 ] && SPECS="lap3d7:60 lap2d5:1000 lap3d7:100 elast3d:30 $R/bcsstk13.mtx" OUT=/tmp/o/ctl timeout $(( $(left) - 5 )) \
   bash "$C/solve_v8_call.sh" "$C" control:v6 rates bench:mode3:SYLVA_SOLVE_PIN=3,4096,65536 > /tmp/o/ctl.out 2>&1
-{ echo "# control, rates, mode 3: $(( $(date +%s) - t )) s"; cat /tmp/o/ctl/summary.txt 2>/dev/null; } >> "$log"
-cp /tmp/o/ctl/v8.tar.xz "$OUT/ctl.tar.xz" 2>/dev/null
-tar cJf "$OUT/final.tar.xz" -C /tmp/o solve rec solve.out rec.out ctl.out 2>/dev/null
+{ echo "# control, rates, mode 3: $(( $(date +%s) - t )) s"; cat /tmp/v8work/v8/summary.txt 2>/dev/null; } >> "$log"
+[ -d /tmp/v8work/v8 ] && tar cJf "$OUT/ctl.tar.xz" -C /tmp/v8work v8 /tmp/o/ctl.out 2>/dev/null
+tar cJf "$OUT/final.tar.xz" -C /tmp/o solve rec rec100 solve.out rec.out 2>/dev/null
 grep -vE "^copy rates|ngroups" "$log" | cut -c1-200
 echo "total $(( $(date +%s) - start )) s"
