@@ -27,7 +27,7 @@ unpack() { mkdir -p "$2" && tar xf "$1" -C "$2"; }
 [ -d /tmp/b8 ] || unpack "$C/bundle/bundle.tar.xz" /tmp/b8
 [ -f "$C/v6/bundle.tar.xz" ] && { [ -d /tmp/b6 ] || unpack "$C/v6/bundle.tar.xz" /tmp/b6; }
 [ -f "$C/w8/bundle.tar.xz" ] && { [ -d /tmp/bw8 ] || unpack "$C/w8/bundle.tar.xz" /tmp/bw8; }
-export STARPU_SILENT=1 SYLVA_TUNING_DIR=$here/kernels/tuning
+export STARPU_SILENT=1 SYLVA_TUNING_DIR=${SYLVA_TUNING_DIR:-$here/kernels/tuning}
 export STARPU_HOME=/tmp/starpu-home-v8
 mkdir -p "$STARPU_HOME"
 summary=$O/summary.txt

@@ -14,6 +14,10 @@ C=$(cd "$1" && pwd)
 here=$PWD
 OUT=${OUT:-/tmp/v8final}
 mkdir -p /tmp/b /tmp/o "$OUT"
+# The tuning tables this build reads (CARRY_DIR/tuning, the branch's): the
+# tree that travels is main's working copy, whose tables may have keys that
+# this build (and the v6 control) refuse.
+[ -d "$C/tuning" ] && export SYLVA_TUNING_DIR=$C/tuning
 tar xf "$C/bundle/bundle.tar.xz" -C /tmp/b
 start=$(date +%s)
 left() { echo $(( ${LIMIT:-320} - ($(date +%s) - start) )); }
