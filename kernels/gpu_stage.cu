@@ -27,9 +27,6 @@
 #include "gpu_solve.h"
 #include "gpu_stage.h"
 
-/* Pieces unregistered one by one behind their copies, at most this many (more: after the whole copy). */
-#define SYLVA__PIN_EVENTS 64
-
 struct sylva__gpu_stage {
     int threads, device, ncpus;
     cpu_set_t cpus; /* where its threads run: the main thread's cores, else all online */
@@ -295,13 +292,12 @@ extern "C" int sylva__gpu_pin_upload(sylva__gpu_pin *p, int mode, size_t min_byt
 {
     memset(p, 0, sizeof *p);
     p->how = SYLVA__PIN_PAGEABLE;
-    p->overlap = mode == 2;
     if (rows <= 0 || cols <= 0) return SYLVA_OK;
     p->base = (char *)src;
     p->bytes = ((size_t)(cols - 1) * (size_t)lds + (size_t)rows) * sizeof(double);
     if (mode > 0 && p->bytes >= min_bytes) {
         if (page_locked(p->base) && page_locked(p->base + p->bytes - 1)) p->how = SYLVA__PIN_CALLER;
-        else if (mode >= 2 && lds == rows && ldd == rows) p->how = SYLVA__PIN_PIECES;
+        else if (mode == 2 && lds == rows && ldd == rows) p->how = SYLVA__PIN_PIECES;
         else p->how = SYLVA__PIN_WHOLE;
     }
     cudaError_t e = cudaSuccess;
@@ -347,37 +343,19 @@ extern "C" int sylva__gpu_pin_download(sylva__gpu_pin *p, double *dst, int64_t l
     if (p->how == SYLVA__PIN_PAGEABLE) return sylva__gpu_copy_columns(dst, ldd, src, lds, rows, cols, 0, s);
     cudaError_t e = cudaSuccess;
     if (p->how == SYLVA__PIN_PIECES) {
-        /* Registered pieces by DMA, the rest (a refused registration) pageable after them. With
-         * p->overlap each piece gets an event behind its copy, and is unregistered as soon as it
-         * has landed, while the next pieces are still on the link. */
+        /* Registered pieces by DMA, the rest (a refused registration) pageable after them; all
+         * unregistered after the whole copy (by the release below). Unregistering each piece as
+         * soon as its copy had landed measured no faster (docs/perf-log.md, v8e): removed. */
         char *lo = p->base, *hi = p->base;
-        const int64_t reg = p->registered;
-        cudaEvent_t ev[SYLVA__PIN_EVENTS];
-        int64_t nev = 0;
-        const bool overlap = p->overlap && reg > 1 && reg <= SYLVA__PIN_EVENTS;
-        for (int64_t i = 0; i < reg && e == cudaSuccess; i++) {
+        for (int64_t i = 0; i < p->registered && e == cudaSuccess; i++) {
             piece_of(p, i, &lo, &hi);
             e = cudaMemcpyAsync(lo, (const char *)src + (lo - p->base), (size_t)(hi - lo), cudaMemcpyDeviceToHost, s);
-            if (e == cudaSuccess && overlap &&
-                (e = cudaEventCreateWithFlags(&ev[nev], cudaEventDisableTiming)) == cudaSuccess)
-                e = cudaEventRecord(ev[nev++], s);
         }
-        if (e == cudaSuccess && reg < piece_count(p)) {
-            piece_of(p, reg, &lo, &hi);
+        if (e == cudaSuccess && p->registered < piece_count(p)) {
+            piece_of(p, p->registered, &lo, &hi);
             e = cudaMemcpyAsync(lo, (const char *)src + (lo - p->base), (size_t)(p->base + p->bytes - lo),
                                 cudaMemcpyDeviceToHost, s);
         }
-        if (e == cudaSuccess && overlap && nev == reg) { /* every piece's copy queued with its event */
-            const double t0 = sylva__now();
-            for (int64_t i = 0; i < nev; i++) { /* after a failed wait, the rest unregistered all the same */
-                if (e == cudaSuccess) e = cudaEventSynchronize(ev[i]);
-                piece_of(p, i, &lo, &hi);
-                if (cudaHostUnregister(lo) != cudaSuccess) cudaGetLastError();
-            }
-            p->registered = 0;
-            p->seconds_unregister += sylva__now() - t0; /* the waits for the copies too */
-        }
-        for (int64_t i = 0; i < nev; i++) cudaEventDestroy(ev[i]);
     } else {
         e = copy2d(dst, ldd, src, lds, rows, cols, false, s);
     }

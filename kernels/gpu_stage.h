@@ -54,10 +54,8 @@ int sylva__gpu_stage_copy(sylva__gpu_stage *st, double *dst, int64_t ldd, const 
  *                        as it is registered (the DMA of piece p overlaps
  *                        the registration of piece p + 1); only for a
  *                        contiguous block (ld = rows both sides), else as
- *                        WHOLE; the download unregisters each piece as
- *                        soon as its copy has landed, while the next
- *                        pieces are on the link (mode 3: all after the
- *                        whole copy, for measurements). */
+ *                        WHOLE; the download unregisters them after
+ *                        the whole copy. */
 enum { SYLVA__PIN_PAGEABLE, SYLVA__PIN_CALLER, SYLVA__PIN_WHOLE, SYLVA__PIN_PIECES };
 typedef struct sylva__gpu_pin {
     int how;                  /* SYLVA__PIN_* (set by the upload) */
@@ -65,15 +63,13 @@ typedef struct sylva__gpu_pin {
     size_t bytes;
     size_t piece;             /* SYLVA__PIN_PIECES: bytes a piece (a multiple of the page) */
     int64_t registered;       /* pieces registered so far (WHOLE: 0 or 1) */
-    int overlap;              /* PIECES: unregistered one by one behind the download's copies */
     double seconds_register;  /* host time in cudaHostRegister, cudaHostUnregister */
     double seconds_unregister;
 } sylva__gpu_pin;
 
 /* Upload `cols` columns of `rows` doubles from the caller's host src (ld
  * lds) to device dst (ld ldd) on stream s, and wait: mode 0 pageable,
- * 1 registered whole, 2 in pieces of piece_bytes (rounded up to pages; 3
- * the same, unregistered only after the whole download);
+ * 1 registered whole, 2 in pieces of piece_bytes (rounded up to pages);
  * a block of fewer than min_bytes, or one whose registration is refused,
  * goes pageable (the refusal is no failure). Fills *p for the download
  * and the release. */

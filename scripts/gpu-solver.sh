@@ -145,7 +145,7 @@ for p in $phases; do
       note "test_gpu_solve $c SYLVA_SOLVE_STAGE=1: rc=$rc ($(( $(date +%s) - s )) s)"
     done
     # Host blocks page-locked for the solve whatever their size (pieces of a page, whole) and pageable.
-    for c in "2,0,4 lap3d7:16" "2,0,4 lap2d5:60" "3,0,4 lap3d7:16" "1,0 lap3d7:16" "0 lap3d7:16"; do
+    for c in "2,0,4 lap3d7:16" "2,0,4 lap2d5:60" "1,0 lap3d7:16" "0 lap3d7:16"; do
       s=$(date +%s)
       # shellcheck disable=SC2086
       SYLVA_SOLVE_PIN=${c%% *} timeout 240 "$B/bin/test_gpu_solve" ${c#* } >> "$OUT/solve-tests.log" 2>&1; rc=$?

@@ -8,14 +8,16 @@
 # CARRY_DIR holds bundle/bundle.tar.xz (this branch) and, for the phase
 # control, v6/bundle.tar.xz (main's build). Phases:
 #   rates       test_gpu_stage (pin paths) and --rates 2 8 110 512 (MB)
-#   tests       test_gpu_solve on a few cases with SYLVA_SOLVE_PIN=1,0 and
-#               2,0,4 (every block registered, pieces of a page), HELD_L 0/1
+#   tests       test_gpu_solve on a few cases with SYLVA_SOLVE_PIN=1,0, 0 and
+#               2,0,4 (every block registered, pieces of a page), memcheck of
+#               test_gpu_stage and of one solve page-locked in pieces
 #   bench:NAME:ENV...  bench-solver --gpu-solves-only on $SPECS (1 and 64
 #               columns, repeat 3) with ENV (VAR=value+VAR=value), phases
 #               on stderr; JSON NAME.json
 #   control:NAME:ENV...  the same with the v6 bundle
 #   w8:NAME:ENV...  the same with CARRY_DIR/w8 (a build with SYLVA_SOLVE_COLS=8)
 #   w8tests     that build's test_gpu_solve on lap3d7:16, elast3d:6, lap2d5:60
+#   prev:NAME:ENV...  the same with CARRY_DIR/prev (an earlier build of this branch)
 set -uo pipefail
 C=$(cd "$1" && pwd); shift
 here=$PWD
@@ -26,6 +28,7 @@ SPECS=${SPECS:-"lap3d7:60 lap2d5:1000 lap3d7:100 elast3d:30 $here/matrices/real/
 unpack() { mkdir -p "$2" && tar xf "$1" -C "$2"; }
 [ -d /tmp/b8 ] || unpack "$C/bundle/bundle.tar.xz" /tmp/b8
 [ -f "$C/v6/bundle.tar.xz" ] && { [ -d /tmp/b6 ] || unpack "$C/v6/bundle.tar.xz" /tmp/b6; }
+[ -f "$C/prev/bundle.tar.xz" ] && { [ -d /tmp/bprev ] || unpack "$C/prev/bundle.tar.xz" /tmp/bprev; }
 [ -f "$C/w8/bundle.tar.xz" ] && { [ -d /tmp/bw8 ] || unpack "$C/w8/bundle.tar.xz" /tmp/bw8; }
 export STARPU_SILENT=1 SYLVA_TUNING_DIR=${SYLVA_TUNING_DIR:-$here/kernels/tuning}
 export STARPU_HOME=/tmp/starpu-home-v8
@@ -53,18 +56,30 @@ for ph in "$@"; do
       while read -r l; do note "  $l"; done < "$O/rates.log" ;;
     tests)
       for c in "SYLVA_SOLVE_PIN=1,0 lap3d7:16" "SYLVA_SOLVE_PIN=2,0,4 lap3d7:16" "SYLVA_SOLVE_PIN=2,0,4 lap2d5:60" \
-               "SYLVA_SOLVE_PIN=2,0,4 elast3d:6 small=64" "SYLVA_SOLVE_HELD_L=0 lap3d7:16" \
+               "SYLVA_SOLVE_PIN=2,0,4 elast3d:6 small=64" "SYLVA_SOLVE_PIN=0 lap3d7:16" \
                "SYLVA_SOLVE_PIN=2,0,4 lap3d7:40"; do
         s=$(date +%s)
         # shellcheck disable=SC2086
-        LD_LIBRARY_PATH=/tmp/b8/lib timeout 120 env ${c%% *} /tmp/b8/bin/test_gpu_solve ${c#* } >> "$O/solve-tests.log" 2>&1
+        LD_LIBRARY_PATH=/tmp/b8/lib timeout 120 env ${c%% *} /tmp/b8/bin/test_gpu_solve ${c#* } \
+          >> "$O/solve-tests.log" 2>&1
         note "test_gpu_solve $c: rc=$? ($(( $(date +%s) - s )) s)"
       done
-      LD_LIBRARY_PATH=/tmp/b8/lib SYLVA_SOLVE_PIN=2,0,4 timeout 120 /tmp/b8/bin/test_refine mode=gpu >> "$O/solve-tests.log" 2>&1
-      note "test_refine mode=gpu SYLVA_SOLVE_PIN=2,0,4: rc=$?" ;;
+      LD_LIBRARY_PATH=/tmp/b8/lib SYLVA_SOLVE_PIN=2,0,4 timeout 120 /tmp/b8/bin/test_refine mode=gpu \
+        >> "$O/solve-tests.log" 2>&1
+      note "test_refine mode=gpu SYLVA_SOLVE_PIN=2,0,4: rc=$?"
+      CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+      LD_LIBRARY_PATH=/tmp/b8/lib timeout 120 "$CS" --tool memcheck --error-exitcode 9 /tmp/b8/bin/test_gpu_stage \
+        > "$O/memcheck-stage.log" 2>&1
+      rc=$?
+      note "memcheck test_gpu_stage: rc=$rc $(grep -c '^ok' "$O/memcheck-stage.log") ok," \
+        "$(grep -m1 'ERROR SUMMARY' "$O/memcheck-stage.log")"
+      LD_LIBRARY_PATH=/tmp/b8/lib SYLVA_SOLVE_PIN=2,0,4 timeout 200 "$CS" --tool memcheck --error-exitcode 9 \
+        /tmp/b8/bin/test_gpu_solve lap2d5:60 > "$O/memcheck-solve.log" 2>&1
+      note "memcheck test_gpu_solve lap2d5:60 SYLVA_SOLVE_PIN=2,0,4: rc=$? $(grep -m1 'ERROR SUMMARY' "$O/memcheck-solve.log")" ;;
     bench:*) IFS=: read -r _ name envs <<< "$ph"; bench /tmp/b8 "$name" "${envs:-}" ;;
     control:*) IFS=: read -r _ name envs <<< "$ph"; bench /tmp/b6 "$name" "${envs:-}" ;;
     w8:*) IFS=: read -r _ name envs <<< "$ph"; bench /tmp/bw8 "$name" "${envs:-}" ;;
+    prev:*) IFS=: read -r _ name envs <<< "$ph"; bench /tmp/bprev "$name" "${envs:-}" ;;
     w8tests)
       for c in "lap3d7:16" "elast3d:6 small=64" "lap2d5:60" "lap3d7:40"; do
         # shellcheck disable=SC2086

@@ -187,8 +187,7 @@ static int rates(double mb)
     /* The caller's block page-locked for a solve: cudaHostRegister and
      * cudaHostUnregister of the whole block (ms, best of 3), then the pin
      * path's upload and download (registration included) whole and in
-     * pieces of 4, 16 and 64 MB, and of 64 MB unregistered only after the
-     * whole download (mode 3) (GB/s, best of 3). */
+     * pieces of 4, 16 and 64 MB (GB/s, best of 3). */
     double reg = 1e30, unreg = 1e30;
     for (int k = 0; k < 3; k++) {
         double t0 = now();
@@ -201,9 +200,9 @@ static int rates(double mb)
     }
     printf("pin  %.0f MB: register %.3f ms (%.1f GB/s), unregister %.3f ms;", mb, 1e3 * reg, bytes / reg / 1e9,
            1e3 * unreg);
-    const int modes[5] = {1, 2, 2, 2, 3};
-    const size_t pieces[5] = {0, 4 << 20, 16 << 20, 64 << 20, 64 << 20};
-    for (int v = 0; v < 5; v++) {
+    const int modes[4] = {1, 2, 2, 2};
+    const size_t pieces[4] = {0, 4 << 20, 16 << 20, 64 << 20};
+    for (int v = 0; v < 4; v++) {
         double up = 1e30, down = 1e30;
         for (int k = 0; k < 3; k++) {
             sylva__gpu_pin pin;
@@ -217,8 +216,7 @@ static int rates(double mb)
             if (t2 - t1 < down) down = t2 - t1;
         }
         if (v == 0) printf(" whole up %.1f down %.1f", bytes / up / 1e9, bytes / down / 1e9);
-        else printf(" | pieces %zu MB%s up %.1f down %.1f", pieces[v] >> 20, modes[v] == 3 ? " (mode 3)" : "",
-                    bytes / up / 1e9, bytes / down / 1e9);
+        else printf(" | pieces %zu MB up %.1f down %.1f", pieces[v] >> 20, bytes / up / 1e9, bytes / down / 1e9);
     }
     printf(" GB/s\n");
     CK(cudaStreamDestroy(s));
@@ -254,8 +252,7 @@ int main(int argc, char **argv)
         {2, 0, 1 << 30, 5000, 9, 5000, 1, 0, SYLVA__PIN_PIECES},        /* one piece */
         {2, 0, 4096, 999, 5, 1003, 0, 0, SYLVA__PIN_WHOLE},             /* ld past the rows: whole */
         {2, 0, 4096, 3000, 4, 3000, 2, 1, SYLVA__PIN_CALLER},           /* the caller's pinned memory */
-        {3, 0, 4096, 3000, 7, 3000, 5, 0, SYLVA__PIN_PIECES},           /* unregistered after the whole copy */
-        {2, 0, 4096, 3000, 30, 3000, 3, 0, SYLVA__PIN_PIECES},          /* 176 pieces: more than the events */
+        {2, 0, 4096, 3000, 30, 3000, 3, 0, SYLVA__PIN_PIECES},          /* 176 pieces */
         {1, 0, 0, 0, 4, 1, 0, 0, SYLVA__PIN_PAGEABLE},                  /* empty */
     };
     for (size_t i = 0; i < sizeof pins / sizeof *pins; i++) failures += run_pin(&pins[i]);
