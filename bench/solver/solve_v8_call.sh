@@ -75,7 +75,9 @@ for ph in "$@"; do
         "$(grep -m1 'ERROR SUMMARY' "$O/memcheck-stage.log")"
       LD_LIBRARY_PATH=/tmp/b8/lib SYLVA_SOLVE_PIN=2,0,4 timeout 200 "$CS" --tool memcheck --error-exitcode 9 \
         /tmp/b8/bin/test_gpu_solve lap2d5:60 > "$O/memcheck-solve.log" 2>&1
-      note "memcheck test_gpu_solve lap2d5:60 SYLVA_SOLVE_PIN=2,0,4: rc=$? $(grep -m1 'ERROR SUMMARY' "$O/memcheck-solve.log")" ;;
+      rc=$?
+      note "memcheck test_gpu_solve lap2d5:60 SYLVA_SOLVE_PIN=2,0,4: rc=$rc" \
+        "$(grep -m1 'ERROR SUMMARY' "$O/memcheck-solve.log")" ;;
     bench:*) IFS=: read -r _ name envs <<< "$ph"; bench /tmp/b8 "$name" "${envs:-}" ;;
     control:*) IFS=: read -r _ name envs <<< "$ph"; bench /tmp/b6 "$name" "${envs:-}" ;;
     w8:*) IFS=: read -r _ name envs <<< "$ph"; bench /tmp/bw8 "$name" "${envs:-}" ;;
@@ -98,8 +100,9 @@ name = os.path.basename(sys.argv[1])[:-5]
 for r in rows:
     if r.get("solver") != "sylva-gpu": continue
     for s in r.get("solves", []):
-        print(f"{name:10s} {r['matrix'][-14:]:14s} {s['nrhs']:3d} gpu {1e3*s.get('gpu',0):8.2f} up {1e3*s.get('gpu_upload',0):7.2f} "
-              f"solve {1e3*s.get('gpu_solve',0):7.2f} down {1e3*s.get('gpu_download',0):7.2f} berr {s.get('backward_error',0):.1e}")
+        ms = lambda k: 1e3 * s.get(k, 0)
+        print(f"{name:10s} {r['matrix'][-14:]:14s} {s['nrhs']:3d} gpu {ms('gpu'):8.2f} up {ms('gpu_upload'):7.2f} "
+              f"solve {ms('gpu_solve'):7.2f} down {ms('gpu_download'):7.2f} berr {s.get('backward_error', 0):.1e}")
 PY
 done
 # The phase lines (SYLVA_SOLVE_PHASES) per bench: the best of each field per (ngroups, nrhs).
