@@ -48,6 +48,10 @@ typedef struct sylva__kernel_tuning {
     int native_trsm_doubling; /* those inverses: 0: one batched TRSM; 1: by doubling from the
                                  32-blocks (batched TRSM, then batched GEMMs; nb = 32·2^p,
                                  else as 0) */
+    int medium_list;    /* the medium path, when the batch has a work scratch: 0 (v9) a block per
+                           front of the batch, the others exit; 1 its fronts listed on the device
+                           (by pivot panels, most first) and a block per listed front; B ≥ 2
+                           (≤ 64): B·SMs blocks looping over the list */
 } sylva__kernel_tuning;
 
 void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t);

@@ -5,6 +5,7 @@
  *                                   n ≤ 4: the 4-lane kernel's register caps)
  *   bench-kernels --variants       (v7 candidates: tiny fixed and vbatched rows, each timed twice)
  *   bench-kernels --variants-native (v8 candidates: native TRSM forms; POTRF alternatives)
+ *   bench-kernels --variants-medium (v10: the medium path's grids with and without its list)
  *   bench-kernels --profile-native | --profile-vbatched N   (likewise, the table; N ≤ 32:
  *                                   also the other tiny_one_launch form)
  * Bench rows (issue 3): fixed-size batched POTRF n = 4…512, ours against
@@ -302,6 +303,21 @@ static double vbatched_run(int count, const int *m, const int *k, const sylva__k
     double g = gf(a.flops, ms);
     batch_free(&a);
     return g;
+}
+
+/* One batch made once, timed with each of nu tunings (GFLOP/s into g). */
+static void batch_sweep(int count, const int *m, const int *k, const sylva__kernel_tuning *u, int nu,
+                        double *g)
+{
+    batch_arg a;
+    batch_make(&a, count, m, k);
+    for (int q = 0; q < nu; q++) {
+        a.tune = u[q];
+        float ms = time_ms(run_ours, batch_restore, &a, reps);
+        if (check_info(&a)) fprintf(stderr, "warning: sweep: info set (ours)\n");
+        g[q] = gf(a.flops, ms);
+    }
+    batch_free(&a);
 }
 
 /* Native: one whole front. */
@@ -607,6 +623,51 @@ static void variants(const sylva__kernel_tuning *t)
     free(m), free(k);
 }
 
+/* --variants-medium (v10): the medium path's grids over the whole batch
+ * (medium_list 0, v9) or over a list of its fronts (1: a block per listed
+ * front; B = 2, 4, 8, 16: B blocks per SM looping over the list), each
+ * batch made once and each value timed twice: the vbatched rows N = 256 and
+ * 512 (10,000 fronts), the fixed rows n = 256 (1,024) and 512 (256), and a
+ * level of many tiny fronts with a few medium ones (50,000 of m ≤ 32, 200
+ * of m in 161..400). */
+#define MED_NV 6
+static const int med_vals[MED_NV] = {0, 1, 2, 4, 8, 16};
+static void variants_medium(const sylva__kernel_tuning *t)
+{
+    sylva__kernel_tuning u[2 * MED_NV];
+    for (int q = 0; q < 2 * MED_NV; q++) u[q] = *t, u[q].medium_list = med_vals[q % MED_NV];
+    const int cnt = 50200;
+    int *m = malloc(cnt * sizeof(int)), *k = malloc(cnt * sizeof(int));
+    for (int c = 0; c < 5; c++) {
+        int count = 10000;
+        char name[64];
+        if (c < 2) {
+            vbatched_shapes(count, c ? 512 : 256, m, k);
+            snprintf(name, sizeof name, "vbatched N=%d", c ? 512 : 256);
+        } else if (c < 4) {
+            const int n = c == 2 ? 256 : 512;
+            count = n == 256 ? 1024 : 256;
+            for (int q = 0; q < count; q++) m[q] = k[q] = n;
+            snprintf(name, sizeof name, "fixed n=%d", n);
+        } else {
+            count = cnt;
+            vbatched_shapes(50000, 32, m, k);
+            for (int q = 50000; q < cnt; q++) {
+                m[q] = gt_randint(161, 400);
+                k[q] = gt_randint(1, m[q]);
+            }
+            snprintf(name, sizeof name, "level 50,000 tiny + 200 medium");
+        }
+        double g[2 * MED_NV];
+        batch_sweep(count, m, k, u, 2 * MED_NV, g);
+        printf("variants medium %-30s:", name);
+        for (int q = 0; q < MED_NV; q++) printf(" list %d %6.0f / %6.0f", med_vals[q], g[q], g[q + MED_NV]);
+        printf(" GFLOP/s\n");
+        fflush(stdout);
+    }
+    free(m), free(k);
+}
+
 /* ---- Tuning sweep: each parameter in turn, the others at their current
  * best; the winner of each is kept. Printed as it goes. */
 /* Sweep one native tuning key (an int of sylva__kernel_tuning at byte
@@ -836,6 +897,29 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
         }
         t->panel_merge_min_count = from;
     }
+    /* v10: the medium path's grids over a list of its fronts (medium_list
+     * 1, or B blocks per SM), each batch made once: the vbatched N = 256
+     * row's batch, the 3,000 fronts of m ≤ 512 above and the fixed n = 256
+     * row's (GFLOP/s summed); a value other than 0 must win by 1%. */
+    {
+        sylva__kernel_tuning u[MED_NV];
+        double g[MED_NV], sum[MED_NV] = {0};
+        for (int q = 0; q < MED_NV; q++) u[q] = *t, u[q].medium_list = med_vals[q];
+        int *vm = malloc(10000 * sizeof(int)), *vk = malloc(10000 * sizeof(int));
+        vbatched_shapes(10000, 256, vm, vk);
+        batch_sweep(10000, vm, vk, u, MED_NV, g);
+        for (int q = 0; q < MED_NV; q++) sum[q] += g[q];
+        batch_sweep(3000, m, k, u, MED_NV, g);
+        for (int q = 0; q < MED_NV; q++) sum[q] += g[q];
+        for (int q = 0; q < 1024; q++) vm[q] = vk[q] = 256;
+        batch_sweep(1024, vm, vk, u, MED_NV, g);
+        for (int q = 0; q < MED_NV; q++) sum[q] += g[q];
+        free(vm), free(vk);
+        printf("  medium list (vbatched N = 256 + 3000 fronts m ≤ 512 + fixed n = 256):");
+        for (int q = 0; q < MED_NV; q++) printf(" %d: %.0f", med_vals[q], sum[q]);
+        printf(" GFLOP/s (sum)\n");
+        t->medium_list = med_vals[first_by_1pct(sum, MED_NV)];
+    }
     /* native: CB update form, then the panel width of L11/L21 (a
      * look-ahead on a second stream and L21 by inverted diagonal blocks
      * were tried here in v5, measured no faster, and removed: perf-log) */
@@ -854,12 +938,13 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
     printf("tuned: tiny_max_m %d fused_max_m %d fused_threads %d fused_panel %d panel_nb %d "
            "native_syrk_nb %d native_panel_nb %d fused_mma_min_m %d fused_small_m %d gemm_mma %d "
            "panel_merge_min_count %d tiny_min_blocks %d tiny_fronts4 %d tiny_min_blocks4 %d "
-           "tiny_one_launch %d tiny_warp_uniform %d native_trsm_nb %d native_trsm_doubling %d\n",
+           "tiny_one_launch %d tiny_warp_uniform %d native_trsm_nb %d native_trsm_doubling %d "
+           "medium_list %d\n",
            t->tiny_max_m, t->fused_max_m, t->fused_threads, t->fused_panel, t->panel_nb,
            t->native_syrk_nb, t->native_panel_nb, t->fused_mma_min_m, t->fused_small_m,
            t->gemm_mma, t->panel_merge_min_count, t->tiny_min_blocks, t->tiny_fronts4,
            t->tiny_min_blocks4, t->tiny_one_launch, t->tiny_warp_uniform, t->native_trsm_nb,
-           t->native_trsm_doubling);
+           t->native_trsm_doubling, t->medium_list);
 }
 
 int main(int argc, char **argv)
@@ -874,10 +959,11 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--profile") && i + 1 < argc) prof = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--variants")) vars = 1;
         else if (!strcmp(argv[i], "--variants-native")) vars = 2;
+        else if (!strcmp(argv[i], "--variants-medium")) vars = 3;
         else if (!strcmp(argv[i], "--profile-native")) prof_native = 1, reps = 1;
         else if (!strcmp(argv[i], "--profile-vbatched") && i + 1 < argc) prof_vb = atoi(argv[++i]), reps = 1;
         else {
-            fprintf(stderr, "usage: %s [--json FILE] [--table TUNING] [--tune OUT] [--quick] [--profile N] [--profile-native] [--profile-vbatched N] [--variants] [--variants-native]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--json FILE] [--table TUNING] [--tune OUT] [--quick] [--profile N] [--profile-native] [--profile-vbatched N] [--variants] [--variants-native] [--variants-medium]\n", argv[0]);
             return 2;
         }
     }
@@ -901,6 +987,7 @@ int main(int argc, char **argv)
     }
     if (vars) {
         if (vars == 2) native_variants(&t);
+        else if (vars == 3) variants_medium(&t);
         else variants(&t);
         return 0;
     }
