@@ -42,7 +42,7 @@ static int factor_vbatched(const sylva::front_batch<T> &b, int min_m, int max_m,
     if (lo < floor) lo = floor;
     if (rc == SYLVA_OK && max_m > lo)
         rc = sylva::launch_blocked(b, lo, max_m, max_k, t->panel_nb, t->gemm_mma,
-                                   t->panel_merge_min_count, t->medium_list, s);
+                                   t->panel_merge_min_count, t->medium_list, t->panel_axpy, s);
     return rc;
 }
 
@@ -117,7 +117,7 @@ extern "C" int sylva__gpu_trsm_vbatched_max_nocheck(int count, const int *m, con
     sylva__kernel_tuning buf;
     const sylva__kernel_tuning *t = tuning_or_default(tune, &buf);
     return sylva::launch_trsm(count, m, n, L, ldl, B, ldb, max_m, max_n, t->panel_nb, t->gemm_mma,
-                              s);
+                              t->panel_axpy, s);
 }
 
 extern "C" int sylva__gpu_trsm_vbatched(int count, const int *m, const int *n, double *const *L,

@@ -5,7 +5,8 @@
  *                                   n ≤ 4: the 4-lane kernel's register caps)
  *   bench-kernels --variants       (v7 candidates: tiny fixed and vbatched rows, each timed twice)
  *   bench-kernels --variants-native (v8 candidates: native TRSM forms; POTRF alternatives)
- *   bench-kernels --variants-medium (v10: the medium path's grids with and without its list)
+ *   bench-kernels --variants-medium (v10: the medium path's grids with and without its list,
+ *                                   the panel kernel's row solve in both forms)
  *   bench-kernels --profile-native | --profile-vbatched N   (likewise, the table; N ≤ 32:
  *                                   also the other tiny_one_launch form)
  * Bench rows (issue 3): fixed-size batched POTRF n = 4…512, ours against
@@ -625,17 +626,21 @@ static void variants(const sylva__kernel_tuning *t)
 
 /* --variants-medium (v10): the medium path's grids over the whole batch
  * (medium_list 0, v9) or over a list of its fronts (1: a block per listed
- * front; B = 2, 4, 8, 16: B blocks per SM looping over the list), each
- * batch made once and each value timed twice: the vbatched rows N = 256 and
+ * front; 8: 8 blocks per SM looping over the list), its panel kernel's rows
+ * solved by dot products (panel_axpy 0, v9) or column by column (1); each
+ * batch made once and each form timed twice: the vbatched rows N = 256 and
  * 512 (10,000 fronts), the fixed rows n = 256 (1,024) and 512 (256), and a
  * level of many tiny fronts with a few medium ones (50,000 of m ≤ 32, 200
  * of m in 161..400). */
-#define MED_NV 6
-static const int med_vals[MED_NV] = {0, 1, 2, 4, 8, 16};
+#define MED_NV 4
+static const int med_vals[MED_NV] = {0, 1, 2, 8}; /* the tuner's medium_list values */
+#define MED_NF 5
+static const int med_forms[MED_NF][2] = {{0, 0}, {1, 0}, {0, 1}, {1, 1}, {8, 1}};
 static void variants_medium(const sylva__kernel_tuning *t)
 {
-    sylva__kernel_tuning u[2 * MED_NV];
-    for (int q = 0; q < 2 * MED_NV; q++) u[q] = *t, u[q].medium_list = med_vals[q % MED_NV];
+    sylva__kernel_tuning u[2 * MED_NF];
+    for (int q = 0; q < 2 * MED_NF; q++)
+        u[q] = *t, u[q].medium_list = med_forms[q % MED_NF][0], u[q].panel_axpy = med_forms[q % MED_NF][1];
     const int cnt = 50200;
     int *m = malloc(cnt * sizeof(int)), *k = malloc(cnt * sizeof(int));
     for (int c = 0; c < 5; c++) {
@@ -656,12 +661,13 @@ static void variants_medium(const sylva__kernel_tuning *t)
                 m[q] = gt_randint(161, 400);
                 k[q] = gt_randint(1, m[q]);
             }
-            snprintf(name, sizeof name, "level 50,000 tiny + 200 medium");
+            snprintf(name, sizeof name, "level 50k tiny + 200 medium");
         }
-        double g[2 * MED_NV];
-        batch_sweep(count, m, k, u, 2 * MED_NV, g);
-        printf("variants medium %-30s:", name);
-        for (int q = 0; q < MED_NV; q++) printf(" list %d %6.0f / %6.0f", med_vals[q], g[q], g[q + MED_NV]);
+        double g[2 * MED_NF];
+        batch_sweep(count, m, k, u, 2 * MED_NF, g);
+        printf("variants medium %-27s:", name);
+        for (int q = 0; q < MED_NF; q++)
+            printf(" list %d axpy %d %5.0f/%5.0f", med_forms[q][0], med_forms[q][1], g[q], g[q + MED_NF]);
         printf(" GFLOP/s\n");
         fflush(stdout);
     }
@@ -898,27 +904,38 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
         t->panel_merge_min_count = from;
     }
     /* v10: the medium path's grids over a list of its fronts (medium_list
-     * 1, or B blocks per SM), each batch made once: the vbatched N = 256
-     * row's batch, the 3,000 fronts of m ≤ 512 above and the fixed n = 256
-     * row's (GFLOP/s summed); a value other than 0 must win by 1%. */
+     * 1, or B blocks per SM), then its panel kernel's row solve (panel_axpy),
+     * each batch made once: the vbatched N = 256 row's batch, the 3,000
+     * fronts of m ≤ 512 above and the fixed n = 256 row's (GFLOP/s summed);
+     * a value other than 0 (v9's forms) must win by 1%. */
     {
-        sylva__kernel_tuning u[MED_NV];
-        double g[MED_NV], sum[MED_NV] = {0};
-        for (int q = 0; q < MED_NV; q++) u[q] = *t, u[q].medium_list = med_vals[q];
         int *vm = malloc(10000 * sizeof(int)), *vk = malloc(10000 * sizeof(int));
-        vbatched_shapes(10000, 256, vm, vk);
-        batch_sweep(10000, vm, vk, u, MED_NV, g);
-        for (int q = 0; q < MED_NV; q++) sum[q] += g[q];
-        batch_sweep(3000, m, k, u, MED_NV, g);
-        for (int q = 0; q < MED_NV; q++) sum[q] += g[q];
-        for (int q = 0; q < 1024; q++) vm[q] = vk[q] = 256;
-        batch_sweep(1024, vm, vk, u, MED_NV, g);
-        for (int q = 0; q < MED_NV; q++) sum[q] += g[q];
+        for (int key = 0; key < 2; key++) {
+            const int nv = key ? 2 : MED_NV;
+            sylva__kernel_tuning u[MED_NV];
+            double g[MED_NV], sum[MED_NV] = {0};
+            for (int q = 0; q < nv; q++) {
+                u[q] = *t;
+                if (key) u[q].panel_axpy = q;
+                else u[q].medium_list = med_vals[q];
+            }
+            vbatched_shapes(10000, 256, vm, vk);
+            batch_sweep(10000, vm, vk, u, nv, g);
+            for (int q = 0; q < nv; q++) sum[q] += g[q];
+            batch_sweep(3000, m, k, u, nv, g);
+            for (int q = 0; q < nv; q++) sum[q] += g[q];
+            for (int q = 0; q < 1024; q++) vm[q] = vk[q] = 256;
+            batch_sweep(1024, vm, vk, u, nv, g);
+            for (int q = 0; q < nv; q++) sum[q] += g[q];
+            printf("  %s (vbatched N = 256 + 3000 fronts m ≤ 512 + fixed n = 256):",
+                   key ? "panel_axpy" : "medium_list");
+            for (int q = 0; q < nv; q++) printf(" %d: %.0f", key ? q : med_vals[q], sum[q]);
+            printf(" GFLOP/s (sum)\n");
+            const int win = first_by_1pct(sum, nv);
+            if (key) t->panel_axpy = win;
+            else t->medium_list = med_vals[win];
+        }
         free(vm), free(vk);
-        printf("  medium list (vbatched N = 256 + 3000 fronts m ≤ 512 + fixed n = 256):");
-        for (int q = 0; q < MED_NV; q++) printf(" %d: %.0f", med_vals[q], sum[q]);
-        printf(" GFLOP/s (sum)\n");
-        t->medium_list = med_vals[first_by_1pct(sum, MED_NV)];
     }
     /* native: CB update form, then the panel width of L11/L21 (a
      * look-ahead on a second stream and L21 by inverted diagonal blocks
@@ -939,12 +956,12 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
            "native_syrk_nb %d native_panel_nb %d fused_mma_min_m %d fused_small_m %d gemm_mma %d "
            "panel_merge_min_count %d tiny_min_blocks %d tiny_fronts4 %d tiny_min_blocks4 %d "
            "tiny_one_launch %d tiny_warp_uniform %d native_trsm_nb %d native_trsm_doubling %d "
-           "medium_list %d\n",
+           "medium_list %d panel_axpy %d\n",
            t->tiny_max_m, t->fused_max_m, t->fused_threads, t->fused_panel, t->panel_nb,
            t->native_syrk_nb, t->native_panel_nb, t->fused_mma_min_m, t->fused_small_m,
            t->gemm_mma, t->panel_merge_min_count, t->tiny_min_blocks, t->tiny_fronts4,
            t->tiny_min_blocks4, t->tiny_one_launch, t->tiny_warp_uniform, t->native_trsm_nb,
-           t->native_trsm_doubling, t->medium_list);
+           t->native_trsm_doubling, t->medium_list, t->panel_axpy);
 }
 
 int main(int argc, char **argv)
