@@ -102,13 +102,13 @@ int launch_fused(const front_batch<T> &b, int lo, int hi, const sylva__kernel_tu
  * mma ≠ 0: the GEMM tiles on FP64 tensor cores (gpu_mma.cuh); batches of at
  * least merge_min_count fronts (> 0): one block per front and panel;
  * medium_list > 0 and b.work set: the grids over a list of the path's fronts
- * (gpu_gemm.cuh); axpy ≠ 0: the panel's rows solved column by column. */
+ * (gpu_gemm.cuh). */
 template <typename T>
 int launch_blocked(const front_batch<T> &b, int lo, int max_m, int max_k, int nb, int mma,
-                   int merge_min_count, int medium_list, int axpy, cudaStream_t s);
+                   int merge_min_count, int medium_list, cudaStream_t s);
 template <typename T>
 int launch_trsm(int count, const int *m, const int *n, T *const *L, const int *ldl, T *const *B,
-                const int *ldb, int max_m, int max_n, int nb, int mma, int axpy, cudaStream_t s);
+                const int *ldb, int max_m, int max_n, int nb, int mma, cudaStream_t s);
 
 } // namespace sylva
 

@@ -40,9 +40,13 @@ static int factor_vbatched(const sylva::front_batch<T> &b, int min_m, int max_m,
         rc = sylva::launch_fused(b, fused_lo, fused_hi, t, s);
     int lo = fused_hi > tiny ? fused_hi : tiny;
     if (lo < floor) lo = floor;
+    /* The medium list pays only beside fronts of other classes (perf-log
+     * v10): a batch known to be all medium (floor at or above the class's
+     * lower end) runs v9's grids. */
+    const int medium_list = floor > 0 && floor >= (fused_hi > tiny ? fused_hi : tiny) ? 0 : t->medium_list;
     if (rc == SYLVA_OK && max_m > lo)
         rc = sylva::launch_blocked(b, lo, max_m, max_k, t->panel_nb, t->gemm_mma,
-                                   t->panel_merge_min_count, t->medium_list, t->panel_axpy, s);
+                                   t->panel_merge_min_count, medium_list, s);
     return rc;
 }
 
@@ -117,7 +121,7 @@ extern "C" int sylva__gpu_trsm_vbatched_max_nocheck(int count, const int *m, con
     sylva__kernel_tuning buf;
     const sylva__kernel_tuning *t = tuning_or_default(tune, &buf);
     return sylva::launch_trsm(count, m, n, L, ldl, B, ldb, max_m, max_n, t->panel_nb, t->gemm_mma,
-                              t->panel_axpy, s);
+                              s);
 }
 
 extern "C" int sylva__gpu_trsm_vbatched(int count, const int *m, const int *n, double *const *L,

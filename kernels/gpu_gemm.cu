@@ -192,15 +192,30 @@ __global__ void __launch_bounds__(256) gemm_generic_kernel(gemm_args<T> g, T alp
                            beta, g.C[e], g.ldc[e], lower, t);
 }
 
+/* The front's rows, pivots, status, leading dim and P: with EARLY in one
+ * round trip (ld_early: the list forms), else as v9 read them. */
+template <typename T, bool EARLY>
+__device__ __forceinline__ void front_meta(const front_batch<T> &b, int f, int &m, int &k, int &info,
+                                           int &ld, T *&P)
+{
+    if constexpr (EARLY) {
+        m = ld_early(b.m + f), k = ld_early(b.k + f), info = ld_early(b.info + f);
+        ld = ld_early(b.ldp + f), P = ld_early(b.P + f);
+    } else {
+        m = b.m[f], k = b.k[f], info = b.info[f], ld = b.ldp[f], P = b.P[f];
+    }
+}
+
 /* The medium path's kernels over front f (LIST: entry i of the list, from
  * blockIdx.x on every gridDim.x-th; else front blockIdx.x, v9's form). */
-template <typename T, bool MMA>
+template <typename T, bool MMA, bool LIST>
 __device__ __forceinline__ void front_panel(front_batch<T> &b, int f, int lo, int j, int nb)
 {
-    const int m = b.m[f], k = b.k[f];
-    if (m <= lo || j >= k || b.info[f] != 0) return;
-    const int jb = k - j < nb ? k - j : nb, ld = b.ldp[f];
-    T *P = b.P[f];
+    int m, k, info, ld;
+    T *P;
+    front_meta<T, LIST>(b, f, m, k, info, ld, P);
+    if (m <= lo || j >= k || info != 0) return;
+    const int jb = k - j < nb ? k - j : nb;
     const int tiles = SYLVA_DIV_UP(m - j, GT) * SYLVA_DIV_UP(jb, 32);
     for (int t = blockIdx.y; t < tiles; t += gridDim.y)
         gemm_tile<32, MMA>(m - j, jb, j, T(-1), P + j, ld, P + j, ld, T(1), P + j + (size_t)j * ld,
@@ -213,9 +228,10 @@ __global__ void __launch_bounds__(256, 4)
 {
     if constexpr (LIST) {
         const int n = med_count(lw, b.count, j / nb);
-        for (int i = blockIdx.x; i < n; i += gridDim.x) front_panel<T, MMA>(b, med_front(lw, i), lo, j, nb);
+        for (int i = blockIdx.x; i < n; i += gridDim.x)
+            front_panel<T, MMA, true>(b, med_front(lw, i), lo, j, nb);
     } else {
-        front_panel<T, MMA>(b, blockIdx.x, lo, j, nb);
+        front_panel<T, MMA, false>(b, blockIdx.x, lo, j, nb);
     }
 }
 
@@ -232,10 +248,11 @@ __device__ __forceinline__ int lower_tile(int t, int T_)
 template <typename T, bool MMA, bool LIST>
 __device__ __forceinline__ void front_syrk(front_batch<T> &b, int f, int lo)
 {
-    const int m = b.m[f], k = b.k[f];
-    if (m <= lo || k <= 0 || m == k || b.info[f] != 0) return;
-    const int ld = b.ldp[f];
-    const T *L21 = b.P[f] + k;
+    int m, k, info, ld;
+    T *P;
+    front_meta<T, LIST>(b, f, m, k, info, ld, P);
+    if (m <= lo || k <= 0 || m == k || info != 0) return;
+    const T *L21 = P + k;
     const int T_ = SYLVA_DIV_UP(m - k, GT), tiles = LIST ? T_ * (T_ + 1) / 2 : T_ * T_;
     for (int t = blockIdx.y; t < tiles; t += gridDim.y)
         gemm_tile<64, MMA>(m - k, m - k, k, T(-1), L21, ld, L21, ld, T(1), b.C[f], b.ldc[f], 1,

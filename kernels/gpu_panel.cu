@@ -23,15 +23,14 @@ namespace sylva {
 
 #define PANEL_ROWS 128
 
-template <int NB, bool AXPY, typename T>
+template <int NB, typename T>
 __device__ __forceinline__ static void solve_row(T *R, int ldr, int jb, int i, const T *sF,
                                                  const T *sInv);
 
-/* D: diagonal block (jb × jb, ldd); R: nrows × jb to solve (ldr), in
- * solve_row's form AXPY. With `factor`, D is factored first, and with
- * `write` (a launch that solves no rows) stored back, its failure in *info
- * (`col0` numbers its columns). */
-template <int NB, bool AXPY, typename T>
+/* D: diagonal block (jb × jb, ldd); R: nrows × jb to solve (ldr). With
+ * `factor`, D is factored first, and with `write` (a launch that solves no
+ * rows) stored back, its failure in *info (`col0` numbers its columns). */
+template <int NB, typename T>
 __device__ static void panel_solve(T *D, int ldd, int jb, bool factor, bool write, T *R, int ldr,
                                    int nrows, int col0, int *info)
 {
@@ -79,15 +78,13 @@ __device__ static void panel_solve(T *D, int ldd, int jb, bool factor, bool writ
         __syncthreads();
     }
     for (int i = blockIdx.y * PANEL_ROWS + tid; i < nrows; i += gridDim.y * PANEL_ROWS)
-        solve_row<NB, AXPY>(R, ldr, jb, i, sF, sInv);
+        solve_row<NB>(R, ldr, jb, i, sF, sInv);
 }
 
 /* Row i of R (jb columns) solved against the factored block in shared
- * memory, the row in registers: by dot products (x[c] after the c terms
- * left of it: a chain of c dependent FMAs per column, v9), or with AXPY
- * column by column (x[c] final, then every x[t], t > c, updated by it:
- * independent FMAs, a chain of two operations per column). */
-template <int NB, bool AXPY, typename T>
+ * memory, the row in registers. (A column-by-column form, independent FMAs
+ * instead of a chain of c per column, ran 11–20% slower: perf-log v10.) */
+template <int NB, typename T>
 __device__ __forceinline__ static void solve_row(T *R, int ldr, int jb, int i, const T *sF,
                                                  const T *sInv)
 {
@@ -95,25 +92,13 @@ __device__ __forceinline__ static void solve_row(T *R, int ldr, int jb, int i, c
 #pragma unroll
     for (int c = 0; c < NB; c++)
         if (c < jb) x[c] = R[i + (size_t)c * ldr];
-    if constexpr (AXPY) {
 #pragma unroll
-        for (int c = 0; c < NB; c++) {
-            if (c < jb) {
-                x[c] *= sInv[c];
+    for (int c = 0; c < NB; c++) {
+        if (c < jb) {
+            T sum = x[c];
 #pragma unroll
-                for (int t = c + 1; t < NB; t++)
-                    if (t < jb) x[t] -= x[c] * sF[t * (NB + 1) + c];
-            }
-        }
-    } else {
-#pragma unroll
-        for (int c = 0; c < NB; c++) {
-            if (c < jb) {
-                T sum = x[c];
-#pragma unroll
-                for (int t = 0; t < c; t++) sum -= x[t] * sF[c * (NB + 1) + t];
-                x[c] = sum * sInv[c];
-            }
+            for (int t = 0; t < c; t++) sum -= x[t] * sF[c * (NB + 1) + t];
+            x[c] = sum * sInv[c];
         }
     }
 #pragma unroll
@@ -127,7 +112,7 @@ __device__ __forceinline__ static void solve_row(T *R, int ldr, int jb, int i, c
  * trip (gpu_common.cuh's ld_early; the list forms); every test below is
  * uniform over the block, so each barrier inside is reached by all its
  * threads. */
-template <typename T, int NB, bool AXPY, bool EARLY>
+template <typename T, int NB, bool EARLY>
 __device__ __forceinline__ static void panel_front(front_batch<T> &b, int f, int lo, int j,
                                                    bool write, bool rows)
 {
@@ -142,41 +127,41 @@ __device__ __forceinline__ static void panel_front(front_batch<T> &b, int f, int
     if (m <= lo || j >= k || info0 != 0) return;
     if constexpr (!EARLY) ld = b.ldp[f], P = b.P[f];
     const int jb = k - j < NB ? k - j : NB;
-    panel_solve<NB, AXPY>(P + j + (size_t)j * ld, ld, jb, true, write, P + j + jb + (size_t)j * ld,
-                          ld, rows ? m - j - jb : 0, j, &b.info[f]);
+    panel_solve<NB>(P + j + (size_t)j * ld, ld, jb, true, write, P + j + jb + (size_t)j * ld, ld,
+                    rows ? m - j - jb : 0, j, &b.info[f]);
 }
 
 /* Entries as in gpu_gemm.cuh (lw: the medium list or nullptr). MODE 0:
  * front blockIdx.x (no list, v9); 1: the list's entry blockIdx.x (the list
  * word read beside the count, so one round trip); 2: the list's entries
  * from blockIdx.x on, every gridDim.x-th. */
-template <typename T, int NB, int MODE, bool AXPY>
+template <typename T, int NB, int MODE>
 __global__ void __launch_bounds__(PANEL_ROWS, MODE == 0 ? 1 : 3)
     panel_front_kernel(front_batch<T> b, const int *lw, int lo, int j, bool write, bool rows)
 {
     if constexpr (MODE == 0) {
-        panel_front<T, NB, AXPY, false>(b, blockIdx.x, lo, j, write, rows);
+        panel_front<T, NB, false>(b, blockIdx.x, lo, j, write, rows);
     } else if constexpr (MODE == 1) {
         const int s = j / NB;
         const int n = ld_early(lw + (s < MED_PMAX - 1 ? s : MED_PMAX - 1));
         const int f = ld_early(lw + SYLVA_FRONT_WORK_HDR + blockIdx.x); /* < count: in the scratch */
-        if ((int)blockIdx.x < n) panel_front<T, NB, AXPY, true>(b, f, lo, j, write, rows);
+        if ((int)blockIdx.x < n) panel_front<T, NB, true>(b, f, lo, j, write, rows);
     } else {
         const int n = med_count(lw, b.count, j / NB);
         for (int i = blockIdx.x; i < n; i += gridDim.x)
-            panel_front<T, NB, AXPY, true>(b, med_front(lw, i), lo, j, write, rows);
+            panel_front<T, NB, true>(b, med_front(lw, i), lo, j, write, rows);
     }
 }
 
-template <typename T, int NB, bool AXPY>
+template <typename T, int NB>
 __global__ void __launch_bounds__(PANEL_ROWS) panel_trsm_kernel(gemm_args<T> g, int j)
 {
     const int e = blockIdx.x;
     const int n = g.n[e];
     if (j >= n) return;
     const int jb = n - j < NB ? n - j : NB, ldl = g.lda[e], ldb = g.ldb[e];
-    panel_solve<NB, AXPY>(g.A[e] + j + (size_t)j * ldl, ldl, jb, false, false,
-                          g.B[e] + (size_t)j * ldb, ldb, g.m[e], j, (int *)nullptr);
+    panel_solve<NB>(g.A[e] + j + (size_t)j * ldl, ldl, jb, false, false, g.B[e] + (size_t)j * ldb,
+                    ldb, g.m[e], j, (int *)nullptr);
 }
 
 /* The medium list (gpu_gemm.cuh) in b.work: one block counts the fronts
@@ -231,42 +216,33 @@ __global__ void __launch_bounds__(LIST_THREADS) medium_list_kernel(front_batch<T
 
 /* One panel step's launches (merged: one; else the row blocks, then the
  * write of the factored block), in the kernel's form MODE. */
-template <typename T, int NB, int MODE, bool AXPY>
+template <typename T, int NB, int MODE>
 static void launch_panel_mode(const front_batch<T> &b, const int *lw, bool merged, dim3 grid,
                               dim3 one, int lo, int j, cudaStream_t s)
 {
     if (merged) {
-        panel_front_kernel<T, NB, MODE, AXPY><<<one, PANEL_ROWS, 0, s>>>(b, lw, lo, j, true, true);
+        panel_front_kernel<T, NB, MODE><<<one, PANEL_ROWS, 0, s>>>(b, lw, lo, j, true, true);
     } else {
-        panel_front_kernel<T, NB, MODE, AXPY><<<grid, PANEL_ROWS, 0, s>>>(b, lw, lo, j, false, true);
-        panel_front_kernel<T, NB, MODE, AXPY><<<one, PANEL_ROWS, 0, s>>>(b, lw, lo, j, true, false);
+        panel_front_kernel<T, NB, MODE><<<grid, PANEL_ROWS, 0, s>>>(b, lw, lo, j, false, true);
+        panel_front_kernel<T, NB, MODE><<<one, PANEL_ROWS, 0, s>>>(b, lw, lo, j, true, false);
     }
 }
-template <typename T, int NB, bool AXPY>
-static void launch_panel_axpy(const front_batch<T> &b, const int *lw, bool loop, bool merged,
-                              dim3 grid, dim3 one, int lo, int j, cudaStream_t s)
+template <typename T, int NB>
+static int launch_panel(const front_batch<T> &b, const int *lw, bool loop, bool merged, dim3 grid,
+                        dim3 one, int lo, int j, cudaStream_t s)
 {
     if (!lw)
-        launch_panel_mode<T, NB, 0, AXPY>(b, lw, merged, grid, one, lo, j, s);
+        launch_panel_mode<T, NB, 0>(b, lw, merged, grid, one, lo, j, s);
     else if (!loop)
-        launch_panel_mode<T, NB, 1, AXPY>(b, lw, merged, grid, one, lo, j, s);
+        launch_panel_mode<T, NB, 1>(b, lw, merged, grid, one, lo, j, s);
     else
-        launch_panel_mode<T, NB, 2, AXPY>(b, lw, merged, grid, one, lo, j, s);
-}
-template <typename T, int NB>
-static int launch_panel(const front_batch<T> &b, const int *lw, bool loop, bool merged, bool axpy,
-                        dim3 grid, dim3 one, int lo, int j, cudaStream_t s)
-{
-    if (axpy)
-        launch_panel_axpy<T, NB, true>(b, lw, loop, merged, grid, one, lo, j, s);
-    else
-        launch_panel_axpy<T, NB, false>(b, lw, loop, merged, grid, one, lo, j, s);
+        launch_panel_mode<T, NB, 2>(b, lw, merged, grid, one, lo, j, s);
     return sylva__launch_status();
 }
 
 template <typename T>
 int launch_blocked(const front_batch<T> &b, int lo, int max_m, int max_k, int nb, int mma,
-                   int merge_min_count, int medium_list, int axpy, cudaStream_t s)
+                   int merge_min_count, int medium_list, cudaStream_t s)
 {
     if (max_m <= lo || max_k <= 0) return SYLVA_OK;
     int rc = SYLVA_OK;
@@ -287,9 +263,9 @@ int launch_blocked(const front_batch<T> &b, int lo, int max_m, int max_k, int nb
         if (rc != SYLVA_OK) break;
         dim3 grid(gx, SYLVA_DIV_UP(max_m - j, PANEL_ROWS)), one(gx);
         if (nb == 16)
-            rc = launch_panel<T, 16>(b, lw, loop, merged, axpy != 0, grid, one, lo, j, s);
+            rc = launch_panel<T, 16>(b, lw, loop, merged, grid, one, lo, j, s);
         else
-            rc = launch_panel<T, 32>(b, lw, loop, merged, axpy != 0, grid, one, lo, j, s);
+            rc = launch_panel<T, 32>(b, lw, loop, merged, grid, one, lo, j, s);
     }
     if (rc == SYLVA_OK) rc = launch_gemm_front_syrk(b, lw, gx, lo, max_m, mma, s);
     return rc;
@@ -297,7 +273,7 @@ int launch_blocked(const front_batch<T> &b, int lo, int max_m, int max_k, int nb
 
 template <typename T>
 int launch_trsm(int count, const int *m, const int *n, T *const *L, const int *ldl, T *const *B,
-                const int *ldb, int max_m, int max_n, int nb, int mma, int axpy, cudaStream_t s)
+                const int *ldb, int max_m, int max_n, int nb, int mma, cudaStream_t s)
 {
     if (count == 0 || max_m <= 0 || max_n <= 0) return SYLVA_OK;
     gemm_args<T> g = {count, m, n, nullptr, L, ldl, B, ldb, nullptr, nullptr, 0};
@@ -306,23 +282,18 @@ int launch_trsm(int count, const int *m, const int *n, T *const *L, const int *l
         if (j > 0) rc = launch_gemm_trsm_panel(g, max_m, j, nb, mma, s);
         if (rc != SYLVA_OK) break;
         dim3 grid(count, SYLVA_DIV_UP(max_m, PANEL_ROWS));
-        if (nb == 16 && axpy)
-            panel_trsm_kernel<T, 16, true><<<grid, PANEL_ROWS, 0, s>>>(g, j);
-        else if (nb == 16)
-            panel_trsm_kernel<T, 16, false><<<grid, PANEL_ROWS, 0, s>>>(g, j);
-        else if (axpy)
-            panel_trsm_kernel<T, 32, true><<<grid, PANEL_ROWS, 0, s>>>(g, j);
+        if (nb == 16)
+            panel_trsm_kernel<T, 16><<<grid, PANEL_ROWS, 0, s>>>(g, j);
         else
-            panel_trsm_kernel<T, 32, false><<<grid, PANEL_ROWS, 0, s>>>(g, j);
+            panel_trsm_kernel<T, 32><<<grid, PANEL_ROWS, 0, s>>>(g, j);
         rc = sylva__launch_status();
     }
     return rc;
 }
 
 template int launch_blocked<double>(const front_batch<double> &, int, int, int, int, int, int,
-                                    int, int, cudaStream_t);
+                                    int, cudaStream_t);
 template int launch_trsm<double>(int, const int *, const int *, double *const *, const int *,
-                                 double *const *, const int *, int, int, int, int, int,
-                                 cudaStream_t);
+                                 double *const *, const int *, int, int, int, int, cudaStream_t);
 
 } // namespace sylva

@@ -52,9 +52,6 @@ typedef struct sylva__kernel_tuning {
                            front of the batch, the others exit; 1 its fronts listed on the device
                            (by pivot panels, most first) and a block per listed front; B ≥ 2
                            (≤ 64): B·SMs blocks looping over the list */
-    int panel_axpy;     /* the medium path's (and the TRSM entry's) panel kernel solves each row
-                           below the diagonal block: 0 (v9) by dot products, a chain of c
-                           dependent FMAs per column c; 1 column by column (independent FMAs) */
 } sylva__kernel_tuning;
 
 void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t);

@@ -8,8 +8,7 @@
  * 64-thread small buckets, merged medium panels, the tiny kernels' forms,
  * a warp's lane groups in step, one launch for all tiny lane-group sizes,
  * the medium path's grids over the batch or over its list, the batch with
- * and without its work scratch, the panel rows solved by dot products or
- * column by column) runs the same checks; the max-only and range (smallest m known) no-check
+ * and without its work scratch) runs the same checks; the max-only and range (smallest m known) no-check
  * entries run one-size batches on both sides of every crossover and mixed
  * batches.
  * Usage: test_gpu_front [--quick]   (quick: small sizes, for the sanitizers)
@@ -328,9 +327,6 @@ int main(int argc, char **argv)
         {0, 0, 256, 8, 32, 0, 0, 1, 0, "all medium path, nb 32"},
         {0, 0, 256, 8, 32, 0, 0, 1, 1, "all medium path, nb 32, merged panels"},
         {0, 0, 256, 8, 32, 0, 0, 1, 1, "all medium path, merged, grid over the batch (list 0)"},
-        {0, 0, 256, 8, 32, 0, 0, 1, 1, "all medium path, merged, list 0, rows by dot products (v9)"},
-        {0, 0, 256, 8, 32, 0, 0, 1, 1, "all medium path, merged, list 1, rows by dot products"},
-        {0, 0, 256, 8, 16, 0, 0, 1, 0, "all medium path, nb 16, row blocks, rows by dot products"},
         {0, 0, 256, 8, 32, 0, 0, 1, 0, "all medium path, row blocks, list 0"},
         {0, 0, 256, 8, 16, 0, 0, 1, 1, "all medium path, nb 16, merged, list 2 blocks/SM"},
         {0, 0, 256, 8, 32, 0, 0, 1, 0, "all medium path, row blocks, list 2 blocks/SM"},
@@ -379,16 +375,14 @@ int main(int argc, char **argv)
                               : t.tiny_warp_uniform;
         u.medium_list = strstr(v[i].name, "list 0") ? 0 : strstr(v[i].name, "list 2") ? 2
                         : strstr(v[i].name, "list 1") ? 1 : t.medium_list;
-        u.panel_axpy = strstr(v[i].name, "dot products") ? 0 : t.panel_axpy;
         gt_batch_work = strstr(v[i].name, "without work") == NULL;
         test_factor(&u, v[i].name, quick ? 200 : 600);
         gt_batch_work = 1;
     }
     test_medium_list(&t);
-    {   /* the parts on the SIMT GEMM tiles (the defaults take DMMA), the
-         * TRSM's rows by dot products (the defaults: column by column) */
+    {   /* the parts on the SIMT GEMM tiles (the defaults take DMMA) */
         sylva__kernel_tuning u = t;
-        u.gemm_mma = 0, u.panel_axpy = 0;
+        u.gemm_mma = 0;
         test_parts(&u);
     }
     test_parts(&t);
