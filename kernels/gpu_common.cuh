@@ -99,7 +99,8 @@ template <typename T>
 int launch_fused(const front_batch<T> &b, int lo, int hi, const sylva__kernel_tuning *t,
                  cudaStream_t s);
 /* gpu_panel.cu: fronts with m > lo by left-looking panels + lower GEMM;
- * mma ≠ 0: the GEMM tiles on FP64 tensor cores (gpu_mma.cuh); batches of at
+ * mma 1: the GEMM tiles on FP64 tensor cores (gpu_mma.cuh), 2: those of
+ * v9's grids only (without a list), 0: none; batches of at
  * least merge_min_count fronts (> 0): one block per front and panel;
  * medium_list > 0 and b.work set: the grids over a list of the path's fronts
  * (gpu_gemm.cuh). */

@@ -88,7 +88,7 @@ int sylva__kernel_tuning_check(const sylva__kernel_tuning *t)
     if (t->native_min_m < 0) return -1;
     if (t->fused_mma_min_m < 0 || t->fused_mma_min_m > 192) return -1;
     if (t->fused_small_m < 0 || t->fused_small_m > 192) return -1;
-    if (t->gemm_mma != 0 && t->gemm_mma != 1) return -1;
+    if (t->gemm_mma < 0 || t->gemm_mma > 2) return -1;
     if (t->panel_merge_min_count < 0) return -1;
     if (t->tiny_min_blocks != 0 && t->tiny_min_blocks != 4 && t->tiny_min_blocks != 5) return -1;
     if (t->tiny_fronts4 != 1 && t->tiny_fronts4 != 2 && t->tiny_fronts4 != 4) return -1;

@@ -889,14 +889,28 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
         if (ga > gb) small = (n + 31) / 32 * 32;
     }
     t->fused_small_m = small;
-    /* DMMA vs SIMT GEMM tiles of the medium path */
-    best = 0;
-    for (int mm = 0; mm <= 1; mm++) {
-        sylva__kernel_tuning u = *t;
-        u.gemm_mma = mm;
-        double g = vbatched_run(3000, m, k, &u, NULL);
-        printf("  medium GEMM tiles %s: %.0f GFLOP/s (3000 fronts, m ≤ 512)\n", mm ? "DMMA" : "SIMT", g);
-        if (g > best) best = g, t->gemm_mma = mm;
+    /* DMMA (1), SIMT (0), or DMMA on v9's grids and SIMT on the list's forms
+     * (2) for the medium path's GEMM tiles: scored on the mixed 3,000 fronts
+     * and the all-medium fixed n = 256 and 512 rows (rates relative to 1,
+     * summed; another value must win by 1%). v10's call took SIMT on the
+     * mixed batch alone and lost 9–16% on the fixed rows. */
+    {
+        static const int mv[3] = {1, 0, 2};
+        sylva__kernel_tuning u[3];
+        double g[3], sum[3] = {0, 0, 0};
+        for (int q = 0; q < 3; q++) u[q] = *t, u[q].gemm_mma = mv[q];
+        int *fm = malloc(1024 * sizeof(int));
+        for (int c = 0; c < 3; c++) {
+            const int n = c == 1 ? 256 : 512, cnt = c == 0 ? 3000 : c == 1 ? 1024 : 256;
+            for (int q = 0; q < 1024; q++) fm[q] = n;
+            batch_sweep(cnt, c ? fm : m, c ? fm : k, u, 3, g);
+            for (int q = 0; q < 3; q++) sum[q] += g[q] / g[0];
+            printf("  medium GEMM tiles on %s: DMMA %.0f, SIMT %.0f, DMMA on v9's grids + SIMT on the list %.0f "
+                   "GFLOP/s\n", c == 0 ? "3000 fronts m ≤ 512" : c == 1 ? "fixed n = 256" : "fixed n = 512", g[0],
+                   g[1], g[2]);
+        }
+        free(fm);
+        t->gemm_mma = mv[first_by_1pct(sum, 3)];
     }
     /* merged medium panels (one block per front): from which batch size on */
     {

@@ -330,6 +330,8 @@ int main(int argc, char **argv)
         {0, 0, 256, 8, 32, 0, 0, 1, 0, "all medium path, row blocks, list 0"},
         {0, 0, 256, 8, 16, 0, 0, 1, 1, "all medium path, nb 16, merged, list 2 blocks/SM"},
         {0, 0, 256, 8, 32, 0, 0, 1, 0, "all medium path, row blocks, list 2 blocks/SM"},
+        {0, 0, 256, 8, 32, 0, 0, 2, 1, "all medium path, merged, DMMA on v9's grids, SIMT on the list"},
+        {32, 160, 256, 8, 16, 0, 96, 2, 128, "medium DMMA on v9's grids, SIMT on the list, nb 16"},
         {32, 160, 256, 8, 32, 0, 96, 1, 128, "list 1, the batch without work"},
         {0, 192, 256, 8, 32, 0, 0, 1, 0, "no tiny: fused from m = 1"},
         {32, 160, 256, 8, 32, 0, 96, 1, 128, "tiny 32-lane kernel at 5 blocks/SM"},
