@@ -661,7 +661,8 @@ int sylva_factor_supernode(const sylva_factor_t *F, int64_t s, sylva_supernode *
  * column b is max_i |b − A x|_i / (|A| |x| + |b|)_i; the worst over the
  * columns is reported before the first and after the last refinement step
  * (−1 without refinement). Seconds: to_host (L brought to host memory for a
- * CPU solve after a GPU factorization), upload (B to the device), solve
+ * CPU solve after a GPU factorization, with the first solve's pivot check
+ * there; distributed: rank 0's part), upload (B to the device), solve
  * (the first forward and backward substitution of every block, with the
  * permutations), refine (residuals, correction solves, updates), download
  * (the solution back); bytes moved each way between host and devices. */

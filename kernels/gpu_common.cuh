@@ -28,6 +28,7 @@ template <typename T> struct front_batch {
     T *const *C;
     const int *ldc;
     int *info;
+    int *work; /* optional scratch (gpu_front.h); the medium path's list lives there */
 };
 
 template <typename T> struct scatter_batch {
@@ -54,7 +55,7 @@ template <typename T> struct extend_add_batch {
 /* The C structs of gpu_front.h (double) as their mirrors. */
 static inline front_batch<double> mirror(const sylva__front_batch &b)
 {
-    return {b.count, b.m, b.k, b.P, b.ldp, b.C, b.ldc, b.info};
+    return {b.count, b.m, b.k, b.P, b.ldp, b.C, b.ldc, b.info, b.work};
 }
 static inline scatter_batch<double> mirror(const sylva__scatter_batch &b)
 {
@@ -98,11 +99,14 @@ template <typename T>
 int launch_fused(const front_batch<T> &b, int lo, int hi, const sylva__kernel_tuning *t,
                  cudaStream_t s);
 /* gpu_panel.cu: fronts with m > lo by left-looking panels + lower GEMM;
- * mma ≠ 0: the GEMM tiles on FP64 tensor cores (gpu_mma.cuh); batches of at
- * least merge_min_count fronts (> 0): one block per front and panel. */
+ * mma 1: the GEMM tiles on FP64 tensor cores (gpu_mma.cuh), 2: those of
+ * v9's grids only (without a list), 0: none; batches of at
+ * least merge_min_count fronts (> 0): one block per front and panel;
+ * medium_list > 0 and b.work set: the grids over a list of the path's fronts
+ * (gpu_gemm.cuh). */
 template <typename T>
 int launch_blocked(const front_batch<T> &b, int lo, int max_m, int max_k, int nb, int mma,
-                   int merge_min_count, cudaStream_t s);
+                   int merge_min_count, int medium_list, cudaStream_t s);
 template <typename T>
 int launch_trsm(int count, const int *m, const int *n, T *const *L, const int *ldl, T *const *B,
                 const int *ldb, int max_m, int max_n, int nb, int mma, cudaStream_t s);

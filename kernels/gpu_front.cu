@@ -4,7 +4,8 @@
  * kernel, small ones to the fused shared-memory kernel, the rest to the
  * left-looking panel path; each launch serves its class and lets the other
  * fronts exit (the checked entries and the range entry skip the launches
- * wholly below the batch's smallest m). The crossovers come from the tuning
+ * wholly below the batch's smallest m; the panel path, given the batch's
+ * work scratch and medium_list, launches over a list of its fronts only). The crossovers come from the tuning
  * table. The dispatch is a
  * template on the scalar type; the C entry points instantiate it for
  * double. */
@@ -39,9 +40,13 @@ static int factor_vbatched(const sylva::front_batch<T> &b, int min_m, int max_m,
         rc = sylva::launch_fused(b, fused_lo, fused_hi, t, s);
     int lo = fused_hi > tiny ? fused_hi : tiny;
     if (lo < floor) lo = floor;
+    /* The medium list pays only beside fronts of other classes (perf-log
+     * v10): a batch known to be all medium (floor at or above the class's
+     * lower end) runs v9's grids. */
+    const int medium_list = floor > 0 && floor >= (fused_hi > tiny ? fused_hi : tiny) ? 0 : t->medium_list;
     if (rc == SYLVA_OK && max_m > lo)
         rc = sylva::launch_blocked(b, lo, max_m, max_k, t->panel_nb, t->gemm_mma,
-                                   t->panel_merge_min_count, s);
+                                   t->panel_merge_min_count, medium_list, s);
     return rc;
 }
 
@@ -87,7 +92,7 @@ extern "C" int sylva__gpu_potrf_vbatched_max_nocheck(int count, const int *n, do
                                                      const sylva__kernel_tuning *tune,
                                                      cudaStream_t s)
 {
-    sylva__front_batch b = {count, n, n, A, lda, A, lda, info};
+    sylva__front_batch b = {count, n, n, A, lda, A, lda, info, nullptr};
     return sylva__gpu_front_factor_vbatched_max_nocheck(&b, max_n, max_n, tune, s);
 }
 
@@ -103,7 +108,7 @@ extern "C" int sylva__gpu_potrf_vbatched(int count, const int *n, double *const 
         if (i == 0 || h_n[i] < min_n) min_n = h_n[i];
         if (h_n[i] > max_n) max_n = h_n[i];
     }
-    sylva__front_batch b = {count, n, n, A, lda, A, lda, info};
+    sylva__front_batch b = {count, n, n, A, lda, A, lda, info, nullptr};
     return sylva__gpu_front_factor_vbatched_range_nocheck(&b, min_n, max_n, max_n, tune, s);
 }
 

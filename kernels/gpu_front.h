@@ -21,6 +21,7 @@
 #ifndef SYLVA_KERNELS_GPU_FRONT_H
 #define SYLVA_KERNELS_GPU_FRONT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "kernel_tuning.h"
@@ -42,7 +43,18 @@ typedef struct sylva__front_batch {
     double *const *C;       /* (m−k)² CB, lower, leading dim ldc ≥ max(1, m−k) */
     const int *ldc;
     int *info;              /* set to 0 by the caller before the first call */
+    /* Optional device scratch of SYLVA_FRONT_WORK_BYTES(count) bytes (NULL:
+     * none; ints, 16-byte aligned), private to the call until its work on
+     * the stream is done: with the tuning key medium_list ≠ 0 the medium path
+     * lists its fronts there (built on the device, in the call) and launches
+     * its grids over that list only (docs/kernels.md). */
+    int *work;
 } sylva__front_batch;
+
+/* The scratch's layout: SYLVA_FRONT_WORK_HDR ints of counts, then one int
+ * per front of the batch. */
+#define SYLVA_FRONT_WORK_HDR 72
+#define SYLVA_FRONT_WORK_BYTES(count) (((size_t)(count) + SYLVA_FRONT_WORK_HDR) * sizeof(int))
 
 /* ---- Whole partial factorization of every front: tiny fronts (m ≤ 32) in
  * registers, one warp group per front; small fronts in one thread block's

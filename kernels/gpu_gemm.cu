@@ -192,31 +192,82 @@ __global__ void __launch_bounds__(256) gemm_generic_kernel(gemm_args<T> g, T alp
                            beta, g.C[e], g.ldc[e], lower, t);
 }
 
-template <typename T, bool MMA>
-__global__ void __launch_bounds__(256, 4) gemm_front_panel_kernel(front_batch<T> b, int lo, int j, int nb)
+/* The front's rows, pivots, status, leading dim and P: with EARLY in one
+ * round trip (ld_early: the list forms), else as v9 read them. */
+template <typename T, bool EARLY>
+__device__ __forceinline__ void front_meta(const front_batch<T> &b, int f, int &m, int &k, int &info,
+                                           int &ld, T *&P)
 {
-    const int f = blockIdx.x;
-    const int m = b.m[f], k = b.k[f];
-    if (m <= lo || j >= k || b.info[f] != 0) return;
-    const int jb = k - j < nb ? k - j : nb, ld = b.ldp[f];
-    T *P = b.P[f];
-    const int tiles = SYLVA_DIV_UP(m - j, GT) * SYLVA_DIV_UP(jb, 32);
-    for (int t = blockIdx.y; t < tiles; t += gridDim.y)
-        gemm_tile<32, MMA>(m - j, jb, j, T(-1), P + j, ld, P + j, ld, T(1),
-                           P + j + (size_t)j * ld, ld, 1, t);
+    if constexpr (EARLY) {
+        m = ld_early(b.m + f), k = ld_early(b.k + f), info = ld_early(b.info + f);
+        ld = ld_early(b.ldp + f), P = ld_early(b.P + f);
+    } else {
+        m = b.m[f], k = b.k[f], info = b.info[f], ld = b.ldp[f], P = b.P[f];
+    }
 }
 
-template <typename T, bool MMA>
-__global__ void __launch_bounds__(256) gemm_front_syrk_kernel(front_batch<T> b, int lo)
+/* The medium path's kernels over front f (LIST: entry i of the list, from
+ * blockIdx.x on every gridDim.x-th; else front blockIdx.x, v9's form). */
+template <typename T, bool MMA, bool LIST>
+__device__ __forceinline__ void front_panel(front_batch<T> &b, int f, int lo, int j, int nb)
 {
-    const int f = blockIdx.x;
-    const int m = b.m[f], k = b.k[f];
-    if (m <= lo || k <= 0 || m == k || b.info[f] != 0) return;
-    const int ld = b.ldp[f];
-    const T *L21 = b.P[f] + k;
-    const int tiles = SYLVA_DIV_UP(m - k, GT) * SYLVA_DIV_UP(m - k, GT);
+    int m, k, info, ld;
+    T *P;
+    front_meta<T, LIST>(b, f, m, k, info, ld, P);
+    if (m <= lo || j >= k || info != 0) return;
+    const int jb = k - j < nb ? k - j : nb;
+    const int tiles = SYLVA_DIV_UP(m - j, GT) * SYLVA_DIV_UP(jb, 32);
     for (int t = blockIdx.y; t < tiles; t += gridDim.y)
-        gemm_tile<64, MMA>(m - k, m - k, k, T(-1), L21, ld, L21, ld, T(1), b.C[f], b.ldc[f], 1, t);
+        gemm_tile<32, MMA>(m - j, jb, j, T(-1), P + j, ld, P + j, ld, T(1), P + j + (size_t)j * ld,
+                           ld, 1, t);
+}
+
+template <typename T, bool MMA, bool LIST>
+__global__ void __launch_bounds__(256, 4)
+    gemm_front_panel_kernel(front_batch<T> b, const int *lw, int lo, int j, int nb)
+{
+    if constexpr (LIST) {
+        const int n = med_count(lw, b.count, j / nb);
+        for (int i = blockIdx.x; i < n; i += gridDim.x)
+            front_panel<T, MMA, true>(b, med_front(lw, i), lo, j, nb);
+    } else {
+        front_panel<T, MMA, false>(b, blockIdx.x, lo, j, nb);
+    }
+}
+
+/* The t-th lower tile (row tile ≥ column tile, column by column) of a
+ * T_ × T_ grid of tiles as gemm_nt_tile's index (row tile + T_·column tile). */
+__device__ __forceinline__ int lower_tile(int t, int T_)
+{
+    int tj = 0;
+    while (t >= T_ - tj) t -= T_ - tj, tj++;
+    return tj + t + tj * T_;
+}
+
+/* With LIST, blockIdx.y runs over the lower tiles only. */
+template <typename T, bool MMA, bool LIST>
+__device__ __forceinline__ void front_syrk(front_batch<T> &b, int f, int lo)
+{
+    int m, k, info, ld;
+    T *P;
+    front_meta<T, LIST>(b, f, m, k, info, ld, P);
+    if (m <= lo || k <= 0 || m == k || info != 0) return;
+    const T *L21 = P + k;
+    const int T_ = SYLVA_DIV_UP(m - k, GT), tiles = LIST ? T_ * (T_ + 1) / 2 : T_ * T_;
+    for (int t = blockIdx.y; t < tiles; t += gridDim.y)
+        gemm_tile<64, MMA>(m - k, m - k, k, T(-1), L21, ld, L21, ld, T(1), b.C[f], b.ldc[f], 1,
+                           LIST ? lower_tile(t, T_) : t);
+}
+
+template <typename T, bool MMA, bool LIST>
+__global__ void __launch_bounds__(256) gemm_front_syrk_kernel(front_batch<T> b, const int *lw, int lo)
+{
+    if constexpr (LIST) {
+        const int n = med_count(lw, b.count, 0);
+        for (int i = blockIdx.x; i < n; i += gridDim.x) front_syrk<T, MMA, true>(b, med_front(lw, i), lo);
+    } else {
+        front_syrk<T, MMA, false>(b, blockIdx.x, lo);
+    }
 }
 
 template <typename T, bool MMA>
@@ -252,27 +303,53 @@ int launch_gemm_generic(const gemm_args<T> &g, T alpha, T beta, int lower, int m
     return sylva__launch_status();
 }
 
-template <typename T>
-int launch_gemm_front_panel(const front_batch<T> &b, int lo, int max_m, int j, int nb, int mma,
-                            cudaStream_t s)
+unsigned med_grid_x(int count, int medium_list)
 {
-    dim3 grid(b.count, grid_y(SYLVA_DIV_UP(max_m - j, GT) * SYLVA_DIV_UP(nb, 32)));
-    if (mma)
-        gemm_front_panel_kernel<T, true><<<grid, 256, 0, s>>>(b, lo, j, nb);
+    if (medium_list <= 1 || count <= 0) return count < 1 ? 1u : (unsigned)count;
+    /* The SM count of the current device, cached per device (idempotent). */
+    static int sms[64];
+    int dev = 0, n = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) dev = 0;
+    if (dev >= 0 && dev < 64) n = sms[dev];
+    if (n <= 0) {
+        if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || n <= 0)
+            n = 132;
+        if (dev >= 0 && dev < 64) sms[dev] = n;
+    }
+    const long g = (long)medium_list * n;
+    return (unsigned)(g < count ? g : count);
+}
+
+template <typename T>
+int launch_gemm_front_panel(const front_batch<T> &b, const int *lw, unsigned gx, int lo,
+                            int max_m, int j, int nb, int mma, cudaStream_t s)
+{
+    dim3 grid(gx, grid_y(SYLVA_DIV_UP(max_m - j, GT) * SYLVA_DIV_UP(nb, 32)));
+    if (mma && lw)
+        gemm_front_panel_kernel<T, true, true><<<grid, 256, 0, s>>>(b, lw, lo, j, nb);
+    else if (mma)
+        gemm_front_panel_kernel<T, true, false><<<grid, 256, 0, s>>>(b, lw, lo, j, nb);
+    else if (lw)
+        gemm_front_panel_kernel<T, false, true><<<grid, 256, 0, s>>>(b, lw, lo, j, nb);
     else
-        gemm_front_panel_kernel<T, false><<<grid, 256, 0, s>>>(b, lo, j, nb);
+        gemm_front_panel_kernel<T, false, false><<<grid, 256, 0, s>>>(b, lw, lo, j, nb);
     return sylva__launch_status();
 }
 
 template <typename T>
-int launch_gemm_front_syrk(const front_batch<T> &b, int lo, int max_m, int mma, cudaStream_t s)
+int launch_gemm_front_syrk(const front_batch<T> &b, const int *lw, unsigned gx, int lo, int max_m,
+                           int mma, cudaStream_t s)
 {
     const int t = SYLVA_DIV_UP(max_m, GT);
-    dim3 grid(b.count, grid_y(t * t));
-    if (mma)
-        gemm_front_syrk_kernel<T, true><<<grid, 256, 0, s>>>(b, lo);
+    dim3 grid(gx, grid_y(lw ? t * (t + 1) / 2 : t * t));
+    if (mma && lw)
+        gemm_front_syrk_kernel<T, true, true><<<grid, 256, 0, s>>>(b, lw, lo);
+    else if (mma)
+        gemm_front_syrk_kernel<T, true, false><<<grid, 256, 0, s>>>(b, lw, lo);
+    else if (lw)
+        gemm_front_syrk_kernel<T, false, true><<<grid, 256, 0, s>>>(b, lw, lo);
     else
-        gemm_front_syrk_kernel<T, false><<<grid, 256, 0, s>>>(b, lo);
+        gemm_front_syrk_kernel<T, false, false><<<grid, 256, 0, s>>>(b, lw, lo);
     return sylva__launch_status();
 }
 
@@ -290,10 +367,10 @@ int launch_gemm_trsm_panel(const gemm_args<T> &g, int max_m, int j, int nb, int 
 
 template int launch_gemm_generic<double>(const gemm_args<double> &, double, double, int, int, int,
                                          int, cudaStream_t);
-template int launch_gemm_front_panel<double>(const front_batch<double> &, int, int, int, int, int,
-                                             cudaStream_t);
-template int launch_gemm_front_syrk<double>(const front_batch<double> &, int, int, int,
-                                            cudaStream_t);
+template int launch_gemm_front_panel<double>(const front_batch<double> &, const int *, unsigned,
+                                             int, int, int, int, int, cudaStream_t);
+template int launch_gemm_front_syrk<double>(const front_batch<double> &, const int *, unsigned, int,
+                                            int, int, cudaStream_t);
 template int launch_gemm_trsm_panel<double>(const gemm_args<double> &, int, int, int, int,
                                             cudaStream_t);
 

@@ -140,7 +140,8 @@ extern "C" int sylva__group_factor_gpu(sylva__gpu_context *ctx, const sylva__gro
             }
         } else {
             sylva__front_batch fb = {nf, m + f0, k + f0, SYLVA_WS(double *, ws, w.P) + f0, m + f0,
-                                     SYLVA_WS(double *, ws, w.C) + f0, ldc + f0, info + f0};
+                                     SYLVA_WS(double *, ws, w.C) + f0, ldc + f0, info + f0,
+                                     SYLVA_WS(int, ws, w.list)};
             /* The level's smallest m too: no launch for classes below it. */
             rc = sylva__gpu_front_factor_vbatched_range_nocheck(&fb, g->level_min_m[l],
                                                                 g->level_max_m[l],

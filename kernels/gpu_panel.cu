@@ -82,7 +82,8 @@ __device__ static void panel_solve(T *D, int ldd, int jb, bool factor, bool writ
 }
 
 /* Row i of R (jb columns) solved against the factored block in shared
- * memory, the row in registers. */
+ * memory, the row in registers. (A column-by-column form, independent FMAs
+ * instead of a chain of c per column, ran 11–20% slower: perf-log v10.) */
 template <int NB, typename T>
 __device__ __forceinline__ static void solve_row(T *R, int ldr, int jb, int i, const T *sF,
                                                  const T *sInv)
@@ -107,18 +108,49 @@ __device__ __forceinline__ static void solve_row(T *R, int ldr, int jb, int i, c
 
 /* write: store the factored block and info; rows: solve the rows below it
  * (both at once only with one block per front: then no other block reads
- * the block being overwritten). */
-template <typename T, int NB>
-__global__ void __launch_bounds__(PANEL_ROWS)
-    panel_front_kernel(front_batch<T> b, int lo, int j, bool write, bool rows)
+ * the block being overwritten). EARLY: the front's metadata in one round
+ * trip (gpu_common.cuh's ld_early; the list forms); every test below is
+ * uniform over the block, so each barrier inside is reached by all its
+ * threads. */
+template <typename T, int NB, bool EARLY>
+__device__ __forceinline__ static void panel_front(front_batch<T> &b, int f, int lo, int j,
+                                                   bool write, bool rows)
 {
-    const int f = blockIdx.x;
-    const int m = b.m[f], k = b.k[f];
-    if (m <= lo || j >= k || b.info[f] != 0) return;
-    const int jb = k - j < NB ? k - j : NB, ld = b.ldp[f];
-    T *P = b.P[f];
+    int m, k, info0, ld;
+    T *P;
+    if constexpr (EARLY) {
+        m = ld_early(b.m + f), k = ld_early(b.k + f), info0 = ld_early(b.info + f);
+        ld = ld_early(b.ldp + f), P = ld_early(b.P + f);
+    } else {
+        m = b.m[f], k = b.k[f], info0 = b.info[f];
+    }
+    if (m <= lo || j >= k || info0 != 0) return;
+    if constexpr (!EARLY) ld = b.ldp[f], P = b.P[f];
+    const int jb = k - j < NB ? k - j : NB;
     panel_solve<NB>(P + j + (size_t)j * ld, ld, jb, true, write, P + j + jb + (size_t)j * ld, ld,
                     rows ? m - j - jb : 0, j, &b.info[f]);
+}
+
+/* Entries as in gpu_gemm.cuh (lw: the medium list or nullptr). MODE 0:
+ * front blockIdx.x (no list, v9); 1: the list's entry blockIdx.x (the list
+ * word read beside the count, so one round trip); 2: the list's entries
+ * from blockIdx.x on, every gridDim.x-th. */
+template <typename T, int NB, int MODE>
+__global__ void __launch_bounds__(PANEL_ROWS, MODE == 0 ? 1 : 3)
+    panel_front_kernel(front_batch<T> b, const int *lw, int lo, int j, bool write, bool rows)
+{
+    if constexpr (MODE == 0) {
+        panel_front<T, NB, false>(b, blockIdx.x, lo, j, write, rows);
+    } else if constexpr (MODE == 1) {
+        const int s = j / NB;
+        const int n = ld_early(lw + (s < MED_PMAX - 1 ? s : MED_PMAX - 1));
+        const int f = ld_early(lw + SYLVA_FRONT_WORK_HDR + blockIdx.x); /* < count: in the scratch */
+        if ((int)blockIdx.x < n) panel_front<T, NB, true>(b, f, lo, j, write, rows);
+    } else {
+        const int n = med_count(lw, b.count, j / NB);
+        for (int i = blockIdx.x; i < n; i += gridDim.x)
+            panel_front<T, NB, true>(b, med_front(lw, i), lo, j, write, rows);
+    }
 }
 
 template <typename T, int NB>
@@ -132,35 +164,114 @@ __global__ void __launch_bounds__(PANEL_ROWS) panel_trsm_kernel(gemm_args<T> g, 
                     ldb, g.m[e], j, (int *)nullptr);
 }
 
+/* The medium list (gpu_gemm.cuh) in b.work: one block counts the fronts
+ * by their panels (shared-memory histogram), then writes each front at its
+ * count's next slot; the fronts of the batch in chunks of LIST_THREADS ×
+ * LIST_PER, each thread's loads all in flight before their use. */
+#define LIST_THREADS 1024
+#define LIST_PER 8
+template <typename T>
+__global__ void __launch_bounds__(LIST_THREADS) medium_list_kernel(front_batch<T> b, int lo, int nb)
+{
+    __shared__ int slot[MED_PMAX + 1];
+    int *w = b.work;
+    const int tid = threadIdx.x;
+    if (tid <= MED_PMAX) slot[tid] = 0;
+    __syncthreads();
+    for (int pass = 0; pass < 2; pass++) {
+        for (int c0 = 0; c0 < b.count; c0 += LIST_THREADS * LIST_PER) {
+            int m[LIST_PER], k[LIST_PER], bad[LIST_PER];
+#pragma unroll
+            for (int u = 0; u < LIST_PER; u++) {
+                const int f = c0 + u * LIST_THREADS + tid;
+                m[u] = f < b.count ? b.m[f] : 0;
+                k[u] = f < b.count ? b.k[f] : 0;
+                bad[u] = f < b.count ? b.info[f] : 1;
+            }
+#pragma unroll
+            for (int u = 0; u < LIST_PER; u++) {
+                if (m[u] <= lo || k[u] <= 0 || bad[u] != 0) continue;
+                const int p = SYLVA_DIV_UP(k[u], nb) < MED_PMAX ? SYLVA_DIV_UP(k[u], nb) : MED_PMAX;
+                if (pass == 0)
+                    atomicAdd(&slot[p], 1);
+                else
+                    w[SYLVA_FRONT_WORK_HDR + atomicAdd(&slot[p], 1)] = c0 + u * LIST_THREADS + tid;
+            }
+        }
+        __syncthreads();
+        if (pass == 0 && tid == 0) {
+            /* slot[p] ← where count p starts (most panels first); w[s] ←
+             * the fronts with more than s panels. */
+            int run = 0;
+            for (int p = MED_PMAX; p >= 1; p--) {
+                const int h = slot[p];
+                slot[p] = run;
+                run += h;
+                w[p - 1] = run;
+            }
+        }
+        __syncthreads();
+    }
+}
+
+/* One panel step's launches (merged: one; else the row blocks, then the
+ * write of the factored block), in the kernel's form MODE. */
+template <typename T, int NB, int MODE>
+static void launch_panel_mode(const front_batch<T> &b, const int *lw, bool merged, dim3 grid,
+                              dim3 one, int lo, int j, cudaStream_t s)
+{
+    if (merged) {
+        panel_front_kernel<T, NB, MODE><<<one, PANEL_ROWS, 0, s>>>(b, lw, lo, j, true, true);
+    } else {
+        panel_front_kernel<T, NB, MODE><<<grid, PANEL_ROWS, 0, s>>>(b, lw, lo, j, false, true);
+        panel_front_kernel<T, NB, MODE><<<one, PANEL_ROWS, 0, s>>>(b, lw, lo, j, true, false);
+    }
+}
+template <typename T, int NB>
+static int launch_panel(const front_batch<T> &b, const int *lw, bool loop, bool merged, dim3 grid,
+                        dim3 one, int lo, int j, cudaStream_t s)
+{
+    if (!lw)
+        launch_panel_mode<T, NB, 0>(b, lw, merged, grid, one, lo, j, s);
+    else if (!loop)
+        launch_panel_mode<T, NB, 1>(b, lw, merged, grid, one, lo, j, s);
+    else
+        launch_panel_mode<T, NB, 2>(b, lw, merged, grid, one, lo, j, s);
+    return sylva__launch_status();
+}
+
 template <typename T>
 int launch_blocked(const front_batch<T> &b, int lo, int max_m, int max_k, int nb, int mma,
-                   int merge_min_count, cudaStream_t s)
+                   int merge_min_count, int medium_list, cudaStream_t s)
 {
     if (max_m <= lo || max_k <= 0) return SYLVA_OK;
     int rc = SYLVA_OK;
+    /* With a list, every launch's grid.x runs over its entries only. */
+    const int *lw = medium_list > 0 ? b.work : nullptr;
+    const unsigned gx = lw ? med_grid_x(b.count, medium_list) : (unsigned)b.count;
+    const bool loop = gx < (unsigned)b.count;
+    /* mma 2: DMMA tiles on v9's grids, SIMT on the list's forms (v10's final
+     * call: SIMT ran the list's forms 3–6% faster on the vbatched batches,
+     * DMMA v9's grids 10–20% faster on the fixed ones). */
+    if (mma == 2) mma = lw ? 0 : 1;
+    if (lw) {
+        medium_list_kernel<<<1, LIST_THREADS, 0, s>>>(b, lo, nb);
+        rc = sylva__launch_status();
+    }
     /* Batches of many fronts: one block per front and panel, which factors,
      * solves all rows below and writes the block in one launch; else row
      * blocks over the front and a second launch that writes the block. */
     const bool merged = merge_min_count > 0 && b.count >= merge_min_count;
     for (int j = 0; j < max_k && rc == SYLVA_OK; j += nb) {
-        if (j > 0) rc = launch_gemm_front_panel(b, lo, max_m, j, nb, mma, s);
+        if (j > 0) rc = launch_gemm_front_panel(b, lw, gx, lo, max_m, j, nb, mma, s);
         if (rc != SYLVA_OK) break;
-        dim3 grid(b.count, SYLVA_DIV_UP(max_m - j, PANEL_ROWS)), one(b.count);
-        if (merged) {
-            if (nb == 16)
-                panel_front_kernel<T, 16><<<one, PANEL_ROWS, 0, s>>>(b, lo, j, true, true);
-            else
-                panel_front_kernel<T, 32><<<one, PANEL_ROWS, 0, s>>>(b, lo, j, true, true);
-        } else if (nb == 16) {
-            panel_front_kernel<T, 16><<<grid, PANEL_ROWS, 0, s>>>(b, lo, j, false, true);
-            panel_front_kernel<T, 16><<<one, PANEL_ROWS, 0, s>>>(b, lo, j, true, false);
-        } else {
-            panel_front_kernel<T, 32><<<grid, PANEL_ROWS, 0, s>>>(b, lo, j, false, true);
-            panel_front_kernel<T, 32><<<one, PANEL_ROWS, 0, s>>>(b, lo, j, true, false);
-        }
-        rc = sylva__launch_status();
+        dim3 grid(gx, SYLVA_DIV_UP(max_m - j, PANEL_ROWS)), one(gx);
+        if (nb == 16)
+            rc = launch_panel<T, 16>(b, lw, loop, merged, grid, one, lo, j, s);
+        else
+            rc = launch_panel<T, 32>(b, lw, loop, merged, grid, one, lo, j, s);
     }
-    if (rc == SYLVA_OK) rc = launch_gemm_front_syrk(b, lo, max_m, mma, s);
+    if (rc == SYLVA_OK) rc = launch_gemm_front_syrk(b, lw, gx, lo, max_m, mma, s);
     return rc;
 }
 
@@ -185,7 +296,7 @@ int launch_trsm(int count, const int *m, const int *n, T *const *L, const int *l
 }
 
 template int launch_blocked<double>(const front_batch<double> &, int, int, int, int, int, int,
-                                    cudaStream_t);
+                                    int, cudaStream_t);
 template int launch_trsm<double>(int, const int *, const int *, double *const *, const int *,
                                  double *const *, const int *, int, int, int, int, cudaStream_t);
 

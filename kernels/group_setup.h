@@ -6,7 +6,9 @@
  *
  * Workspace: int info[F] | double *P[F], *C[F] | const int64_t *src[F],
  * *dst[F] | const double *cb[Cc] | const int64_t *rel[Cc] | double *cP[Cc],
- * *cC[Cc] | internal CBs (scratch scalars) | native cuSOLVER workspace.
+ * *cC[Cc] | the batches' scratch (gpu_front.h's work, for the largest level;
+ * one level at a time uses it) | internal CBs (scratch scalars) | native
+ * cuSOLVER workspace.
  */
 #ifndef SYLVA_KERNELS_GROUP_SETUP_H
 #define SYLVA_KERNELS_GROUP_SETUP_H
@@ -14,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gpu_front.h"
 #include "gpu_group.h"
 
 #if defined(__CUDACC__)
@@ -25,7 +28,7 @@
 #define SYLVA_GROUP_ALIGN 256
 
 typedef struct sylva__group_ws {
-    size_t info, P, C, src, dst, cb, rel, cP, cC, scratch, native, bytes;
+    size_t info, P, C, src, dst, cb, rel, cP, cC, list, scratch, native, bytes;
 } sylva__group_ws;
 
 SYLVA_HD size_t sylva__ws_round(size_t x) { return (x + SYLVA_GROUP_ALIGN - 1) / SYLVA_GROUP_ALIGN * SYLVA_GROUP_ALIGN; }
@@ -51,6 +54,8 @@ SYLVA_HD void sylva__group_ws_layout(const sylva__group_desc *g, int64_t native_
     o += Cc * p;
     w->cC = o;
     o += Cc * p;
+    w->list = o = sylva__ws_round(o);
+    o += SYLVA_FRONT_WORK_BYTES(F);
     w->scratch = o = sylva__ws_round(o);
     o = sylva__ws_round(o + (size_t)g->scratch * sizeof(double));
     w->native = o;

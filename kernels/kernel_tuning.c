@@ -66,6 +66,7 @@ void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
     t->tiny_warp_uniform = 8;
     t->native_trsm_nb = 512;
     t->native_trsm_doubling = 1;
+    t->medium_list = 8;
 }
 
 #define SYLVA_TUNING_KEYS(X)                                                                  \
@@ -73,7 +74,7 @@ void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
     X(native_syrk_nb) X(native_panel_nb) X(native_min_m) X(fused_mma_min_m) X(fused_small_m)  \
     X(gemm_mma) X(panel_merge_min_count) X(tiny_min_blocks) X(tiny_fronts4)                    \
     X(tiny_min_blocks4) X(tiny_one_launch) X(tiny_warp_uniform) X(native_trsm_nb) \
-    X(native_trsm_doubling)
+    X(native_trsm_doubling) X(medium_list)
 
 int sylva__kernel_tuning_check(const sylva__kernel_tuning *t)
 {
@@ -87,7 +88,7 @@ int sylva__kernel_tuning_check(const sylva__kernel_tuning *t)
     if (t->native_min_m < 0) return -1;
     if (t->fused_mma_min_m < 0 || t->fused_mma_min_m > 192) return -1;
     if (t->fused_small_m < 0 || t->fused_small_m > 192) return -1;
-    if (t->gemm_mma != 0 && t->gemm_mma != 1) return -1;
+    if (t->gemm_mma < 0 || t->gemm_mma > 2) return -1;
     if (t->panel_merge_min_count < 0) return -1;
     if (t->tiny_min_blocks != 0 && t->tiny_min_blocks != 4 && t->tiny_min_blocks != 5) return -1;
     if (t->tiny_fronts4 != 1 && t->tiny_fronts4 != 2 && t->tiny_fronts4 != 4) return -1;
@@ -99,6 +100,7 @@ int sylva__kernel_tuning_check(const sylva__kernel_tuning *t)
         return -1;
     if (t->native_trsm_nb != 0 && (t->native_trsm_nb < 64 || t->native_trsm_nb > 1024)) return -1;
     if (t->native_trsm_doubling != 0 && t->native_trsm_doubling != 1) return -1;
+    if (t->medium_list < 0 || t->medium_list > 64) return -1;
     return 0;
 }
 

@@ -4,7 +4,8 @@
 # compute-sanitizer memcheck and racecheck, the tuning sweep, and the
 # benchmark with the table just tuned. Logs and JSON go to $OUT (default
 # ./gpu-kernels-out); a compact summary is printed last.
-#   usage: scripts/gpu-kernels.sh BUNDLE_DIR [test] [sanitize] [tune] [bench] [profile] [variants] [variants-native]
+#   usage: scripts/gpu-kernels.sh BUNDLE_DIR [test] [sanitize] [tune] [bench] [profile] [variants]
+#          [variants-native] [variants-medium]
 # profile: Nsight Compute (SpeedOfLight, Occupancy, LaunchStats, warp
 # stalls) of the fused kernel at n = 64 and 128 and of the medium path at
 # n = 256, each in its table, SIMT and 64-thread forms (bench-kernels
@@ -14,7 +15,9 @@
 # vbatched batches (default 256) whose kernels are summed per name. variants:
 # bench-kernels --variants (the v7 candidates, each timed twice);
 # variants-native: bench-kernels --variants-native (v8: the native TRSM
-# forms, whole fronts and TRSM phases; POTRF alternatives alone). (At most
+# forms, whole fronts and TRSM phases; POTRF alternatives alone);
+# variants-medium: bench-kernels --variants-medium (v10: the medium path's
+# grids over the batch or over its list of fronts). (At most
 # 8 files come back from a device call: keep what lands in $OUT to that.)
 # RACECHECK_TESTS limits racecheck to the tests named (default
 # test_gpu_assembly test_gpu_front).
@@ -74,6 +77,11 @@ for p in $phases; do
     timeout 150 "$B/bin/bench-kernels" --variants-native > "$OUT/variants-native.log" 2>&1; rc=$?
     note "variants-native: rc=$rc ($(( $(date +%s) - s )) s)"
     grep "^variants" "$OUT/variants-native.log" >> "$summary" ;;
+  variants-medium)
+    s=$(date +%s)
+    timeout 150 "$B/bin/bench-kernels" --variants-medium > "$OUT/variants-medium.log" 2>&1; rc=$?
+    note "variants-medium: rc=$rc ($(( $(date +%s) - s )) s)"
+    grep "^variants" "$OUT/variants-medium.log" >> "$summary" ;;
   tune)
     s=$(date +%s)
     timeout 180 "$B/bin/bench-kernels" --tune "$OUT/tuning.txt" > "$OUT/tune.log" 2>&1; rc=$?

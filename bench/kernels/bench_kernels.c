@@ -5,6 +5,7 @@
  *                                   n ≤ 4: the 4-lane kernel's register caps)
  *   bench-kernels --variants       (v7 candidates: tiny fixed and vbatched rows, each timed twice)
  *   bench-kernels --variants-native (v8 candidates: native TRSM forms; POTRF alternatives)
+ *   bench-kernels --variants-medium (v10: the medium path's grids with and without its list)
  *   bench-kernels --profile-native | --profile-vbatched N   (likewise, the table; N ≤ 32:
  *                                   also the other tiny_one_launch form)
  * Bench rows (issue 3): fixed-size batched POTRF n = 4…512, ours against
@@ -302,6 +303,21 @@ static double vbatched_run(int count, const int *m, const int *k, const sylva__k
     double g = gf(a.flops, ms);
     batch_free(&a);
     return g;
+}
+
+/* One batch made once, timed with each of nu tunings (GFLOP/s into g). */
+static void batch_sweep(int count, const int *m, const int *k, const sylva__kernel_tuning *u, int nu,
+                        double *g)
+{
+    batch_arg a;
+    batch_make(&a, count, m, k);
+    for (int q = 0; q < nu; q++) {
+        a.tune = u[q];
+        float ms = time_ms(run_ours, batch_restore, &a, reps);
+        if (check_info(&a)) fprintf(stderr, "warning: sweep: info set (ours)\n");
+        g[q] = gf(a.flops, ms);
+    }
+    batch_free(&a);
 }
 
 /* Native: one whole front. */
@@ -607,6 +623,66 @@ static void variants(const sylva__kernel_tuning *t)
     free(m), free(k);
 }
 
+/* v10's level batch: 50,000 tiny fronts (m uniform in [1, 32]) and 200
+ * medium ones (m in 161..400, k in 1..m), like a level of the runtime's
+ * plan: m, k need 50,200 entries. */
+#define LEVEL_COUNT 50200
+static void level_shapes(int *m, int *k)
+{
+    vbatched_shapes(50000, 32, m, k);
+    for (int q = 50000; q < LEVEL_COUNT; q++) {
+        m[q] = gt_randint(161, 400);
+        k[q] = gt_randint(1, m[q]);
+    }
+}
+
+/* --variants-medium (v10): the medium path's grids over the whole batch
+ * (medium_list 0, v9) or over a list of its fronts (1: a block per listed
+ * front; B = 2, 8, 16: B blocks per SM looping over the list), and with
+ * the fused class up to 192 rows (fused_max_m 192, list 0 and 8); each
+ * batch made once and each form timed twice: the vbatched rows N = 256 and
+ * 512 (10,000 fronts), the fixed rows n = 256 (1,024) and 512 (256; all
+ * medium: the list is skipped, so these time v9's grids each time), and
+ * the level batch. */
+#define MED_NV 5
+static const int med_vals[MED_NV] = {0, 1, 2, 8, 16}; /* medium_list's values (the tuner's) */
+#define MED_NF 7
+static const int med_forms[MED_NF][2] = {{0, 160}, {1, 160}, {2, 160}, {8, 160}, {16, 160},
+                                         {0, 192}, {8, 192}};
+static void variants_medium(const sylva__kernel_tuning *t)
+{
+    sylva__kernel_tuning u[2 * MED_NF];
+    for (int q = 0; q < 2 * MED_NF; q++)
+        u[q] = *t, u[q].medium_list = med_forms[q % MED_NF][0], u[q].fused_max_m = med_forms[q % MED_NF][1];
+    int *m = malloc(LEVEL_COUNT * sizeof(int)), *k = malloc(LEVEL_COUNT * sizeof(int));
+    for (int c = 0; c < 5; c++) {
+        int count = 10000;
+        char name[64];
+        if (c < 2) {
+            vbatched_shapes(count, c ? 512 : 256, m, k);
+            snprintf(name, sizeof name, "vbatched N=%d", c ? 512 : 256);
+        } else if (c < 4) {
+            const int n = c == 2 ? 256 : 512;
+            count = n == 256 ? 1024 : 256;
+            for (int q = 0; q < count; q++) m[q] = k[q] = n;
+            snprintf(name, sizeof name, "fixed n=%d", n);
+        } else {
+            count = LEVEL_COUNT;
+            level_shapes(m, k);
+            snprintf(name, sizeof name, "level 50k tiny + 200 medium");
+        }
+        double g[2 * MED_NF];
+        batch_sweep(count, m, k, u, 2 * MED_NF, g);
+        printf("variants medium %-27s:", name);
+        for (int q = 0; q < MED_NF; q++)
+            printf(" list %d%s %5.0f/%5.0f", med_forms[q][0], med_forms[q][1] == 192 ? " fused 192" : "",
+                   g[q], g[q + MED_NF]);
+        printf(" GFLOP/s\n");
+        fflush(stdout);
+    }
+    free(m), free(k);
+}
+
 /* ---- Tuning sweep: each parameter in turn, the others at their current
  * best; the winner of each is kept. Printed as it goes. */
 /* Sweep one native tuning key (an int of sylva__kernel_tuning at byte
@@ -813,14 +889,28 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
         if (ga > gb) small = (n + 31) / 32 * 32;
     }
     t->fused_small_m = small;
-    /* DMMA vs SIMT GEMM tiles of the medium path */
-    best = 0;
-    for (int mm = 0; mm <= 1; mm++) {
-        sylva__kernel_tuning u = *t;
-        u.gemm_mma = mm;
-        double g = vbatched_run(3000, m, k, &u, NULL);
-        printf("  medium GEMM tiles %s: %.0f GFLOP/s (3000 fronts, m ≤ 512)\n", mm ? "DMMA" : "SIMT", g);
-        if (g > best) best = g, t->gemm_mma = mm;
+    /* DMMA (1), SIMT (0), or DMMA on v9's grids and SIMT on the list's forms
+     * (2) for the medium path's GEMM tiles: scored on the mixed 3,000 fronts
+     * and the all-medium fixed n = 256 and 512 rows (rates relative to 1,
+     * summed; another value must win by 1%). v10's call took SIMT on the
+     * mixed batch alone and lost 9–16% on the fixed rows. */
+    {
+        static const int mv[3] = {1, 0, 2};
+        sylva__kernel_tuning u[3];
+        double g[3], sum[3] = {0, 0, 0};
+        for (int q = 0; q < 3; q++) u[q] = *t, u[q].gemm_mma = mv[q];
+        int *fm = malloc(1024 * sizeof(int));
+        for (int c = 0; c < 3; c++) {
+            const int n = c == 1 ? 256 : 512, cnt = c == 0 ? 3000 : c == 1 ? 1024 : 256;
+            for (int q = 0; q < 1024; q++) fm[q] = n;
+            batch_sweep(cnt, c ? fm : m, c ? fm : k, u, 3, g);
+            for (int q = 0; q < 3; q++) sum[q] += g[q] / g[0];
+            printf("  medium GEMM tiles on %s: DMMA %.0f, SIMT %.0f, DMMA on v9's grids + SIMT on the list %.0f "
+                   "GFLOP/s\n", c == 0 ? "3000 fronts m ≤ 512" : c == 1 ? "fixed n = 256" : "fixed n = 512", g[0],
+                   g[1], g[2]);
+        }
+        free(fm);
+        t->gemm_mma = mv[first_by_1pct(sum, 3)];
     }
     /* merged medium panels (one block per front): from which batch size on */
     {
@@ -835,6 +925,32 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
             from = counts[i];
         }
         t->panel_merge_min_count = from;
+    }
+    /* v10: the medium path's grids over a list of its fronts (medium_list
+     * 1, or B blocks per SM), each batch made once: the vbatched N = 256
+     * row's batch, the 3,000 fronts of m ≤ 512 above and the level batch
+     * (the fixed rows are all medium: no list); the score is the sum of the
+     * three rates relative to v9's grids (0), and another value must win by
+     * 1%. */
+    {
+        int *vm = malloc(LEVEL_COUNT * sizeof(int)), *vk = malloc(LEVEL_COUNT * sizeof(int));
+        sylva__kernel_tuning u[MED_NV];
+        double g[MED_NV], sum[MED_NV] = {0};
+        for (int q = 0; q < MED_NV; q++) u[q] = *t, u[q].medium_list = med_vals[q];
+        for (int c = 0; c < 3; c++) {
+            if (c == 0) vbatched_shapes(10000, 256, vm, vk);
+            if (c == 2) level_shapes(vm, vk);
+            batch_sweep(c == 0 ? 10000 : c == 1 ? 3000 : LEVEL_COUNT, c == 1 ? m : vm, c == 1 ? k : vk,
+                        u, MED_NV, g);
+            printf("  medium_list on %s:", c == 0 ? "vbatched N = 256" : c == 1 ? "3000 fronts m ≤ 512"
+                                                                              : "50,000 tiny + 200 medium");
+            for (int q = 0; q < MED_NV; q++) printf(" %d: %.0f", med_vals[q], g[q]), sum[q] += g[q] / g[0];
+            printf(" GFLOP/s\n");
+        }
+        free(vm), free(vk);
+        t->medium_list = med_vals[first_by_1pct(sum, MED_NV)];
+        printf("  medium_list: score (sum of rates over list 0's) %.3f %.3f %.3f %.3f %.3f: %d\n", sum[0],
+               sum[1], sum[2], sum[3], sum[4], t->medium_list);
     }
     /* native: CB update form, then the panel width of L11/L21 (a
      * look-ahead on a second stream and L21 by inverted diagonal blocks
@@ -854,12 +970,13 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
     printf("tuned: tiny_max_m %d fused_max_m %d fused_threads %d fused_panel %d panel_nb %d "
            "native_syrk_nb %d native_panel_nb %d fused_mma_min_m %d fused_small_m %d gemm_mma %d "
            "panel_merge_min_count %d tiny_min_blocks %d tiny_fronts4 %d tiny_min_blocks4 %d "
-           "tiny_one_launch %d tiny_warp_uniform %d native_trsm_nb %d native_trsm_doubling %d\n",
+           "tiny_one_launch %d tiny_warp_uniform %d native_trsm_nb %d native_trsm_doubling %d "
+           "medium_list %d\n",
            t->tiny_max_m, t->fused_max_m, t->fused_threads, t->fused_panel, t->panel_nb,
            t->native_syrk_nb, t->native_panel_nb, t->fused_mma_min_m, t->fused_small_m,
            t->gemm_mma, t->panel_merge_min_count, t->tiny_min_blocks, t->tiny_fronts4,
            t->tiny_min_blocks4, t->tiny_one_launch, t->tiny_warp_uniform, t->native_trsm_nb,
-           t->native_trsm_doubling);
+           t->native_trsm_doubling, t->medium_list);
 }
 
 int main(int argc, char **argv)
@@ -874,10 +991,15 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--profile") && i + 1 < argc) prof = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--variants")) vars = 1;
         else if (!strcmp(argv[i], "--variants-native")) vars = 2;
+        else if (!strcmp(argv[i], "--variants-medium")) vars = 3;
         else if (!strcmp(argv[i], "--profile-native")) prof_native = 1, reps = 1;
         else if (!strcmp(argv[i], "--profile-vbatched") && i + 1 < argc) prof_vb = atoi(argv[++i]), reps = 1;
         else {
-            fprintf(stderr, "usage: %s [--json FILE] [--table TUNING] [--tune OUT] [--quick] [--profile N] [--profile-native] [--profile-vbatched N] [--variants] [--variants-native]\n", argv[0]);
+            fprintf(stderr,
+                    "usage: %s [--json FILE] [--table TUNING] [--tune OUT] [--quick] [--profile N]\n"
+                    "       [--profile-native] [--profile-vbatched N] [--variants] [--variants-native]\n"
+                    "       [--variants-medium]\n",
+                    argv[0]);
             return 2;
         }
     }
@@ -901,6 +1023,7 @@ int main(int argc, char **argv)
     }
     if (vars) {
         if (vars == 2) native_variants(&t);
+        else if (vars == 3) variants_medium(&t);
         else variants(&t);
         return 0;
     }
@@ -1014,6 +1137,27 @@ int main(int argc, char **argv)
                  ours, ref, fixed_eq, ours / ref, ours / fixed_eq);
     }
     free(m), free(k);
+    /* v10: the level batch (not a target row): the table's form against v9's
+     * grids (medium_list 0). */
+    if (!quick) {
+        m = malloc(LEVEL_COUNT * sizeof(int)), k = malloc(LEVEL_COUNT * sizeof(int));
+        level_shapes(m, k);
+        sylva__kernel_tuning u[2] = {t, t};
+        u[1].medium_list = 0;
+        double g[2];
+        batch_sweep(LEVEL_COUNT, m, k, u, 2, g);
+        if (json_on) {
+            json_row("vbatched_level");
+            json_int(&json, "fronts", LEVEL_COUNT);
+            json_int(&json, "medium_list", t.medium_list);
+            json_num(&json, "ours_gflops", g[0]);
+            json_num(&json, "v9_grids_gflops", g[1]);
+            json_row_end();
+        }
+        snprintf(lines[nl++], 160, "level 50,000+200 (info) %9.0f %9.0f %9s   ours/v9 grids %5.2f", g[0],
+                 g[1], "", g[0] / g[1]);
+        free(m), free(k);
+    }
     /* Native. */
     static const int nat[2][2] = {{8192, 2048}, {16384, 4096}};
     for (int i = 0; i < 2; i++) {

@@ -136,6 +136,7 @@ void fs_make(frontset *s, int count, const int *m, const int *k, const int *whol
     CK(cudaMalloc((void **)&s->dldp, ib));
     CK(cudaMalloc((void **)&s->dldc, ib));
     CK(cudaMalloc((void **)&s->dinfo, ib));
+    CK(cudaMalloc((void **)&s->dwork, SYLVA_FRONT_WORK_BYTES(count)));
     CK(cudaMalloc((void **)&s->dP, pb));
     CK(cudaMalloc((void **)&s->dC, pb));
     double **hP = malloc(pb), **hC = malloc(pb);
@@ -153,6 +154,7 @@ void fs_upload(frontset *s)
 {
     CK(cudaMemcpy(s->dpool, s->orig, s->len * sizeof(double), cudaMemcpyHostToDevice));
     CK(cudaMemset(s->dinfo, 0, (s->count > 0 ? s->count : 1) * sizeof(int)));
+    CK(cudaMemset(s->dwork, 0xff, SYLVA_FRONT_WORK_BYTES(s->count)));
 }
 
 void fs_download(frontset *s)
@@ -168,12 +170,15 @@ void fs_free(frontset *s)
     free(s->m), free(s->k), free(s->ldp), free(s->ldc), free(s->info), free(s->bad_col), free(s->whole);
     free(s->offP), free(s->offC), free(s->orig), free(s->res);
     cudaFree(s->dpool), cudaFree(s->dm), cudaFree(s->dk), cudaFree(s->dldp), cudaFree(s->dldc);
-    cudaFree(s->dinfo), cudaFree(s->dP), cudaFree(s->dC);
+    cudaFree(s->dinfo), cudaFree(s->dP), cudaFree(s->dC), cudaFree(s->dwork);
 }
+
+int gt_batch_work = 1;
 
 sylva__front_batch fs_batch(const frontset *s)
 {
-    sylva__front_batch b = {s->count, s->dm, s->dk, s->dP, s->dldp, s->dC, s->dldc, s->dinfo};
+    sylva__front_batch b = {s->count, s->dm, s->dk, s->dP, s->dldp, s->dC, s->dldc, s->dinfo,
+                            gt_batch_work ? s->dwork : NULL};
     return b;
 }
 

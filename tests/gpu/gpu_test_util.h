@@ -27,6 +27,7 @@ typedef struct frontset {
     double *dpool;
     int *dm, *dk, *dldp, *dldc, *dinfo;
     double **dP, **dC;
+    int *dwork; /* the batch's scratch (SYLVA_FRONT_WORK_BYTES), all bits set by fs_upload */
 } frontset;
 
 /* Exit 77 when no CUDA device is usable. */
@@ -43,7 +44,10 @@ void fs_make(frontset *s, int count, const int *m, const int *k, const int *whol
 void fs_upload(frontset *s);   /* orig → device, info = 0 */
 void fs_download(frontset *s); /* device → res, info */
 void fs_free(frontset *s);
+/* The batch of s's device arrays; its work scratch s->dwork when
+ * gt_batch_work ≠ 0 (the default), else NULL. */
 sylva__front_batch fs_batch(const frontset *s);
+extern int gt_batch_work;
 /* Partial backward error of front i in pool `out` (lower only), or 1e300
  * when a poisoned position was written or a NaN appears. */
 double fs_backward_error(const frontset *s, int i, const double *out);

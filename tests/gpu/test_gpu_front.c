@@ -6,8 +6,9 @@
  * medium), empty entries, k = 0, and one non-SPD front per batch. Each
  * tuning variant (threads, panel widths, crossovers, DMMA or SIMT updates,
  * 64-thread small buckets, merged medium panels, the tiny kernels' forms,
- * a warp's lane groups in step, one launch for all tiny lane-group sizes)
- * runs the same checks; the max-only and range (smallest m known) no-check
+ * a warp's lane groups in step, one launch for all tiny lane-group sizes,
+ * the medium path's grids over the batch or over its list, the batch with
+ * and without its work scratch) runs the same checks; the max-only and range (smallest m known) no-check
  * entries run one-size batches on both sides of every crossover and mixed
  * batches.
  * Usage: test_gpu_front [--quick]   (quick: small sizes, for the sanitizers)
@@ -154,6 +155,43 @@ static void test_entries(const sylva__kernel_tuning *t)
     entry_mode = 0;
 }
 
+/* The medium path's list (medium_list ≥ 1, v10) on a level-like batch:
+ * 8,400 fronts (more than one chunk of the list kernel), most tiny, 300
+ * medium (m 161..260, k = 0 and non-SPD ones among them), and three with
+ * 64, 65 and 67 panels of 16 (past the list's 64 counts); through the
+ * checked and the range entries, a block per listed front (1) and 2 blocks
+ * per SM looping over the list (2), with nb 32, and once without the
+ * batch's work (quick: the first two). */
+static void test_medium_list(const sylva__kernel_tuning *t)
+{
+    enum { COUNT = 8400, MED = 300 };
+    int *m = malloc(COUNT * sizeof(int)), *k = malloc(COUNT * sizeof(int));
+    int *whole = malloc(COUNT * sizeof(int)), *bad = calloc(COUNT, sizeof(int));
+    for (int q = 0; q < COUNT; q++) {
+        const int med = q % (COUNT / MED) == 7;
+        m[q] = med ? gt_randint(161, 260) : gt_randint(1, 16);
+        k[q] = med && q % 5 == 0 ? 0 : gt_randint(1, m[q]);
+        whole[q] = q % 2;
+        if (med && (q / (COUNT / MED)) % 7 == 3 && k[q] >= 2) bad[q] = gt_randint(1, k[q]);
+    }
+    static const int big[3][2] = {{1030, 1020}, {1040, 1030}, {1100, 1060}};
+    for (int q = 0; q < 3; q++) m[100 + 2 * q] = big[q][0], k[100 + 2 * q] = big[q][1];
+    static const int modes[4] = {1, 2, 1, 1};
+    for (int r = 0; r < (quick ? 2 : 4); r++) { /* quick (the sanitizers): both grid forms */
+        sylva__kernel_tuning u = *t;
+        u.panel_nb = 16, u.medium_list = modes[r];
+        entry_mode = r == 1 ? 0 : 2;
+        gt_batch_work = r != 3;
+        char name[64];
+        snprintf(name, sizeof name, "medium list %d, %s%s", modes[r], r == 1 ? "checked" : "range",
+                 r == 3 ? ", no work" : r == 2 ? ", nb 32" : "");
+        if (r == 2) u.panel_nb = 32;
+        run_factor_batch(COUNT, m, k, whole, bad, &u, name);
+    }
+    entry_mode = 0, gt_batch_work = 1;
+    free(m), free(k), free(whole), free(bad);
+}
+
 /* POTRF, TRSM, SYRK and GEMM entries against their CPU twins. */
 static void test_parts(const sylva__kernel_tuning *t)
 {
@@ -288,6 +326,13 @@ int main(int argc, char **argv)
         {0, 0, 256, 8, 16, 0, 0, 1, 1, "all medium path, nb 16, merged panels"},
         {0, 0, 256, 8, 32, 0, 0, 1, 0, "all medium path, nb 32"},
         {0, 0, 256, 8, 32, 0, 0, 1, 1, "all medium path, nb 32, merged panels"},
+        {0, 0, 256, 8, 32, 0, 0, 1, 1, "all medium path, merged, grid over the batch (list 0)"},
+        {0, 0, 256, 8, 32, 0, 0, 1, 0, "all medium path, row blocks, list 0"},
+        {0, 0, 256, 8, 16, 0, 0, 1, 1, "all medium path, nb 16, merged, list 2 blocks/SM"},
+        {0, 0, 256, 8, 32, 0, 0, 1, 0, "all medium path, row blocks, list 2 blocks/SM"},
+        {0, 0, 256, 8, 32, 0, 0, 2, 1, "all medium path, merged, DMMA on v9's grids, SIMT on the list"},
+        {32, 160, 256, 8, 16, 0, 96, 2, 128, "medium DMMA on v9's grids, SIMT on the list, nb 16"},
+        {32, 160, 256, 8, 32, 0, 96, 1, 128, "list 1, the batch without work"},
         {0, 192, 256, 8, 32, 0, 0, 1, 0, "no tiny: fused from m = 1"},
         {32, 160, 256, 8, 32, 0, 96, 1, 128, "tiny 32-lane kernel at 5 blocks/SM"},
         {32, 160, 256, 8, 32, 0, 96, 1, 128, "tiny 32-lane predicated, compiler's registers"},
@@ -330,8 +375,13 @@ int main(int argc, char **argv)
         u.tiny_warp_uniform = strstr(v[i].name, "to G = 4") ? 4 : strstr(v[i].name, "to G = 8") ? 8
                               : strstr(v[i].name, "warp-uniform") ? 16 : strstr(v[i].name, "on their own") ? 0
                               : t.tiny_warp_uniform;
+        u.medium_list = strstr(v[i].name, "list 0") ? 0 : strstr(v[i].name, "list 2") ? 2
+                        : strstr(v[i].name, "list 1") ? 1 : t.medium_list;
+        gt_batch_work = strstr(v[i].name, "without work") == NULL;
         test_factor(&u, v[i].name, quick ? 200 : 600);
+        gt_batch_work = 1;
     }
+    test_medium_list(&t);
     {   /* the parts on the SIMT GEMM tiles (the defaults take DMMA) */
         sylva__kernel_tuning u = t;
         u.gemm_mma = 0;
