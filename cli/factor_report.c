@@ -85,7 +85,8 @@ void factor_report_print_ranks(const factor_report *r)
                 "sylva: rank %d: %lld tasks, busy %.3f s, %.1f%% of the flops (%.1f%% in tiles), L %.1f MB; "
                 "sent %.1f MB, received %.1f MB\n",
                 q, (long long)k->tasks, k->busy_seconds, r->ai.flops > 0 ? 100 * k->flops / r->ai.flops : 0,
-                r->ai.flops > 0 ? 100 * k->tile_flops / r->ai.flops : 0, k->factor_bytes / 1e6, k->bytes_sent / 1e6, k->bytes_received / 1e6);
+                r->ai.flops > 0 ? 100 * k->tile_flops / r->ai.flops : 0, k->factor_bytes / 1e6, k->bytes_sent / 1e6,
+                k->bytes_received / 1e6);
         if (k->gpus > 0)
             fprintf(stderr,
                     "sylva: rank %d: %d GPU%s busy %.3f s, peak device memory %.1f MB, %.1f MB between host "
