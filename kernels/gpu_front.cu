@@ -5,8 +5,8 @@
  * left-looking panel path; each launch serves its class and lets the other
  * fronts exit (the checked entries and the range entry skip the launches
  * wholly below the batch's smallest m; the panel path, given the batch's
- * work scratch and medium_list, launches over a list of its fronts only). The crossovers come from the tuning
- * table. The dispatch is a
+ * work scratch and medium_list, launches over a list of its fronts only).
+ * The crossovers come from the tuning table. The dispatch is a
  * template on the scalar type; the C entry points instantiate it for
  * double. */
 #include "gpu_common.cuh"

@@ -18,6 +18,8 @@
  * doubles so a fragment load takes the minimum two wavefronts. Warps whose
  * whole part lies above the diagonal skip the products (warp-uniform).
  * Written once for any scalar type T. */
+#include <atomic>
+
 #include "gpu_common.cuh"
 #include "gpu_gemm.cuh"
 #include "gpu_mma.cuh"
@@ -192,20 +194,6 @@ __global__ void __launch_bounds__(256) gemm_generic_kernel(gemm_args<T> g, T alp
                            beta, g.C[e], g.ldc[e], lower, t);
 }
 
-/* The front's rows, pivots, status, leading dim and P: with EARLY in one
- * round trip (ld_early: the list forms), else as v9 read them. */
-template <typename T, bool EARLY>
-__device__ __forceinline__ void front_meta(const front_batch<T> &b, int f, int &m, int &k, int &info,
-                                           int &ld, T *&P)
-{
-    if constexpr (EARLY) {
-        m = ld_early(b.m + f), k = ld_early(b.k + f), info = ld_early(b.info + f);
-        ld = ld_early(b.ldp + f), P = ld_early(b.P + f);
-    } else {
-        m = b.m[f], k = b.k[f], info = b.info[f], ld = b.ldp[f], P = b.P[f];
-    }
-}
-
 /* The medium path's kernels over front f (LIST: entry i of the list, from
  * blockIdx.x on every gridDim.x-th; else front blockIdx.x, v9's form). */
 template <typename T, bool MMA, bool LIST>
@@ -306,15 +294,18 @@ int launch_gemm_generic(const gemm_args<T> &g, T alpha, T beta, int lower, int m
 unsigned med_grid_x(int count, int medium_list)
 {
     if (medium_list <= 1 || count <= 0) return count < 1 ? 1u : (unsigned)count;
-    /* The SM count of the current device, cached per device (idempotent). */
-    static int sms[64];
+    /* The SM count of the current device, cached per device (the worker
+     * threads share the cache); unknown: a block per entry. */
+    static std::atomic<int> sms[64];
     int dev = 0, n = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess) dev = 0;
-    if (dev >= 0 && dev < 64) n = sms[dev];
+    if (cudaGetDevice(&dev) != cudaSuccess) return (unsigned)count;
+    if (dev >= 0 && dev < 64) n = sms[dev].load(std::memory_order_relaxed);
     if (n <= 0) {
-        if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || n <= 0)
-            n = 132;
-        if (dev >= 0 && dev < 64) sms[dev] = n;
+        if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || n <= 0) {
+            cudaGetLastError();
+            return (unsigned)count;
+        }
+        if (dev >= 0 && dev < 64) sms[dev].store(n, std::memory_order_relaxed);
     }
     const long g = (long)medium_list * n;
     return (unsigned)(g < count ? g : count);

@@ -39,6 +39,20 @@ __device__ __forceinline__ int med_front(const int *lw, int i)
 {
     return lw ? lw[SYLVA_FRONT_WORK_HDR + i] : i;
 }
+/* The front's rows, pivots, status, leading dim and P: with EARLY in one
+ * round trip (gpu_common.cuh's ld_early: the list forms), else as v9 read them. */
+template <typename T, bool EARLY>
+__device__ __forceinline__ void front_meta(const front_batch<T> &b, int f, int &m, int &k, int &info,
+                                           int &ld, T *&P)
+{
+    if constexpr (EARLY) {
+        m = ld_early(b.m + f), k = ld_early(b.k + f), info = ld_early(b.info + f);
+        ld = ld_early(b.ldp + f), P = ld_early(b.P + f);
+    } else {
+        m = b.m[f], k = b.k[f], info = b.info[f], ld = b.ldp[f], P = b.P[f];
+    }
+}
+
 /* Host: the grid's x extent of a medium launch over count fronts: count
  * (a block per entry; those past the served entries exit) for medium_list
  * ≤ 1, else medium_list blocks per SM (looping over the entries). */

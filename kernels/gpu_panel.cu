@@ -118,12 +118,10 @@ __device__ __forceinline__ static void panel_front(front_batch<T> &b, int f, int
 {
     int m, k, info0, ld;
     T *P;
-    if constexpr (EARLY) {
-        m = ld_early(b.m + f), k = ld_early(b.k + f), info0 = ld_early(b.info + f);
-        ld = ld_early(b.ldp + f), P = ld_early(b.P + f);
-    } else {
-        m = b.m[f], k = b.k[f], info0 = b.info[f];
-    }
+    if constexpr (EARLY)
+        front_meta<T, true>(b, f, m, k, info0, ld, P);
+    else
+        m = b.m[f], k = b.k[f], info0 = b.info[f]; /* ld and P only past the test (v9) */
     if (m <= lo || j >= k || info0 != 0) return;
     if constexpr (!EARLY) ld = b.ldp[f], P = b.P[f];
     const int jb = k - j < NB ? k - j : NB;
