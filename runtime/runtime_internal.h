@@ -469,12 +469,6 @@ int sylva__solve_gpu_pivots(sylva__numeric *N, int *bad, double *badval);
  * layout (not a dynamic policy's run), all of L and a one-column solve's
  * workspace (the check's, solve_gpu.c) fit the device. */
 int sylva__solve_gpu_pivots_possible(sylva__numeric *N);
-/* While a single-GPU factorization's tasks run: the GPU solve's blob built
- * (host work, once per analysis) and sent toward the GPU, so that the
- * pivot check at the factorization's end and the first solve find it
- * (nothing when it could not serve them: a dynamic policy's layout, single
- * precision, several GPUs; a failure is left to the check to meet). */
-void sylva__solve_gpu_prepare_early(sylva__numeric *N);
 /* 1 when the GPU solve can run (GPU workers, double precision, L fits the
  * device next to a block's workspace); else 0 and why in *why. */
 int sylva__solve_gpu_possible(sylva__numeric *N, const sylva__solve_request *q, const char **why);

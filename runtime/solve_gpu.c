@@ -110,19 +110,6 @@ int sylva__solve_gpu_pivots_possible(sylva__numeric *N)
            fits_device(N, blob_bound(N->plan->tree) + work_bound(N->plan->tree, 1, sylva__numeric_refinable(N)));
 }
 
-void sylva__solve_gpu_prepare_early(sylva__numeric *N)
-{
-    if (sylva__runtime_gpus() != 1 || N->precision != SYLVA_FLOAT64 || N->plan != N->rt->plan ||
-        N->plan->tree->n > INT32_MAX)
-        return;
-    if (prepare(N, 0)) { /* met again, and reported, by the check */
-        sylva__clear_error();
-        return;
-    }
-    int w = pick_worker(N, -1);
-    if (w >= 0) starpu_data_prefetch_on_node(N->rt->gsolve_blob, starpu_worker_get_memory_node((unsigned)w), 1);
-}
-
 /* 1 with SYLVA_SOLVE_PHASES=1: each block's phases on stderr (a diagnostic). */
 static int phases_on(void)
 {
