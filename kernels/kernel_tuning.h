@@ -53,6 +53,10 @@ typedef struct sylva__kernel_tuning {
                            front of the batch, the others exit; 1 its fronts listed on the device
                            (by pivot panels, most first) and a block per listed front; B ≥ 2
                            (≤ 64): B·SMs blocks looping over the list */
+    int fused_list;     /* the fused buckets, when the batch has a work scratch: 0 (v10) a block
+                           per front of the batch, the others exit; 1 (v11) their fronts listed
+                           on the device by bucket (most pivots first) and each bucket's launch
+                           as many blocks as are resident, claiming the listed fronts in turn */
 } sylva__kernel_tuning;
 
 void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t);

@@ -6,6 +6,8 @@
  *   bench-kernels --variants       (v7 candidates: tiny fixed and vbatched rows, each timed twice)
  *   bench-kernels --variants-native (v8 candidates: native TRSM forms; POTRF alternatives)
  *   bench-kernels --variants-medium (v10: the medium path's grids with and without its list)
+ *   bench-kernels --variants-fused (v11: the fused buckets with and without their lists, and
+ *                                   the medium path's GEMM tile forms)
  *   bench-kernels --profile-native | --profile-vbatched N   (likewise, the table; N ≤ 32:
  *                                   also the other tiny_one_launch form)
  * Bench rows (issue 3): fixed-size batched POTRF n = 4…512, ours against
@@ -683,6 +685,74 @@ static void variants_medium(const sylva__kernel_tuning *t)
     free(m), free(k);
 }
 
+/* The vbatched rows' reference: a fixed-size batch of count fronts of
+ * equal mean flops and the batch's mean k/m (the smallest m0 whose
+ * (m0, ρ·m0) front does the mean flops), timed with t; its shape in m0, k0. */
+static double fixed_equiv_run(int count, const int *m, const int *k, const sylva__kernel_tuning *t,
+                              int *m0, int *k0)
+{
+    double fl = 0, rho = 0;
+    for (int q = 0; q < count; q++) fl += gt_front_flops(m[q], k[q]), rho += (double)k[q] / m[q];
+    fl /= count, rho /= count;
+    for (*m0 = 1;; ++*m0) {
+        *k0 = (int)(rho * *m0 + 0.5);
+        if (*k0 < 1) *k0 = 1;
+        if (gt_front_flops(*m0, *k0) >= fl) break;
+    }
+    int *fm = malloc(count * sizeof(int)), *fk = malloc(count * sizeof(int));
+    for (int q = 0; q < count; q++) fm[q] = *m0, fk[q] = *k0;
+    double g = vbatched_run(count, fm, fk, t, NULL);
+    free(fm), free(fk);
+    return g;
+}
+
+/* --variants-fused (v11): the fused buckets over their lists (fused_list
+ * 1) or a block per front of the batch (0), and the medium path's GEMM
+ * tiles (gemm_mma 1 DMMA, 0 SIMT, 2 DMMA on v9's grids + SIMT on the
+ * list's forms), each batch made once and each form timed twice: the
+ * vbatched rows N = 32…512 (10,000 fronts, with their fixed-size
+ * references in the table's form), the fixed rows n = 128 (one fused
+ * bucket: no list), 256 and 512, and the level batch. */
+#define FV_NF 5
+static const int fv_forms[FV_NF][2] = {{1, 1}, {0, 1}, {1, 0}, {1, 2}, {0, 2}}; /* fused_list, gemm_mma */
+static void variants_fused(const sylva__kernel_tuning *t)
+{
+    sylva__kernel_tuning u[2 * FV_NF];
+    for (int q = 0; q < 2 * FV_NF; q++)
+        u[q] = *t, u[q].fused_list = fv_forms[q % FV_NF][0], u[q].gemm_mma = fv_forms[q % FV_NF][1];
+    int *m = malloc(LEVEL_COUNT * sizeof(int)), *k = malloc(LEVEL_COUNT * sizeof(int));
+    static const int Ns[] = {32, 64, 128, 256, 512};
+    for (int c = 0; c < 9; c++) {
+        int count = 10000;
+        char name[64];
+        double ref = 0;
+        if (c < 5) {
+            vbatched_shapes(count, Ns[c], m, k);
+            int m0, k0;
+            ref = fixed_equiv_run(count, m, k, t, &m0, &k0);
+            snprintf(name, sizeof name, "vbatched N=%d (ref (%d,%d))", Ns[c], m0, k0);
+        } else if (c < 8) {
+            const int n = c == 5 ? 128 : c == 6 ? 256 : 512;
+            count = n == 128 ? 8192 : n == 256 ? 1024 : 256;
+            for (int q = 0; q < count; q++) m[q] = k[q] = n;
+            snprintf(name, sizeof name, "fixed n=%d", n);
+        } else {
+            count = LEVEL_COUNT;
+            level_shapes(m, k);
+            snprintf(name, sizeof name, "level 50k tiny + 200 medium");
+        }
+        double g[2 * FV_NF];
+        batch_sweep(count, m, k, u, 2 * FV_NF, g);
+        printf("variants fused %-30s:", name);
+        for (int q = 0; q < FV_NF; q++)
+            printf(" list %d mma %d %5.0f/%5.0f", fv_forms[q][0], fv_forms[q][1], g[q], g[q + FV_NF]);
+        if (ref > 0) printf(" ref %5.0f (ratio %.3f)", ref, g[0] / ref);
+        printf(" GFLOP/s\n");
+        fflush(stdout);
+    }
+    free(m), free(k);
+}
+
 /* ---- Tuning sweep: each parameter in turn, the others at their current
  * best; the winner of each is kept. Printed as it goes. */
 /* Sweep one native tuning key (an int of sylva__kernel_tuning at byte
@@ -952,6 +1022,26 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
         printf("  medium_list: score (sum of rates over list 0's) %.3f %.3f %.3f %.3f %.3f: %d\n", sum[0],
                sum[1], sum[2], sum[3], sum[4], t->medium_list);
     }
+    /* v11: the fused buckets over their lists (1) or a block per front of
+     * the batch (0), on the vbatched N = 64, 128 and 256 rows' batches and
+     * the level batch; score as medium_list's (1 must win by 1%). */
+    {
+        int *vm = malloc(LEVEL_COUNT * sizeof(int)), *vk = malloc(LEVEL_COUNT * sizeof(int));
+        sylva__kernel_tuning u[2] = {*t, *t};
+        u[0].fused_list = 0, u[1].fused_list = 1;
+        double g[2], sum[2] = {0, 0};
+        for (int c = 0; c < 4; c++) {
+            if (c < 3) vbatched_shapes(10000, 64 << c, vm, vk);
+            else level_shapes(vm, vk);
+            batch_sweep(c < 3 ? 10000 : LEVEL_COUNT, vm, vk, u, 2, g);
+            sum[0] += 1, sum[1] += g[1] / g[0];
+            printf("  fused_list on %s: 0: %.0f 1: %.0f GFLOP/s\n", c == 0 ? "vbatched N = 64" : c == 1 ?
+                   "vbatched N = 128" : c == 2 ? "vbatched N = 256" : "50,000 tiny + 200 medium", g[0], g[1]);
+        }
+        free(vm), free(vk);
+        t->fused_list = first_by_1pct(sum, 2);
+        printf("  fused_list: score %.3f %.3f: %d\n", sum[0], sum[1], t->fused_list);
+    }
     /* native: CB update form, then the panel width of L11/L21 (a
      * look-ahead on a second stream and L21 by inverted diagonal blocks
      * were tried here in v5, measured no faster, and removed: perf-log) */
@@ -971,12 +1061,12 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
            "native_syrk_nb %d native_panel_nb %d fused_mma_min_m %d fused_small_m %d gemm_mma %d "
            "panel_merge_min_count %d tiny_min_blocks %d tiny_fronts4 %d tiny_min_blocks4 %d "
            "tiny_one_launch %d tiny_warp_uniform %d native_trsm_nb %d native_trsm_doubling %d "
-           "medium_list %d\n",
+           "medium_list %d fused_list %d\n",
            t->tiny_max_m, t->fused_max_m, t->fused_threads, t->fused_panel, t->panel_nb,
            t->native_syrk_nb, t->native_panel_nb, t->fused_mma_min_m, t->fused_small_m,
            t->gemm_mma, t->panel_merge_min_count, t->tiny_min_blocks, t->tiny_fronts4,
            t->tiny_min_blocks4, t->tiny_one_launch, t->tiny_warp_uniform, t->native_trsm_nb,
-           t->native_trsm_doubling, t->medium_list);
+           t->native_trsm_doubling, t->medium_list, t->fused_list);
 }
 
 int main(int argc, char **argv)
@@ -992,13 +1082,14 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--variants")) vars = 1;
         else if (!strcmp(argv[i], "--variants-native")) vars = 2;
         else if (!strcmp(argv[i], "--variants-medium")) vars = 3;
+        else if (!strcmp(argv[i], "--variants-fused")) vars = 4;
         else if (!strcmp(argv[i], "--profile-native")) prof_native = 1, reps = 1;
         else if (!strcmp(argv[i], "--profile-vbatched") && i + 1 < argc) prof_vb = atoi(argv[++i]), reps = 1;
         else {
             fprintf(stderr,
                     "usage: %s [--json FILE] [--table TUNING] [--tune OUT] [--quick] [--profile N]\n"
                     "       [--profile-native] [--profile-vbatched N] [--variants] [--variants-native]\n"
-                    "       [--variants-medium]\n",
+                    "       [--variants-medium] [--variants-fused]\n",
                     argv[0]);
             return 2;
         }
@@ -1024,6 +1115,7 @@ int main(int argc, char **argv)
     if (vars) {
         if (vars == 2) native_variants(&t);
         else if (vars == 3) variants_medium(&t);
+        else if (vars == 4) variants_fused(&t);
         else variants(&t);
         return 0;
     }
@@ -1107,21 +1199,8 @@ int main(int argc, char **argv)
         int N = Ns[i];
         vbatched_shapes(count, N, m, k);
         double ref, ours = vbatched_run(count, m, k, &t, &ref);
-        /* fixed-size front of equal mean flops and the batch's mean k/m:
-         * the smallest m0 whose (m0, ρ·m0) front does the mean flops */
-        double fl = 0, rho = 0;
-        for (int q = 0; q < count; q++) fl += gt_front_flops(m[q], k[q]), rho += (double)k[q] / m[q];
-        fl /= count, rho /= count;
-        int m0 = 1, k0 = 1;
-        for (;; m0++) {
-            k0 = (int)(rho * m0 + 0.5);
-            if (k0 < 1) k0 = 1;
-            if (gt_front_flops(m0, k0) >= fl) break;
-        }
-        int *fm = malloc(count * sizeof(int)), *fk = malloc(count * sizeof(int));
-        for (int q = 0; q < count; q++) fm[q] = m0, fk[q] = k0;
-        double fixed_eq = vbatched_run(count, fm, fk, &t, NULL);
-        free(fm), free(fk);
+        int m0, k0;
+        double fixed_eq = fixed_equiv_run(count, m, k, &t, &m0, &k0);
         if (json_on) {
             json_row("vbatched");
             json_int(&json, "N", N);
