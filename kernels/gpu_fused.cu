@@ -34,9 +34,10 @@ namespace sylva {
 __device__ __forceinline__ int pk(int c, int m) { return c * (2 * m - c - 1) / 2; }
 
 /* Front f by the whole block (every test before a barrier is uniform over
- * the block). */
-template <typename T, int DIM, int TR, int PB, bool MMA, int QR>
-__device__ __forceinline__ void fused_front(const front_batch<T> &b, int f, int lo, int hi)
+ * the block); loaded() runs in every thread once the front is in shared
+ * memory (the list form's next claim there). */
+template <typename T, int DIM, int TR, int PB, bool MMA, int QR, typename F>
+__device__ __forceinline__ void fused_front(const front_batch<T> &b, int f, int lo, int hi, F loaded)
 {
     /* Dynamic shared memory is untyped: one declaration serves every T. */
     extern __shared__ __align__(16) unsigned char smem[];
@@ -85,6 +86,7 @@ __device__ __forceinline__ void fused_front(const front_batch<T> &b, int f, int 
     }
     if (tid == 0) s_info = 0;
     __syncthreads();
+    loaded();
 
     for (int j0 = 0; j0 < k; j0 += PB) {
         const int t0 = j0 + PB < k ? j0 + PB : k; /* first column after the panel */
@@ -254,14 +256,15 @@ __device__ __forceinline__ void fused_front(const front_batch<T> &b, int f, int 
 }
 
 /* LIST: the bucket's listed fronts (gpu_common.cuh), claimed one at a
- * time by thread 0 (the next one claimed while the block factors the
- * current one); else front blockIdx.x. */
+ * time by thread 0: the next claim issued when a front starts and its list
+ * word read once that front is loaded (both latencies under the front's
+ * work); else front blockIdx.x. */
 template <typename T, int DIM, int TR, int PB, bool MMA, int QR, bool LIST>
 __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 12) /* 3 blocks of m ≤ 128 per SM; 12 of m ≤ 64 */
     fused_front_kernel(front_batch<T> b, int lo, int hi)
 {
     if constexpr (!LIST) {
-        fused_front<T, DIM, TR, PB, MMA, QR>(b, blockIdx.x, lo, hi);
+        fused_front<T, DIM, TR, PB, MMA, QR>(b, blockIdx.x, lo, hi, [] {});
     } else {
         __shared__ int s_f;
         int *w = b.work;
@@ -275,10 +278,12 @@ __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 12) /* 3 blocks of m
             const int f = s_f;
             if (f < 0) break;
             __syncthreads(); /* every thread has read s_f */
-            int e = end;
+            int e = end, nf = -1;
             if (threadIdx.x == 0) e = first + atomicAdd(w + FL_NEXT + q, 1);
-            fused_front<T, DIM, TR, PB, MMA, QR>(b, f, lo, hi);
-            if (threadIdx.x == 0) s_f = e < end ? w[SYLVA_FRONT_WORK_HDR + e] : -1;
+            fused_front<T, DIM, TR, PB, MMA, QR>(b, f, lo, hi, [&] {
+                if (threadIdx.x == 0 && e < end) nf = ld_early(w + SYLVA_FRONT_WORK_HDR + e); /* issued here */
+            });
+            if (threadIdx.x == 0) s_f = e < end && nf < 0 ? w[SYLVA_FRONT_WORK_HDR + e] : nf; /* the front exited early */
         }
     }
 }

@@ -750,6 +750,19 @@ static void variants_fused(const sylva__kernel_tuning *t)
         printf(" GFLOP/s\n");
         fflush(stdout);
     }
+    /* fixed n = 128 (the fused class's miss): block size and panel width */
+    {
+        static const int f128[4][2] = {{256, 8}, {256, 16}, {64, 8}, {64, 16}};
+        sylva__kernel_tuning w[8];
+        for (int q = 0; q < 8; q++)
+            w[q] = *t, w[q].fused_threads = f128[q % 4][0], w[q].fused_panel = f128[q % 4][1], w[q].fused_small_m = 0;
+        for (int q = 0; q < 8192; q++) m[q] = k[q] = 128;
+        double g[8];
+        batch_sweep(8192, m, k, w, 8, g);
+        printf("variants fused fixed n=128 forms:");
+        for (int q = 0; q < 4; q++) printf(" %d thr panel %d %5.0f/%5.0f", f128[q][0], f128[q][1], g[q], g[q + 4]);
+        printf(" GFLOP/s\n");
+    }
     free(m), free(k);
 }
 
