@@ -2,8 +2,8 @@
  * the medium path launch over (tuning keys fused_list and medium_list; the
  * layouts in gpu_common.cuh and gpu_gemm.cuh), built in the batch's work
  * scratch by one block at the start of the call: a shared-memory histogram
- * of the fronts by class and key, then each front written at its key's next
- * slot. The medium path's key is its count of pivot panels (most first),
+ * of the fronts by class and key (one atomic per key and warp), then each
+ * front written at its key's next slot. The medium path's key is its count of pivot panels (most first),
  * the fused class's its 32-row bucket, then its pivots by FL_KSTEP (most
  * first: the longest fronts are claimed first). Fronts with k = 0 or info
  * ≠ 0 are not listed. Also the SM count the grids are sized by. Written
@@ -58,12 +58,17 @@ __global__ void __launch_bounds__(LIST_THREADS)
             }
 #pragma unroll
             for (int u = 0; u < LIST_PER; u++) {
+                /* One shared atomic per key present in the warp (a batch's
+                 * fronts fall in few keys: per-lane atomics serialize). */
                 const int p = list_bin(m[u], k[u], bad[u], flo, fhi, mlo, nb);
+                const unsigned act = __ballot_sync(0xffffffffu, p != 0);
                 if (p == 0) continue;
-                if (pass == 0)
-                    atomicAdd(&slot[p], 1);
-                else
-                    w[SYLVA_FRONT_WORK_HDR + atomicAdd(&slot[p], 1)] = c0 + u * LIST_THREADS + tid;
+                const unsigned peers = __match_any_sync(act, p);
+                const int lead = __ffs(peers) - 1, lane = tid % 32;
+                int at = 0;
+                if (lane == lead) at = atomicAdd(&slot[p], __popc(peers));
+                at = __shfl_sync(peers, at, lead) + __popc(peers & ((1u << lane) - 1));
+                if (pass == 1) w[SYLVA_FRONT_WORK_HDR + at] = c0 + u * LIST_THREADS + tid;
             }
         }
         __syncthreads();
