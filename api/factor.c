@@ -80,15 +80,21 @@ static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
         status = sylva__dist_agree(an->opts.refine != 0 && root
                                        ? sylva__numeric_keep_values(F->num, A->values, A->dtype, A->nnz)
                                        : SYLVA_OK);
-    double secs = sylva__now() - t0;
     free(converted);
-    /* L is on the host after a CPU factorization: check its pivots now;
-     * after a GPU one, when the solve or logdet brings it here. */
+    /* Check L's pivots now where L is: on the host after a CPU
+     * factorization (collective when distributed: the mode is every
+     * rank's), by a small task on the GPU after a single-process run on
+     * one GPU (which also leaves the first one-column solve's workspace
+     * allocated, solve_gpu.c). Else when the solve or logdet first needs
+     * the check: a distributed GPU run's L comes to the hosts then, L too
+     * large for the task comes to the host, and L spread over several
+     * GPUs is gathered on one (as the GPU solve needs it). */
     F->pivots_checked = 0;
-    if (!status && rep.mode == SYLVA_MODE_CPU) {
+    if (!status && (rep.mode == SYLVA_MODE_CPU || (rep.gpus == 1 && sylva__numeric_pivots_on_gpu(F->num)))) {
         status = sylva__check_pivots(an, F->num, &rep.failed_column, NULL);
         F->pivots_checked = 1;
     }
+    double secs = sylva__now() - t0;
     if (!status) sylva__api_progress(&an->opts, "factorize", 1);
     F->gpus = rep.mode == SYLVA_MODE_CPU ? 0 : rep.gpus < SYLVA__MAX_GPUS ? rep.gpus : SYLVA__MAX_GPUS;
     memcpy(F->gpu, rep.gpu, sizeof F->gpu);

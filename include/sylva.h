@@ -588,7 +588,9 @@ int sylva_factor_rank_info(const sylva_factor_t *F, int rank, sylva_rank_info *o
 /* After a GPU factorization L stays on the GPU; this brings it to host
  * memory (overlapped asynchronous copies into page-locked memory) and says
  * how long it took (0 when it was already there). sylva_solve and
- * sylva_logdet call it when they need to (safely from several threads). */
+ * sylva_logdet call it when they need to (safely from several threads):
+ * a CPU solve does, a GPU solve does not, and neither does sylva_logdet
+ * when the pivot check ran on the GPU. */
 int sylva_factor_to_host(const sylva_factor_t *F, double *seconds);
 /* Solve A X = B in place; B is n x nrhs, column-major, leading dim ldb, of
  * the factor's type (sylva_factor_dtype), in host memory. Runs where the
@@ -704,7 +706,9 @@ int sylva_solve_mode_from_name(const char *name);
 const char *sylva_solve_mode_name(int mode);
 /* The precision the factor was computed in. */
 sylva_dtype sylva_factor_dtype(const sylva_factor_t *F);
-/* log(det(A)) = 2 sum log(diag(L)). */
+/* log(det(A)) = 2 sum log(diag(L)); after a GPU factorization summed on
+ * the GPU by the pivot check (L stays there; with the factor on several
+ * GPUs or processes as the pivot check says, docs/gpu.md). */
 int sylva_logdet(const sylva_factor_t *F, double *logdet);
 /* An estimate of the reciprocal condition number 1 / (‖A‖₁ ‖A⁻¹‖₁) of the
  * factored matrix A (LAPACK's dlacn2, Hager–Higham: a few solves with F).

@@ -31,13 +31,15 @@ __global__ void solve_setup_kernel(int F, const int *group, const int64_t *lofs,
 
 /* A warp per front: its lanes read the diagonal in strides of 32, and the
  * smallest failing pivot index wins (a front's pivots are read in
- * parallel: a large front's k would otherwise run on one thread). */
+ * parallel: a large front's k would otherwise run on one thread). With no
+ * failing pivot the lanes' sums of log(pivot) are added (the
+ * log-determinant's share of the front). */
 __global__ void pivots_kernel(int F, const int *m, const int *k, double *const *Lp, int *bad, double *badval)
 {
     const int lane = threadIdx.x % 32, warps = (int)(gridDim.x * blockDim.x / 32);
     for (int i = (int)((blockIdx.x * blockDim.x + threadIdx.x) / 32); i < F; i += warps) {
         int first = INT_MAX;
-        double val = 0;
+        double val = 0, logs = 0;
         for (int j = lane; j < k[i]; j += 32) {
             const double p = Lp[i][j + (int64_t)j * m[i]];
             if (!(p > 0 && isfinite(p))) {
@@ -45,11 +47,13 @@ __global__ void pivots_kernel(int F, const int *m, const int *k, double *const *
                 val = p;
                 break;
             }
+            logs += log(p);
         }
         int least = first;
         for (int o = 16; o > 0; o /= 2) least = min(least, __shfl_xor_sync(SOLVE_FULL, least, o));
-        if (least == INT_MAX) {
-            if (lane == 0) bad[i] = -1, badval[i] = 0;
+        if (least == INT_MAX) { /* the whole warp: least is the same in every lane */
+            for (int o = 16; o > 0; o /= 2) logs += __shfl_xor_sync(SOLVE_FULL, logs, o);
+            if (lane == 0) bad[i] = -1, badval[i] = logs;
         } else if (first == least) { /* one lane: pivot indices are distinct */
             bad[i] = least;
             badval[i] = val;

@@ -173,7 +173,8 @@ int sylva__gpu_solve_backward(const sylva__solve_desc *d, const sylva__solve_buf
                               struct CUstream_st *s);
 /* For every front record i (level order): bad[i] = the first of its pivots
  * (diagonal entries of L11) that is not finite and positive, −1 if none,
- * and badval[i] = that pivot; in the workspace (ws.bad, ws.badval). */
+ * and badval[i] = that pivot, or when there is none the sum of the natural
+ * logarithms of the front's pivots; in the workspace (ws.bad, ws.badval). */
 int sylva__gpu_solve_pivots(const sylva__solve_desc *d, const sylva__solve_bufs *b,
                             struct CUstream_st *s);
 

@@ -3,11 +3,13 @@
  * task per group in plan order — on CPU workers, on GPU workers, or on both
  * for StarPU's perfmodels to choose — splitting large fronts into tile tasks
  * on CPU-only runs, unregisters each CB pool after its last reader is
- * submitted, waits, and gathers what the GPUs recorded (failed fronts, peak
- * memory) and the run's transfers. Memory: on CPU-only runs a CB pool has
- * exactly the plan's size, a tiled front's CB (host memory of its own) is
- * freed when its last reader ends, and tasks carry priorities falling with
- * their plan position, so that the workers follow the plan's postorder
+ * submitted, waits (on one GPU building the GPU solve's blob meanwhile,
+ * for the pivot check and the solve), and gathers what the GPUs recorded
+ * (failed fronts, peak memory) and the run's transfers. Memory: on
+ * CPU-only runs a CB pool has exactly the plan's size, a tiled front's CB
+ * (host memory of its own) is freed when its last reader ends, and tasks
+ * carry priorities falling with their plan position, so that the workers
+ * follow the plan's postorder
  * (CBs consumed soon after they are made) whenever the DAG lets them. A
  * task StarPU refuses, or one that could not run (the failed flag, polled
  * between submissions), stops the submission (what was submitted still
@@ -464,6 +466,9 @@ int sylva__factor_submit(sylva__numeric *N, const void *A_values, int64_t nnz, i
         if (pl->cb_size[g] > 0 && pl->readers[g] == 0) starpu_data_unregister_submit(r.CB[g]);
         sylva__submit_throttle();
     }
+    /* The submitting thread is idle until the tasks end: the GPU solve's
+     * blob, which the pivot check needs next, is built meanwhile. */
+    if (gpu && !status) sylva__solve_gpu_prepare_early(N);
     int waited = SYLVA_STARPU(starpu_task_wait_for_all());
     if (!status) status = waited;
     /* CB pools whose readers were never submitted. */

@@ -133,6 +133,7 @@ int sylva__numeric_factor(sylva__numeric *N, const void *A_values, int64_t nnz, 
     memset(N->front_info, 0, (size_t)(t->nfronts + 1) * sizeof *N->front_info);
     N->ok = 0;
     N->failed = N->error_set = 0;
+    N->logdet_known = 0;
     /* The room the reduction needs, had before the run: in a distributed
      * run a rank that could not get it must stop every rank now. */
     char *below = sylva__calloc((size_t)t->nfronts + 1, 1); /* a descendant failed */
@@ -324,26 +325,44 @@ int sylva__numeric_keep_values(sylva__numeric *N, const void *values, sylva_dtyp
     return SYLVA_OK;
 }
 
+/* 1 when L is on a GPU and the pivot check can read it there: one process
+ * (a distributed run's GPU holds only its rank's part), and L with the
+ * solve blob fits the GPU's memory. */
+static int pivots_on_gpu(sylva__numeric *N)
+{
+    int dist = sylva__dist_size() > 1 && N->owner;
+    return !dist && N->on_device && sylva__solve_gpu_pivots_possible(N);
+}
+
+int sylva__numeric_pivots_on_gpu(sylva__numeric *N) { return pivots_on_gpu(N); }
+
 int sylva__numeric_pivot_scan(sylva__numeric *N, int64_t *first_bad, double *value, double *to_host)
 {
     if (to_host) *to_host = 0;
     const sylva__plan *pl = N->plan;
     const sylva__tree *t = pl->tree;
-    /* On the GPU when L can all be there (else it comes to the host); a
-     * distributed run's GPU holds only its rank's part. */
+    /* On the GPU when L can all be there (else it comes to the host). */
     int dist = sylva__dist_size() > 1 && N->owner, me = sylva__dist_rank();
-    if (!dist && N->on_device && sylva__solve_gpu_pivots_possible(N)) {
+    if (pivots_on_gpu(N)) {
         int *bad = sylva__malloc((size_t)t->nfronts + 1, sizeof *bad);
         double *val = sylva__malloc((size_t)t->nfronts + 1, sizeof *val);
         int status = bad && val ? sylva__solve_gpu_pivots(N, bad, val)
                                 : sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory for the pivot check");
-        /* Records are in level order; a record's first column names its front. */
+        /* Records are in level order; a record's first column names its
+         * front. A front with no failing pivot has its sum of log(pivot)
+         * in val: with every front so, the log-determinant is kept. */
         const sylva__solve_desc *d = status ? NULL : &N->rt->gsolve->desc;
+        double logs = 0;
+        int all_good = d != NULL;
         for (int i = 0; d && i < d->nfronts; i++) {
             int64_t f = t->col2front[((const int64_t *)((const char *)d->host_blob + d->lay.col))[i]];
             first_bad[f] = bad[i];
-            value[f] = val[i];
+            value[f] = bad[i] >= 0 ? val[i] : 0;
+            if (bad[i] >= 0) all_good = 0;
+            else logs += val[i];
         }
+        N->logdet = 2 * logs;
+        N->logdet_known = all_good;
         free(bad);
         free(val);
         return status;
@@ -403,6 +422,10 @@ const void *sylva__numeric_host_values(sylva__numeric *N)
 
 int sylva__numeric_logdet(sylva__numeric *N, double *logdet)
 {
+    if (N->logdet_known) { /* the GPU pivot check's: L stays where it is */
+        *logdet = N->logdet;
+        return SYLVA_OK;
+    }
     /* Several processes: each rank sums the pivots of its own fronts (L
      * stays where it is), and the sums are added. */
     int dist = sylva__dist_size() > 1 && N->owner;

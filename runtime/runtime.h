@@ -232,6 +232,9 @@ int sylva__numeric_keep_values(sylva__numeric *N, const void *values, sylva_dtyp
  * L that must come to the host for it comes, and *to_host, when not NULL,
  * is the seconds that took, else 0). */
 int sylva__numeric_pivot_scan(sylva__numeric *N, int64_t *first_bad, double *value, double *to_host);
+/* 1 when the pivot scan reads L on the GPU where it is (a single
+ * process, L on a GPU with room for the scan's task). */
+int sylva__numeric_pivots_on_gpu(sylva__numeric *N);
 /* 1 when N keeps A's values. */
 int sylva__numeric_refinable(const sylva__numeric *N);
 /* 1 when L's valid copy is on a GPU. */
@@ -241,7 +244,8 @@ int sylva__numeric_on_device(const sylva__numeric *N);
  * (sylva_system); L is brought to the host first when the system needs it. */
 int sylva__numeric_solve_system(sylva__numeric *N, sylva_system sys, int64_t nrhs, void *B,
                                 int64_t ldb);
-/* log det A = 2 Σ log diag L. */
+/* log det A = 2 Σ log diag L: kept by the pivot check when it ran on a GPU
+ * (L stays there), else summed on the host (L brought there first). */
 int sylva__numeric_logdet(sylva__numeric *N, double *logdet);
 /* L's values (plan layout) in host memory, brought there first; NULL on
  * failure. For tests that compare factors. */

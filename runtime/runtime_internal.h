@@ -58,6 +58,8 @@ struct sylva__numeric {
     starpu_data_handle_t work;  /* GPU modes: the group workspace (STARPU_SCRATCH) */
     size_t work_bytes;
     int on_device;              /* the last factorization left L's valid copy on a GPU */
+    int logdet_known;           /* logdet holds the last factorization's log-determinant */
+    double logdet;              /* (from the pivot check on a GPU, which read every pivot) */
     int pinned;                 /* values is page-locked (starpu_memory_pin) */
     int64_t *pin_runs;          /* distributed: the page-locked runs of this rank's L, (first, count) */
     int64_t npin_runs;          /* pairs in pin_runs */
@@ -464,8 +466,15 @@ int sylva__solve_gpu(sylva__numeric *N, const sylva__solve_request *q, int64_t n
  * (host arrays of nfronts). */
 int sylva__solve_gpu_pivots(sylva__numeric *N, int *bad, double *badval);
 /* 1 when that check can run on a GPU: double precision, the analysis'
- * layout (not a dynamic policy's run), all of L fits the device. */
+ * layout (not a dynamic policy's run), all of L and a one-column solve's
+ * workspace (the check's, solve_gpu.c) fit the device. */
 int sylva__solve_gpu_pivots_possible(sylva__numeric *N);
+/* While a single-GPU factorization's tasks run: the GPU solve's blob built
+ * (host work, once per analysis) and sent toward the GPU, so that the
+ * pivot check at the factorization's end and the first solve find it
+ * (nothing when it could not serve them: a dynamic policy's layout, single
+ * precision, several GPUs; a failure is left to the check to meet). */
+void sylva__solve_gpu_prepare_early(sylva__numeric *N);
 /* 1 when the GPU solve can run (GPU workers, double precision, L fits the
  * device next to a block's workspace); else 0 and why in *why. */
 int sylva__solve_gpu_possible(sylva__numeric *N, const sylva__solve_request *q, const char **why);

@@ -79,6 +79,12 @@ static int fits_device(sylva__numeric *N, double extra)
 /* Bytes of the solve blob, bounded by its arrays (it is built later). */
 static double blob_bound(const sylva__tree *t) { return 8.0 * (double)(2 * t->n + 6 * t->nfronts); }
 
+/* Bytes of a block's workspace (nrhs columns), as the fit check counts it. */
+static double work_bound(const sylva__tree *t, int64_t nrhs, int refine)
+{
+    return 8.0 * (double)nrhs * (double)t->n * (refine ? 5 : 2);
+}
+
 int sylva__solve_gpu_possible(sylva__numeric *N, const sylva__solve_request *q, const char **why)
 {
     *why = NULL;
@@ -90,8 +96,7 @@ int sylva__solve_gpu_possible(sylva__numeric *N, const sylva__solve_request *q, 
         *why = "a dynamic policy's factor has its run's layout, not the analysis'";
     if (*why) return 0;
     const sylva__tree *t = N->plan->tree;
-    double work = 8.0 * (double)q->block * (double)t->n * (q->refine ? 5 : 2);
-    if (!fits_device(N, blob_bound(t) + work)) {
+    if (!fits_device(N, blob_bound(t) + work_bound(t, q->block, q->refine))) {
         *why = "the factor and a block's workspace do not fit the GPU's memory";
         return 0;
     }
@@ -101,7 +106,21 @@ int sylva__solve_gpu_possible(sylva__numeric *N, const sylva__solve_request *q, 
 int sylva__solve_gpu_pivots_possible(sylva__numeric *N)
 {
     return sylva__runtime_gpus() > 0 && N->precision == SYLVA_FLOAT64 && N->plan == N->rt->plan &&
-           N->plan->tree->n <= INT32_MAX && fits_device(N, blob_bound(N->plan->tree));
+           N->plan->tree->n <= INT32_MAX &&
+           fits_device(N, blob_bound(N->plan->tree) + work_bound(N->plan->tree, 1, sylva__numeric_refinable(N)));
+}
+
+void sylva__solve_gpu_prepare_early(sylva__numeric *N)
+{
+    if (sylva__runtime_gpus() != 1 || N->precision != SYLVA_FLOAT64 || N->plan != N->rt->plan ||
+        N->plan->tree->n > INT32_MAX)
+        return;
+    if (prepare(N, 0)) { /* met again, and reported, by the check */
+        sylva__clear_error();
+        return;
+    }
+    int w = pick_worker(N, -1);
+    if (w >= 0) starpu_data_prefetch_on_node(N->rt->gsolve_blob, starpu_worker_get_memory_node((unsigned)w), 1);
 }
 
 /* 1 with SYLVA_SOLVE_PHASES=1: each block's phases on stderr (a diagnostic). */
@@ -285,8 +304,13 @@ int sylva__solve_gpu_pivots(sylva__numeric *N, int *bad, double *badval)
         free(descr);
         return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory for the pivot check's arguments");
     }
+    /* The workspace of a one-column solve (refined when N keeps A's
+     * values), which the check needs only part of: when this buffer is
+     * unregistered StarPU keeps its allocation, and the first such solve
+     * finds it there instead of allocating (4–6 ms on the H100,
+     * docs/perf-log.md). */
     sylva__solve_ws w;
-    sylva__solve_ws_layout(&rt->gsolve->desc, 0, 0, &w);
+    sylva__solve_ws_layout(&rt->gsolve->desc, 1, sylva__numeric_refinable(N), &w);
     starpu_data_handle_t work;
     starpu_vector_data_register(&work, -1, 0, (uint32_t)((w.bytes + 255) / 256), 256);
     int nbuf = 0;

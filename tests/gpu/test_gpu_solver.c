@@ -9,7 +9,9 @@
  * with balance=1 and several GPUs, the subtree mapping gives every GPU at
  * least a quarter of its even share of the flops; the
  * backward error of 1 and 16 right-hand sides is ≤ c·n·ε; in GPU-only mode
- * no byte came back to the host during the factorization; a refactorization
+ * no byte came back to the host during the factorization, and on one GPU
+ * the factorization checked the pivots there and sylva_logdet leaves L
+ * there (the value checked against the CPU's with compare=1); a refactorization
  * uploads A's values and nothing else (the per-pattern maps stay on the
  * GPU), the first factorization more; with compare=1 (well-conditioned
  * generated matrices) L agrees with the CPU path's factor of the same plan
@@ -154,6 +156,16 @@ static void run_policy(sylva_matrix *A, const char *policy, sylva_exec_mode mode
         CHECK(fi.bytes_to_host == 0, "%s: %.0f bytes came back to the host", what, fi.bytes_to_host);
         CHECK(fi.bytes_to_device > a_bytes, "%s: first factorization uploaded %.0f bytes, A alone is %.0f",
               what, fi.bytes_to_device, a_bytes);
+    }
+    /* One process, L on one GPU with the analysis' layout: the
+     * factorization checked the pivots there (api/factor.c). */
+    if (mode == SYLVA_MODE_GPU && strcmp(policy, "ready") != 0 && fi.gpus == 1) {
+        CHECK(F->pivots_checked, "%s: the pivots were left unchecked after the factorization", what);
+        /* The check summed the log-determinant there (compared with the
+         * CPU factor's below, with compare=1): L stays on the GPU. */
+        double ld = 0;
+        CHECK(sylva_logdet(F, &ld) == SYLVA_OK && isfinite(ld), "%s: logdet %g: %s", what, ld, sylva_last_error());
+        CHECK(sylva__numeric_on_device(F->num), "%s: sylva_logdet brought L to the host", what);
     }
     CHECK(sylva_refactorize(F, A, &ri) == SYLVA_OK, "%s: refactorize: %s", what, sylva_last_error());
     /* A static plan's per-pattern data stays on the GPU: a refactorization
