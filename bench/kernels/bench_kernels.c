@@ -638,6 +638,21 @@ static void level_shapes(int *m, int *k)
     }
 }
 
+/* The variants' other batches: fixed n = 128 (8,192 fronts), 256 (1,024)
+ * or 512 (256), or with n = 0 the level batch; its count, its name in name. */
+static int variant_batch(int n, int *m, int *k, char *name, size_t namesz)
+{
+    if (n == 0) {
+        level_shapes(m, k);
+        snprintf(name, namesz, "level 50k tiny + 200 medium");
+        return LEVEL_COUNT;
+    }
+    const int count = n == 128 ? 8192 : n == 256 ? 1024 : 256;
+    for (int q = 0; q < count; q++) m[q] = k[q] = n;
+    snprintf(name, namesz, "fixed n=%d", n);
+    return count;
+}
+
 /* --variants-medium (v10): the medium path's grids over the whole batch
  * (medium_list 0, v9) or over a list of its fronts (1: a block per listed
  * front; B = 2, 8, 16: B blocks per SM looping over the list), and with
@@ -663,15 +678,8 @@ static void variants_medium(const sylva__kernel_tuning *t)
         if (c < 2) {
             vbatched_shapes(count, c ? 512 : 256, m, k);
             snprintf(name, sizeof name, "vbatched N=%d", c ? 512 : 256);
-        } else if (c < 4) {
-            const int n = c == 2 ? 256 : 512;
-            count = n == 256 ? 1024 : 256;
-            for (int q = 0; q < count; q++) m[q] = k[q] = n;
-            snprintf(name, sizeof name, "fixed n=%d", n);
         } else {
-            count = LEVEL_COUNT;
-            level_shapes(m, k);
-            snprintf(name, sizeof name, "level 50k tiny + 200 medium");
+            count = variant_batch(c == 2 ? 256 : c == 3 ? 512 : 0, m, k, name, sizeof name);
         }
         double g[2 * MED_NF];
         batch_sweep(count, m, k, u, 2 * MED_NF, g);
@@ -731,15 +739,8 @@ static void variants_fused(const sylva__kernel_tuning *t)
             int m0, k0;
             ref = fixed_equiv_run(count, m, k, t, &m0, &k0);
             snprintf(name, sizeof name, "vbatched N=%d (ref (%d,%d))", Ns[c], m0, k0);
-        } else if (c < 8) {
-            const int n = c == 5 ? 128 : c == 6 ? 256 : 512;
-            count = n == 128 ? 8192 : n == 256 ? 1024 : 256;
-            for (int q = 0; q < count; q++) m[q] = k[q] = n;
-            snprintf(name, sizeof name, "fixed n=%d", n);
         } else {
-            count = LEVEL_COUNT;
-            level_shapes(m, k);
-            snprintf(name, sizeof name, "level 50k tiny + 200 medium");
+            count = variant_batch(c == 5 ? 128 : c == 6 ? 256 : c == 7 ? 512 : 0, m, k, name, sizeof name);
         }
         double g[2 * FV_NF];
         batch_sweep(count, m, k, u, 2 * FV_NF, g);
