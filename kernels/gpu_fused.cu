@@ -283,7 +283,8 @@ __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 12) /* 3 blocks of m
             fused_front<T, DIM, TR, PB, MMA, QR>(b, f, lo, hi, [&] {
                 if (threadIdx.x == 0 && e < end) nf = ld_early(w + SYLVA_FRONT_WORK_HDR + e); /* issued here */
             });
-            if (threadIdx.x == 0) s_f = e < end && nf < 0 ? w[SYLVA_FRONT_WORK_HDR + e] : nf; /* the front exited early */
+            /* nf < 0 with e < end: the front exited before its load */
+            if (threadIdx.x == 0) s_f = e < end && nf < 0 ? w[SYLVA_FRONT_WORK_HDR + e] : nf;
         }
     }
 }
