@@ -46,7 +46,7 @@ static void tuning_dir(char *buf, size_t bufsz)
 
 void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
 {
-    /* Measured on an H100 80GB HBM3 (kernels/tuning/, docs/perf-log.md v8). */
+    /* The H100 80GB HBM3 table (kernels/tuning/, docs/perf-log.md v11). */
     t->tiny_max_m = 32;
     t->fused_max_m = 160;
     t->fused_threads = 256;
@@ -57,14 +57,14 @@ void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
     t->native_min_m = 2048;
     t->fused_mma_min_m = 0;
     t->fused_small_m = 96;
-    t->gemm_mma = 1;
+    t->gemm_mma = 2;
     t->panel_merge_min_count = 128;
     t->tiny_min_blocks = 4;
     t->tiny_fronts4 = 1;
     t->tiny_min_blocks4 = 0;
     t->tiny_one_launch = 1;
     t->tiny_warp_uniform = 8;
-    t->native_trsm_nb = 512;
+    t->native_trsm_nb = 256;
     t->native_trsm_doubling = 1;
     t->medium_list = 8;
     t->fused_list = 1;
