@@ -93,17 +93,39 @@ template <typename T> __device__ __forceinline__ T *ld_early(T *const *p)
 template <typename T>
 int launch_tiny(const front_batch<T> &b, int lo, int hi, const sylva__kernel_tuning *t,
                 cudaStream_t s);
+/* The fused class's lists (tuning key fused_list, a batch with a work
+ * scratch; built by gpu_list.cu with the medium list, whose entries come
+ * first): work[FL_START + q], q ≤ FL_BUCKETS: where the entries of fused
+ * bucket q (fronts with 32q < m ≤ 32q + 32 inside the class, k > 0, info = 0)
+ * start, so bucket q holds [work[FL_START + q], work[FL_START + q + 1]) at
+ * SYLVA_FRONT_WORK_HDR, most pivots first (by FL_KSTEP columns);
+ * work[FL_NEXT + q]: bucket q's next unclaimed entry (0 from the list
+ * kernel; its launch's blocks claim entries by atomicAdd). */
+#define FL_BUCKETS 6
+#define FL_START 64
+#define FL_NEXT 72
+#define FL_KSTEP 16
 /* gpu_fused.cu: fronts with lo < m ≤ hi ≤ 192, a block per front (threads,
- * panel width, DMMA and small-front crossovers from the tuning table t). */
+ * panel width, DMMA and small-front crossovers from the tuning table t);
+ * listed ≠ 0: the fused lists are in b.work, and each bucket's launch runs
+ * as many blocks as fit the GPU, which claim its listed fronts in turn. */
 template <typename T>
 int launch_fused(const front_batch<T> &b, int lo, int hi, const sylva__kernel_tuning *t,
-                 cudaStream_t s);
+                 int listed, cudaStream_t s);
+/* gpu_list.cu: the lists in b.work in one launch: the fused class's for
+ * fronts with flo < m ≤ fhi (none when flo ≥ fhi), the medium path's
+ * (gpu_gemm.cuh) for m > mlo by panels of nb (none when mlo < 0). */
+template <typename T>
+int launch_front_lists(const front_batch<T> &b, int flo, int fhi, int mlo, int nb, cudaStream_t s);
+/* The current device's SM count (cached per device; 0 when CUDA cannot
+ * say). */
+int device_sm_count();
 /* gpu_panel.cu: fronts with m > lo by left-looking panels + lower GEMM;
  * mma 1: the GEMM tiles on FP64 tensor cores (gpu_mma.cuh), 2: those of
  * v9's grids only (without a list), 0: none; batches of at
  * least merge_min_count fronts (> 0): one block per front and panel;
- * medium_list > 0 and b.work set: the grids over a list of the path's fronts
- * (gpu_gemm.cuh). */
+ * medium_list > 0: the grids over the list of the path's fronts that
+ * launch_front_lists built in b.work (gpu_gemm.cuh). */
 template <typename T>
 int launch_blocked(const front_batch<T> &b, int lo, int max_m, int max_k, int nb, int mma,
                    int merge_min_count, int medium_list, cudaStream_t s);

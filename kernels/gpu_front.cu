@@ -4,8 +4,9 @@
  * kernel, small ones to the fused shared-memory kernel, the rest to the
  * left-looking panel path; each launch serves its class and lets the other
  * fronts exit (the checked entries and the range entry skip the launches
- * wholly below the batch's smallest m; the panel path, given the batch's
- * work scratch and medium_list, launches over a list of its fronts only).
+ * wholly below the batch's smallest m; given the batch's work scratch,
+ * one block first lists the fused class's fronts by bucket (fused_list) and
+ * the panel path's (medium_list), and their launches run over those lists).
  * The crossovers come from the tuning table. The dispatch is a
  * template on the scalar type; the C entry points instantiate it for
  * double. */
@@ -33,18 +34,25 @@ static int factor_vbatched(const sylva::front_batch<T> &b, int min_m, int max_m,
     const int floor = min_m > 1 ? (min_m <= max_m ? min_m - 1 : max_m) : 0; /* m > floor */
     int rc = SYLVA_OK;
     const int tiny = t->tiny_max_m < max_m ? t->tiny_max_m : max_m;
-    if (tiny > floor) rc = sylva::launch_tiny(b, floor, tiny, t, s);
-    int fused_hi = t->fused_max_m < max_m ? t->fused_max_m : max_m;
-    int fused_lo = tiny > floor ? tiny : floor;
-    if (rc == SYLVA_OK && fused_hi > fused_lo)
-        rc = sylva::launch_fused(b, fused_lo, fused_hi, t, s);
+    const int fused_hi = t->fused_max_m < max_m ? t->fused_max_m : max_m;
+    const int fused_lo = tiny > floor ? tiny : floor;
     int lo = fused_hi > tiny ? fused_hi : tiny;
     if (lo < floor) lo = floor;
-    /* The medium list pays only beside fronts of other classes (perf-log
-     * v10): a batch known to be all medium (floor at or above the class's
-     * lower end) runs v9's grids. */
-    const int medium_list = floor > 0 && floor >= (fused_hi > tiny ? fused_hi : tiny) ? 0 : t->medium_list;
-    if (rc == SYLVA_OK && max_m > lo)
+    /* The lists pay only beside fronts of other classes or buckets (perf-log
+     * v10, v11): a batch known to be all medium (floor at or above the
+     * class's lower end) runs v9's grids, one known to lie in one fused
+     * bucket a block per front. */
+    const bool fused_on = fused_hi > fused_lo, med_on = max_m > lo;
+    const int medium_list = !b.work || (floor > 0 && floor >= (fused_hi > tiny ? fused_hi : tiny)) ? 0
+                            : t->medium_list;
+    const bool one_bucket = floor > 0 && !med_on && floor >= tiny && floor >= (fused_hi - 1) / 32 * 32;
+    const int fused_list = b.work && fused_on && !one_bucket ? t->fused_list : 0;
+    if ((fused_list && fused_on) || (medium_list && med_on))
+        rc = sylva::launch_front_lists(b, fused_list ? fused_lo : 0, fused_list ? fused_hi : 0,
+                                       medium_list && med_on ? lo : -1, t->panel_nb, s);
+    if (rc == SYLVA_OK && tiny > floor) rc = sylva::launch_tiny(b, floor, tiny, t, s);
+    if (rc == SYLVA_OK && fused_on) rc = sylva::launch_fused(b, fused_lo, fused_hi, t, fused_list, s);
+    if (rc == SYLVA_OK && med_on)
         rc = sylva::launch_blocked(b, lo, max_m, max_k, t->panel_nb, t->gemm_mma,
                                    t->panel_merge_min_count, medium_list, s);
     return rc;

@@ -47,13 +47,14 @@ typedef struct sylva__front_batch {
      * none; ints, 16-byte aligned), private to the call until its work on
      * the stream is done: with the tuning key medium_list ≠ 0 the medium path
      * lists its fronts there (built on the device, in the call) and launches
-     * its grids over that list only (docs/kernels.md). */
+     * its grids over that list only, and with fused_list ≠ 0 so do the fused
+     * buckets (docs/kernels.md). */
     int *work;
 } sylva__front_batch;
 
 /* The scratch's layout: SYLVA_FRONT_WORK_HDR ints of counts, then one int
- * per front of the batch. */
-#define SYLVA_FRONT_WORK_HDR 72
+ * per front of the batch (since v11 the fused class's lists too). */
+#define SYLVA_FRONT_WORK_HDR 88
 #define SYLVA_FRONT_WORK_BYTES(count) (((size_t)(count) + SYLVA_FRONT_WORK_HDR) * sizeof(int))
 
 /* ---- Whole partial factorization of every front: tiny fronts (m ≤ 32) in

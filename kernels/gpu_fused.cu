@@ -19,8 +19,11 @@
  * the other warps finish the update (two barriers per panel instead of
  * three, the panel chain off the update's critical path). Buckets of small
  * fronts may run on 64-thread blocks (more fronts per SM). A front's
- * metadata is read in one round trip before the size filter. Written once
- * for any scalar type T. */
+ * metadata is read in one round trip before the size filter. With the
+ * batch's fused lists (fused_list, gpu_list.cu) a bucket's launch runs only
+ * as many blocks as are resident at once, each factoring the listed fronts
+ * it claims in turn (no block slots held by fronts of other buckets or
+ * classes). Written once for any scalar type T. */
 #include "gpu_common.cuh"
 #include "gpu_mma.cuh"
 #include "gpu_warp_potrf.cuh"
@@ -30,9 +33,11 @@ namespace sylva {
 /* Packed lower storage: column c holds rows c..m−1; (r, c) is at pk(c) + r. */
 __device__ __forceinline__ int pk(int c, int m) { return c * (2 * m - c - 1) / 2; }
 
-template <typename T, int DIM, int TR, int PB, bool MMA, int QR>
-__global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 12) /* 3 blocks of m ≤ 128 per SM; 12 of m ≤ 64 */
-    fused_front_kernel(front_batch<T> b, int lo, int hi)
+/* Front f by the whole block (every test before a barrier is uniform over
+ * the block); loaded() runs in every thread once the front is in shared
+ * memory (the list form's next claim there). */
+template <typename T, int DIM, int TR, int PB, bool MMA, int QR, typename F>
+__device__ __forceinline__ void fused_front(const front_batch<T> &b, int f, int lo, int hi, F loaded)
 {
     /* Dynamic shared memory is untyped: one declaration serves every T. */
     extern __shared__ __align__(16) unsigned char smem[];
@@ -41,7 +46,6 @@ __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 12) /* 3 blocks of m
     __shared__ T sD[PB * (PB + 1)], sInv[PB], sCol[32];
     constexpr int NT = DIM * DIM, S = DIM * TR, NW = NT / 32;
     constexpr bool LA = MMA && has_mma<T>::value; /* DMMA update with look-ahead */
-    const int f = blockIdx.x;
     /* The front's metadata in one round trip (gpu_common.cuh: ld_early). */
     const int m = ld_early(b.m + f), k = ld_early(b.k + f), info0 = ld_early(b.info + f);
     const int ldp = ld_early(b.ldp + f), ldc0 = ld_early(b.ldc + f);
@@ -82,6 +86,7 @@ __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 12) /* 3 blocks of m
     }
     if (tid == 0) s_info = 0;
     __syncthreads();
+    loaded();
 
     for (int j0 = 0; j0 < k; j0 += PB) {
         const int t0 = j0 + PB < k ? j0 + PB : k; /* first column after the panel */
@@ -250,11 +255,45 @@ __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 12) /* 3 blocks of m
     }
 }
 
-template <typename T, int DIM, int PB, bool MMA, int QR>
+/* LIST: the bucket's listed fronts (gpu_common.cuh), claimed one at a
+ * time by thread 0: the next claim issued when a front starts and its list
+ * word read once that front is loaded (both latencies under the front's
+ * work); else front blockIdx.x. */
+template <typename T, int DIM, int TR, int PB, bool MMA, int QR, bool LIST>
+__global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 12) /* 3 blocks of m ≤ 128 per SM; 12 of m ≤ 64 */
+    fused_front_kernel(front_batch<T> b, int lo, int hi)
+{
+    if constexpr (!LIST) {
+        fused_front<T, DIM, TR, PB, MMA, QR>(b, blockIdx.x, lo, hi, [] {});
+    } else {
+        __shared__ int s_f;
+        int *w = b.work;
+        const int q = (hi - 1) / 32, first = w[FL_START + q], end = w[FL_START + q + 1];
+        if (threadIdx.x == 0) {
+            const int e = first + atomicAdd(w + FL_NEXT + q, 1);
+            s_f = e < end ? w[SYLVA_FRONT_WORK_HDR + e] : -1;
+        }
+        for (;;) {
+            __syncthreads(); /* s_f set; the previous front's shared memory free */
+            const int f = s_f;
+            if (f < 0) break;
+            __syncthreads(); /* every thread has read s_f */
+            int e = end, nf = -1;
+            if (threadIdx.x == 0) e = first + atomicAdd(w + FL_NEXT + q, 1);
+            fused_front<T, DIM, TR, PB, MMA, QR>(b, f, lo, hi, [&] {
+                if (threadIdx.x == 0 && e < end) nf = ld_early(w + SYLVA_FRONT_WORK_HDR + e); /* issued here */
+            });
+            /* nf < 0 with e < end: the front exited before its load */
+            if (threadIdx.x == 0) s_f = e < end && nf < 0 ? w[SYLVA_FRONT_WORK_HDR + e] : nf;
+        }
+    }
+}
+
+template <typename T, int DIM, int PB, bool MMA, int QR, bool LIST>
 static int launch_q(const front_batch<T> &b, int lo, int hi, cudaStream_t s)
 {
     const size_t smem = (size_t)hi * (hi + 1) / 2 * sizeof(T); /* packed lower */
-    auto kern = fused_front_kernel<T, DIM, 4, PB, MMA, QR>;
+    auto kern = fused_front_kernel<T, DIM, 4, PB, MMA, QR, LIST>;
     /* The dynamic shared memory this instance may be launched with: that of
      * its largest bucket (QR·32 rows), the same value from every worker
      * thread. Set per launch to `smem` instead, one worker could lower it
@@ -271,33 +310,50 @@ static int launch_q(const front_batch<T> &b, int lo, int hi, cudaStream_t s)
     if (cudaFuncSetAttribute(kern, cudaFuncAttributePreferredSharedMemoryCarveout,
                              cudaSharedmemCarveoutMaxShared) != cudaSuccess)
         return SYLVA_ERR_RUNTIME;
-    kern<<<b.count, DIM * DIM, smem, s>>>(b, lo, hi);
+    unsigned grid = (unsigned)b.count;
+    if constexpr (LIST) {
+        /* As many blocks as are resident at once (unknown: a block per front). */
+        int per = 0;
+        const int sms = device_sm_count();
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kern, DIM * DIM, smem) != cudaSuccess)
+            per = 0, cudaGetLastError();
+        if (per > 0 && sms > 0 && (long)per * sms < b.count) grid = (unsigned)(per * sms);
+    }
+    kern<<<grid, DIM * DIM, smem, s>>>(b, lo, hi);
     return sylva__launch_status();
 }
 
 /* The load loop sized by the bucket: QR rows of 32 per lane. */
-template <typename T, int DIM, int PB, bool MMA>
+template <typename T, int DIM, int PB, bool MMA, bool LIST>
 static int launch_v(const front_batch<T> &b, int lo, int hi, cudaStream_t s)
 {
-    if (hi <= 64) return launch_q<T, DIM, PB, MMA, 2>(b, lo, hi, s);
-    if (hi <= 128) return launch_q<T, DIM, PB, MMA, 4>(b, lo, hi, s);
-    return launch_q<T, DIM, PB, MMA, 6>(b, lo, hi, s);
+    if (hi <= 64) return launch_q<T, DIM, PB, MMA, 2, LIST>(b, lo, hi, s);
+    if (hi <= 128) return launch_q<T, DIM, PB, MMA, 4, LIST>(b, lo, hi, s);
+    return launch_q<T, DIM, PB, MMA, 6, LIST>(b, lo, hi, s);
 }
 
-template <typename T, bool MMA>
+template <typename T, bool MMA, bool LIST>
 static int launch_p(const front_batch<T> &b, int lo, int hi, int threads, int panel,
                     cudaStream_t s)
 {
     if (threads == 64)
-        return panel == 16 ? launch_v<T, 8, 16, MMA>(b, lo, hi, s)
-                           : launch_v<T, 8, 8, MMA>(b, lo, hi, s);
-    return panel == 16 ? launch_v<T, 16, 16, MMA>(b, lo, hi, s)
-                       : launch_v<T, 16, 8, MMA>(b, lo, hi, s);
+        return panel == 16 ? launch_v<T, 8, 16, MMA, LIST>(b, lo, hi, s)
+                           : launch_v<T, 8, 8, MMA, LIST>(b, lo, hi, s);
+    return panel == 16 ? launch_v<T, 16, 16, MMA, LIST>(b, lo, hi, s)
+                       : launch_v<T, 16, 8, MMA, LIST>(b, lo, hi, s);
+}
+
+template <typename T, bool LIST>
+static int launch_m(const front_batch<T> &b, int lo, int hi, int threads, int panel, bool mma,
+                    cudaStream_t s)
+{
+    return mma ? launch_p<T, true, LIST>(b, lo, hi, threads, panel, s)
+               : launch_p<T, false, LIST>(b, lo, hi, threads, panel, s);
 }
 
 template <typename T>
 int launch_fused(const front_batch<T> &b, int lo, int hi, const sylva__kernel_tuning *t,
-                 cudaStream_t s)
+                 int listed, cudaStream_t s)
 {
     if (hi > 192) return SYLVA_ERR_ARGUMENT;
     int rc = SYLVA_OK;
@@ -308,16 +364,17 @@ int launch_fused(const front_batch<T> &b, int lo, int hi, const sylva__kernel_tu
         int h = (l / 32 + 1) * 32;
         if (h > hi) h = hi;
         const int threads = h <= t->fused_small_m ? 64 : t->fused_threads;
-        if (has_mma<T>::value && h > t->fused_mma_min_m)
-            rc = launch_p<T, true>(b, l, h, threads, t->fused_panel, s);
+        const bool mma = has_mma<T>::value && h > t->fused_mma_min_m;
+        if (listed)
+            rc = launch_m<T, true>(b, l, h, threads, t->fused_panel, mma, s);
         else
-            rc = launch_p<T, false>(b, l, h, threads, t->fused_panel, s);
+            rc = launch_m<T, false>(b, l, h, threads, t->fused_panel, mma, s);
         l = h;
     }
     return rc;
 }
 
 template int launch_fused<double>(const front_batch<double> &, int, int,
-                                  const sylva__kernel_tuning *, cudaStream_t);
+                                  const sylva__kernel_tuning *, int, cudaStream_t);
 
 } // namespace sylva

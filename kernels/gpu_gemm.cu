@@ -18,7 +18,6 @@
  * doubles so a fragment load takes the minimum two wavefronts. Warps whose
  * whole part lies above the diagonal skip the products (warp-uniform).
  * Written once for any scalar type T. */
-#include <atomic>
 
 #include "gpu_common.cuh"
 #include "gpu_gemm.cuh"
@@ -294,19 +293,9 @@ int launch_gemm_generic(const gemm_args<T> &g, T alpha, T beta, int lower, int m
 unsigned med_grid_x(int count, int medium_list)
 {
     if (medium_list <= 1 || count <= 0) return count < 1 ? 1u : (unsigned)count;
-    /* The SM count of the current device, cached per device (the worker
-     * threads share the cache); unknown: a block per entry. */
-    static std::atomic<int> sms[64];
-    int dev = 0, n = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess) return (unsigned)count;
-    if (dev >= 0 && dev < 64) n = sms[dev].load(std::memory_order_relaxed);
-    if (n <= 0) {
-        if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || n <= 0) {
-            cudaGetLastError();
-            return (unsigned)count;
-        }
-        if (dev >= 0 && dev < 64) sms[dev].store(n, std::memory_order_relaxed);
-    }
+    /* unknown SM count: a block per entry */
+    const int n = device_sm_count();
+    if (n <= 0) return (unsigned)count;
     const long g = (long)medium_list * n;
     return (unsigned)(g < count ? g : count);
 }

@@ -162,56 +162,6 @@ __global__ void __launch_bounds__(PANEL_ROWS) panel_trsm_kernel(gemm_args<T> g, 
                     ldb, g.m[e], j, (int *)nullptr);
 }
 
-/* The medium list (gpu_gemm.cuh) in b.work: one block counts the fronts
- * by their panels (shared-memory histogram), then writes each front at its
- * count's next slot; the fronts of the batch in chunks of LIST_THREADS ×
- * LIST_PER, each thread's loads all in flight before their use. */
-#define LIST_THREADS 1024
-#define LIST_PER 8
-template <typename T>
-__global__ void __launch_bounds__(LIST_THREADS) medium_list_kernel(front_batch<T> b, int lo, int nb)
-{
-    __shared__ int slot[MED_PMAX + 1];
-    int *w = b.work;
-    const int tid = threadIdx.x;
-    if (tid <= MED_PMAX) slot[tid] = 0;
-    __syncthreads();
-    for (int pass = 0; pass < 2; pass++) {
-        for (int c0 = 0; c0 < b.count; c0 += LIST_THREADS * LIST_PER) {
-            int m[LIST_PER], k[LIST_PER], bad[LIST_PER];
-#pragma unroll
-            for (int u = 0; u < LIST_PER; u++) {
-                const int f = c0 + u * LIST_THREADS + tid;
-                m[u] = f < b.count ? b.m[f] : 0;
-                k[u] = f < b.count ? b.k[f] : 0;
-                bad[u] = f < b.count ? b.info[f] : 1;
-            }
-#pragma unroll
-            for (int u = 0; u < LIST_PER; u++) {
-                if (m[u] <= lo || k[u] <= 0 || bad[u] != 0) continue;
-                const int p = SYLVA_DIV_UP(k[u], nb) < MED_PMAX ? SYLVA_DIV_UP(k[u], nb) : MED_PMAX;
-                if (pass == 0)
-                    atomicAdd(&slot[p], 1);
-                else
-                    w[SYLVA_FRONT_WORK_HDR + atomicAdd(&slot[p], 1)] = c0 + u * LIST_THREADS + tid;
-            }
-        }
-        __syncthreads();
-        if (pass == 0 && tid == 0) {
-            /* slot[p] ← where count p starts (most panels first); w[s] ←
-             * the fronts with more than s panels. */
-            int run = 0;
-            for (int p = MED_PMAX; p >= 1; p--) {
-                const int h = slot[p];
-                slot[p] = run;
-                run += h;
-                w[p - 1] = run;
-            }
-        }
-        __syncthreads();
-    }
-}
-
 /* One panel step's launches (merged: one; else the row blocks, then the
  * write of the factored block), in the kernel's form MODE. */
 template <typename T, int NB, int MODE>
@@ -244,7 +194,8 @@ int launch_blocked(const front_batch<T> &b, int lo, int max_m, int max_k, int nb
 {
     if (max_m <= lo || max_k <= 0) return SYLVA_OK;
     int rc = SYLVA_OK;
-    /* With a list, every launch's grid.x runs over its entries only. */
+    /* With a list (built by launch_front_lists), every launch's grid.x runs
+     * over its entries only. */
     const int *lw = medium_list > 0 ? b.work : nullptr;
     const unsigned gx = lw ? med_grid_x(b.count, medium_list) : (unsigned)b.count;
     const bool loop = gx < (unsigned)b.count;
@@ -252,10 +203,6 @@ int launch_blocked(const front_batch<T> &b, int lo, int max_m, int max_k, int nb
      * call: SIMT ran the list's forms 3–6% faster on the vbatched batches,
      * DMMA v9's grids 10–20% faster on the fixed ones). */
     if (mma == 2) mma = lw ? 0 : 1;
-    if (lw) {
-        medium_list_kernel<<<1, LIST_THREADS, 0, s>>>(b, lo, nb);
-        rc = sylva__launch_status();
-    }
     /* Batches of many fronts: one block per front and panel, which factors,
      * solves all rows below and writes the block in one launch; else row
      * blocks over the front and a second launch that writes the block. */

@@ -46,7 +46,7 @@ static void tuning_dir(char *buf, size_t bufsz)
 
 void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
 {
-    /* Measured on an H100 80GB HBM3 (kernels/tuning/, docs/perf-log.md v8). */
+    /* The H100 80GB HBM3 table (kernels/tuning/, docs/perf-log.md v11). */
     t->tiny_max_m = 32;
     t->fused_max_m = 160;
     t->fused_threads = 256;
@@ -57,16 +57,17 @@ void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
     t->native_min_m = 2048;
     t->fused_mma_min_m = 0;
     t->fused_small_m = 96;
-    t->gemm_mma = 1;
+    t->gemm_mma = 2;
     t->panel_merge_min_count = 128;
     t->tiny_min_blocks = 4;
     t->tiny_fronts4 = 1;
     t->tiny_min_blocks4 = 0;
     t->tiny_one_launch = 1;
     t->tiny_warp_uniform = 8;
-    t->native_trsm_nb = 512;
+    t->native_trsm_nb = 256;
     t->native_trsm_doubling = 1;
     t->medium_list = 8;
+    t->fused_list = 1;
 }
 
 #define SYLVA_TUNING_KEYS(X)                                                                  \
@@ -74,7 +75,7 @@ void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
     X(native_syrk_nb) X(native_panel_nb) X(native_min_m) X(fused_mma_min_m) X(fused_small_m)  \
     X(gemm_mma) X(panel_merge_min_count) X(tiny_min_blocks) X(tiny_fronts4)                    \
     X(tiny_min_blocks4) X(tiny_one_launch) X(tiny_warp_uniform) X(native_trsm_nb) \
-    X(native_trsm_doubling) X(medium_list)
+    X(native_trsm_doubling) X(medium_list) X(fused_list)
 
 int sylva__kernel_tuning_check(const sylva__kernel_tuning *t)
 {
@@ -101,6 +102,7 @@ int sylva__kernel_tuning_check(const sylva__kernel_tuning *t)
     if (t->native_trsm_nb != 0 && (t->native_trsm_nb < 64 || t->native_trsm_nb > 1024)) return -1;
     if (t->native_trsm_doubling != 0 && t->native_trsm_doubling != 1) return -1;
     if (t->medium_list < 0 || t->medium_list > 64) return -1;
+    if (t->fused_list != 0 && t->fused_list != 1) return -1;
     return 0;
 }
 

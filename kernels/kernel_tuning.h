@@ -28,8 +28,8 @@ typedef struct sylva__kernel_tuning {
                             updates on FP64 tensor cores (DMMA); the others on SIMT DFMA */
     int fused_small_m;  /* fused buckets of m ≤ this (≤ 192) run on 64-thread blocks whatever
                            fused_threads says (more fronts per SM); 0: off */
-    int gemm_mma;       /* 1: the medium path's GEMM tiles on DMMA; 0: SIMT DFMA; 2 (v10, not yet
-                           measured as a whole): DMMA on v9's grids, SIMT on the list's forms */
+    int gemm_mma;       /* 1: the medium path's GEMM tiles on DMMA; 0: SIMT DFMA; 2 (v10): DMMA
+                           on v9's grids, SIMT on the list's forms */
     int panel_merge_min_count; /* medium path: batches of at least this many fronts factor and
                                   solve each panel in one block per front (0: never) */
     int tiny_min_blocks; /* the 32-lane tiny kernel: 0 (compiler's registers), 5 (capped at 96
@@ -53,6 +53,10 @@ typedef struct sylva__kernel_tuning {
                            front of the batch, the others exit; 1 its fronts listed on the device
                            (by pivot panels, most first) and a block per listed front; B ≥ 2
                            (≤ 64): B·SMs blocks looping over the list */
+    int fused_list;     /* the fused buckets, when the batch has a work scratch: 0 (v10) a block
+                           per front of the batch, the others exit; 1 (v11) their fronts listed
+                           on the device by bucket (most pivots first) and each bucket's launch
+                           as many blocks as are resident, claiming the listed fronts in turn */
 } sylva__kernel_tuning;
 
 void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t);

@@ -7,11 +7,13 @@
  * tuning variant (threads, panel widths, crossovers, DMMA or SIMT updates,
  * 64-thread small buckets, merged medium panels, the tiny kernels' forms,
  * a warp's lane groups in step, one launch for all tiny lane-group sizes,
- * the medium path's grids over the batch or over its list, the batch with
- * and without its work scratch) runs the same checks; the max-only and range (smallest m known) no-check
+ * the medium path's grids over the batch or over its list, the fused
+ * buckets over their lists or not, the batch with and without its work
+ * scratch) runs the same checks; the max-only and range (smallest m known) no-check
  * entries run one-size batches on both sides of every crossover and mixed
  * batches.
- * Usage: test_gpu_front [--quick]   (quick: small sizes, for the sanitizers)
+ * Usage: test_gpu_front [--quick [fused_list]]   (quick: small sizes, for the sanitizers;
+ * fused_list: that test alone)
  * Exit: 0 pass, 1 fail, 77 no GPU. */
 #include <float.h>
 #include <math.h>
@@ -192,6 +194,54 @@ static void test_medium_list(const sylva__kernel_tuning *t)
     free(m), free(k), free(whole), free(bad);
 }
 
+/* The fused class's lists (fused_list 1, v11) on a batch of 8,400 fronts
+ * (more than one chunk of the list kernel): every fused bucket's edges
+ * (m = 32q, 32q + 1), random m in the class (38%), tiny (60%) and medium
+ * fronts (2%), k = 0
+ * and non-SPD fronts; forms: the table's (with and without the medium
+ * list), 64-thread blocks with panels of 16 on SIMT updates up to 192 rows,
+ * the lists off, the batch without work, the range entry with the smallest
+ * m inside a bucket (a first launch not aligned to 32 rows) and the max
+ * entry (quick: the first three, 600 fronts). */
+static void test_fused_list(const sylva__kernel_tuning *t)
+{
+    const int count = quick ? 600 : 8400;
+    int *m = malloc(count * sizeof(int)), *k = malloc(count * sizeof(int));
+    int *whole = malloc(count * sizeof(int)), *bad = calloc(count, sizeof(int));
+    static const int edge[] = {32, 33, 64, 65, 96, 97, 128, 129, 160, 161, 192, 193};
+    for (int q = 0; q < count; q++) {
+        const int r = q % 10;
+        m[q] = q < 12 ? edge[q] : r < 6 ? gt_randint(1, 32) : q % 50 ? gt_randint(33, 192) : gt_randint(193, 260);
+        k[q] = q % 13 == 5 ? 0 : q % 4 == 1 ? m[q] : gt_randint(1, m[q]);
+        whole[q] = q % 2;
+        if (q % 97 == 11 && k[q] >= 2) bad[q] = gt_randint(1, k[q]);
+    }
+    struct { int fused_max, threads, panel, mma_min, small, medium, list, work, entry; const char *name; } v[] = {
+        {160, 0, 0, -1, -1, -1, 1, 1, 2, "fused list, table's forms"},
+        {192, 64, 16, 192, 192, 0, 1, 1, 0, "fused list, 64 thr, panel 16, SIMT"},
+        {192, 256, 8, 0, 0, 8, 1, 1, 1, "fused list, 256 thr, DMMA, max entry"},
+        {160, 0, 0, -1, -1, 0, 1, 1, 2, "fused list, no medium list"},
+        {160, 0, 0, -1, -1, -1, 0, 1, 2, "fused list off"},
+        {160, 0, 0, -1, -1, -1, 1, 0, 2, "fused list, batch without work"},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0] && (!quick || i < 3); i++) {
+        sylva__kernel_tuning u = *t;
+        u.fused_max_m = v[i].fused_max, u.fused_list = v[i].list;
+        if (v[i].threads) u.fused_threads = v[i].threads, u.fused_panel = v[i].panel;
+        if (v[i].mma_min >= 0) u.fused_mma_min_m = v[i].mma_min, u.fused_small_m = v[i].small;
+        if (v[i].medium >= 0) u.medium_list = v[i].medium;
+        entry_mode = v[i].entry, gt_batch_work = v[i].work;
+        run_factor_batch(count, m, k, whole, bad, &u, v[i].name);
+    }
+    /* the range entry with the smallest m at 40 (the first bucket (39, 64]) */
+    for (int q = 0; q < count; q++)
+        if (m[q] < 40) m[q] = 40 + q % 150, k[q] = q % 13 == 5 ? 0 : gt_randint(1, m[q]), bad[q] = 0;
+    entry_mode = 2, gt_batch_work = 1;
+    run_factor_batch(count, m, k, whole, bad, t, "fused list, range entry m ≥ 40");
+    entry_mode = 0;
+    free(m), free(k), free(whole), free(bad);
+}
+
 /* POTRF, TRSM, SYRK and GEMM entries against their CPU twins. */
 static void test_parts(const sylva__kernel_tuning *t)
 {
@@ -304,6 +354,13 @@ int main(int argc, char **argv)
     quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
     gt_require_gpu();
     gt_seed();
+    if (argc > 2 && strcmp(argv[2], "fused_list") == 0) { /* that test alone (racecheck) */
+        sylva__kernel_tuning t;
+        sylva__kernel_tuning_defaults(&t);
+        test_fused_list(&t);
+        printf("%s: %d failures\n", failures ? "FAIL" : "PASS", failures);
+        return failures ? 1 : 0;
+    }
     int max_m = quick ? 200 : 1100;
     sylva__kernel_tuning t;
     sylva__kernel_tuning_defaults(&t);
@@ -382,6 +439,7 @@ int main(int argc, char **argv)
         gt_batch_work = 1;
     }
     test_medium_list(&t);
+    test_fused_list(&t);
     {   /* the parts on the SIMT GEMM tiles (the defaults take DMMA) */
         sylva__kernel_tuning u = t;
         u.gemm_mma = 0;
