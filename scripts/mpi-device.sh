@@ -6,8 +6,9 @@
 # KIND:N, default lap3d7:60) `sylva factor --mode cpu --nrhs R`: one
 # process with CORES CPU workers (default 14), then P ranks (RANKS, default
 # "2 4") sized by sylva (each its share of the cores less one: the
-# machine's cores / P − 1), each twice (the second kept), and a 2-rank run
-# with --rcond (it gathers L on rank 0: the gather's time). MODE=gpu
+# machine's cores / P − 1), each twice (the second kept; TWICE=0: once),
+# and a 2-rank run with --rcond (it gathers L on rank 0: the gather's
+# time; RCOND=0 leaves it out). MODE=gpu
 # (default cpu) runs every one of them with --mode gpu instead (one process
 # on the GPU, the ranks dealt the machine's GPUs: on a one-GPU machine they
 # share it). TESTS="CASE:RANKS[:ARG] ..." first runs those cases of
@@ -44,7 +45,7 @@ for spec in $specs; do
   m=/tmp/$spec.mtx
   "$B/bin/sylva-gen" "${spec%%:*}" "${spec#*:}" -o "$m" > /dev/null 2>&1 || { echo "sylva-gen $spec failed"; exit 1; }
   for r in $NRHS; do
-    for i in 1 2; do
+    for i in $([ "${TWICE:-1}" = 0 ] && echo 1 || echo 1 2); do
       STARPU_NCPU=$CORES "$B/bin/sylva" factor "$m" --mode "$MODE" --nrhs "$r" --json "$OUT/$spec-1p-r$r.json" \
         > "$OUT/$spec-1p-r$r.log" 2>&1
       for p in $RANKS; do
@@ -54,7 +55,7 @@ for spec in $specs; do
       done
     done
   done
-  "${mpi[@]}" -n 2 -x STARPU_SILENT -x STARPU_HOME -x LD_LIBRARY_PATH \
+  [ "${RCOND:-1}" = 0 ] || "${mpi[@]}" -n 2 -x STARPU_SILENT -x STARPU_HOME -x LD_LIBRARY_PATH \
     "$B/bin/sylva" factor "$m" --mode "$MODE" --rcond --json "$OUT/$spec-2p-rcond.json" > "$OUT/$spec-2p-rcond.log" 2>&1
   [ -n "${MEMORY:-}" ] || continue
   "$B/bin/sylva" factor "$m" --mode "$MODE" --device-memory "$MEMORY" --json "$OUT/$spec-1p-mem.json" \
