@@ -76,19 +76,6 @@ extern "C" {
  * the same; 32,4096: 3–8% slower; v6): the polls are not what loads them. */
 #define SYLVA_SOLVE_POLL_MIN 32
 #define SYLVA_SOLVE_POLL_MAX 32
-/* How the item lists are ordered (bits; SYLVA_SOLVE_ORDER=N in the
- * environment overrides the default when the lists are made, for
- * measurements). Without them each list is by estimated start alone. The
- * top of the tree is its split fronts and their ancestors; the bottom the
- * rest (folded fronts only). FWD_BOTTOM: the forward list gives every
- * bottom item before any top item; BWD_TOP: the backward list gives every
- * top item before any bottom item, so that folded fronts taken early, waiting
- * on their parents, hold no resident block a top front's chain needs
- * (cuDSS's solve runs its top and its bottom as separate launches,
- * docs/perf-log.md v9). */
-#define SYLVA_SOLVE_ORDER_FWD_BOTTOM 1
-#define SYLVA_SOLVE_ORDER_BWD_TOP 2
-#define SYLVA_SOLVE_ORDER_DEFAULT 0
 /* An item is two ints: the front record, then kind << 24 | index. FOLD:
  * the whole front. TRI: triangle block `index`. UPD: update chunk `index`
  * (forward: row chunk · ceil(k/UK) + pivot chunk; backward: pivot chunk ·

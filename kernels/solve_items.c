@@ -24,17 +24,7 @@
 
 static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-/* SYLVA_SOLVE_ORDER from the environment (bits, gpu_solve.h), else the
- * default; read at each call (once per analysis). */
-static int solve_order(void)
-{
-    const char *e = getenv("SYLVA_SOLVE_ORDER");
-    return e && *e ? (int)(strtol(e, NULL, 10) & (SYLVA_SOLVE_ORDER_FWD_BOTTOM | SYLVA_SOLVE_ORDER_BWD_TOP))
-                   : SYLVA_SOLVE_ORDER_DEFAULT;
-}
-
 typedef struct item {
-    int phase;     /* 0 or 1: listed by phase first (SYLVA_SOLVE_ORDER) */
     int64_t start; /* estimated start, in item steps */
     int seq;       /* position in front order: ties keep it */
     int rec, code;
@@ -43,14 +33,13 @@ typedef struct item {
 static int by_start(const void *x, const void *y)
 {
     const item *a = x, *b = y;
-    if (a->phase != b->phase) return a->phase < b->phase ? -1 : 1;
     if (a->start != b->start) return a->start < b->start ? -1 : 1;
     return (a->seq > b->seq) - (a->seq < b->seq);
 }
 
-static void put(item *list, int64_t *count, int phase, int64_t start, int rec, int kind, int64_t index)
+static void put(item *list, int64_t *count, int64_t start, int rec, int kind, int64_t index)
 {
-    list[*count] = (item){phase, start, (int)*count, rec, SYLVA_SOLVE_ITEM(kind, (int)index)};
+    list[*count] = (item){start, (int)*count, rec, SYLVA_SOLVE_ITEM(kind, (int)index)};
     ++*count;
 }
 
@@ -92,39 +81,28 @@ int sylva__solve_items(int F, const int *m, const int *k, const int *parent, int
     int64_t most = nf > nb ? nf : nb;
     item *list = sylva__malloc((size_t)most + 1, sizeof *list);
     int64_t *start = sylva__calloc((size_t)F + 1, sizeof *start);
-    char *top = sylva__calloc((size_t)F + 1, 1);
-    if (!list || !start || !top) {
+    if (!list || !start) {
         free(list);
         free(start);
-        free(top);
         return SYLVA_ERR_NO_MEMORY;
     }
-    /* The top of the tree: split fronts and their ancestors (closed upwards,
-     * so the rest is closed downwards and either phase first keeps every
-     * item after what it needs). */
-    for (int i = 0; i < F; i++) {
-        if (nt[i] > 0) top[i] = 1;
-        if (top[i] && parent[i] >= 0) top[parent[i]] = 1;
-    }
-    const int order = solve_order();
     /* Forward: records come children first, so a front's start is final
      * when its turn comes. */
     int64_t count = 0;
     for (int i = 0; i < F; i++) {
-        const int ph = order & SYLVA_SOLVE_ORDER_FWD_BOTTOM ? top[i] : 0;
         int64_t s = start[i], done;
         if (nt[i] == 0) {
-            put(list, &count, ph, s, i, SYLVA_SOLVE_FOLD, 0);
+            put(list, &count, s, i, SYLVA_SOLVE_FOLD, 0);
             done = s + 1;
         } else {
-            for (int b = 0; b < nt[i]; b++) put(list, &count, ph, s + b, i, SYLVA_SOLVE_TRI, b);
+            for (int b = 0; b < nt[i]; b++) put(list, &count, s + b, i, SYLVA_SOLVE_TRI, b);
             /* An update item takes its pivots' triangle blocks as they
              * finish: listed with the last of them. */
             int64_t nku = ceil_div(k[i], SYLVA_SOLVE_UK), nru = nuf[i] / nku;
             for (int64_t pc = 0; pc < nku; pc++) {
                 int64_t j1 = (pc + 1) * SYLVA_SOLVE_UK < k[i] ? (pc + 1) * SYLVA_SOLVE_UK : k[i];
                 for (int64_t rc = 0; rc < nru; rc++)
-                    put(list, &count, ph, s + ceil_div(j1, SYLVA_SOLVE_TB) - 1, i, SYLVA_SOLVE_UPD, rc * nku + pc);
+                    put(list, &count, s + ceil_div(j1, SYLVA_SOLVE_TB) - 1, i, SYLVA_SOLVE_UPD, rc * nku + pc);
             }
             done = s + nt[i] + 1;
         }
@@ -134,20 +112,18 @@ int sylva__solve_items(int F, const int *m, const int *k, const int *parent, int
     /* Backward: parents first; start[i] becomes the front's finish. */
     count = 0;
     for (int i = F - 1; i >= 0; i--) {
-        const int ph = order & SYLVA_SOLVE_ORDER_BWD_TOP ? !top[i] : 0;
         int64_t s = parent[i] >= 0 ? start[parent[i]] : 0;
         if (nt[i] == 0) {
-            put(list, &count, ph, s, i, SYLVA_SOLVE_FOLD, 0);
+            put(list, &count, s, i, SYLVA_SOLVE_FOLD, 0);
             start[i] = s + 1;
         } else {
-            for (int u = 0; u < nub[i]; u++) put(list, &count, ph, s, i, SYLVA_SOLVE_UPD, u);
-            for (int b = nt[i] - 1; b >= 0; b--) put(list, &count, ph, s + nt[i] - b, i, SYLVA_SOLVE_TRI, b);
+            for (int u = 0; u < nub[i]; u++) put(list, &count, s, i, SYLVA_SOLVE_UPD, u);
+            for (int b = nt[i] - 1; b >= 0; b--) put(list, &count, s + nt[i] - b, i, SYLVA_SOLVE_TRI, b);
             start[i] = s + nt[i] + 1;
         }
     }
     emit(list, count, bitems);
     free(list);
     free(start);
-    free(top);
     return SYLVA_OK;
 }
