@@ -18,7 +18,6 @@ def main():
         rows.append(r)
     k = OrderedDict()
     for r in rows:
-        key = (r.get("Kernel Name", "?")[:60], r.get("Block Size", ""), r.get("Grid Size", ""))
         name = r.get("Kernel Name", "?")
         e = k.setdefault(name, {"n": 0, "ids": set(), "metrics": {}, "grids": set(), "blocks": set()})
         e["ids"].add(r.get("ID"))
@@ -45,8 +44,9 @@ def main():
         tot_t += sum(t)
         tot_b += sum(b) + sum(w)
         g = sorted(e["grids"])
+        grids = ','.join(g[:3]) + ('…' if len(g) > 3 else '')
         print(f"{name[:60]:60} {len(e['ids']):5} {sum(t) / 1e3:9.1f} {max(t) / 1e3:8.1f} {regs:5.0f} {sm:7.0f} "
-              f"{(sum(b) + sum(w)) / 1e6:8.1f} {','.join(g[:3])}{'…' if len(g) > 3 else ''} / {','.join(sorted(e['blocks']))}")
+              f"{(sum(b) + sum(w)) / 1e6:8.1f} {grids} / {','.join(sorted(e['blocks']))}")
     print(f"total kernel time {tot_t / 1e6:.3f} ms, DRAM {tot_b / 1e6:.1f} MB")
 
 

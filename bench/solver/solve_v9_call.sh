@@ -10,6 +10,8 @@
 #                    ($CUDSS_LIB), summarized by ncu_summary.py
 #   bench:NAME:BUNDLE:NRHS:ENV   bench-solver --gpu-solves-only --repeat 3 on $SPECS
 #                    (ENV: VAR=value+VAR=value, or -), cuDSS too when CUDSS=1
+#   trace:NAME:BUNDLE:ENV   one traced 1-column solve of lap3d7:60 (SYLVA_SOLVE_TRACE),
+#                    summarized by solve_trace.py
 #   tests:BUNDLE     test_gpu_solve on the solve cases, test_refine mode=gpu, memcheck
 set -uo pipefail
 C=$(cd "$1" && pwd); shift
@@ -62,6 +64,16 @@ PY
         --policies subtree --modes gpu --cholmod-threads none --nrhs "$a3" --gpu-solves-only "${cud[@]}" \
         --json "$O/$a1.json" $SPECS > "$O/$a1.log" 2> "$O/$a1.err"
       note "bench $a1 ($a2 $a3 $envs): rc=$? ($(( $(date +%s) - s )) s)" ;;
+    trace)
+      B=$(bdir "$a2")
+      envs=${a3//+/ }; [ "$envs" = - ] && envs=
+      # shellcheck disable=SC2086
+      LD_LIBRARY_PATH=$B/lib timeout 120 env $envs SYLVA_SOLVE_TRACE="$O/trace-$a1.txt" "$B/bin/bench-solver" \
+        --repeat 1 --policies subtree --modes gpu --cholmod-threads none --nrhs 1 --gpu-solves-only \
+        lap3d7:60 > "$O/trace-$a1.log" 2>&1
+      note "trace $a1 ($a2 $envs): rc=$? ($(( $(date +%s) - s )) s)"
+      python3 "$C/solve_trace.py" "$O/trace-$a1.txt" 4 > "$O/trace-$a1.sum" 2>&1
+      rm -f "$O/trace-$a1.txt" ;;
     tests)
       B=$(bdir "$a1")
       export LD_LIBRARY_PATH=$B/lib
@@ -96,6 +108,6 @@ for r in json.load(open(sys.argv[1])):
             1e3 * s["gpu_solve"], s["backward_error"] or 0))
 PY
 done
-cat "$O"/ncu-*.txt 2>/dev/null
+cat "$O"/ncu-*.txt "$O"/trace-*.sum 2>/dev/null
 tar cJf "$OUT/v9.tar.xz" -C /tmp v9work
 cp "$summary" "$OUT/summary.txt"
