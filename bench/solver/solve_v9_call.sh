@@ -12,6 +12,9 @@
 #                    (ENV: VAR=value+VAR=value, or -), cuDSS too when CUDSS=1
 #   trace:NAME:BUNDLE:ENV   one traced 1-column solve of lap3d7:60 (SYLVA_SOLVE_TRACE),
 #                    summarized by solve_trace.py
+#   chain:K:BACKGROUND   CARRY_DIR/chain-step (bench/solver/chain_step.cu) on a K-pivot triangle
+#   record:NAME:BUNDLE   bench-solver with the CPU solves too (tasks, sequential) on $RSPECS, 1 and
+#                    64 columns, then lap3d7:100's GPU solves only
 #   tests:BUNDLE     test_gpu_solve on the solve cases, test_refine mode=gpu, memcheck
 set -uo pipefail
 C=$(cd "$1" && pwd); shift
@@ -74,6 +77,27 @@ PY
       note "trace $a1 ($a2 $envs): rc=$? ($(( $(date +%s) - s )) s)"
       python3 "$C/solve_trace.py" "$O/trace-$a1.txt" 4 > "$O/trace-$a1.sum" 2>&1
       rm -f "$O/trace-$a1.txt" ;;
+    chain)
+      timeout 60 "$C/chain-step" "$a1" "$a2" 2>&1 | tee -a "$summary" ;;
+    record)
+      B=$(bdir "$a2")
+      LD_LIBRARY_PATH=$B/lib timeout 200 "$B/bin/bench-solver" --repeat 3 --policies subtree --modes gpu \
+        --cholmod-threads none --nrhs 1,64 --json "$O/$a1.json" ${RSPECS:-lap3d7:60 lap2d5:1000 elast3d:30} \
+        "$here/matrices/real/bcsstk13.mtx" > "$O/$a1.log" 2> "$O/$a1.err"
+      note "record $a1: rc=$? ($(( $(date +%s) - s )) s)"
+      LD_LIBRARY_PATH=$B/lib timeout 90 "$B/bin/bench-solver" --repeat 3 --policies subtree --modes gpu \
+        --cholmod-threads none --nrhs 1,64 --gpu-solves-only --json "$O/$a1-lap3d7_100.json" lap3d7:100 \
+        > "$O/$a1-lap3d7_100.log" 2>> "$O/$a1.err"
+      note "record $a1 lap3d7:100: rc=$? ($(( $(date +%s) - s )) s)"
+      python3 - "$O/$a1.json" <<'PY' | tee -a "$summary"
+import json, sys
+for r in json.load(open(sys.argv[1])):
+    for s in r["solves"]:
+        print("%-12s nrhs %2d  gpu %7.3f ms  cpu tasks %8.4f s  sequential %8.4f s  seq/tasks %.2f" % (
+            r["matrix"][:12], s["nrhs"], 1e3 * s["gpu"], s["cpu"], s["sequential"],
+            s["sequential"] / s["cpu"] if s["cpu"] else 0))
+PY
+      ;;
     tests)
       B=$(bdir "$a1")
       export LD_LIBRARY_PATH=$B/lib
