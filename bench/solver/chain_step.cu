@@ -11,8 +11,9 @@
  * the solve) and loaded into shared memory before the item waits. Optional
  * background blocks poll a counter the whole time, as the sweeps' waiting
  * items do. Checks x against the host's substitution. A stand-alone
- * measurement: no sylva code, nothing the library links.
- *   build: nvcc -O3 -arch=sm_90 -o chain-step bench/solver/chain_step.cu
+ * measurement: it takes only the sweeps' acquire poll and release count
+ * from kernels/gpu_solve_items.cuh and links nothing of the library.
+ *   build: nvcc -O3 -arch=sm_90 -Ikernels -Icore -Iinclude -o chain-step bench/solver/chain_step.cu
  *   usage: chain-step [K] [BACKGROUND]   (K pivots, default 5504) */
 #include <algorithm>
 #include <cmath>
@@ -21,6 +22,8 @@
 #include <vector>
 
 #include <cuda_runtime.h>
+
+#include "gpu_solve_items.cuh"
 
 #define CHECK(x)                                                                                   \
     do {                                                                                           \
@@ -31,16 +34,9 @@
         }                                                                                          \
     } while (0)
 
-__device__ __forceinline__ int load_acquire(const int *p)
-{
-    int v;
-    asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    return v;
-}
-__device__ __forceinline__ void add_release(int *p)
-{
-    asm volatile("red.release.gpu.global.add.s32 [%0], 1;" ::"l"(p) : "memory");
-}
+/* The sweeps' own poll and count (kernels/gpu_solve_items.cuh). */
+using sylva::add_release;
+using sylva::load_acquire;
 
 struct args {
     const double *L, *inv; /* L: k × k, ld k; inv: the 32 × 32 inverse of each diagonal block, column-major */
