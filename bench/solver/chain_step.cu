@@ -10,7 +10,9 @@
  * the host once (the "precomputed inverses in device memory" never built in
  * the solve) and loaded into shared memory before the item waits. Optional
  * background blocks poll a counter the whole time, as the sweeps' waiting
- * items do. Checks x against the host's substitution. A stand-alone
+ * items do. The backward chain (Lᵀ x = b, v10) the same way, as the
+ * sweeps' tri_backward and the top launch's 64-row items take it. Checks x
+ * against the host's substitution. A stand-alone
  * measurement: it takes only the sweeps' acquire poll and release count
  * from kernels/gpu_solve_items.cuh and links nothing of the library.
  *   build: nvcc -O3 -arch=sm_90 -Ikernels -Icore -Iinclude -o chain-step bench/solver/chain_step.cu
@@ -169,15 +171,129 @@ template <int TT, int MINB> __global__ void __launch_bounds__(128, MINB) chain(a
     }
 }
 
-template <int TT, int MINB>
+/* The lane's row of invᵀ · v. */
+__device__ __forceinline__ double apply_t(const double *inv, double v)
+{
+    const int lane = threadIdx.x % 32;
+    double acc = 0;
+#pragma unroll 8
+    for (int j = 0; j < 32; j++) acc += inv[j + lane * 33] * __shfl_sync(0xffffffffu, v, j);
+    return acc;
+}
+
+/* The backward chain (Lᵀ x = b), items from the last block up, as the
+ * sweeps' tri_backward runs them. TT = 32: a lane per pivot of the item,
+ * each warp 8 of an arriving block's rows (a lane reads 8 consecutive
+ * entries of its column), x by broadcast loads. TT = 64: a thread per pivot
+ * (tid % 64) and half an arriving tile's rows (tid / 64): 32 consecutive
+ * entries of its column prefetched, the tile's x staged in shared memory;
+ * the item's own block solved as x_B = B⁻ᵀ v_B, x_A = A⁻ᵀ (v_A − L[B, A]ᵀ
+ * x_B). */
+template <int TT, int MINB> __global__ void __launch_bounds__(128, MINB) chain_back(args a, int background)
+{
+    __shared__ double inv[2][32 * 33], lba[32 * 33], part[128], xs[64], own[64];
+    __shared__ int sh, item;
+    const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+    if ((int)blockIdx.x >= (int)gridDim.x - background) {
+        if (tid == 0)
+            while (load_acquire(a.stop) == 0) __nanosleep(32);
+        return;
+    }
+    for (;;) {
+        if (tid == 0) item = atomicAdd(a.ticket, 1);
+        __syncthreads();
+        const int t = item;
+        __syncthreads();
+        if (t >= a.items) return;
+        const int b = a.items - 1 - t, r0 = b * TT; /* item t solves block b: it needs the t blocks below */
+        if (tid < TT) own[tid] = __ldcg(a.x + r0 + tid);
+        for (int u = tid; u < 32 * 32; u += 128) {
+            const int i = u % 32, j = u / 32;
+            inv[0][i + j * 33] = a.inv[(int64_t)(r0 / 32) * 1024 + u];
+            if (TT == 64) {
+                inv[1][i + j * 33] = a.inv[(int64_t)(r0 / 32 + 1) * 1024 + u];
+                lba[i + j * 33] = a.L[(r0 + 32 + i) + (int64_t)(r0 + j) * a.k];
+            }
+        }
+        double acc = 0;
+        if (TT == 32) {
+            const double *Lj = a.L + (int64_t)(r0 + lane) * a.k; /* the lane's pivot's column */
+            for (int done = 0; done < t;) {
+                const int i0 = (a.items - 1 - done) * 32 + warp * 8;
+                double l[8];
+#pragma unroll
+                for (int q = 0; q < 8; q++) l[q] = __ldg(Lj + i0 + q);
+                wait_for(a.tdone, done + 1, &sh);
+                const int hi = min(sh, t);
+                __syncthreads();
+#pragma unroll
+                for (int q = 0; q < 8; q++) acc += l[q] * __ldcg(a.x + i0 + q);
+                for (int jj = done + 1; jj < hi; jj++) {
+                    const int i1 = (a.items - 1 - jj) * 32 + warp * 8;
+#pragma unroll
+                    for (int q = 0; q < 8; q++) acc += __ldg(Lj + i1 + q) * __ldcg(a.x + i1 + q);
+                }
+                done = hi;
+            }
+            part[tid] = acc;
+            __syncthreads();
+            if (warp == 0) {
+                double v = own[lane] - part[lane] - part[32 + lane] - part[64 + lane] - part[96 + lane];
+                __stcg(a.x + r0 + lane, apply_t(inv[0], v));
+            }
+        } else {
+            const int col = tid % 64, h = tid / 64;
+            const double *Lj = a.L + (int64_t)(r0 + col) * a.k;
+            for (int done = 0; done < t;) {
+                const int p0 = (a.items - 1 - done) * 64;
+                double l[32];
+#pragma unroll
+                for (int q = 0; q < 32; q++) l[q] = __ldg(Lj + p0 + h * 32 + q);
+                wait_for(a.tdone, done + 1, &sh);
+                const int hi = min(sh, t);
+                if (tid < 64) xs[tid] = __ldcg(a.x + p0 + tid);
+                __syncthreads();
+#pragma unroll
+                for (int q = 0; q < 32; q++) acc += l[q] * xs[h * 32 + q];
+                __syncthreads();
+                for (int jj = done + 1; jj < hi; jj++) {
+                    const int p1 = (a.items - 1 - jj) * 64;
+                    if (tid < 64) xs[tid] = __ldcg(a.x + p1 + tid);
+                    __syncthreads();
+                    for (int q = 0; q < 32; q++) acc += __ldg(Lj + p1 + h * 32 + q) * xs[h * 32 + q];
+                    __syncthreads();
+                }
+                done = hi;
+            }
+            part[tid] = acc;
+            __syncthreads();
+            if (warp == 0) { /* one warp: B first, then A less L[B, A]ᵀ x_B */
+                const double xb = apply_t(inv[1], own[32 + lane] - part[32 + lane] - part[96 + lane]);
+                double v = own[lane] - part[lane] - part[64 + lane];
+#pragma unroll 8
+                for (int j = 0; j < 32; j++) v -= lba[j + lane * 33] * __shfl_sync(0xffffffffu, xb, j);
+                __stcg(a.x + r0 + lane, apply_t(inv[0], v));
+                __stcg(a.x + r0 + 32 + lane, xb);
+            }
+        }
+        __syncthreads();
+        if (tid == 0) {
+            add_release(a.tdone);
+            if (t == a.items - 1) add_release(a.stop);
+        }
+    }
+}
+
+template <int TT, int MINB, bool Back = false>
 static void run(const char *name, const args &a0, const std::vector<double> &b, const std::vector<double> &ref,
                 int bg_want)
 {
+    auto kernel = Back ? chain_back<TT, MINB> : chain<TT, MINB>;
     int per_sm = 0, sms = 0;
-    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, chain<TT, MINB>, 128, 0));
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 128, 0));
     CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     cudaFuncAttributes fa;
-    CHECK(cudaFuncGetAttributes(&fa, chain<TT, MINB>));
+    CHECK(cudaFuncGetAttributes(&fa, kernel));
     args a = a0;
     a.items = a.k / TT;
     const int resident = per_sm * sms, bg = std::min(bg_want, resident - a.items);
@@ -194,7 +310,7 @@ static void run(const char *name, const args &a0, const std::vector<double> &b, 
         CHECK(cudaMemcpy(a.x, b.data(), b.size() * sizeof(double), cudaMemcpyHostToDevice));
         CHECK(cudaMemset(a.ticket, 0, 3 * sizeof(int)));
         CHECK(cudaEventRecord(e0));
-        chain<TT, MINB><<<a.items + bg, 128>>>(a, bg);
+        kernel<<<a.items + bg, 128>>>(a, bg);
         CHECK(cudaGetLastError());
         CHECK(cudaEventRecord(e1));
         CHECK(cudaEventSynchronize(e1));
@@ -219,7 +335,7 @@ int main(int argc, char **argv)
 {
     const int k = argc > 1 ? atoi(argv[1]) / 64 * 64 : 5504, bg = argc > 2 ? atoi(argv[2]) : 0;
     /* L: unit-ish diagonal, small random entries below (well conditioned). */
-    std::vector<double> L((size_t)k * k, 0.0), b(k), ref(k), inv((size_t)k / 32 * 1024, 0.0);
+    std::vector<double> L((size_t)k * k, 0.0), b(k), ref(k), refb(k), inv((size_t)k / 32 * 1024, 0.0);
     srand(12);
     for (int j = 0; j < k; j++) {
         L[j + (size_t)j * k] = 1.0 + (double)rand() / RAND_MAX;
@@ -230,6 +346,11 @@ int main(int argc, char **argv)
     for (int j = 0; j < k; j++) {
         ref[j] /= L[j + (size_t)j * k];
         for (int i = j + 1; i < k; i++) ref[i] -= L[i + (size_t)j * k] * ref[j];
+    }
+    refb = b; /* Lᵀ x = b, bottom up */
+    for (int j = k - 1; j >= 0; j--) {
+        for (int i = j + 1; i < k; i++) refb[j] -= L[i + (size_t)j * k] * refb[i];
+        refb[j] /= L[j + (size_t)j * k];
     }
     for (int blk = 0; blk < k / 32; blk++) /* inverse of each 32 × 32 diagonal block, column by column */
         for (int c = 0; c < 32; c++) {
@@ -256,5 +377,8 @@ int main(int argc, char **argv)
     run<64, 8>("64 rows, 8 blocks/SM", a, b, ref, bg);
     run<64, 3>("64 rows, 3 blocks/SM", a, b, ref, bg);
     run<32, 3>("32 rows, 3 blocks/SM", a, b, ref, bg);
+    run<32, 8, true>("backward 32 rows, 8/SM", a, b, refb, bg);
+    run<64, 8, true>("backward 64 rows, 8/SM", a, b, refb, bg);
+    run<64, 3, true>("backward 64 rows, 3/SM", a, b, refb, bg);
     return 0;
 }
