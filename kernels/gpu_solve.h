@@ -57,14 +57,16 @@ extern "C" {
 /* The top of the tree (SYLVA_SOLVE_TOP=K in the environment when the lists
  * are made overrides the default; 0: none): the split fronts of at least
  * K pivots and their ancestors. Each sweep is two launches: the bottom in
- * the kernel above, the top in a kernel of its own at TOP_MIN_BLOCKS
- * blocks an SM (registers for 64-row items without spills), whose
- * triangle items are TOP_TB pivot rows (a chain of half as many steps,
- * each about as long: docs/perf-log.md, v9 and v10). The forward list
- * gives the bottom's items, then the top's; the backward list the top's,
- * then the bottom's (ntop_f, ntop_b of them). */
+ * the kernel above, the top in a kernel of its own at 3 blocks an SM
+ * (registers for 64-row items without spills), whose triangle items are
+ * TOP_TB pivot rows (a chain of half as many steps, each about as long).
+ * The forward list gives the bottom's items, then the top's; the backward
+ * list the top's, then the bottom's (ntop_f, ntop_b of them). The default
+ * crossover is the fastest one-column solve of 128, 256, 512, 1,024 and
+ * 4,096 on five matrices (H100, docs/perf-log.md v10); the lower ones put
+ * the middle's chains on 64-row steps too. */
 #define SYLVA_SOLVE_TOP_TB 64
-#define SYLVA_SOLVE_TOP_DEFAULT 1024
+#define SYLVA_SOLVE_TOP_DEFAULT 128
 /* A ticket per launch of a sweep (the bottom's, the top's), ahead of the
  * counters in the workspace. */
 #define SYLVA_SOLVE_TICKETS 2

@@ -6,7 +6,7 @@
 # summary on stdout, the compact table last.
 #   usage: solve_v10_call.sh CARRY_DIR PHASE...
 # Phases:
-#   tests:BUNDLE     test_gpu_solve (1 and 64 columns) on small matrices with the top's crossover forced
+#   tests:BUNDLE[:racecheck]   test_gpu_solve (1 and 64 columns) on small matrices with the top's crossover forced
 #                    low (SYLVA_SOLVE_TOP=100: fronts on both sides; 1: every split front on top) and at
 #                    its default, test_refine mode=gpu, memcheck and racecheck of the top's launch
 #   bench:NAME:BUNDLE:NRHS:ENV   bench-solver --gpu-solves-only --repeat 3 on $SPECS
@@ -35,7 +35,8 @@ for ph in "$@"; do
     tests)
       B=$(bdir "$a1")
       R=$here/matrices/real
-      for c in "100 lap3d7:16" "100 lap3d7:28" "100 elast3d:6 small=64" "100 lap3d27:12" "100 lap2d5:60" \
+      [ "${a2:-}" = racecheck ] ||
+        for c in "100 lap3d7:16" "100 lap3d7:28" "100 elast3d:6 small=64" "100 lap3d27:12" "100 lap2d5:60" \
                "1 lap3d7:28" "1 elast3d:6 small=64" "100 $R/bcsstk13.mtx" "100 $R/bcsstk14.mtx" "1 lap3d7:16" \
                "1 lap3d7:16 policy=level" "- lap3d7:40" "- lap3d7:16"; do
         t=$(date +%s)
@@ -45,11 +46,15 @@ for ph in "$@"; do
           >> "$O/tests-$a1.log" 2>&1
         note "test_gpu_solve $(basename "${c#* }") SYLVA_SOLVE_TOP=${top:-default}: rc=$? ($(( $(date +%s) - t )) s)"
       done
-      LD_LIBRARY_PATH=$B/lib SYLVA_SOLVE_TOP=100 timeout 60 "$B/bin/test_refine" mode=gpu >> "$O/tests-$a1.log" 2>&1
-      note "test_refine mode=gpu SYLVA_SOLVE_TOP=100: rc=$?"
-      for tool in memcheck racecheck; do
+      [ "${a2:-}" = racecheck ] || {
+        LD_LIBRARY_PATH=$B/lib SYLVA_SOLVE_TOP=100 timeout 60 "$B/bin/test_refine" mode=gpu >> "$O/tests-$a1.log" 2>&1
+        note "test_refine mode=gpu SYLVA_SOLVE_TOP=100: rc=$?"
+      }
+      for tool in ${a2:-memcheck racecheck}; do
         t=$(date +%s)
-        LD_LIBRARY_PATH=$B/lib SYLVA_SOLVE_TOP=1 timeout 80 "$CS" --tool $tool --error-exitcode 9 \
+        # racecheck on the sweeps' kernels alone (the factorization's, all instrumented, took > 80 s)
+        filt=(); [ $tool = racecheck ] && filt=(--kernel-name kns=flow_kernel)
+        LD_LIBRARY_PATH=$B/lib SYLVA_SOLVE_TOP=1 timeout 80 "$CS" --tool $tool "${filt[@]}" --error-exitcode 9 \
           --print-limit 20 "$B/bin/test_gpu_solve" lap3d7:12 > "$O/$tool-$a1.log" 2>&1
         note "$tool test_gpu_solve lap3d7:12 SYLVA_SOLVE_TOP=1: rc=$? ($(( $(date +%s) - t )) s)" \
           "$(grep -m1 'ERROR SUMMARY\|RACECHECK SUMMARY' "$O/$tool-$a1.log")"
