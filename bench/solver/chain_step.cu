@@ -57,13 +57,15 @@ __device__ void wait_for(const int *p, int v, int *sh)
     __syncthreads();
 }
 
-/* The lane's row of inv · v (inv 32 × 32 in shared memory, ld 33). */
-__device__ __forceinline__ double apply(const double *inv, double v)
+/* The lane's row of inv · v (Transpose: of invᵀ · v; inv 32 × 32 in shared
+ * memory, ld 33). */
+template <bool Transpose> __device__ __forceinline__ double apply(const double *inv, double v)
 {
     const int lane = threadIdx.x % 32;
     double acc = 0;
 #pragma unroll 8
-    for (int j = 0; j < 32; j++) acc += inv[lane + j * 33] * __shfl_sync(0xffffffffu, v, j);
+    for (int j = 0; j < 32; j++)
+        acc += (Transpose ? inv[j + lane * 33] : inv[lane + j * 33]) * __shfl_sync(0xffffffffu, v, j);
     return acc;
 }
 
@@ -72,8 +74,17 @@ __device__ __forceinline__ double apply(const double *inv, double v)
  * the arriving x read by broadcast loads (as the solve's tri_forward). TT =
  * 64: a thread's row is tid % 64, its pivots half of each arriving tile
  * (tid / 64), the arriving 64 values of x staged in shared memory by one
- * load a thread; the second half's rows less L[B, A] · x_A inside the item. */
-template <int TT, int MINB> __global__ void __launch_bounds__(128, MINB) chain(args a, int background)
+ * load a thread; the second half's rows less L[B, A] · x_A inside the item.
+ *
+ * Back: the backward chain (Lᵀ x = b), items from the last block up, as the
+ * sweeps' tri_backward runs them. TT = 32: a lane per pivot of the item,
+ * each warp 8 of an arriving block's rows (a lane reads 8 consecutive
+ * entries of its column), x by broadcast loads. TT = 64: a thread per pivot
+ * (tid % 64) and half an arriving tile's rows (tid / 64): 32 consecutive
+ * entries of its column prefetched, the tile's x staged in shared memory;
+ * the item's own block solved as x_B = B⁻ᵀ v_B, x_A = A⁻ᵀ (v_A − L[B, A]ᵀ
+ * x_B). */
+template <int TT, int MINB, bool Back> __global__ void __launch_bounds__(128, MINB) chain(args a, int background)
 {
     __shared__ double inv[2][32 * 33], lba[32 * 33], part[128], xs[64], own[64];
     __shared__ int sh, item;
@@ -89,7 +100,9 @@ template <int TT, int MINB> __global__ void __launch_bounds__(128, MINB) chain(a
         const int t = item;
         __syncthreads();
         if (t >= a.items) return;
-        const int r0 = t * TT;
+        /* Item t solves block t forward, block items − 1 − t backward (it
+         * needs the t blocks below). */
+        const int r0 = (Back ? a.items - 1 - t : t) * TT;
         /* Before the wait: the item's own rows of x (final: nothing else
          * writes them), the inverses (and L[B, A]) into shared memory. */
         if (tid < TT) own[tid] = __ldcg(a.x + r0 + tid);
@@ -101,179 +114,132 @@ template <int TT, int MINB> __global__ void __launch_bounds__(128, MINB) chain(a
                 lba[i + j * 33] = a.L[(r0 + 32 + i) + (int64_t)(r0 + j) * a.k];
             }
         }
-        double acc = 0;
-        if (TT == 32) {
-            for (int done = 0; done < t;) {
-                double l[8];
-#pragma unroll
-                for (int q = 0; q < 8; q++) l[q] = __ldg(a.L + (r0 + lane) + (int64_t)(done * 32 + warp * 8 + q) * a.k);
-                wait_for(a.tdone, done + 1, &sh);
-                const int hi = min(sh, t);
-                __syncthreads();
-#pragma unroll
-                for (int q = 0; q < 8; q++) acc += l[q] * __ldcg(a.x + done * 32 + warp * 8 + q);
-                for (int jj = done + 1; jj < hi; jj++)
-#pragma unroll
+        if (!Back) {
+            double acc = 0;
+            if (TT == 32) {
+                for (int done = 0; done < t;) {
+                    double l[8];
+    #pragma unroll
                     for (int q = 0; q < 8; q++)
-                        acc += __ldg(a.L + (r0 + lane) + (int64_t)(jj * 32 + warp * 8 + q) * a.k) *
-                               __ldcg(a.x + jj * 32 + warp * 8 + q);
-                done = hi;
-            }
-            part[tid] = acc;
-            __syncthreads();
-            if (warp == 0) {
-                double v = own[lane] - part[lane] - part[32 + lane] - part[64 + lane] - part[96 + lane];
-                __stcg(a.x + r0 + lane, apply(inv[0], v));
-            }
-        } else {
-            const int row = tid % 64, h = tid / 64;
-            for (int done = 0; done < t;) {
-                double l[32];
-#pragma unroll
-                for (int q = 0; q < 32; q++) l[q] = __ldg(a.L + (r0 + row) + (int64_t)(done * 64 + h * 32 + q) * a.k);
-                wait_for(a.tdone, done + 1, &sh);
-                const int hi = min(sh, t);
-                if (tid < 64) xs[tid] = __ldcg(a.x + done * 64 + tid);
-                __syncthreads();
-#pragma unroll
-                for (int q = 0; q < 32; q++) acc += l[q] * xs[h * 32 + q];
-                __syncthreads();
-                for (int jj = done + 1; jj < hi; jj++) {
-                    if (tid < 64) xs[tid] = __ldcg(a.x + jj * 64 + tid);
+                        l[q] = __ldg(a.L + (r0 + lane) + (int64_t)(done * 32 + warp * 8 + q) * a.k);
+                    wait_for(a.tdone, done + 1, &sh);
+                    const int hi = min(sh, t);
                     __syncthreads();
+    #pragma unroll
+                    for (int q = 0; q < 8; q++) acc += l[q] * __ldcg(a.x + done * 32 + warp * 8 + q);
+                    for (int jj = done + 1; jj < hi; jj++)
+    #pragma unroll
+                        for (int q = 0; q < 8; q++)
+                            acc += __ldg(a.L + (r0 + lane) + (int64_t)(jj * 32 + warp * 8 + q) * a.k) *
+                                   __ldcg(a.x + jj * 32 + warp * 8 + q);
+                    done = hi;
+                }
+                part[tid] = acc;
+                __syncthreads();
+                if (warp == 0) {
+                    double v = own[lane] - part[lane] - part[32 + lane] - part[64 + lane] - part[96 + lane];
+                    __stcg(a.x + r0 + lane, apply<false>(inv[0], v));
+                }
+            } else {
+                const int row = tid % 64, h = tid / 64;
+                for (int done = 0; done < t;) {
+                    double l[32];
+    #pragma unroll
                     for (int q = 0; q < 32; q++)
-                        acc += __ldg(a.L + (r0 + row) + (int64_t)(jj * 64 + h * 32 + q) * a.k) * xs[h * 32 + q];
+                        l[q] = __ldg(a.L + (r0 + row) + (int64_t)(done * 64 + h * 32 + q) * a.k);
+                    wait_for(a.tdone, done + 1, &sh);
+                    const int hi = min(sh, t);
+                    if (tid < 64) xs[tid] = __ldcg(a.x + done * 64 + tid);
                     __syncthreads();
+    #pragma unroll
+                    for (int q = 0; q < 32; q++) acc += l[q] * xs[h * 32 + q];
+                    __syncthreads();
+                    for (int jj = done + 1; jj < hi; jj++) {
+                        if (tid < 64) xs[tid] = __ldcg(a.x + jj * 64 + tid);
+                        __syncthreads();
+                        for (int q = 0; q < 32; q++)
+                            acc += __ldg(a.L + (r0 + row) + (int64_t)(jj * 64 + h * 32 + q) * a.k) * xs[h * 32 + q];
+                        __syncthreads();
+                    }
+                    done = hi;
                 }
-                done = hi;
-            }
-            part[tid] = acc;
-            __syncthreads();
-            if (warp == 0) { /* half A: rows r0 .. r0 + 31 */
-                double v = own[lane] - part[lane] - part[64 + lane];
-                v = apply(inv[0], v);
-                xs[lane] = v;
-                __stcg(a.x + r0 + lane, v);
-            }
-            __syncthreads();
-            if (warp == 1) { /* half B: less L[B, A] · x_A, then its own inverse */
-                double v = own[32 + lane] - part[32 + lane] - part[96 + lane];
-#pragma unroll 8
-                for (int j = 0; j < 32; j++) v -= lba[lane + j * 33] * xs[j];
-                __stcg(a.x + r0 + 32 + lane, apply(inv[1], v));
-            }
-        }
-        __syncthreads();
-        if (tid == 0) {
-            add_release(a.tdone);
-            if (t == a.items - 1) add_release(a.stop);
-        }
-    }
-}
-
-/* The lane's row of invᵀ · v. */
-__device__ __forceinline__ double apply_t(const double *inv, double v)
-{
-    const int lane = threadIdx.x % 32;
-    double acc = 0;
-#pragma unroll 8
-    for (int j = 0; j < 32; j++) acc += inv[j + lane * 33] * __shfl_sync(0xffffffffu, v, j);
-    return acc;
-}
-
-/* The backward chain (Lᵀ x = b), items from the last block up, as the
- * sweeps' tri_backward runs them. TT = 32: a lane per pivot of the item,
- * each warp 8 of an arriving block's rows (a lane reads 8 consecutive
- * entries of its column), x by broadcast loads. TT = 64: a thread per pivot
- * (tid % 64) and half an arriving tile's rows (tid / 64): 32 consecutive
- * entries of its column prefetched, the tile's x staged in shared memory;
- * the item's own block solved as x_B = B⁻ᵀ v_B, x_A = A⁻ᵀ (v_A − L[B, A]ᵀ
- * x_B). */
-template <int TT, int MINB> __global__ void __launch_bounds__(128, MINB) chain_back(args a, int background)
-{
-    __shared__ double inv[2][32 * 33], lba[32 * 33], part[128], xs[64], own[64];
-    __shared__ int sh, item;
-    const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
-    if ((int)blockIdx.x >= (int)gridDim.x - background) {
-        if (tid == 0)
-            while (load_acquire(a.stop) == 0) __nanosleep(32);
-        return;
-    }
-    for (;;) {
-        if (tid == 0) item = atomicAdd(a.ticket, 1);
-        __syncthreads();
-        const int t = item;
-        __syncthreads();
-        if (t >= a.items) return;
-        const int b = a.items - 1 - t, r0 = b * TT; /* item t solves block b: it needs the t blocks below */
-        if (tid < TT) own[tid] = __ldcg(a.x + r0 + tid);
-        for (int u = tid; u < 32 * 32; u += 128) {
-            const int i = u % 32, j = u / 32;
-            inv[0][i + j * 33] = a.inv[(int64_t)(r0 / 32) * 1024 + u];
-            if (TT == 64) {
-                inv[1][i + j * 33] = a.inv[(int64_t)(r0 / 32 + 1) * 1024 + u];
-                lba[i + j * 33] = a.L[(r0 + 32 + i) + (int64_t)(r0 + j) * a.k];
-            }
-        }
-        double acc = 0;
-        if (TT == 32) {
-            const double *Lj = a.L + (int64_t)(r0 + lane) * a.k; /* the lane's pivot's column */
-            for (int done = 0; done < t;) {
-                const int i0 = (a.items - 1 - done) * 32 + warp * 8;
-                double l[8];
-#pragma unroll
-                for (int q = 0; q < 8; q++) l[q] = __ldg(Lj + i0 + q);
-                wait_for(a.tdone, done + 1, &sh);
-                const int hi = min(sh, t);
+                part[tid] = acc;
                 __syncthreads();
-#pragma unroll
-                for (int q = 0; q < 8; q++) acc += l[q] * __ldcg(a.x + i0 + q);
-                for (int jj = done + 1; jj < hi; jj++) {
-                    const int i1 = (a.items - 1 - jj) * 32 + warp * 8;
-#pragma unroll
-                    for (int q = 0; q < 8; q++) acc += __ldg(Lj + i1 + q) * __ldcg(a.x + i1 + q);
+                if (warp == 0) { /* half A: rows r0 .. r0 + 31 */
+                    double v = own[lane] - part[lane] - part[64 + lane];
+                    v = apply<false>(inv[0], v);
+                    xs[lane] = v;
+                    __stcg(a.x + r0 + lane, v);
                 }
-                done = hi;
-            }
-            part[tid] = acc;
-            __syncthreads();
-            if (warp == 0) {
-                double v = own[lane] - part[lane] - part[32 + lane] - part[64 + lane] - part[96 + lane];
-                __stcg(a.x + r0 + lane, apply_t(inv[0], v));
+                __syncthreads();
+                if (warp == 1) { /* half B: less L[B, A] · x_A, then its own inverse */
+                    double v = own[32 + lane] - part[32 + lane] - part[96 + lane];
+    #pragma unroll 8
+                    for (int j = 0; j < 32; j++) v -= lba[lane + j * 33] * xs[j];
+                    __stcg(a.x + r0 + 32 + lane, apply<false>(inv[1], v));
+                }
             }
         } else {
-            const int col = tid % 64, h = tid / 64;
-            const double *Lj = a.L + (int64_t)(r0 + col) * a.k;
-            for (int done = 0; done < t;) {
-                const int p0 = (a.items - 1 - done) * 64;
-                double l[32];
-#pragma unroll
-                for (int q = 0; q < 32; q++) l[q] = __ldg(Lj + p0 + h * 32 + q);
-                wait_for(a.tdone, done + 1, &sh);
-                const int hi = min(sh, t);
-                if (tid < 64) xs[tid] = __ldcg(a.x + p0 + tid);
-                __syncthreads();
-#pragma unroll
-                for (int q = 0; q < 32; q++) acc += l[q] * xs[h * 32 + q];
-                __syncthreads();
-                for (int jj = done + 1; jj < hi; jj++) {
-                    const int p1 = (a.items - 1 - jj) * 64;
-                    if (tid < 64) xs[tid] = __ldcg(a.x + p1 + tid);
+            double acc = 0;
+            if (TT == 32) {
+                const double *Lj = a.L + (int64_t)(r0 + lane) * a.k; /* the lane's pivot's column */
+                for (int done = 0; done < t;) {
+                    const int i0 = (a.items - 1 - done) * 32 + warp * 8;
+                    double l[8];
+    #pragma unroll
+                    for (int q = 0; q < 8; q++) l[q] = __ldg(Lj + i0 + q);
+                    wait_for(a.tdone, done + 1, &sh);
+                    const int hi = min(sh, t);
                     __syncthreads();
-                    for (int q = 0; q < 32; q++) acc += __ldg(Lj + p1 + h * 32 + q) * xs[h * 32 + q];
-                    __syncthreads();
+    #pragma unroll
+                    for (int q = 0; q < 8; q++) acc += l[q] * __ldcg(a.x + i0 + q);
+                    for (int jj = done + 1; jj < hi; jj++) {
+                        const int i1 = (a.items - 1 - jj) * 32 + warp * 8;
+    #pragma unroll
+                        for (int q = 0; q < 8; q++) acc += __ldg(Lj + i1 + q) * __ldcg(a.x + i1 + q);
+                    }
+                    done = hi;
                 }
-                done = hi;
-            }
-            part[tid] = acc;
-            __syncthreads();
-            if (warp == 0) { /* one warp: B first, then A less L[B, A]ᵀ x_B */
-                const double xb = apply_t(inv[1], own[32 + lane] - part[32 + lane] - part[96 + lane]);
-                double v = own[lane] - part[lane] - part[64 + lane];
-#pragma unroll 8
-                for (int j = 0; j < 32; j++) v -= lba[j + lane * 33] * __shfl_sync(0xffffffffu, xb, j);
-                __stcg(a.x + r0 + lane, apply_t(inv[0], v));
-                __stcg(a.x + r0 + 32 + lane, xb);
+                part[tid] = acc;
+                __syncthreads();
+                if (warp == 0) {
+                    double v = own[lane] - part[lane] - part[32 + lane] - part[64 + lane] - part[96 + lane];
+                    __stcg(a.x + r0 + lane, apply<true>(inv[0], v));
+                }
+            } else {
+                const int col = tid % 64, h = tid / 64;
+                const double *Lj = a.L + (int64_t)(r0 + col) * a.k;
+                for (int done = 0; done < t;) {
+                    const int p0 = (a.items - 1 - done) * 64;
+                    double l[32];
+    #pragma unroll
+                    for (int q = 0; q < 32; q++) l[q] = __ldg(Lj + p0 + h * 32 + q);
+                    wait_for(a.tdone, done + 1, &sh);
+                    const int hi = min(sh, t);
+                    if (tid < 64) xs[tid] = __ldcg(a.x + p0 + tid);
+                    __syncthreads();
+    #pragma unroll
+                    for (int q = 0; q < 32; q++) acc += l[q] * xs[h * 32 + q];
+                    __syncthreads();
+                    for (int jj = done + 1; jj < hi; jj++) {
+                        const int p1 = (a.items - 1 - jj) * 64;
+                        if (tid < 64) xs[tid] = __ldcg(a.x + p1 + tid);
+                        __syncthreads();
+                        for (int q = 0; q < 32; q++) acc += __ldg(Lj + p1 + h * 32 + q) * xs[h * 32 + q];
+                        __syncthreads();
+                    }
+                    done = hi;
+                }
+                part[tid] = acc;
+                __syncthreads();
+                if (warp == 0) { /* one warp: B first, then A less L[B, A]ᵀ x_B */
+                    const double xb = apply<true>(inv[1], own[32 + lane] - part[32 + lane] - part[96 + lane]);
+                    double v = own[lane] - part[lane] - part[64 + lane];
+    #pragma unroll 8
+                    for (int j = 0; j < 32; j++) v -= lba[j + lane * 33] * __shfl_sync(0xffffffffu, xb, j);
+                    __stcg(a.x + r0 + lane, apply<true>(inv[0], v));
+                    __stcg(a.x + r0 + 32 + lane, xb);
+                }
             }
         }
         __syncthreads();
@@ -288,7 +254,7 @@ template <int TT, int MINB, bool Back = false>
 static void run(const char *name, const args &a0, const std::vector<double> &b, const std::vector<double> &ref,
                 int bg_want)
 {
-    auto kernel = Back ? chain_back<TT, MINB> : chain<TT, MINB>;
+    auto kernel = chain<TT, MINB, Back>;
     int per_sm = 0, sms = 0;
     CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 128, 0));
     CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
