@@ -1,8 +1,9 @@
-/* gpu_solve.h — the triangular solves L y = b, Lᵀ x = y on a GPU in one
- * launch per direction, driven by the assembly tree's dependencies rather
- * than by its levels. The work of each front is cut into items (below):
- * a small front is one item, a larger one is split into triangle items (32
- * pivot rows each, solved one after another as their inputs arrive) and
+/* gpu_solve.h — the triangular solves L y = b, Lᵀ x = y on a GPU in two
+ * launches per direction (the top of the tree, the rest), driven by the
+ * assembly tree's dependencies rather than by its levels. The work of each
+ * front is cut into items (below): a small front is one item, a larger one
+ * is split into triangle items (32 pivot rows each, 64 on the top, solved
+ * one after another as their inputs arrive) and
  * update items (L21 products over chunks of rows and pivots). Items are
  * listed by an estimated start, so every item comes after those it needs;
  * the launch's blocks take items in that order from an atomic ticket and

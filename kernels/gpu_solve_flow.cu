@@ -1,6 +1,8 @@
 /* gpu_solve_flow.cu — the forward and backward sweeps of the GPU solve,
- * one launch each (contract and item kinds in gpu_solve.h, item bodies in
- * gpu_solve_items.cuh). A persistent
+ * two launches each: the bottom of the tree, then the top forward, the top
+ * then the bottom backward (contract and item kinds in gpu_solve.h, item
+ * bodies in gpu_solve_items.cuh, the top's 64-row triangle items in
+ * gpu_solve_top.cuh). Each launch is a persistent
  * grid: each block takes the next item of the sweep's list from an atomic
  * ticket, waits on the per-front counters for what the item needs, does
  * it, and counts it done. Counters (device ints, zeroed before a sweep):
