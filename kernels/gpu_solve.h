@@ -1,8 +1,9 @@
-/* gpu_solve.h — the triangular solves L y = b, Lᵀ x = y on a GPU in one
- * launch per direction, driven by the assembly tree's dependencies rather
- * than by its levels. The work of each front is cut into items (below):
- * a small front is one item, a larger one is split into triangle items (32
- * pivot rows each, solved one after another as their inputs arrive) and
+/* gpu_solve.h — the triangular solves L y = b, Lᵀ x = y on a GPU in two
+ * launches per direction (the top of the tree, the rest), driven by the
+ * assembly tree's dependencies rather than by its levels. The work of each
+ * front is cut into items (below): a small front is one item, a larger one
+ * is split into triangle items (32 pivot rows each, 64 on the top, solved
+ * one after another as their inputs arrive) and
  * update items (L21 products over chunks of rows and pivots). Items are
  * listed by an estimated start, so every item comes after those it needs;
  * the launch's blocks take items in that order from an atomic ticket and
@@ -54,6 +55,22 @@ extern "C" {
 #define SYLVA_SOLVE_UK 256
 #define SYLVA_SOLVE_BK 32
 #define SYLVA_SOLVE_BR 512
+/* The top of the tree (SYLVA_SOLVE_TOP=K in the environment when the lists
+ * are made overrides the default; 0: none): the split fronts of at least
+ * K pivots and their ancestors. Each sweep is two launches: the bottom in
+ * the kernel above, the top in a kernel of its own at 3 blocks an SM
+ * (registers for 64-row items without spills), whose triangle items are
+ * TOP_TB pivot rows (a chain of half as many steps, each about as long).
+ * The forward list gives the bottom's items, then the top's; the backward
+ * list the top's, then the bottom's (ntop_f, ntop_b of them). The default
+ * crossover is the fastest one-column solve of 128, 256, 512, 1,024 and
+ * 4,096 on five matrices (H100, docs/perf-log.md v10); the lower ones put
+ * the middle's chains on 64-row steps too. */
+#define SYLVA_SOLVE_TOP_TB 64
+#define SYLVA_SOLVE_TOP_DEFAULT 128
+/* A ticket per launch of a sweep (the bottom's, the top's), ahead of the
+ * counters in the workspace. */
+#define SYLVA_SOLVE_TICKETS 2
 /* Right-hand sides per column chunk: each chunk runs through the items with
  * counters of its own (a block of as many warps: one per column on a
  * diagonal block). */
@@ -109,6 +126,7 @@ typedef struct sylva__solve_desc {
     int64_t n;
     int nfronts, nlevels, ngroups;
     int nitems_f, nitems_b;    /* items of the forward and the backward sweep */
+    int ntop_f, ntop_b;        /* of them the top's (SYLVA_SOLVE_TOP): the forward list's last, the backward's first */
     sylva__solve_layout lay;
     const void *host_blob;     /* the blob's host copy */
     const int *level_ptr;      /* nlevels + 1: front records of each level */
@@ -116,13 +134,15 @@ typedef struct sylva__solve_desc {
 } sylva__solve_desc;
 
 /* Items of F fronts (m, k, parent record; records children first): fills
- * nt, nuf, nub and, when fitems is not NULL, both item lists (2 ints per
- * item; room for the counts a first call with NULL lists returned), each
- * ordered by estimated start (solve_items.c). Fails with
+ * nt, nuf, nub, the counts (the top's too) and, when fitems is not NULL,
+ * both item lists (2 ints per item; room for the counts a first call with
+ * NULL lists returned), each ordered by phase (the bottom, then the top
+ * forward; the top, then the bottom backward) and by estimated start
+ * (solve_items.c). Fails with
  * SYLVA_ERR_UNSUPPORTED when a front needs more than 2^24 items or the
  * lists more than INT_MAX / 2, SYLVA_ERR_NO_MEMORY. */
 int sylva__solve_items(int F, const int *m, const int *k, const int *parent, int *nt, int *nuf, int *nub,
-                       int *fitems, int *bitems, int *nitems_f, int *nitems_b);
+                       int *fitems, int *bitems, int *nitems_f, int *nitems_b, int *ntop_f, int *ntop_b);
 
 /* A's full pattern (permuted, both triangles; frontal.h's
  * sylva__full_pattern) as device arrays, for the residual. */
@@ -132,7 +152,7 @@ typedef struct sylva__solve_pattern {
 } sylva__solve_pattern;
 
 /* Workspace of one solve of nrhs columns (offsets in bytes): the fronts' L
- * pointers, the groups' base pointers, the sweeps' counters (a ticket and
+ * pointers, the groups' base pointers, the sweeps' counters (two tickets and
  * three ints per front and column chunk), the pivot check's results (an
  * int and a double per front record), the permuted solution x (n × nrhs,
  * ld n) and, with refinement, the permuted right-hand side b, the residual

@@ -1,6 +1,8 @@
 /* gpu_solve_flow.cu — the forward and backward sweeps of the GPU solve,
- * one launch each (contract and item kinds in gpu_solve.h, item bodies in
- * gpu_solve_items.cuh). A persistent
+ * two launches each: the bottom of the tree, then the top forward, the top
+ * then the bottom backward (contract and item kinds in gpu_solve.h, item
+ * bodies in gpu_solve_items.cuh, the top's 64-row triangle items in
+ * gpu_solve_top.cuh). Each launch is a persistent
  * grid: each block takes the next item of the sweep's list from an atomic
  * ticket, waits on the per-front counters for what the item needs, does
  * it, and counts it done. Counters (device ints, zeroed before a sweep):
@@ -22,7 +24,7 @@
 #include <atomic>
 #include <cstdlib>
 
-#include "gpu_solve_items.cuh"
+#include "gpu_solve_top.cuh"
 
 namespace sylva {
 namespace {
@@ -31,9 +33,13 @@ namespace {
  * block waiting on an item holds its slot, so more resident blocks keep
  * more items moving (measured 4 against 8: docs/perf-log.md, v4). */
 #define FLOW_MIN_BLOCKS 8
-template <int W, bool Forward> __global__ void __launch_bounds__(W * 32, FLOW_MIN_BLOCKS) flow_kernel(flow_args a)
+/* The top's launch (Top): 3 blocks an SM, registers for its 64-row
+ * triangle items' prefetched L (gpu_solve_top.cuh). */
+#define TOP_MIN_BLOCKS 3
+template <int W, bool Forward, bool Top>
+__global__ void __launch_bounds__(W * 32, Top ? TOP_MIN_BLOCKS : FLOW_MIN_BLOCKS) flow_kernel(flow_args a)
 {
-    __shared__ double s[FLOW_BUF_OF(W)], d[FLOW_TB * FLOW_DLD];
+    __shared__ double s[Top ? FLOW_MAX(TOP_BUF, FLOW_BUF_OF(W)) : FLOW_BUF_OF(W)], d[FLOW_TB * FLOW_DLD];
     __shared__ int item, flag;
     /* One ticket at a time: a block that held the next ticket while it
      * waited on its item kept ready work from free blocks (measured: 8.3 →
@@ -79,10 +85,12 @@ template <int W, bool Forward> __global__ void __launch_bounds__(W * 32, FLOW_MI
                 if (Forward) fold_forward<W>(F, a, c0, nc, s, d);
                 else fold_backward<W>(F, a, c0, nc, s, d);
             } else if (kind == SYLVA_SOLVE_TRI) {
-                if (Forward) tri_forward<W>(F, a, tdone, idx, c0, nc, s, d, &flag);
+                if (Top && Forward) top_tri_forward<W>(F, a, tdone, idx, c0, nc, s, d, &flag);
+                else if (Top) top_tri_backward<W>(F, a, tdone, idx, nt, c0, nc, s, d, &flag);
+                else if (Forward) tri_forward<W>(F, a, tdone, idx, c0, nc, s, d, &flag);
                 else tri_backward<W>(F, a, tdone, idx, nt, c0, nc, s, d, &flag);
             } else if (Forward) {
-                upd_forward<W>(F, a, tdone, idx, c0, nc, s, &flag);
+                upd_forward<W>(F, a, tdone, idx, Top ? TOP_TB : FLOW_TB, c0, nc, s, &flag);
             } else {
                 upd_backward<W>(F, a, idx, c0, nc, s);
             }
@@ -130,32 +138,45 @@ int cuda_fail(const char *what, cudaError_t e)
 
 /* As many blocks of W warps as fit on the device at once, no more than items. */
 #define FLOW_MAX_DEVICES 64
-/* Resident blocks per device and sweep, found once (the occupancy query
- * costs microseconds, a small solve's sweep not many more). */
-static std::atomic<int> resident_blocks[2][FLOW_MAX_DEVICES];
+/* Resident blocks per device, sweep and part (bottom, top), found once (the
+ * occupancy query costs microseconds, a small solve's sweep not many more). */
+static std::atomic<int> resident_blocks[2][2][FLOW_MAX_DEVICES];
 
-template <int W> int launch(const flow_args &a, int count, bool forward, cudaStream_t s)
+template <int W, bool Forward, bool Top> int launch(const flow_args &a, int count, cudaStream_t s)
 {
     int dev = 0;
     cudaError_t e = cudaGetDevice(&dev);
     if (e != cudaSuccess) return cuda_fail("sizing the solve's grid", e);
-    std::atomic<int> *cached = dev < FLOW_MAX_DEVICES ? &resident_blocks[forward][dev] : nullptr;
+    std::atomic<int> *cached = dev < FLOW_MAX_DEVICES ? &resident_blocks[Forward][Top][dev] : nullptr;
     int resident = cached ? cached->load(std::memory_order_relaxed) : 0;
     if (resident == 0) {
         int sms = 1, per_sm = 1;
         if ((e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess ||
-            (e = forward ? cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flow_kernel<W, true>, W * 32, 0)
-                         : cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flow_kernel<W, false>, W * 32,
-                                                                         0)) != cudaSuccess)
+            (e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flow_kernel<W, Forward, Top>, W * 32, 0)) !=
+                cudaSuccess)
             return cuda_fail("sizing the solve's grid", e);
         resident = sms * std::max(per_sm, 1);
         if (cached) cached->store(resident, std::memory_order_relaxed);
     }
     const int grid = std::min(count, resident);
-    if (forward) flow_kernel<W, true><<<grid, W * 32, 0, s>>>(a);
-    else flow_kernel<W, false><<<grid, W * 32, 0, s>>>(a);
+    flow_kernel<W, Forward, Top><<<grid, W * 32, 0, s>>>(a);
     e = cudaGetLastError();
-    return e == cudaSuccess ? SYLVA_OK : cuda_fail(forward ? "flow_kernel (forward)" : "flow_kernel (backward)", e);
+    return e == cudaSuccess ? SYLVA_OK
+                            : cuda_fail(Top ? (Forward ? "flow_kernel (top, forward)" : "flow_kernel (top, backward)")
+                                            : (Forward ? "flow_kernel (forward)" : "flow_kernel (backward)"), e);
+}
+
+/* One launch over items [first, first + count) of a's list, with ticket
+ * `ticket` (tickets count from 0 in each launch). */
+template <bool Top> int part(flow_args a, int first, int count, int *ticket, bool forward, cudaStream_t s)
+{
+    if (count == 0) return SYLVA_OK;
+    a.items += 2 * (int64_t)first;
+    a.nitems = count;
+    a.ticket = ticket;
+    if (a.trace) a.trace += 4 * (int64_t)first * a.nchunks;
+    return forward ? launch<FLOW_W, true, Top>(a, count * a.nchunks, s)
+                   : launch<FLOW_W, false, Top>(a, count * a.nchunks, s);
 }
 
 /* SYLVA_SOLVE_STEP from the environment (read once), else the default. */
@@ -208,7 +229,7 @@ int sweep(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, 
     const int nchunks = (int)((nrhs + SYLVA_SOLVE_COLS - 1) / SYLVA_SOLVE_COLS);
     if ((int64_t)count * nchunks > INT32_MAX)
         return sylva__fail(SYLVA_ERR_UNSUPPORTED, "GPU solve: %d items × %d column chunks", count, nchunks);
-    cudaError_t e = cudaMemsetAsync(flow, 0, (size_t)(3 * (int64_t)F * nchunks + 1) * sizeof(int), s);
+    cudaError_t e = cudaMemsetAsync(flow, 0, (size_t)(3 * (int64_t)F * nchunks + SYLVA_SOLVE_TICKETS) * sizeof(int), s);
     if (e != cudaSuccess) return cuda_fail("cudaMemsetAsync (solve counters)", e);
     flow_args a = {(const int *)(bl + y->m),
                    (const int *)(bl + y->k),
@@ -228,12 +249,20 @@ int sweep(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, 
                    d->n,
                    (int)nrhs,
                    flow,
-                   flow + 1,
+                   flow + SYLVA_SOLVE_TICKETS,
                    b->trace[forward ? 0 : 1],
                    step_bits(),
                    poll_ns(0),
                    poll_ns(1)};
-    return launch<FLOW_W>(a, count * nchunks, forward, s);
+    /* Forward the bottom then the top; backward the top then the bottom
+     * (the lists' phases, solve_items.c): the counters carry over. */
+    if (forward) {
+        const int nbot = count - d->ntop_f;
+        int rc = part<false>(a, 0, nbot, flow, true, s);
+        return rc != SYLVA_OK ? rc : part<true>(a, nbot, d->ntop_f, flow + 1, true, s);
+    }
+    int rc = part<true>(a, 0, d->ntop_b, flow, false, s);
+    return rc != SYLVA_OK ? rc : part<false>(a, d->ntop_b, count - d->ntop_b, flow + 1, false, s);
 }
 
 } // namespace

@@ -561,13 +561,13 @@ __device__ void tri_backward(const front &F, const flow_args &a, const int *tdon
 }
 
 /* Forward update item u of a split front: X[its rows] −= L21[its rows,
- * its pivots] · X1[its pivots], taken triangle block by triangle block as
- * they finish (the item runs beside its front's triangle chain, and only
- * the last block's share is left once the chain ends), FLOW_UPD_RPT rows
- * per thread, atomic adds at the end. */
+ * its pivots] · X1[its pivots], taken triangle block (of tb rows) by
+ * triangle block as they finish (the item runs beside its front's triangle
+ * chain, and only the last block's share is left once the chain ends),
+ * FLOW_UPD_RPT rows per thread, atomic adds at the end. */
 template <int W>
-__device__ void upd_forward(const front &F, const flow_args &a, const int *tdone, int u, int c0, int nc, double *s,
-                            int *flag)
+__device__ void upd_forward(const front &F, const flow_args &a, const int *tdone, int u, int tb, int c0, int nc,
+                            double *s, int *flag)
 {
     constexpr int R = FLOW_UPD_RPT;
     const int nku = (F.k + SYLVA_SOLVE_UK - 1) / SYLVA_SOLVE_UK;
@@ -580,8 +580,8 @@ __device__ void upd_forward(const front &F, const flow_args &a, const int *tdone
         for (int c = 0; c < FLOW_COLS; c++) acc[q][c] = 0;
     for (int j = j0; j < j1;) {
         /* Triangle blocks done so far (at least the one holding pivot j). */
-        const int done = block_wait(tdone + F.f, j / FLOW_TB + 1, flag, a);
-        const int jh = min(j1, done * FLOW_TB);
+        const int done = block_wait(tdone + F.f, j / tb + 1, flag, a);
+        const int jh = min(j1, done * tb);
         stage_pivots<W>(F, a, j, jh, c0, nc, s);
         accumulate_rows<W, R>(F, i0, i1, j, jh, s, acc);
         __syncthreads(); /* s is staged again next round */

@@ -12,7 +12,10 @@
  * block), and the
  * fronts of a level run their triangle chains side by side instead of one
  * front's updates taking every block while they wait for its chain (front
- * by front, lap3d7:100's solve took 41 ms). Called twice per pattern by
+ * by front, lap3d7:100's solve took 41 ms). The top of the tree
+ * (SYLVA_SOLVE_TOP, gpu_solve.h) is a phase of its own, listed after the
+ * bottom forward and before it backward (each phase its own launch), its
+ * triangle items SYLVA_SOLVE_TOP_TB rows. Called twice per pattern by
  * runtime/gpu_solve_plan.c (count, then fill); fails on memory or when
  * counts pass the encoding's limits.
  */
@@ -25,6 +28,7 @@
 static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 typedef struct item {
+    int phase;     /* forward: 1 for the top; backward: 1 for the bottom (listed after the other) */
     int64_t start; /* estimated start, in item steps */
     int seq;       /* position in front order: ties keep it */
     int rec, code;
@@ -33,13 +37,14 @@ typedef struct item {
 static int by_start(const void *x, const void *y)
 {
     const item *a = x, *b = y;
+    if (a->phase != b->phase) return a->phase < b->phase ? -1 : 1;
     if (a->start != b->start) return a->start < b->start ? -1 : 1;
     return (a->seq > b->seq) - (a->seq < b->seq);
 }
 
-static void put(item *list, int64_t *count, int64_t start, int rec, int kind, int64_t index)
+static void put(item *list, int64_t *count, int phase, int64_t start, int rec, int kind, int64_t index)
 {
-    list[*count] = (item){start, (int)*count, rec, SYLVA_SOLVE_ITEM(kind, (int)index)};
+    list[*count] = (item){phase, start, (int)*count, rec, SYLVA_SOLVE_ITEM(kind, (int)index)};
     ++*count;
 }
 
@@ -53,56 +58,90 @@ static void emit(item *list, int64_t count, int *out)
     }
 }
 
-int sylva__solve_items(int F, const int *m, const int *k, const int *parent, int *nt, int *nuf, int *nub,
-                       int *fitems, int *bitems, int *nitems_f, int *nitems_b)
+/* SYLVA_SOLVE_TOP from the environment (pivots, ≥ 0; 0: no top), else the
+ * default; read at each call (once per analysis). */
+static int top_pivots(void)
 {
-    int64_t nf = 0, nb = 0;
+    const char *e = getenv("SYLVA_SOLVE_TOP");
+    long v = e && *e ? strtol(e, NULL, 10) : SYLVA_SOLVE_TOP_DEFAULT;
+    return v < 0 ? SYLVA_SOLVE_TOP_DEFAULT : v > INT_MAX ? INT_MAX : (int)v;
+}
+
+/* Marks the top of the tree in top[F] (records children first): the fronts
+ * of at least `least` pivots that are split, and their ancestors (closed
+ * upwards, so that the bottom, closed downwards, runs whole before the top
+ * forward and after it backward). */
+static void mark_top(int F, const int *m, const int *k, const int *parent, int least, char *top)
+{
+    for (int i = 0; i < F; i++) top[i] = 0;
+    for (int i = 0; i < F; i++) {
+        const int split = k[i] > SYLVA_SOLVE_FOLD_K || (int64_t)m[i] - k[i] > SYLVA_SOLVE_FOLD_R;
+        if (least > 0 && split && k[i] >= least) top[i] = 1;
+        if (top[i] && parent[i] >= 0) top[parent[i]] = 1;
+    }
+}
+
+int sylva__solve_items(int F, const int *m, const int *k, const int *parent, int *nt, int *nuf, int *nub,
+                       int *fitems, int *bitems, int *nitems_f, int *nitems_b, int *ntop_f, int *ntop_b)
+{
+    int64_t nf = 0, nb = 0, tf = 0, tb = 0;
+    char *top = sylva__malloc((size_t)F + 1, 1);
+    if (!top) return SYLVA_ERR_NO_MEMORY;
+    mark_top(F, m, k, parent, top_pivots(), top);
     for (int i = 0; i < F; i++) {
         int64_t r = (int64_t)m[i] - k[i];
         if (k[i] <= SYLVA_SOLVE_FOLD_K && r <= SYLVA_SOLVE_FOLD_R) {
             nt[i] = nuf[i] = nub[i] = 0;
         } else {
-            int64_t t = ceil_div(k[i], SYLVA_SOLVE_TB);
+            int64_t t = ceil_div(k[i], top[i] ? SYLVA_SOLVE_TOP_TB : SYLVA_SOLVE_TB);
             int64_t uf = ceil_div(r, SYLVA_SOLVE_UR) * ceil_div(k[i], SYLVA_SOLVE_UK);
             int64_t ub = ceil_div(k[i], SYLVA_SOLVE_BK) * ceil_div(r, SYLVA_SOLVE_BR);
-            if (t > 0xffffff || uf > 0xffffff || ub > 0xffffff)
+            if (t > 0xffffff || uf > 0xffffff || ub > 0xffffff) {
+                free(top);
                 return sylva__fail(SYLVA_ERR_UNSUPPORTED, "GPU solve: a front of %d rows and %d pivots needs "
                                    "more than 2^24 items", m[i], k[i]);
+            }
             nt[i] = (int)t, nuf[i] = (int)uf, nub[i] = (int)ub;
         }
         nf += nt[i] + nuf[i] + (nt[i] == 0);
         nb += nt[i] + nub[i] + (nt[i] == 0);
-        if (nf > INT_MAX / 2 || nb > INT_MAX / 2)
+        if (top[i]) tf += nt[i] + nuf[i] + (nt[i] == 0), tb += nt[i] + nub[i] + (nt[i] == 0);
+        if (nf > INT_MAX / 2 || nb > INT_MAX / 2) {
+            free(top);
             return sylva__fail(SYLVA_ERR_UNSUPPORTED, "GPU solve: more than %d items", INT_MAX / 2);
+        }
     }
     *nitems_f = (int)nf;
     *nitems_b = (int)nb;
-    if (!fitems) return SYLVA_OK;
+    *ntop_f = (int)tf;
+    *ntop_b = (int)tb;
     int64_t most = nf > nb ? nf : nb;
-    item *list = sylva__malloc((size_t)most + 1, sizeof *list);
-    int64_t *start = sylva__calloc((size_t)F + 1, sizeof *start);
-    if (!list || !start) {
+    item *list = fitems ? sylva__malloc((size_t)most + 1, sizeof *list) : NULL;
+    int64_t *start = fitems ? sylva__calloc((size_t)F + 1, sizeof *start) : NULL;
+    if (!fitems || !list || !start) {
         free(list);
         free(start);
-        return SYLVA_ERR_NO_MEMORY;
+        free(top);
+        return fitems ? SYLVA_ERR_NO_MEMORY : SYLVA_OK;
     }
     /* Forward: records come children first, so a front's start is final
      * when its turn comes. */
     int64_t count = 0;
     for (int i = 0; i < F; i++) {
+        const int ph = top[i], tbi = top[i] ? SYLVA_SOLVE_TOP_TB : SYLVA_SOLVE_TB;
         int64_t s = start[i], done;
         if (nt[i] == 0) {
-            put(list, &count, s, i, SYLVA_SOLVE_FOLD, 0);
+            put(list, &count, ph, s, i, SYLVA_SOLVE_FOLD, 0);
             done = s + 1;
         } else {
-            for (int b = 0; b < nt[i]; b++) put(list, &count, s + b, i, SYLVA_SOLVE_TRI, b);
+            for (int b = 0; b < nt[i]; b++) put(list, &count, ph, s + b, i, SYLVA_SOLVE_TRI, b);
             /* An update item takes its pivots' triangle blocks as they
              * finish: listed with the last of them. */
             int64_t nku = ceil_div(k[i], SYLVA_SOLVE_UK), nru = nuf[i] / nku;
             for (int64_t pc = 0; pc < nku; pc++) {
                 int64_t j1 = (pc + 1) * SYLVA_SOLVE_UK < k[i] ? (pc + 1) * SYLVA_SOLVE_UK : k[i];
                 for (int64_t rc = 0; rc < nru; rc++)
-                    put(list, &count, s + ceil_div(j1, SYLVA_SOLVE_TB) - 1, i, SYLVA_SOLVE_UPD, rc * nku + pc);
+                    put(list, &count, ph, s + ceil_div(j1, tbi) - 1, i, SYLVA_SOLVE_UPD, rc * nku + pc);
             }
             done = s + nt[i] + 1;
         }
@@ -112,18 +151,20 @@ int sylva__solve_items(int F, const int *m, const int *k, const int *parent, int
     /* Backward: parents first; start[i] becomes the front's finish. */
     count = 0;
     for (int i = F - 1; i >= 0; i--) {
+        const int ph = !top[i];
         int64_t s = parent[i] >= 0 ? start[parent[i]] : 0;
         if (nt[i] == 0) {
-            put(list, &count, s, i, SYLVA_SOLVE_FOLD, 0);
+            put(list, &count, ph, s, i, SYLVA_SOLVE_FOLD, 0);
             start[i] = s + 1;
         } else {
-            for (int u = 0; u < nub[i]; u++) put(list, &count, s, i, SYLVA_SOLVE_UPD, u);
-            for (int b = nt[i] - 1; b >= 0; b--) put(list, &count, s + nt[i] - b, i, SYLVA_SOLVE_TRI, b);
+            for (int u = 0; u < nub[i]; u++) put(list, &count, ph, s, i, SYLVA_SOLVE_UPD, u);
+            for (int b = nt[i] - 1; b >= 0; b--) put(list, &count, ph, s + nt[i] - b, i, SYLVA_SOLVE_TRI, b);
             start[i] = s + nt[i] + 1;
         }
     }
     emit(list, count, bitems);
     free(list);
     free(start);
+    free(top);
     return SYLVA_OK;
 }

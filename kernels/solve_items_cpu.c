@@ -22,7 +22,7 @@ void sylva__solve_ws_layout(const sylva__solve_desc *d, int64_t nrhs, int refine
     o = round_up(o + (size_t)d->ngroups * sizeof(double *));
     w->flow = o;
     int64_t chunks = (nrhs + SYLVA_SOLVE_COLS - 1) / SYLVA_SOLVE_COLS;
-    o = round_up(o + (size_t)(3 * (int64_t)d->nfronts * chunks + 1) * sizeof(int));
+    o = round_up(o + (size_t)(3 * (int64_t)d->nfronts * chunks + SYLVA_SOLVE_TICKETS) * sizeof(int));
     w->bad = o;
     o = round_up(o + (size_t)d->nfronts * sizeof(int));
     w->badval = o;
@@ -57,11 +57,11 @@ typedef struct front_at {
     const int64_t *rows; /* its CB rows */
 } front_at;
 
-/* Forward triangle block b: its rows less L[rows, earlier pivots] · X1,
- * then solved with their diagonal block. */
-static void tri_forward(const front_at *f, int64_t b, int64_t n, int64_t nrhs)
+/* Forward triangle block b (of tb rows): its rows less L[rows, earlier
+ * pivots] · X1, then solved with their diagonal block. */
+static void tri_forward(const front_at *f, int64_t b, int64_t tb, int64_t n, int64_t nrhs)
 {
-    int64_t r0 = b * SYLVA_SOLVE_TB, jb = min64(SYLVA_SOLVE_TB, f->k - r0), m = f->m;
+    int64_t r0 = b * tb, jb = min64(tb, f->k - r0), m = f->m;
     for (int64_t c = 0; c < nrhs; c++) {
         double *x = f->X1 + c * n;
         for (int64_t i = r0; i < r0 + jb; i++) {
@@ -78,9 +78,9 @@ static void tri_forward(const front_at *f, int64_t b, int64_t n, int64_t nrhs)
 
 /* Backward triangle block b: its rows less L[later pivots, rows]ᵀ · X1,
  * then solved with their diagonal block transposed. */
-static void tri_backward(const front_at *f, int64_t b, int64_t n, int64_t nrhs)
+static void tri_backward(const front_at *f, int64_t b, int64_t tb, int64_t n, int64_t nrhs)
 {
-    int64_t r0 = b * SYLVA_SOLVE_TB, jb = min64(SYLVA_SOLVE_TB, f->k - r0), m = f->m;
+    int64_t r0 = b * tb, jb = min64(tb, f->k - r0), m = f->m;
     for (int64_t c = 0; c < nrhs; c++) {
         double *x = f->X1 + c * n;
         for (int64_t j = r0; j < r0 + jb; j++) {
@@ -134,8 +134,11 @@ void sylva__solve_items_cpu(const sylva__solve_desc *d, const void *blob, double
     for (int sweep = 0; sweep < 2; sweep++) {
         const int *items = AT(int, sweep == 0 ? y->fitems : y->bitems);
         int count = sweep == 0 ? d->nitems_f : d->nitems_b;
+        /* The top's items: the forward list's last, the backward's first. */
+        int top0 = sweep == 0 ? count - d->ntop_f : 0, top1 = sweep == 0 ? count : d->ntop_b;
         for (int q = 0; q < count; q++) {
             int i = items[2 * q], code = items[2 * q + 1], idx = SYLVA_SOLVE_INDEX(code);
+            int64_t tb = q >= top0 && q < top1 ? SYLVA_SOLVE_TOP_TB : SYLVA_SOLVE_TB;
             front_at f = {m[i], k[i], (int64_t)m[i] - k[i], group_L[grp[i]] + lofs[i], X + col[i], rows + rofs[i]};
             int64_t ldt = f.r > 0 ? f.r : 1;
             switch (SYLVA_SOLVE_KIND(code) * 2 + sweep) {
@@ -147,8 +150,8 @@ void sylva__solve_items_cpu(const sylva__solve_desc *d, const void *blob, double
                 sylva__d_solve_gather_cpu(f.r, nrhs, f.rows, X, n, T, ldt);
                 sylva__d_front_solve_backward_cpu(f.m, f.k, f.L, f.m, nrhs, T, ldt, f.X1, n);
                 break;
-            case SYLVA_SOLVE_TRI * 2: tri_forward(&f, idx, n, nrhs); break;
-            case SYLVA_SOLVE_TRI * 2 + 1: tri_backward(&f, idx, n, nrhs); break;
+            case SYLVA_SOLVE_TRI * 2: tri_forward(&f, idx, tb, n, nrhs); break;
+            case SYLVA_SOLVE_TRI * 2 + 1: tri_backward(&f, idx, tb, n, nrhs); break;
             case SYLVA_SOLVE_UPD * 2: upd_forward(&f, idx, X, n, nrhs); break;
             default: upd_backward(&f, idx, X, n, nrhs); break;
             }

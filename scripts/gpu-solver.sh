@@ -7,7 +7,8 @@
 # solve against the CPU solve, 1 and 64 right-hand sides, device pointers,
 # refinement on the device, the staged host copies, the page-locked ones
 # (SYLVA_SOLVE_PIN), the sweeps' chain-step
-# variants (SYLVA_SOLVE_STEP, SYLVA_SOLVE_POLL), memcheck), and bench-solver (sylva in each
+# variants (SYLVA_SOLVE_STEP, SYLVA_SOLVE_POLL), the top of the tree's launch
+# with its crossover forced low (SYLVA_SOLVE_TOP), memcheck, racecheck), and bench-solver (sylva in each
 # mode, CHOLMOD at several thread counts, cuDSS when its library is given;
 # solve timings for 1 and 64 right-hand sides). Logs and JSON go to $OUT
 # (default ./gpu-solver-out); a compact summary is printed last.
@@ -157,6 +158,21 @@ for p in $phases; do
       SYLVA_SOLVE_STEP=${c%% *} timeout 240 "$B/bin/test_gpu_solve" ${c#* } >> "$OUT/solve-tests.log" 2>&1; rc=$?
       note "test_gpu_solve ${c#* } SYLVA_SOLVE_STEP=${c%% *}: rc=$rc ($(( $(date +%s) - s )) s)"
     done
+    # The top of the tree's launch with its crossover forced low (fronts on both sides; every split front on top).
+    for c in "100 lap3d7:28" "100 elast3d:6 small=64" "1 lap3d7:16" "1 elast3d:6 small=64" "100 $R/bcsstk13.mtx"; do
+      s=$(date +%s)
+      # shellcheck disable=SC2086
+      SYLVA_SOLVE_TOP=${c%% *} timeout 240 "$B/bin/test_gpu_solve" ${c#* } >> "$OUT/solve-tests.log" 2>&1; rc=$?
+      note "test_gpu_solve $(basename "${c#* }") SYLVA_SOLVE_TOP=${c%% *}: rc=$rc ($(( $(date +%s) - s )) s)"
+    done
+    s=$(date +%s)
+    SYLVA_SOLVE_TOP=1 timeout 300 "$CS" --tool memcheck --error-exitcode 9 --print-limit 20 \
+      "$B/bin/test_gpu_solve" lap3d7:12 > "$OUT/sanitize-solve-top.log" 2>&1; rc=$?
+    note "memcheck test_gpu_solve lap3d7:12 SYLVA_SOLVE_TOP=1: rc=$rc ($(( $(date +%s) - s )) s)"
+    s=$(date +%s)
+    SYLVA_SOLVE_TOP=1 timeout 300 "$CS" --tool racecheck --error-exitcode 9 --print-limit 20 \
+      "$B/bin/test_gpu_solve" lap3d7:12 > "$OUT/racecheck-solve-top.log" 2>&1; rc=$?
+    note "racecheck test_gpu_solve lap3d7:12 SYLVA_SOLVE_TOP=1: rc=$rc ($(( $(date +%s) - s )) s)"
     s=$(date +%s)
     SYLVA_SOLVE_POLL=32,4096 timeout 240 "$B/bin/test_gpu_solve" lap3d7:16 >> "$OUT/solve-tests.log" 2>&1; rc=$?
     note "test_gpu_solve lap3d7:16 SYLVA_SOLVE_POLL=32,4096: rc=$rc ($(( $(date +%s) - s )) s)"

@@ -59,6 +59,11 @@ int bench_cholmod(const sylva_matrix *A, const int64_t *perm, int threads, int r
 /* cuDSS from the library at `path` (dlopen), its own ordering; the
  * factorization phase timed with L on the device. */
 int bench_cudss(const sylva_matrix *A, const char *path, const bench_opts *o, bench_row *r);
+/* BENCH_PROFILE_NRHS=K: one more solve of K columns after the timed ones,
+ * inside cudaProfilerStart/Stop (for `ncu --profile-from-start off`);
+ * bench_profile(k, on) says whether k is profiled and starts or stops the
+ * range (a no-op without CUDA). */
+int bench_profile(int64_t k, int on);
 
 /* Run fn(arg, perm_out, r) in a child process and fill r from it, with
  * r->peak_rss the child's peak resident memory (isolate.c); perm_out (n

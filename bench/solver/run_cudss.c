@@ -10,6 +10,7 @@
  * phase for each --nrhs count (random columns, best of `repeat`, device
  * synchronized around each; right-hand sides and solutions stay on the
  * device, as cuDSS's API has them). */
+#include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 #include <stdio.h>
@@ -74,6 +75,16 @@ static int load(const char *path, cudss_api *a, char *note, size_t cap)
     return 0;
 }
 
+int bench_profile(int64_t k, int on)
+{
+    const char *e = getenv("BENCH_PROFILE_NRHS");
+    if (!e || !*e || atoll(e) != k) return 0;
+    cudaDeviceSynchronize();
+    if (on) cudaProfilerStart();
+    else cudaProfilerStop();
+    return 1;
+}
+
 /* The solve phase on k device columns: best of `repeat`; the worst
  * backward error. Returns 0 or the failing call's status (*where names it). */
 static int time_solves(cudss_api *api, cudss_obj h, cudss_obj cfg, cudss_obj data, cudss_obj mA,
@@ -97,6 +108,11 @@ static int time_solves(cudss_api *api, cudss_obj h, cudss_obj cfg, cudss_obj dat
         if (!st && (st = cudaDeviceSynchronize())) *where = "cudaDeviceSynchronize";
         double t = sylva_wtime() - t0;
         if (t < bs->gpu) bs->gpu = t;
+    }
+    if (!st && bench_profile(k, 1)) {
+        st = api->execute(h, CUDSS_PHASE_SOLVE, cfg, data, mA, mx, mb);
+        bench_profile(k, 0);
+        if (st) *where = "solve (profiled)";
     }
     if (!st && !(st = cudaMemcpy(X, d_x, bytes, cudaMemcpyDeviceToHost))) bs->berr = bench_worst_berr(A, X, B, k);
     if (st) bs->gpu = 0;

@@ -26,7 +26,10 @@
  * children's, its triangle items top down, each update after the triangle
  * items of its pivots;
  * backward, a front's items after its parent's, its updates first, its
- * triangle items bottom up. */
+ * triangle items bottom up. The top of the tree (SYLVA_SOLVE_TOP): the
+ * forward list's last ntop_f items, the backward's first ntop_b; every
+ * item of a front in the same part, the top closed upwards, its fronts'
+ * triangle items SYLVA_SOLVE_TOP_TB rows. */
 static void check_items(const sylva__solve_desc *d, const void *b, int forward)
 {
     const sylva__solve_layout *y = &d->lay;
@@ -36,6 +39,8 @@ static void check_items(const sylva__solve_desc *d, const void *b, int forward)
     int F = d->nfronts;
     int *first = malloc((size_t)F * sizeof *first + 1), *last = malloc((size_t)F * sizeof *last + 1);
     int *tri = malloc((size_t)F * sizeof *tri + 1), *upd = malloc((size_t)F * sizeof *upd + 1);
+    int *top = malloc((size_t)F * sizeof *top + 1);
+    const int top0 = forward ? count - d->ntop_f : 0, top1 = forward ? count : d->ntop_b;
     char **seen = malloc((size_t)F * sizeof *seen + 1);
     for (int i = 0; i < F; i++) {
         first[i] = last[i] = -1, tri[i] = upd[i] = 0;
@@ -45,8 +50,11 @@ static void check_items(const sylva__solve_desc *d, const void *b, int forward)
         int i = items[2 * q], kind = SYLVA_SOLVE_KIND(items[2 * q + 1]), idx = SYLVA_SOLVE_INDEX(items[2 * q + 1]);
         CHECK(i >= 0 && i < F, "item %d: record %d", q, i);
         if (i < 0 || i >= F) break;
-        if (first[i] < 0) first[i] = q;
+        const int here = q >= top0 && q < top1, tb = here ? SYLVA_SOLVE_TOP_TB : SYLVA_SOLVE_TB;
+        if (first[i] < 0) first[i] = q, top[i] = here;
         last[i] = q;
+        CHECK(top[i] == here && (nt[i] == 0 || nt[i] == (k[i] + tb - 1) / tb), "item %d: record %d in both parts, "
+              "or %d triangle items of %d rows for %d pivots", q, i, nt[i], tb, k[i]);
         if (kind == SYLVA_SOLVE_FOLD) {
             CHECK(nt[i] == 0 && first[i] == q, "item %d: record %d folded twice or also split", q, i);
         } else if (kind == SYLVA_SOLVE_TRI) {
@@ -61,7 +69,7 @@ static void check_items(const sylva__solve_desc *d, const void *b, int forward)
             if (ok && forward) {
                 int nku = (k[i] + SYLVA_SOLVE_UK - 1) / SYLVA_SOLVE_UK, j0 = idx % nku * SYLVA_SOLVE_UK;
                 int j1 = j0 + SYLVA_SOLVE_UK < k[i] ? j0 + SYLVA_SOLVE_UK : k[i];
-                ok = idx < nu[i] && !seen[i][idx] && tri[i] >= (j1 + SYLVA_SOLVE_TB - 1) / SYLVA_SOLVE_TB;
+                ok = idx < nu[i] && !seen[i][idx] && tri[i] >= (j1 + tb - 1) / tb;
                 if (ok) seen[i][idx] = 1;
             } else if (ok) {
                 ok = idx == upd[i] && tri[i] == 0;
@@ -77,6 +85,8 @@ static void check_items(const sylva__solve_desc *d, const void *b, int forward)
         if (p >= 0 && first[i] >= 0)
             CHECK(forward ? last[i] < first[p] : first[i] > last[p], "record %d's items and its parent's out of order",
                   i);
+        if (p >= 0 && first[i] >= 0 && first[p] >= 0)
+            CHECK(!top[i] || top[p], "record %d is in the top, its parent %d is not", i, p);
     }
     for (int i = 0; i < F; i++) free(seen[i]);
     free(seen);
@@ -84,6 +94,7 @@ static void check_items(const sylva__solve_desc *d, const void *b, int forward)
     free(last);
     free(tri);
     free(upd);
+    free(top);
 }
 
 static void check_blob(const sylva__plan *pl, const sylva__gpu_solve_plan *gs)
@@ -136,7 +147,8 @@ static void check_blob(const sylva__plan *pl, const sylva__gpu_solve_plan *gs)
         sylva__solve_ws_layout(d, 7, refine, &w);
         size_t vec = (size_t)t->n * 7 * sizeof(double);
         size_t start[] = {w.Lp, w.gbase, w.flow, w.bad, w.badval, w.x, w.b, w.r, w.d, w.omega};
-        size_t size[] = {(size_t)d->nfronts * 8, (size_t)d->ngroups * 8, (size_t)(3 * d->nfronts * ((7 + SYLVA_SOLVE_COLS - 1) / SYLVA_SOLVE_COLS) + 1) * 4,
+        size_t flow = (size_t)(3 * d->nfronts * ((7 + SYLVA_SOLVE_COLS - 1) / SYLVA_SOLVE_COLS) + SYLVA_SOLVE_TICKETS);
+        size_t size[] = {(size_t)d->nfronts * 8, (size_t)d->ngroups * 8, flow * 4,
                          (size_t)d->nfronts * 4, (size_t)d->nfronts * 8, vec, vec, vec, vec, 7 * 8};
         int count = refine ? 10 : 6;
         for (int i = 0; i < count; i++) {
@@ -243,9 +255,9 @@ int main(int argc, char **argv)
         if (gs && L) {
             check_blob(pl, gs);
             double e1 = twin_solve(A, pl, gs, L, 1), e5 = twin_solve(A, pl, gs, L, 5);
-            printf("%s %s: %d levels, %d + %d items, blob %.2f MB; twin solve backward error %.2e (1), %.2e (5)\n",
-                   argv[1], argv[2], gs->desc.nlevels, gs->desc.nitems_f, gs->desc.nitems_b,
-                   gs->desc.lay.bytes / 1e6, e1, e5);
+            printf("%s %s: %d levels, %d + %d items (top %d + %d), blob %.2f MB; twin solve backward error %.2e (1), "
+                   "%.2e (5)\n", argv[1], argv[2], gs->desc.nlevels, gs->desc.nitems_f, gs->desc.nitems_b,
+                   gs->desc.ntop_f, gs->desc.ntop_b, gs->desc.lay.bytes / 1e6, e1, e5);
         }
         check_residual(A, pl->tree);
         int64_t *bad = malloc((size_t)(pl->tree->nfronts + 1) * sizeof *bad);
