@@ -12,7 +12,7 @@
 #   bench:NAME:BUNDLE:NRHS:ENV   bench-solver --gpu-solves-only --repeat 3 on $SPECS
 #                    (ENV: VAR=value+VAR=value, or -)
 #   trace:NAME:BUNDLE:ENV   one traced 1-column solve of lap3d7:60 (SYLVA_SOLVE_TRACE), solve_trace.py
-#   chain:K:BACKGROUND   CARRY_DIR/chain-step (bench/solver/chain_step.cu) on a K-pivot triangle
+#   chain:K:BACKGROUND   CARRY_DIR/chain-step (bench/kernels/chain_step.cu) on a K-pivot triangle
 set -uo pipefail
 C=$(cd "$1" && pwd); shift
 here=$PWD

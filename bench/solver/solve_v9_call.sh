@@ -12,7 +12,7 @@
 #                    (ENV: VAR=value+VAR=value, or -), cuDSS too when CUDSS=1
 #   trace:NAME:BUNDLE:ENV   one traced 1-column solve of lap3d7:60 (SYLVA_SOLVE_TRACE),
 #                    summarized by solve_trace.py
-#   chain:K:BACKGROUND   CARRY_DIR/chain-step (bench/solver/chain_step.cu) on a K-pivot triangle
+#   chain:K:BACKGROUND   CARRY_DIR/chain-step (bench/kernels/chain_step.cu) on a K-pivot triangle
 #   record:NAME:BUNDLE   bench-solver with the CPU solves too (tasks, sequential) on $RSPECS, 1 and
 #                    64 columns, then lap3d7:100's GPU solves only
 #   tests:BUNDLE     test_gpu_solve on the solve cases, test_refine mode=gpu, memcheck

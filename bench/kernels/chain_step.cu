@@ -15,7 +15,7 @@
  * against the host's substitution. A stand-alone
  * measurement: it takes only the sweeps' acquire poll and release count
  * from kernels/gpu_solve_items.cuh and links nothing of the library.
- *   build: nvcc -O3 -arch=sm_90 -Ikernels -Icore -Iinclude -o chain-step bench/solver/chain_step.cu
+ *   build: nvcc -O3 -arch=sm_90 -Ikernels -Icore -Iinclude -o chain-step bench/kernels/chain_step.cu
  *   usage: chain-step [K] [BACKGROUND]   (K pivots, default 5504) */
 #include <algorithm>
 #include <cmath>
