@@ -325,16 +325,12 @@ int sylva__numeric_keep_values(sylva__numeric *N, const void *values, sylva_dtyp
     return SYLVA_OK;
 }
 
-/* 1 when L is on a GPU and the pivot check can read it there: one process
- * (a distributed run's GPU holds only its rank's part), and L with the
- * solve blob fits the GPU's memory. */
-static int pivots_on_gpu(sylva__numeric *N)
+int sylva__numeric_pivots_on_gpu(sylva__numeric *N)
 {
+    /* A distributed run's GPU holds only its rank's part. */
     int dist = sylva__dist_size() > 1 && N->owner;
     return !dist && N->on_device && sylva__solve_gpu_pivots_possible(N);
 }
-
-int sylva__numeric_pivots_on_gpu(sylva__numeric *N) { return pivots_on_gpu(N); }
 
 int sylva__numeric_pivot_scan(sylva__numeric *N, int64_t *first_bad, double *value, double *to_host)
 {
@@ -343,7 +339,7 @@ int sylva__numeric_pivot_scan(sylva__numeric *N, int64_t *first_bad, double *val
     const sylva__tree *t = pl->tree;
     /* On the GPU when L can all be there (else it comes to the host). */
     int dist = sylva__dist_size() > 1 && N->owner, me = sylva__dist_rank();
-    if (pivots_on_gpu(N)) {
+    if (sylva__numeric_pivots_on_gpu(N)) {
         int *bad = sylva__malloc((size_t)t->nfronts + 1, sizeof *bad);
         double *val = sylva__malloc((size_t)t->nfronts + 1, sizeof *val);
         int status = bad && val ? sylva__solve_gpu_pivots(N, bad, val)

@@ -294,8 +294,8 @@ int sylva__solve_gpu_pivots(sylva__numeric *N, int *bad, double *badval)
     /* The workspace of a one-column solve (refined when N keeps A's
      * values), which the check needs only part of: when this buffer is
      * unregistered StarPU keeps its allocation, and the first such solve
-     * finds it there instead of allocating (4–6 ms on the H100,
-     * docs/perf-log.md). */
+     * finds it there instead of allocating (docs/perf-log.md, "The first
+     * solve and the log-determinant"). */
     sylva__solve_ws w;
     sylva__solve_ws_layout(&rt->gsolve->desc, 1, sylva__numeric_refinable(N), &w);
     starpu_data_handle_t work;

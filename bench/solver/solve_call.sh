@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# solve_call.sh — one device call of the GPU solve's measurements
+# (docs/perf-log.md, "The solve, v8" to "v10": each session's calls were
+# made with this driver's phases). Builds are gpu-bundles under
+# CARRY_DIR/NAME/bundle.tar.xz, unpacked to /tmp/bNAME on first use, so
+# that a control build rides in the same call; everything goes to
+# /tmp/solvework (tarred into $OUT/solve.tar.xz: few files come back) with
+# a summary on stdout, the compact table last.
+#   usage: bench/solver/solve_call.sh CARRY_DIR PHASE...   (from the repository root)
+# Phases (ENV: VAR=value+VAR=value, or -):
+#   tests:BUNDLE     scripts/gpu-solver.sh BUNDLE solve (every GPU solve test, the forced crossovers
+#                    and page-locked paths, refinement, memcheck and racecheck, the copy rates)
+#   bench:NAME:BUNDLE:NRHS:ENV   bench-solver --gpu-solves-only --repeat 3 on $SPECS, the
+#                    phases on stderr (SYLVA_SOLVE_PHASES); cuDSS too when CUDSS_LIB is set
+#   trace:NAME:BUNDLE:ENV   one traced 1-column solve of lap3d7:60 (SYLVA_SOLVE_TRACE), solve_trace.py
+#   profile:BUNDLE   ncu (--clock-control none) of one 1-column solve of each $PSPECS by sylva and,
+#                    with CUDSS_LIB, by cuDSS (bench-solver's BENCH_PROFILE_NRHS), ncu_summary.py
+#   chain:K:BACKGROUND   CARRY_DIR/chain-step (bench/kernels/chain_step.cu) on a K-pivot triangle
+# The record with the CPU solves is scripts/gpu-solver.sh's bench phase
+# (BENCH_MODES=gpu BENCH_POLICIES=subtree CHOLMOD_THREADS=none BENCH_NRHS=1,64).
+# CARRY_DIR also holds the tuning tables the builds read (CARRY_DIR/tuning,
+# SYLVA_TUNING_DIR: the tree that travels is main's working copy).
+set -uo pipefail
+C=$(cd "$1" && pwd); shift
+here=$PWD
+B_SCRIPTS=$here/bench/solver
+OUT=${OUT:-/tmp/solveout}
+O=/tmp/solvework
+mkdir -p "$O" "$OUT"
+R=$here/matrices/real
+SPECS=${SPECS:-"lap3d7:60 lap2d5:1000 lap3d7:100 elast3d:30 $R/bcsstk13.mtx"}
+PSPECS=${PSPECS:-"lap3d7:60 lap3d7:100"}
+export STARPU_SILENT=1 SYLVA_TUNING_DIR=${SYLVA_TUNING_DIR:-$C/tuning}
+export STARPU_HOME=/tmp/starpu-home-solve
+mkdir -p "$STARPU_HOME"
+summary=$O/summary.txt
+note() { echo "$*" | tee -a "$summary"; }
+bdir() { [ -d "/tmp/b$1" ] || { mkdir -p "/tmp/b$1" && tar xf "$C/$1/bundle.tar.xz" -C "/tmp/b$1"; }; echo "/tmp/b$1"; }
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu,power.draw --format=csv,noheader >> "$summary" 2>&1
+NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1 || echo /usr/local/cuda/bin/ncu)
+MET=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,launch__grid_size,launch__block_size
+MET=$MET,launch__registers_per_thread,launch__shared_mem_per_block_static,launch__shared_mem_per_block_dynamic
+cudss=(); [ -n "${CUDSS_LIB:-}" ] && cudss=(--cudss "$CUDSS_LIB")
+for ph in "$@"; do
+  IFS=: read -r kind a1 a2 a3 a4 <<< "$ph"
+  s=$(date +%s)
+  case $kind in
+    tests)
+      B=$(bdir "$a1")
+      OUT=$O/tests-$a1 bash "$here/scripts/gpu-solver.sh" "$B" solve > "$O/tests-$a1.log" 2>&1
+      note "tests $a1: rc=$? ($(( $(date +%s) - s )) s)"
+      grep -v "rc=0" "$O/tests-$a1/summary.txt" | tee -a "$summary"
+      note "$(grep -c "rc=0" "$O/tests-$a1/summary.txt") lines rc=0" ;;
+    bench)
+      B=$(bdir "$a2")
+      envs=${a4//+/ }; [ "$envs" = - ] && envs=
+      # shellcheck disable=SC2086
+      LD_LIBRARY_PATH=$B/lib timeout 300 env $envs SYLVA_SOLVE_PHASES=1 "$B/bin/bench-solver" --repeat 3 \
+        --policies subtree --modes gpu --cholmod-threads none --nrhs "$a3" --gpu-solves-only "${cudss[@]}" \
+        --json "$O/$a1.json" $SPECS > "$O/$a1.log" 2> "$O/$a1.err"
+      note "bench $a1 ($a2 $a3 $envs): rc=$? ($(( $(date +%s) - s )) s)" ;;
+    trace)
+      B=$(bdir "$a2")
+      envs=${a3//+/ }; [ "$envs" = - ] && envs=
+      # shellcheck disable=SC2086
+      LD_LIBRARY_PATH=$B/lib timeout 120 env $envs SYLVA_SOLVE_TRACE="$O/trace-$a1.txt" "$B/bin/bench-solver" \
+        --repeat 1 --policies subtree --modes gpu --cholmod-threads none --nrhs 1 --gpu-solves-only \
+        lap3d7:60 > "$O/trace-$a1.log" 2>&1
+      note "trace $a1 ($a2 $envs): rc=$? ($(( $(date +%s) - s )) s)"
+      python3 "$B_SCRIPTS/solve_trace.py" "$O/trace-$a1.txt" 4 > "$O/trace-$a1.sum" 2>&1
+      rm -f "$O/trace-$a1.txt" ;;
+    profile)
+      B=$(bdir "$a1")
+      for sp in $PSPECS; do
+        n=$(basename "$sp" .mtx | tr ':' '_')
+        LD_LIBRARY_PATH=$B/lib BENCH_PROFILE_NRHS=1 timeout 150 "$NCU" --clock-control none \
+          --profile-from-start off --metrics "$MET" --csv --print-units base --log-file "$O/ncu-$n.csv" \
+          "$B/bin/bench-solver" --in-process --repeat 3 --policies subtree --modes gpu --cholmod-threads none \
+          --nrhs 1 --gpu-solves-only "${cudss[@]}" --json "$O/prof-$n.json" "$sp" > "$O/prof-$n.log" 2>&1
+        note "profile $sp: rc=$? ($(( $(date +%s) - s )) s)"
+        python3 "$B_SCRIPTS/ncu_summary.py" "$O/ncu-$n.csv" "$sp" > "$O/ncu-$n.txt" 2>&1
+      done ;;
+    chain)
+      timeout 60 "$C/chain-step" "$a1" "$a2" 2>&1 | tee -a "$summary" ;;
+    *) note "unknown phase $ph" ;;
+  esac
+done
+cat "$O"/ncu-*.txt "$O"/trace-*.sum 2>/dev/null
+tar cJf "$OUT/solve.tar.xz" -C /tmp solvework
+for j in "$O"/*.json; do
+  [ -f "$j" ] || continue
+  python3 - "$j" <<'PY' | tee -a "$summary"
+import json, os, sys
+for r in json.load(open(sys.argv[1])):
+    for s in r.get("solves", []):
+        print("%-12s %-10s %-12s nrhs %2d  total %7.3f ms  kernels %7.3f  berr %.1e" % (
+            os.path.basename(sys.argv[1])[:-5], r["solver"][:10], r["matrix"][:12], s["nrhs"], 1e3 * s["gpu"],
+            1e3 * s.get("gpu_solve", 0), s.get("backward_error") or 0))
+PY
+done
+cp "$summary" "$OUT/summary.txt"
