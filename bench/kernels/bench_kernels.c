@@ -1139,8 +1139,8 @@ int main(int argc, char **argv)
         else {
             fprintf(stderr,
                     "usage: %s [--json FILE] [--table TUNING] [--tune OUT] [--quick] [--profile N]\n"
-                    "       [--profile-native] [--profile-vbatched N] [--variants] [--variants-native] [--variants-potrf]\n"
-                    "       [--variants-medium] [--variants-fused]\n",
+                    "       [--profile-native] [--profile-vbatched N] [--variants] [--variants-native]\n"
+                    "       [--variants-potrf] [--variants-medium] [--variants-fused]\n",
                     argv[0]);
             return 2;
         }

@@ -85,9 +85,10 @@ int main(int argc, char **argv)
             d = fs_diff(&s, 0, s.res, cpu);
             ok = e <= 10 * eps_m && d <= 1000 * eps_m;
         }
-        printf("  native m=%5d k=%5d syrk_nb=%4d panel_nb=%4d trsm_nb=%4d%s potrf %s %s: info %d (cpu %d) backward %.2f m·eps, diff %.2g  %s\n",
+        printf("  native m=%5d k=%5d syrk_nb=%4d panel_nb=%4d trsm_nb=%4d%s potrf %s %s: info %d (cpu %d) "
+               "backward %.2f m·eps, diff %.2g  %s\n",
                m, k, sizes[t][2], sizes[t][4], sizes[t][5], sizes[t][5] == 0 ? "   " : sizes[t][6] ? "dbl" : "bat",
-               sizes[t][7] ? "tiles" : "cusolver", whole ? "whole" : "split", s.info[0], info,
+               sizes[t][7] ? "tiles   " : "cusolver", whole ? "whole" : "split", s.info[0], info,
                e < 0 ? -1.0 : e / eps_m, d, ok ? "ok" : "FAIL");
         failures += !ok;
         free(cpu);
