@@ -19,7 +19,8 @@
  * column j (1-based) whose pivot is not positive (NaN included), as
  * LAPACK's; all blocks leave at the next barrier; A is then unspecified.
  * Double only (DMMA); nothing waits on the host. */
-#include <cooperative_groups.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "gpu_common.cuh"
 #include "gpu_mma.cuh"
@@ -39,6 +40,7 @@ struct np_args {
     double *diag;      /* [2] tiles: L(k,k) at step k (block 0's copy for its write-back) */
     unsigned *counter; /* [0]: the grid barrier; [1 + k]: step k's bulk task counter */
     int *info;
+    int trace, sleep_ns;
 };
 
 __device__ __forceinline__ unsigned ld_acquire(const unsigned *p)
@@ -49,13 +51,14 @@ __device__ __forceinline__ unsigned ld_acquire(const unsigned *p)
 }
 
 /* Every block arrives once per step: the counter reaches target = steps·G. */
-__device__ __forceinline__ void grid_barrier(unsigned *bar, unsigned target)
+__device__ __forceinline__ void grid_barrier(unsigned *bar, unsigned target, int sleep_ns)
 {
     __syncthreads();
     if (threadIdx.x == 0) {
         __threadfence();
         atomicAdd(bar, 1u);
         while (ld_acquire(bar) < target) {
+            if (sleep_ns) __nanosleep(sleep_ns);
         }
         __threadfence();
     }
@@ -99,6 +102,41 @@ __device__ int np_potrf_tile(const np_args &a, int k, double (*L)[NP_LD], double
     }
 #pragma unroll
     for (int c = 0; c < NP_TS; c++) L[r][c] = c <= r ? x[c] : 0.0;
+    return fail;
+}
+
+/* Warp: the same POTRF with a tile row's TRSM riding on its column loop
+ * (lane r: row r of tile (ri,k) in y): each column's broadcast serves
+ * both, so the solve adds no step to the chain. L and the pivots'
+ * inverses to shared memory when L is given; y ← L(ri,k). */
+__device__ int np_potrf_trsm(const np_args &a, int k, int ri, double (*L)[NP_LD], double *inv,
+                             double (&y)[NP_TS])
+{
+    const int r = threadIdx.x % 32;
+    double x[NP_TS];
+#pragma unroll
+    for (int c = 0; c < NP_TS; c++) {
+        x[c] = c <= r ? np_ld(a, k, k, r, c, c == r ? 1.0 : 0.0) : 0.0;
+        y[c] = np_ld(a, ri, k, r, c, 0.0);
+    }
+    int fail = 0;
+#pragma unroll
+    for (int j = 0; j < NP_TS; j++) {
+        const double d = __shfl_sync(0xffffffffu, x[j], j);
+        if (!(d > 0) && fail == 0 && k * NP_TS + j < a.n) fail = k * NP_TS + j + 1;
+        const double rs = rsqrt(d);
+        x[j] *= rs, y[j] *= rs;
+        if (L && r == 0) inv[j] = rs;
+#pragma unroll
+        for (int c = j + 1; c < NP_TS; c++) {
+            const double l = __shfl_sync(0xffffffffu, x[j], c);
+            x[c] -= x[j] * l, y[c] -= y[j] * l;
+        }
+    }
+    if (L) {
+#pragma unroll
+        for (int c = 0; c < NP_TS; c++) L[r][c] = c <= r ? x[c] : 0.0;
+    }
     return fail;
 }
 
@@ -172,12 +210,25 @@ __device__ void np_bulk(const np_args &a, int k)
 /* Named barrier of warps 0–3 (the tile-row group). */
 __device__ __forceinline__ void np_group_sync() { asm volatile("bar.sync 1, 128;" ::: "memory"); }
 
+__device__ __forceinline__ unsigned long long np_now()
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+/* FUSE: warp 0's POTRF carries the two TRSMs (np_potrf_trsm); else warps
+ * 1 and 2 solve after it (np_trsm_row). */
+template <bool FUSE>
 __global__ void __launch_bounds__(NP_THREADS, 1) np_potrf_kernel(np_args a)
 {
     __shared__ double Lkk[NP_TS][NP_LD], Lik[NP_TS][NP_LD], Lk1[NP_TS][NP_LD], Ct[NP_TS][NP_LD];
     __shared__ double inv[NP_TS];
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, G = gridDim.x, b = blockIdx.x;
+    unsigned long long tr[5] = {0, 0, 0, 0, 0}, t0 = 0, t1 = 0; /* trace: W1, chain, bulk, barrier */
+    const bool tracer = a.trace && threadIdx.x == 0 && (b == 0 || b == G - 1);
     for (int k = 0; k < a.nt; k++) {
+        if (tracer) t0 = np_now();
         const int rows = a.nt - 1 - k; /* tile rows k+1 … nt−1 to solve */
         /* block 0: write back what the others read last step (L(k−1,k−1), L(k,k−1)) */
         if (b == 0 && k > 0 && warp >= 4) {
@@ -192,12 +243,15 @@ __global__ void __launch_bounds__(NP_THREADS, 1) np_potrf_kernel(np_args a)
         if (chain && warp < 4) {
             bool first = true;
             for (int i = k + 1 + b; first || i < a.nt; i += G) {
-                /* (a) the diagonal tile (once); the rows to solve; C = A(i,k+1) − panel k−1's part */
-                double x[NP_TS];
-                if (warp == 0 && first) {
-                    const int f = np_potrf_tile(a, k, Lkk, inv);
+                /* (a) the diagonal tile; the rows to solve; C = A(i,k+1) − panel k−1's part */
+                double x[NP_TS]; /* warp 0: L(i,k); warp 1: L(k+1,k) (warp 2 too, unfused) */
+                if (FUSE && warp == 1 && i < a.nt) /* L(k+1,k) beside warp 0, its own POTRF */
+                    np_potrf_trsm(a, k, k + 1, nullptr, nullptr, x);
+                if (warp == 0 && (first || FUSE)) {
+                    const int f = FUSE && i < a.nt ? np_potrf_trsm(a, k, i, Lkk, inv, x)
+                                                   : np_potrf_tile(a, k, Lkk, inv);
                     if (f != 0 && lane == 0) *a.info = f;
-                    if (b == 0) {
+                    if (b == 0 && first) {
                         double *D = k + 1 < a.nt ? a.diag + (size_t)(k & 1) * NP_TILE : nullptr;
 #pragma unroll
                         for (int c = 0; c < NP_TS; c++) {
@@ -205,9 +259,10 @@ __global__ void __launch_bounds__(NP_THREADS, 1) np_potrf_kernel(np_args a)
                             else np_st(a, k, k, lane, c, Lkk[lane][c]);
                         }
                     }
+                    if (tracer && first) tr[0] += np_now() - t0;
                 }
                 if (i >= a.nt) break; /* block 0 at the last step: the diagonal tile only */
-                if (warp == 1 || (warp == 2 && first)) {
+                if (!FUSE && (warp == 1 || (warp == 2 && first))) {
                     const int row = warp == 1 ? i : k + 1;
 #pragma unroll
                     for (int c = 0; c < NP_TS; c++) x[c] = np_ld(a, row, k, lane, c, 0.0);
@@ -246,11 +301,11 @@ __global__ void __launch_bounds__(NP_THREADS, 1) np_potrf_kernel(np_args a)
 #pragma unroll
                             for (int e = 0; e < 2; e++) Ct[u * 8 + g][v * 8 + 2 * q + e] = acc[u][v][e];
                 }
-                np_group_sync();
-                /* (b) L(i,k) and (first) L(k+1,k) */
-                if (warp == 1 || (warp == 2 && first)) {
-                    np_trsm_row(x, Lkk, inv);
-                    if (warp == 1) {
+                if (!FUSE) np_group_sync();
+                /* (b) L(i,k) and (first) L(k+1,k): to the panel copy, shared memory, in place */
+                if (FUSE ? warp == 0 : (warp == 1 || (warp == 2 && first))) {
+                    if (!FUSE) np_trsm_row(x, Lkk, inv);
+                    if (FUSE || warp == 1) {
                         double *Pt = a.panel + ((size_t)(k & 1) * a.nt + i) * NP_TILE;
 #pragma unroll
                         for (int c = 0; c < NP_TS; c++) {
@@ -258,10 +313,15 @@ __global__ void __launch_bounds__(NP_THREADS, 1) np_potrf_kernel(np_args a)
                             Lik[lane][c] = x[c];
                             if (i >= k + 2) np_st(a, i, k, lane, c, x[c]);
                         }
-                    } else {
+                    }
+                    if (!FUSE && warp == 2) {
 #pragma unroll
                         for (int c = 0; c < NP_TS; c++) Lk1[lane][c] = x[c];
                     }
+                }
+                if (FUSE && warp == 1) {
+#pragma unroll
+                    for (int c = 0; c < NP_TS; c++) Lk1[lane][c] = x[c];
                 }
                 np_group_sync();
                 /* (c) A(i,k+1) = C − L(i,k)·L(k+1,k)ᵀ, a 16 × 16 quadrant a warp */
@@ -299,11 +359,17 @@ __global__ void __launch_bounds__(NP_THREADS, 1) np_potrf_kernel(np_args a)
                 first = false;
             }
         }
+        if (tracer) t1 = np_now(), tr[1] += t1 - t0;
         np_bulk(a, k);
+        if (tracer) tr[2] += np_now() - t1, t1 = np_now();
         if (k + 1 == a.nt) break;
-        grid_barrier(a.counter, (unsigned)(k + 1) * (unsigned)G);
-        if (__ldcg(a.info) != 0) return;
+        grid_barrier(a.counter, (unsigned)(k + 1) * (unsigned)G, a.sleep_ns);
+        if (tracer) tr[3] += np_now() - t1;
+        if (__ldcg(a.info) != 0) break;
     }
+    if (tracer)
+        printf("np trace n %d block %d of %d: W1 %.1f chain %.1f bulk %.1f barrier %.1f us\n", a.n, b, G,
+               tr[0] * 1e-3, tr[1] * 1e-3, tr[2] * 1e-3, tr[3] * 1e-3);
 }
 
 int native_potrf_tiles(int n, double *A, int lda, void *work, const native_layout &lay, int *info,
@@ -320,13 +386,20 @@ int native_potrf_tiles(int n, double *A, int lda, void *work, const native_layou
     if (sms <= 0) return sylva__fail(SYLVA_ERR_RUNTIME, "no SM count for the tile POTRF");
     /* more blocks than tiles to update only lengthen the barrier */
     const long want = (long)nt * (nt + 1) / 2;
-    const int G = want < sms ? (int)want : sms;
+    int G = want < sms ? (int)want : sms;
+    const char *gv = getenv("SYLVA_NP_G"), *sv = getenv("SYLVA_NP_SLEEP");
+    if (gv && atoi(gv) > 0 && atoi(gv) < G) G = atoi(gv);
+    a.sleep_ns = sv ? atoi(sv) : 0;
     if (cudaMemsetAsync(a.counter, 0, (size_t)(nt + 1) * sizeof(unsigned), s) != cudaSuccess ||
         cudaMemsetAsync(info, 0, sizeof(int), s) != cudaSuccess)
         return sylva__fail(SYLVA_ERR_RUNTIME, "zeroing the tile POTRF's counters failed");
+    /* SYLVA_NP_TRACE / _FORM / _G / _SLEEP: v12's experiment only (phase times from the device; the
+     * TRSM beside or inside warp 0's POTRF) */
+    const char *tv = getenv("SYLVA_NP_TRACE"), *fv = getenv("SYLVA_NP_FORM");
+    a.trace = tv && *tv == '1';
     void *args[] = {&a};
-    cudaError_t e = cudaLaunchCooperativeKernel((const void *)np_potrf_kernel, dim3(G), dim3(NP_THREADS),
-                                                args, 0, s);
+    const void *fn = fv && *fv == '0' ? (const void *)np_potrf_kernel<false> : (const void *)np_potrf_kernel<true>;
+    cudaError_t e = cudaLaunchCooperativeKernel(fn, dim3(G), dim3(NP_THREADS), args, 0, s);
     if (e != cudaSuccess)
         return sylva__fail(SYLVA_ERR_RUNTIME, "tile POTRF launch failed: %s", cudaGetErrorString(e));
     return SYLVA_OK;

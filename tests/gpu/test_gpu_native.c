@@ -10,7 +10,8 @@
  * (native_potrf_tiles ≥ k; in panels too) or cuSOLVER's: k of one tile, one past it, tiles with
  * a tail, failures in the first, a middle and the last (partial) tile,
  * more tile rows than the H100's 132 blocks (5000 × 4500).
- * Usage: test_gpu_native [--quick]. Exit: 0 pass, 1 fail, 77 no GPU. */
+ * Usage: test_gpu_native [--quick] [tiles] (tiles: only the quick cases that factor F11 by
+ * tiles, for racecheck). Exit: 0 pass, 1 fail, 77 no GPU. */
 #include <cublas_v2.h>
 #include <cusolverDn.h>
 #include <float.h>
@@ -25,6 +26,7 @@
 int main(int argc, char **argv)
 {
     int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+    int tiles_only = argc > 2 && strcmp(argv[2], "tiles") == 0;
     gt_require_gpu();
     gt_seed();
     static const int sizes[][8] = {
@@ -55,6 +57,7 @@ int main(int argc, char **argv)
     }
     for (int t = 0; t < n; t++) {
         int m = sizes[t][0], k = sizes[t][1], whole = 1, bad = sizes[t][3];
+        if (tiles_only && (!sizes[t][7] || sizes[t][4] > 0 || k > 600)) continue;
         if (t % 3 == 1) whole = 0;
         frontset s;
         fs_make(&s, 1, &m, &k, &whole, &bad);
