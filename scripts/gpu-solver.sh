@@ -21,7 +21,11 @@
 # The tiles phase factors TILES_SPECS (default lap3d7:100) on one GPU with
 # the large fronts whole (--gpu-tile-rows -1) and as tile tasks of each of
 # TILES_ROWS (default 4096 2048 1024) rows; table tiles.json / tiles.md.
-#   usage: scripts/gpu-solver.sh BUNDLE_DIR [kernels] [test] [sanitize] [solve] [bench] [analysis] [study] [multi] [tiles]
+# The tables phase factors TABLE_SPECS (default lap3d7:60 lap3d7:100
+# lap2d5:1000) on the GPU under the library's tuning table and under
+# TUNED_DIR's, taking turns (TABLES_MODE: another --mode); table
+# tables.md (tuned / library).
+#   usage: scripts/gpu-solver.sh BUNDLE_DIR [kernels] [test] [sanitize] [solve] [bench] [analysis] [study] [multi] [tiles] [tables]
 # BUNDLE_DIR: an unpacked gpu-bundle of build/bin, build/tests/gpu and
 # build/bench (docs/gpu.md). Environment: CUDSS_LIB (libcudss.so.1),
 # KERNEL_ARGS (e.g. --quick: the kernel tests' reduced sizes),
@@ -257,6 +261,51 @@ for p in $phases; do
     done
     python3 "$here/bench/solver/multi_gpu_table.py" "$OUT/tiles.json" "$OUT"/tiles-*-*.json > "$OUT/tiles.md"
     cat "$OUT/tiles.md" | tee -a "$summary" ;;
+  tables)
+    # Whole factorizations under two kernel tuning tables, taking turns: the
+    # one the library loads (SYLVA_TUNING_DIR; the built-in defaults where it
+    # has none for this GPU) and TUNED_DIR's (e.g. this call's tuner table,
+    # named <GPU model>.txt). TABLE_SPECS analyzed once; the best of
+    # TABLES_REPEAT factorizations per run, two turns each; tables.md.
+    [ -d "${TUNED_DIR:-}" ] || { note "tables: TUNED_DIR is not a directory"; continue; }
+    warm_perfmodels "--mode gpu"
+    w=/tmp/sylva-tables
+    mkdir -p "$w"
+    for spec in ${TABLE_SPECS:-lap3d7:60 lap3d7:100 lap2d5:1000}; do
+      kind=${spec%%:*} size=${spec#*:} name=${spec//[:\/]/_}
+      "$B/bin/sylva-gen" "$kind" "$size" -o "$w/$name.mtx" > /dev/null &&
+        "$B/bin/sylva" analyze "$w/$name.mtx" --save "$w/$name.sya" > /dev/null 2>&1
+      for turn in 1 2; do
+        for t in library tuned; do
+          dir=$SYLVA_TUNING_DIR
+          [ $t = tuned ] && dir=$TUNED_DIR
+          SYLVA_TUNING_DIR=$dir timeout 150 "$B/bin/sylva" factor "$w/$name.mtx" --analysis "$w/$name.sya" \
+            --mode ${TABLES_MODE:-gpu} --repeat "${TABLES_REPEAT:-3}" -q --json "$OUT/tables-$name-$t-$turn.json" \
+            > "$OUT/tables-$name-$t-$turn.log" 2>&1
+          note "tables $spec $t turn $turn: rc=$?"
+        done
+      done
+      rm -f "$w/$name.mtx" "$w/$name.sya"
+    done
+    python3 - "$OUT" > "$OUT/tables.md" <<'PY'
+import glob, json, os, sys
+best = {}
+for f in glob.glob(os.path.join(sys.argv[1], "tables-*.json")):
+    name, table = os.path.basename(f)[7:-5].rsplit("-", 2)[:2]
+    try:
+        s = json.load(open(f))["seconds"]["factorize"]
+    except (OSError, ValueError, KeyError):
+        continue
+    k = best.setdefault(name, {})
+    k[table] = min(s, k.get(table, s))
+print("| matrix | library's table s | tuned table s | tuned / library |")
+print("| --- | --- | --- | --- |")
+for name, k in sorted(best.items()):
+    a, b = k.get("library"), k.get("tuned")
+    r = f"{b / a:.3f}" if a and b else "-"
+    print(f"| {name} | {a:.4f} | {b:.4f} | {r} |" if a and b else f"| {name} | {a} | {b} | - |")
+PY
+    cat "$OUT/tables.md" | tee -a "$summary" ;;
   analysis)
     s=$(date +%s)
     # shellcheck disable=SC2086

@@ -1,6 +1,6 @@
 /* test_kernel_tuning.c — the tuning table loader (no GPU needed): defaults
  * when the file is missing, values read back after a save, a malformed or
- * out-of-range table refused with defaults kept, the shipped H100 table valid. */
+ * out-of-range table refused with defaults kept, every shipped table valid. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,9 +55,11 @@ int main(void)
     char p2[512];
     sylva__kernel_tuning_path("NVIDIA H100 80GB HBM3", p2, sizeof p2);
     fail |= strstr(p2, "NVIDIA_H100_80GB_HBM3.txt") == NULL;
-    /* The shipped H100 table loads and passes the range checks (CTest points
+    /* Every shipped table loads and passes the range checks (CTest points
      * SYLVA_TUNING_DIR at kernels/tuning; installed, it is share/sylva/tuning). */
-    {
+    const char *shipped[] = {"NVIDIA H100 80GB HBM3", "NVIDIA H200"};
+    for (size_t i = 0; i < sizeof shipped / sizeof *shipped; i++) {
+        sylva__kernel_tuning_path(shipped[i], p2, sizeof p2);
         int rc = sylva__kernel_tuning_load(p2, &t, msg, sizeof msg);
         if (rc != 0) printf("shipped table %s: %s\n", p2, rc == 1 ? "missing" : msg);
         fail |= rc != 0;
