@@ -54,13 +54,11 @@ __device__ __forceinline__ unsigned ld_acquire(const unsigned *p)
 __device__ __forceinline__ void grid_barrier(unsigned *bar, unsigned target, int sleep_ns)
 {
     __syncthreads();
-    if (threadIdx.x == 0) {
-        __threadfence();
-        atomicAdd(bar, 1u);
+    if (threadIdx.x == 0) { /* the block's writes (ordered by the barrier above) released with the add */
+        asm volatile("red.release.gpu.global.add.u32 [%0], 1;" ::"l"(bar) : "memory");
         while (ld_acquire(bar) < target) {
             if (sleep_ns) __nanosleep(sleep_ns);
         }
-        __threadfence();
     }
     __syncthreads();
 }
@@ -360,6 +358,9 @@ __global__ void __launch_bounds__(NP_THREADS, 1) np_potrf_kernel(np_args a)
             }
         }
         if (tracer) t1 = np_now(), tr[1] += t1 - t0;
+        /* a tile row's block takes bulk tiles only once its row is done: DMMA beside the POTRF's
+         * DFMA slows the chain (v12, call 2) */
+        if (chain) __syncthreads();
         np_bulk(a, k);
         if (tracer) tr[2] += np_now() - t1, t1 = np_now();
         if (k + 1 == a.nt) break;
