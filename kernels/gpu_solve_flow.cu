@@ -88,6 +88,7 @@ __global__ void __launch_bounds__(FLOW_THREADS, Top ? TOP_MIN_BLOCKS : FLOW_MIN_
                 else fold_backward<W>(F, a, c0, nc, s, d);
             } else if (kind == SYLVA_SOLVE_TRI) {
                 if (Top && Forward) top_tri_forward<W>(F, a, tdone, idx, c0, nc, s, d, &flag);
+                else if (Top && W == 1) top_tri_backward_one(F, a, tdone, idx, nt, c0, s, d, &flag);
                 else if (Top) top_tri_backward<W>(F, a, tdone, idx, nt, c0, nc, s, d, &flag);
                 else if (Forward) tri_forward<W>(F, a, tdone, idx, c0, nc, s, d, &flag);
                 else tri_backward<W>(F, a, tdone, idx, nt, c0, nc, s, d, &flag);
