@@ -238,28 +238,16 @@ __device__ void invert_diag(const double *d, int jb, double *inv)
     __syncthreads();
 }
 
-/* Σ_k m(k) · v_k over k < n, v one value a lane broadcast by shuffles,
- * in two interleaved sums (half the dependent chain of additions). */
-template <typename M> __device__ __forceinline__ double shfl_dot(int n, double v, M m)
-{
-    double a0 = 0, a1 = 0;
-    int k = 0;
-    for (; k + 1 < n; k += 2) {
-        const double v0 = __shfl_sync(FLOW_FULL, v, k), v1 = __shfl_sync(FLOW_FULL, v, k + 1);
-        a0 += m(k) * v0;
-        a1 += m(k + 1) * v1;
-    }
-    if (k < n) a0 += m(k) * __shfl_sync(FLOW_FULL, v, k);
-    return a0 + a1;
-}
-
 /* The lane's row of inv · v (Transpose: of invᵀ · v); v one value a lane
  * (0 past jb). */
 template <bool Transpose> __device__ __forceinline__ double apply_inverse(const double *inv, int jb, double v)
 {
     const int lane = threadIdx.x % 32;
-    const double acc =
-        shfl_dot(jb, v, [&](int k) { return Transpose ? inv[k + lane * FLOW_DLD] : inv[lane + k * FLOW_DLD]; });
+    double acc = 0;
+    for (int k = 0; k < jb; k++) {
+        const double vk = __shfl_sync(FLOW_FULL, v, k);
+        acc += (Transpose ? inv[k + lane * FLOW_DLD] : inv[lane + k * FLOW_DLD]) * vk;
+    }
     return lane < jb ? acc : 0.0;
 }
 

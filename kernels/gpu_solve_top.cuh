@@ -6,12 +6,11 @@
  * kernel that runs them has the registers for that (3 blocks an SM, no
  * spills: squeezed into 64 registers the same item spills and each step
  * costs 1.4× more, docs/perf-log.md v9). The 64 × 64 diagonal block is
- * two 32 × 32 halves A, B and L[B, A]: before it waits the item inverts A
- * and B (two warps at once) and makes the inverse's lower block C =
- * −B⁻¹ L[B, A] A⁻¹ in shared memory, so that its step on the chain is two
- * warp products side by side (x_A = A⁻¹ v_A by one warp, x_B = B⁻¹ v_B +
- * C v_A by another), not 64 dependent substitutions nor three products one
- * after another (v10). Device code only, no failure. */
+ * two 32 × 32 halves A, B and L[B, A]: the item inverts A and B (two warps
+ * at once) and loads L[B, A] into shared memory before it waits, so that
+ * its step on the chain is three warp products (A⁻¹, L[B, A], B⁻¹; a
+ * warp per right-hand side) instead of 64 dependent substitutions. Device
+ * code only, no failure. */
 #ifndef SYLVA_KERNELS_GPU_SOLVE_TOP_CUH
 #define SYLVA_KERNELS_GPU_SOLVE_TOP_CUH
 
@@ -22,8 +21,8 @@
 #define TOP_THREADS (2 * TOP_TB) /* a thread per row and half tile */
 static_assert(TOP_HALF == 32, "a half of a top triangle block is one warp's rows");
 static_assert(TOP_THREADS == SYLVA_SOLVE_COLS * 32, "the top's items are written for blocks of 4 warps");
-/* The item's shared doubles (in the kernel's s): the halves' inverses, C
- * (first B itself, while it is inverted, then L[B, A]), the threads' partial sums,
+/* The item's shared doubles (in the kernel's s): the halves' inverses, L[B,
+ * A] (first B itself, while it is inverted), the threads' partial sums,
  * the item's own rows of X1 and an arriving tile's X1 (FLOW_COLS each). */
 #define TOP_INVA 0
 #define TOP_INVB (TOP_INVA + TOP_HALF * FLOW_DLD)
@@ -50,9 +49,8 @@ __device__ __forceinline__ void invert_column(const double *d, int jb, double *i
 }
 
 /* Before the item waits: its own rows of X1 (SYLVA_SOLVE_STEP_OWN), the
- * inverses of its diagonal halves (A's raw block in d, B's in the C slot;
- * warps 0 and 1 at once), then L[B, A] (zero past the block) in the C slot,
- * T = L[B, A] A⁻¹ in d and C = −B⁻¹ T (when the item has a second half). */
+ * inverses of its diagonal halves (A's raw block in d, B's in the L[B, A]
+ * slot; warps 0 and 1 at once), then L[B, A] (zero past the block). */
 template <int W>
 __device__ void top_prepare(const front &F, const flow_args &a, int r0, int jb, int c0, int nc, double *s, double *d)
 {
@@ -79,69 +77,46 @@ __device__ void top_prepare(const front &F, const flow_args &a, int r0, int jb, 
         rawb[i + j * FLOW_DLD] =
             i < jbb && j < ja ? __ldg(F.L + (r0 + TOP_HALF + i) + (int64_t)(r0 + j) * F.m) : 0.0;
     }
-    if (jbb == 0) return; /* no B: C unused (and B⁻¹ not made) */
-    __syncthreads();
-    const double *inva = s + TOP_INVA, *invb = s + TOP_INVB;
-    for (int u = tid; u < TOP_HALF * TOP_HALF; u += TOP_THREADS) { /* T = L[B, A] A⁻¹ (A⁻¹ lower) */
-        const int i = u % TOP_HALF, j = u / TOP_HALF;
-        double t = 0;
-        for (int q = j; q < TOP_HALF; q++) t += rawb[i + q * FLOW_DLD] * inva[q + j * FLOW_DLD];
-        d[i + j * FLOW_DLD] = t;
-    }
-    __syncthreads();
-    for (int u = tid; u < TOP_HALF * TOP_HALF; u += TOP_THREADS) { /* C = −B⁻¹ T (B⁻¹ lower) */
-        const int i = u % TOP_HALF, j = u / TOP_HALF;
-        double c = 0;
-        for (int q = 0; q <= i; q++) c += invb[i + q * FLOW_DLD] * d[q + j * FLOW_DLD];
-        rawb[i + j * FLOW_DLD] = -c;
-    }
     /* Read after the next barrier (the waits', or the finish's). */
 }
 
 /* The end of a top triangle item: the partial sums reduced through shared
  * memory and subtracted from the item's rows, then the 64 × 64 diagonal
- * block solved through its inverse by a warp per half and column of the
- * chunk, a lane per row. Forward: x_A = A⁻¹ v_A, x_B = B⁻¹ v_B + C v_A;
- * Backward (the block transposed): x_B = B⁻ᵀ v_B, x_A = A⁻ᵀ v_A + Cᵀ v_B. */
+ * block solved by a warp per column of the chunk, a lane per row of each
+ * half. Forward: x_A = A⁻¹ v_A, x_B = B⁻¹ (v_B − L[B, A] x_A); Backward
+ * (the block transposed): x_B = B⁻ᵀ v_B, x_A = A⁻ᵀ (v_A − L[B, A]ᵀ x_B). */
 template <int W, bool Backward>
 __device__ __forceinline__ void top_finish(const front &F, const flow_args &a, const double (&acc)[FLOW_COLS],
                                            int r0, int jb, int c0, int nc, double *s)
 {
+    const bool staged = a.step & SYLVA_SOLVE_STEP_OWN;
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, ja = min(TOP_HALF, jb), jbb = jb - ja;
     double *const part = s + TOP_PART;
-    /* The item's rows read from shared memory only (staged now unless they
-     * were before the waits): a warp writes its half of x while another
-     * still reads both halves' rows. */
-    if (!(a.step & SYLVA_SOLVE_STEP_OWN)) stage_own<W>(F, a, r0, jb, c0, nc, s + TOP_OWN);
 #pragma unroll
     for (int c = 0; c < FLOW_COLS; c++) part[tid * FLOW_COLS + c] = acc[c];
     __syncthreads();
-    /* Task t: column t / 2 of the chunk, half t % 2 (B: the one that reads
-     * the other half's rows through C). */
-    for (int t = warp; t < 2 * nc; t += FLOW_WARPS) {
-        const int c = t / 2;
-        const bool second = t % 2;
-        double *x = F.X1 + (int64_t)(c0 + c) * a.ldx + r0;
-        const double *cba = s + TOP_LBA;
+    if (warp < nc) {
+        double *x = F.X1 + (int64_t)(c0 + warp) * a.ldx + r0;
+        const double *lba = s + TOP_LBA;
         auto row_value = [&](int i) { /* row i of the block less the partial sums */
-            return s[TOP_OWN + i * FLOW_COLS + c] - part[i * FLOW_COLS + c] - part[(TOP_TB + i) * FLOW_COLS + c];
+            double v = staged ? s[TOP_OWN + i * FLOW_COLS + warp] : __ldcg(x + i);
+            return v - part[i * FLOW_COLS + warp] - part[(TOP_TB + i) * FLOW_COLS + warp];
         };
-        if (second && jbb == 0) continue; /* warp-uniform */
-        const double va = lane < ja ? row_value(lane) : 0.0, vb = lane < jbb ? row_value(TOP_HALF + lane) : 0.0;
-        if (!Backward && !second) {
+        double va = lane < ja ? row_value(lane) : 0.0, vb = lane < jbb ? row_value(TOP_HALF + lane) : 0.0;
+        if (!Backward) {
             const double xa = apply_inverse<false>(s + TOP_INVA, ja, va);
+#pragma unroll 8
+            for (int j = 0; j < TOP_HALF; j++) vb -= lba[lane + j * FLOW_DLD] * __shfl_sync(FLOW_FULL, xa, j);
+            const double xb = jbb > 0 ? apply_inverse<false>(s + TOP_INVB, jbb, vb) : 0.0;
             if (lane < ja) __stcg(x + lane, xa);
-        } else if (!Backward) {
-            const double xb = apply_inverse<false>(s + TOP_INVB, jbb, vb) +
-                              shfl_dot(ja, va, [&](int j) { return cba[lane + j * FLOW_DLD]; });
-            if (lane < jbb) __stcg(x + TOP_HALF + lane, xb);
-        } else if (second) {
-            const double xb = apply_inverse<true>(s + TOP_INVB, jbb, vb);
             if (lane < jbb) __stcg(x + TOP_HALF + lane, xb);
         } else {
-            double xa = apply_inverse<true>(s + TOP_INVA, ja, va);
-            if (jbb > 0) xa += shfl_dot(jbb, vb, [&](int j) { return cba[j + lane * FLOW_DLD]; });
+            const double xb = jbb > 0 ? apply_inverse<true>(s + TOP_INVB, jbb, vb) : 0.0;
+#pragma unroll 8
+            for (int j = 0; j < TOP_HALF; j++) va -= lba[j + lane * FLOW_DLD] * __shfl_sync(FLOW_FULL, xb, j);
+            const double xa = apply_inverse<true>(s + TOP_INVA, ja, va);
             if (lane < ja) __stcg(x + lane, xa);
+            if (lane < jbb) __stcg(x + TOP_HALF + lane, xb);
         }
     }
     __syncthreads();
