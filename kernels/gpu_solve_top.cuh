@@ -2,7 +2,9 @@
  * (gpu_solve.h, SYLVA_SOLVE_TOP; for gpu_solve_flow.cu alone): 64 pivot
  * rows an item (SYLVA_SOLVE_TOP_TB), by a block of 128 threads, a thread
  * per row (forward) or pivot (backward) and half of each arriving 64-row
- * tile, whose 32 L entries it loads into registers before it waits. The
+ * tile, whose 32 L entries it loads into registers before it waits (a
+ * one-column backward item instead a lane per row of a tile and a warp per
+ * half of its pivots, so that its loads are coalesced). The
  * kernel that runs them has the registers for that (3 blocks an SM, no
  * spills: squeezed into 64 registers the same item spills and each step
  * costs 1.4× more, docs/perf-log.md v9). The 64 × 64 diagonal block is
