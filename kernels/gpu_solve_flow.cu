@@ -16,10 +16,12 @@
  * fences and volatile polls as before v6 on request); the right-hand side
  * is read and written through L2 (__ldcg/__stcg: another block may have
  * written it during the launch).
- * Right-hand sides go FLOW_COLS at a time (a warp each on a diagonal
- * block). Replaced the level-by-level launches (4 per level and
- * direction, 6 cuBLAS calls per large front: 9 ms for a 2.4 ms cuDSS solve
- * of lap3d7:60, docs/perf-log.md). */
+ * Right-hand sides go SYLVA_SOLVE_COLS at a time (a warp each on a
+ * diagonal block); a one-column solve runs kernels compiled for one column
+ * (W = 1: no accumulators, staging or guards for the three absent ones).
+ * Replaced the level-by-level launches (4 per level and direction, 6
+ * cuBLAS calls per large front: 9 ms for a 2.4 ms cuDSS solve of
+ * lap3d7:60, docs/perf-log.md). */
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
@@ -37,9 +39,9 @@ namespace {
  * triangle items' prefetched L (gpu_solve_top.cuh). */
 #define TOP_MIN_BLOCKS 3
 template <int W, bool Forward, bool Top>
-__global__ void __launch_bounds__(W * 32, Top ? TOP_MIN_BLOCKS : FLOW_MIN_BLOCKS) flow_kernel(flow_args a)
+__global__ void __launch_bounds__(FLOW_THREADS, Top ? TOP_MIN_BLOCKS : FLOW_MIN_BLOCKS) flow_kernel(flow_args a)
 {
-    __shared__ double s[Top ? FLOW_MAX(TOP_BUF, FLOW_BUF_OF(W)) : FLOW_BUF_OF(W)], d[FLOW_TB * FLOW_DLD];
+    __shared__ double s[Top ? FLOW_MAX(TOP_BUF, FLOW_BUF) : FLOW_BUF], d[FLOW_TB * FLOW_DLD];
     __shared__ int item, flag;
     /* One ticket at a time: a block that held the next ticket while it
      * waited on its item kept ready work from free blocks (measured: 8.3 →
@@ -80,12 +82,13 @@ __global__ void __launch_bounds__(W * 32, Top ? TOP_MIN_BLOCKS : FLOW_MIN_BLOCKS
             a.trace[4 * (int64_t)ticket + 1] = flow_clock();
         }
         {
-            const int c0 = chunk * FLOW_COLS, nc = min(FLOW_COLS, a.nrhs - c0);
+            const int c0 = chunk * SYLVA_SOLVE_COLS, nc = min(FLOW_COLS, a.nrhs - c0);
             if (kind == SYLVA_SOLVE_FOLD) {
                 if (Forward) fold_forward<W>(F, a, c0, nc, s, d);
                 else fold_backward<W>(F, a, c0, nc, s, d);
             } else if (kind == SYLVA_SOLVE_TRI) {
                 if (Top && Forward) top_tri_forward<W>(F, a, tdone, idx, c0, nc, s, d, &flag);
+                else if (Top && W == 1) top_tri_backward_one(F, a, tdone, idx, nt, c0, s, d, &flag);
                 else if (Top) top_tri_backward<W>(F, a, tdone, idx, nt, c0, nc, s, d, &flag);
                 else if (Forward) tri_forward<W>(F, a, tdone, idx, c0, nc, s, d, &flag);
                 else tri_backward<W>(F, a, tdone, idx, nt, c0, nc, s, d, &flag);
@@ -136,30 +139,32 @@ int cuda_fail(const char *what, cudaError_t e)
     return sylva__fail(SYLVA_ERR_RUNTIME, "%s: %s", what, cudaGetErrorString(e));
 }
 
-/* As many blocks of W warps as fit on the device at once, no more than items. */
+/* As many blocks of FLOW_WARPS warps (W columns a chunk) as fit on the
+ * device at once, no more than items. */
 #define FLOW_MAX_DEVICES 64
-/* Resident blocks per device, sweep and part (bottom, top), found once (the
- * occupancy query costs microseconds, a small solve's sweep not many more). */
-static std::atomic<int> resident_blocks[2][2][FLOW_MAX_DEVICES];
+/* Resident blocks per device, column count (1 or SYLVA_SOLVE_COLS), sweep
+ * and part (bottom, top), found once (the occupancy query costs
+ * microseconds, a small solve's sweep not many more). */
+static std::atomic<int> resident_blocks[2][2][2][FLOW_MAX_DEVICES];
 
 template <int W, bool Forward, bool Top> int launch(const flow_args &a, int count, cudaStream_t s)
 {
     int dev = 0;
     cudaError_t e = cudaGetDevice(&dev);
     if (e != cudaSuccess) return cuda_fail("sizing the solve's grid", e);
-    std::atomic<int> *cached = dev < FLOW_MAX_DEVICES ? &resident_blocks[Forward][Top][dev] : nullptr;
+    std::atomic<int> *cached = dev < FLOW_MAX_DEVICES ? &resident_blocks[W == 1][Forward][Top][dev] : nullptr;
     int resident = cached ? cached->load(std::memory_order_relaxed) : 0;
     if (resident == 0) {
         int sms = 1, per_sm = 1;
         if ((e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess ||
-            (e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flow_kernel<W, Forward, Top>, W * 32, 0)) !=
-                cudaSuccess)
+            (e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flow_kernel<W, Forward, Top>, FLOW_THREADS,
+                                                                0)) != cudaSuccess)
             return cuda_fail("sizing the solve's grid", e);
         resident = sms * std::max(per_sm, 1);
         if (cached) cached->store(resident, std::memory_order_relaxed);
     }
     const int grid = std::min(count, resident);
-    flow_kernel<W, Forward, Top><<<grid, W * 32, 0, s>>>(a);
+    flow_kernel<W, Forward, Top><<<grid, FLOW_THREADS, 0, s>>>(a);
     e = cudaGetLastError();
     return e == cudaSuccess ? SYLVA_OK
                             : cuda_fail(Top ? (Forward ? "flow_kernel (top, forward)" : "flow_kernel (top, backward)")
@@ -175,8 +180,9 @@ template <bool Top> int part(flow_args a, int first, int count, int *ticket, boo
     a.nitems = count;
     a.ticket = ticket;
     if (a.trace) a.trace += 4 * (int64_t)first * a.nchunks;
-    return forward ? launch<FLOW_W, true, Top>(a, count * a.nchunks, s)
-                   : launch<FLOW_W, false, Top>(a, count * a.nchunks, s);
+    const int tickets = count * a.nchunks;
+    if (a.nrhs == 1) return forward ? launch<1, true, Top>(a, tickets, s) : launch<1, false, Top>(a, tickets, s);
+    return forward ? launch<FLOW_W, true, Top>(a, tickets, s) : launch<FLOW_W, false, Top>(a, tickets, s);
 }
 
 /* SYLVA_SOLVE_STEP from the environment (read once), else the default. */

@@ -11,24 +11,28 @@
 #include "gpu_common.cuh"
 #include "gpu_solve.h"
 
-/* A block of W = SYLVA_SOLVE_COLS warps takes W right-hand sides (a warp
- * each on a diagonal block); FLOW_Q columns of a 32-column block per warp.
- * The code is written for any W; 2, 4 and 8 were measured (perf-log). */
-#define FLOW_THREADS (W * 32)
-#define FLOW_WARPS W
+/* A block of FLOW_WARPS = SYLVA_SOLVE_COLS warps takes a chunk of up to
+ * that many right-hand sides (a warp each on a diagonal block); FLOW_Q
+ * columns of a 32-column block per warp. The item code is compiled for W
+ * columns a chunk (FLOW_COLS accumulators a thread): SYLVA_SOLVE_COLS, or
+ * 1 for a one-column solve (gpu_solve_flow.cu), whose steps then neither
+ * carry nor stage three columns of zeros. The shared layout is the same
+ * for both. */
+#define FLOW_WARPS SYLVA_SOLVE_COLS
+#define FLOW_THREADS (FLOW_WARPS * 32)
 #define FLOW_COLS W
-#define FLOW_Q (32 / W)
+#define FLOW_Q (32 / FLOW_WARPS)
 #define FLOW_FULL 0xffffffffu
 #define FLOW_TB SYLVA_SOLVE_TB
 #define FLOW_MAX(a, b) ((a) > (b) ? (a) : (b))
 /* Shared doubles: the widest of the items' needs (a triangle block's
  * partial sums; staged pivot rows; staged CB rows of the solution). */
-#define FLOW_BUF_OF(w)                                                                                              \
-    ((w) * FLOW_MAX(FLOW_MAX(32 * (w), SYLVA_SOLVE_UK), FLOW_MAX(SYLVA_SOLVE_FOLD_R, SYLVA_SOLVE_BR)))
+#define FLOW_BUF                                                                                                    \
+    (FLOW_W * FLOW_MAX(FLOW_MAX(32 * FLOW_W, SYLVA_SOLVE_UK), FLOW_MAX(SYLVA_SOLVE_FOLD_R, SYLVA_SOLVE_BR)))
 #define FLOW_DLD 33 /* leading dimension of a diagonal block in shared memory */
 /* A triangle item's inverted diagonal block: the end of s, past the
  * partial sums (FLOW_THREADS · FLOW_COLS doubles). */
-#define FLOW_INV_OFF (FLOW_BUF_OF(FLOW_W) - FLOW_TB * FLOW_DLD)
+#define FLOW_INV_OFF (FLOW_BUF - FLOW_TB * FLOW_DLD)
 #define FLOW_W SYLVA_SOLVE_COLS
 /* Rows per thread of a forward update (SYLVA_SOLVE_UR of them per item). */
 #define FLOW_UPD_RPT (SYLVA_SOLVE_UR / (FLOW_W * 32))
@@ -40,7 +44,7 @@ static_assert(FLOW_TB == 32, "a triangle block is one warp's rows");
  * inverted block. */
 #define FLOW_OWN_OFF (FLOW_W * 32 * FLOW_W)
 static_assert(FLOW_OWN_OFF + FLOW_TB * FLOW_W <= FLOW_INV_OFF, "the own rows overlap neither the partial sums nor the inverted block");
-static_assert(SYLVA_SOLVE_FOLD_K * FLOW_W <= FLOW_BUF_OF(FLOW_W), "a folded front's pivot rows fit the staging buffer");
+static_assert(SYLVA_SOLVE_FOLD_K * FLOW_W <= FLOW_BUF, "a folded front's pivot rows fit the staging buffer");
 
 namespace sylva {
 namespace {

@@ -2,7 +2,9 @@
  * (gpu_solve.h, SYLVA_SOLVE_TOP; for gpu_solve_flow.cu alone): 64 pivot
  * rows an item (SYLVA_SOLVE_TOP_TB), by a block of 128 threads, a thread
  * per row (forward) or pivot (backward) and half of each arriving 64-row
- * tile, whose 32 L entries it loads into registers before it waits. The
+ * tile, whose 32 L entries it loads into registers before it waits (a
+ * one-column backward item instead a lane per row of a tile and a warp per
+ * half of its pivots, so that its loads are coalesced). The
  * kernel that runs them has the registers for that (3 blocks an SM, no
  * spills: squeezed into 64 registers the same item spills and each step
  * costs 1.4× more, docs/perf-log.md v9). The 64 × 64 diagonal block is
@@ -221,6 +223,76 @@ __device__ void top_tri_backward(const front &F, const flow_args &a, const int *
         done = hi;
     }
     top_finish<W, true>(F, a, acc, r0, jb, c0, nc, s);
+}
+
+/* One level of a warp's reduce-scatter of 2·O sums a lane (acc[0, 2O)):
+ * the lanes with bit O keep the upper O, the others the lower, each adding
+ * its partner's (across bit O); after the levels 16, 8, 4, 2, 1 of 32 sums,
+ * lane j holds in acc[0] the warp's sum of acc[j]. */
+template <int O> __device__ __forceinline__ void reduce_scatter_level(double (&acc)[TOP_HALF], int lane)
+{
+    const bool upper = lane & O;
+#pragma unroll
+    for (int j = 0; j < O; j++) {
+        const double keep = upper ? acc[j + O] : acc[j], send = upper ? acc[j] : acc[j + O];
+        acc[j] = keep + __shfl_xor_sync(FLOW_FULL, send, O);
+    }
+}
+
+/* The same item for one column (W = 1), its loads coalesced: a warp per
+ * half of the item's pivots and half of each arriving tile's rows, a lane
+ * per row (the 32 L entries it loads before the wait are its row's in the
+ * half's 32 columns: each load a warp's 32 consecutive rows of a column,
+ * where a thread per pivot read 32 lines a load), 32 sums a thread that
+ * need no staged x (each lane loads its row's) and no barrier a tile; the
+ * warp's sums are reduced once, at the end, lane j keeping its column j's. */
+__device__ void top_tri_backward_one(const front &F, const flow_args &a, const int *tdone, int b, int nt, int c0,
+                                     double *s, double *d, int *flag)
+{
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, r0 = b * TOP_TB, jb = min(TOP_TB, F.k - r0);
+    const int need = nt - 1 - b, jh = (warp & 1) * TOP_HALF, rh = (warp >> 1) * TOP_HALF;
+    const int ncol = max(0, min(TOP_HALF, jb - jh)); /* the warp's pivots */
+    const double *Lc = F.L + (int64_t)(r0 + jh) * F.m;
+    const double *x = F.X1 + (int64_t)c0 * a.ldx;
+    top_prepare<1>(F, a, r0, jb, c0, 1, s, d);
+    double acc[TOP_HALF];
+#pragma unroll
+    for (int j = 0; j < TOP_HALF; j++) acc[j] = 0;
+    /* Tile t (counted from the last; the last may be short): the lane's row
+     * of the warp's half, and its entries in the warp's columns. */
+    auto load = [&](int t, double (&l)[TOP_HALF]) {
+        const int row = (nt - 1 - t) * TOP_TB + rh + lane;
+#pragma unroll
+        for (int j = 0; j < TOP_HALF; j++) l[j] = row < F.k && j < ncol ? __ldg(Lc + row + (int64_t)j * F.m) : 0.0;
+    };
+    auto take = [&](int t, const double (&l)[TOP_HALF]) {
+        const int row = (nt - 1 - t) * TOP_TB + rh + lane;
+        const double xr = row < F.k ? __ldcg(x + row) : 0.0;
+#pragma unroll
+        for (int j = 0; j < TOP_HALF; j++) acc[j] += l[j] * xr;
+    };
+    for (int done = 0; done < need;) {
+        double l[TOP_HALF];
+        load(done, l);
+        const int hi = min(block_wait(tdone + F.f, done + 1, flag, a), need);
+        take(done, l);
+#pragma unroll 1
+        for (int t = done + 1; t < hi; t++) {
+            load(t, l);
+            take(t, l);
+        }
+        done = hi;
+    }
+    /* Lane j ends with the warp's sum for column j. */
+    reduce_scatter_level<16>(acc, lane);
+    reduce_scatter_level<8>(acc, lane);
+    reduce_scatter_level<4>(acc, lane);
+    reduce_scatter_level<2>(acc, lane);
+    reduce_scatter_level<1>(acc, lane);
+    /* Thread warp · 32 + lane holds pivot jh + lane's sum over row half
+     * rh: top_finish's partial sum of half warp / 2 for that pivot. */
+    const double part[1] = {acc[0]};
+    top_finish<1, true>(F, a, part, r0, jb, c0, 1, s);
 }
 
 } // namespace

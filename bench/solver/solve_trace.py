@@ -3,7 +3,9 @@
 kernels/gpu_solve_trace.cu; one line per ticket: sweep ticket front m k
 kind index chunk take ready done sm block, times in ns). Per sweep: its
 span, per item kind the count and mean wait (ready − take) and work (done
-− ready); the largest split fronts (most triangle blocks) with their
+− ready); its two launches (the top's and the bottom's, told apart by
+their tickets' times) with their spans and, for the folded fronts, the
+wait's percentiles; the largest split fronts (most triangle blocks) with their
 chain's start, end and µs per step, and the update wave: forward, how long
 after the chain's last block the front's update items end (what its
 parent waits for); backward, how long the update items take from the
@@ -14,6 +16,37 @@ import sys
 from collections import defaultdict
 
 KINDS = {0: "fold", 1: "tri", 2: "upd"}
+
+
+def launches(items, t0):
+    """The sweep's two launches (top and bottom, gpu_solve.h), told apart in
+    list order: the second starts at the first ticket from which every take
+    follows every earlier item's end. Per launch its items, span, mean wait
+    and work; for its folded fronts the wait's percentiles (a waiting block
+    holds its slot)."""
+    items = sorted(items, key=lambda r: r[1])
+    n = len(items)
+    later = [0] * (n + 1)
+    later[n] = 1 << 62
+    for i in range(n - 1, -1, -1):
+        later[i] = min(later[i + 1], items[i][8])
+    split, end = n, 0
+    for i in range(1, n):
+        end = max(end, items[i - 1][10])
+        if later[i] >= end:
+            split = i
+            break
+    for name, part in (("first", items[:split]), ("second", items[split:])):
+        if not part:
+            continue
+        wait = sum(r[9] - r[8] for r in part) / len(part) / 1e3
+        work = sum(r[10] - r[9] for r in part) / len(part) / 1e3
+        print(f"  {name} launch: {len(part)} items, {(min(r[8] for r in part) - t0) / 1e3:.0f}"
+              f"-{(max(r[10] for r in part) - t0) / 1e3:.0f} us, wait {wait:.2f} us, work {work:.2f} us")
+        folds = sorted(r[9] - r[8] for r in part if r[5] == 0)
+        if folds:
+            pct = [folds[int(q * (len(folds) - 1))] / 1e3 for q in (0.5, 0.9, 0.99)]
+            print(f"    folded fronts' wait, 50/90/99th percentile: {pct[0]:.1f} / {pct[1]:.1f} / {pct[2]:.1f} us")
 
 
 def main():
@@ -41,6 +74,7 @@ def main():
             wait = sum(r[9] - r[8] for r in rs) / len(rs) / 1e3
             work = sum(r[10] - r[9] for r in rs) / len(rs) / 1e3
             print(f"  {KINDS.get(kind, kind):5s} {len(rs):7d} items, wait {wait:7.2f} us, work {work:7.2f} us")
+        launches(items, t0)
         fronts = defaultdict(list)
         for r in items:
             if r[5] != 0:
