@@ -159,11 +159,6 @@ int sylva__gpu_front_factor_native(struct cusolverDnContext *solver, struct cubl
 int sylva__gpu_native_trsm(struct cublasContext *blas, int m, int k, const double *L, int ldl,
                            double *B, int ldb, void *work, int64_t work_bytes,
                            const sylva__kernel_tuning *tune, struct CUstream_st *s);
-/* Its POTRF of F11 alone, likewise: A (k × k, lower) ← its Cholesky
- * factor, *info (device) as LAPACK's. */
-int sylva__gpu_native_potrf(struct cusolverDnContext *solver, int k, double *A, int lda, void *work,
-                            int64_t work_bytes, int *info, const sylva__kernel_tuning *tune,
-                            struct CUstream_st *s);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,5 @@
 /* gpu_native.cu — partial factorization of one large front entirely on the
- * GPU (native mode): POTRF on F11 (cuSOLVER's, or by tiles in one launch,
- * gpu_native_potrf.cu, for orders up to the table's native_potrf_tiles) and TRSM for L21 (cuBLAS's, or
+ * GPU (native mode): cuSOLVER POTRF on F11 and TRSM for L21 (cuBLAS's, or
  * the inverted-block form of gpu_native_parts.cu that the table's
  * native_trsm_nb chooses; or, with tune->native_panel_nb > 0, right-looking
  * panels whose updates are GEMM), and the CB update either by cuBLAS SYRK or, when
@@ -24,14 +23,6 @@ static int lib_fail(const char *call, int status)
     return sylva__fail(SYLVA_ERR_RUNTIME, "%s failed (library status %d)", call, status);
 }
 
-int native_potrf(cusolverDnHandle_t solver, int n, double *A, int lda, void *work,
-                 const native_layout &lay, int lwork, int *info, cudaStream_t s)
-{
-    if (n <= lay.potrf_tiles) return native_potrf_tiles(n, A, lda, work, lay, info, s);
-    cusolverStatus_t ss = potrf(solver, n, A, lda, (double *)((char *)work + lay.potrf), lwork, info);
-    return ss == CUSOLVER_STATUS_SUCCESS ? SYLVA_OK : lib_fail("cuSOLVER POTRF", ss);
-}
-
 /* With panels, each panel's POTRF reports into a scratch int at the end of
  * the workspace; this folds it into the front's info (first failure wins,
  * numbered in the front's columns) without a host round trip. */
@@ -41,20 +32,19 @@ __global__ void fold_info_kernel(const int *panel_info, int *info, int col0)
 }
 
 /* Right-looking panels of width nb over P (m × k): POTRF of the diagonal
- * block (native_potrf's form), TRSM of the rows below it, then the remaining pivot columns are
+ * block, TRSM of the rows below it, then the remaining pivot columns are
  * updated by SYRK (their diagonal part, lower only) and GEMM (rows ≥ k),
  * so most of the TRSM's flops run as GEMM. */
 template <typename T>
 static int panels(cusolverDnHandle_t solver, cublasHandle_t blas, int m, int k, T *P, int ldp,
-                  void *work, const native_layout &lay, int lwork, int *pinfo, int *info, int nb,
-                  cudaStream_t s)
+                  T *work, int lwork, int *pinfo, int *info, int nb, cudaStream_t s)
 {
     const T one = 1, minus_one = -1;
     for (int j = 0; j < k; j += nb) {
         const int jb = k - j < nb ? k - j : nb, rest = k - j - jb, below = m - j - jb;
         T *D = P + j + (size_t)j * ldp;
-        int rc = native_potrf(solver, jb, D, ldp, work, lay, lwork, pinfo, s);
-        if (rc != SYLVA_OK) return rc;
+        cusolverStatus_t ss = potrf(solver, jb, D, ldp, work, lwork, pinfo);
+        if (ss != CUSOLVER_STATUS_SUCCESS) return lib_fail("cuSOLVER POTRF (panel)", ss);
         fold_info_kernel<<<1, 1, 0, s>>>(pinfo, info, j);
         if (below == 0) continue;
         cublasStatus_t bs = trsm_right_lt(blas, below, jb, &one, D, ldp, D + jb, ldp);
@@ -68,7 +58,6 @@ static int panels(cusolverDnHandle_t solver, cublasHandle_t blas, int m, int k, 
     }
     return sylva__launch_status();
 }
-
 
 template <typename T>
 static int64_t workspace_bytes(cusolverDnHandle_t solver, int k, T *P, int ldp,
@@ -102,12 +91,13 @@ static int factor_native(cusolverDnHandle_t solver, cublasHandle_t blas, int m, 
     const int pnb = tune ? tune->native_panel_nb : 0;
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
     if (pnb > 0 && pnb < k) {
-        int rc = panels(solver, blas, m, k, P, ldp, work, lay, lwork, pinfo, info, pnb, s);
+        int rc = panels(solver, blas, m, k, P, ldp, (T *)((char *)work + lay.potrf), lwork,
+                        pinfo, info, pnb, s);
         if (rc != SYLVA_OK) return rc;
     } else {
-        int rc = native_potrf(solver, k, P, ldp, work, lay, lwork, info, s);
-        if (rc != SYLVA_OK) return rc;
-        rc = native_trsm(blas, r, k, P, ldp, P + k, ldp, work, lay, s);
+        cusolverStatus_t ss = potrf(solver, k, P, ldp, (T *)((char *)work + lay.potrf), lwork, info);
+        if (ss != CUSOLVER_STATUS_SUCCESS) return lib_fail("cuSOLVER POTRF", ss);
+        int rc = native_trsm(blas, r, k, P, ldp, P + k, ldp, work, lay, s);
         if (rc != SYLVA_OK) return rc;
     }
     if (r == 0) return SYLVA_OK;
@@ -146,20 +136,6 @@ static int bind(cublasHandle_t blas, cudaStream_t s)
         cublasSetPointerMode(blas, CUBLAS_POINTER_MODE_HOST) != CUBLAS_STATUS_SUCCESS)
         return sylva__fail(SYLVA_ERR_RUNTIME, "binding the cuBLAS handle to the stream failed");
     return SYLVA_OK;
-}
-
-extern "C" int sylva__gpu_native_potrf(cusolverDnHandle_t solver, int k, double *A, int lda,
-                                       void *work, int64_t work_bytes, int *info,
-                                       const sylva__kernel_tuning *tune, cudaStream_t s)
-{
-    const sylva::native_layout lay = sylva::native_layout_for(k, tune);
-    if (k < 0 || lda < (k > 1 ? k : 1) || !work || !info || work_bytes < lay.fixed + 16)
-        return SYLVA_ERR_ARGUMENT;
-    if (k == 0) return SYLVA_OK;
-    if (cusolverDnSetStream(solver, s) != CUSOLVER_STATUS_SUCCESS)
-        return sylva__fail(SYLVA_ERR_RUNTIME, "binding the cuSOLVER handle to the stream failed");
-    const int lwork = (int)((work_bytes - 16 - lay.fixed) / (int64_t)sizeof(double));
-    return sylva::native_potrf(solver, k, A, lda, work, lay, lwork, info, s);
 }
 
 extern "C" int sylva__gpu_native_trsm(cublasHandle_t blas, int m, int k, const double *L, int ldl,

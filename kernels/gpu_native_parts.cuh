@@ -17,15 +17,13 @@ namespace sylva {
 #define NATIVE_TRSM_ROWS 8192
 
 /* Byte offsets into the native workspace, for k pivot columns under the
- * table t: the inverted-block TRSM's buffers, the tile POTRF's panel copies
- * and counters (native_potrf_tiles > 0), then cuSOLVER's POTRF workspace (lwork
- * scalars) and a 16-byte status at the very end of whatever the caller
- * gives (work_bytes − 16). */
+ * table t: the inverted-block TRSM's buffers, then cuSOLVER's POTRF
+ * workspace (lwork scalars) and a 16-byte status at the very end of
+ * whatever the caller gives (work_bytes − 16). */
 struct native_layout {
-    int64_t inv, inv_x, inv_ptr, tiles, potrf; /* offsets (0 when unused) */
+    int64_t inv, inv_x, inv_ptr, potrf; /* offsets (0 when unused) */
     int trsm_nb, trsm_blocks;           /* trsm_blocks: ⌈k / trsm_nb⌉ */
     int trsm_doubling;                  /* the inverses by doubling (else one batched TRSM) */
-    int potrf_tiles;                    /* the largest order the tiles region serves (0: none) */
     int64_t fixed;            /* bytes before cuSOLVER's workspace */
 };
 native_layout native_layout_for(int k, const sylva__kernel_tuning *t);
@@ -35,18 +33,6 @@ native_layout native_layout_for(int k, const sylva__kernel_tuning *t);
  * made for. */
 int native_trsm(cublasHandle_t blas, int m, int n, const double *L, int ldl, double *B, int ldb,
                 void *work, const native_layout &lay, cudaStream_t s);
-
-/* gpu_native_potrf.cu: A (n × n, lower) ← its Cholesky factor by 32 × 32
- * tiles in one persistent launch; *info as LAPACK's (zeroed first); the
- * workspace's tiles region (lay.tiles, native_potrf_tiles_bytes(n) bytes). */
-int native_potrf_tiles(int n, double *A, int lda, void *work, const native_layout &lay, int *info,
-                       cudaStream_t s);
-/* F11's (or a diagonal block's) POTRF in the table's form: by tiles when
- * n ≤ lay.potrf_tiles, else cuSOLVER's, whose workspace (lwork scalars)
- * follows lay.fixed (gpu_native.cu). */
-int native_potrf(cusolverDnHandle_t solver, int n, double *A, int lda, void *work,
-                 const native_layout &lay, int lwork, int *info, cudaStream_t s);
-int64_t native_potrf_tiles_bytes(int n);
 
 } // namespace sylva
 

@@ -180,14 +180,6 @@ int sylva__gpu_native_trsm(struct cublasContext *blas, int m, int k, const doubl
         (void)work_bytes, (void)tune, (void)s;
     return SYLVA_ERR_UNSUPPORTED;
 }
-int sylva__gpu_native_potrf(struct cusolverDnContext *solver, int k, double *A, int lda, void *work,
-                            int64_t work_bytes, int *info, const sylva__kernel_tuning *tune,
-                            struct CUstream_st *s)
-{
-    (void)solver, (void)k, (void)A, (void)lda, (void)work, (void)work_bytes, (void)info, (void)tune,
-        (void)s;
-    return SYLVA_ERR_UNSUPPORTED;
-}
 int sylva__gpu_front_factor_native(struct cusolverDnContext *solver, struct cublasContext *blas,
                                    int m, int k, double *P, int ldp, double *C, int ldc,
                                    void *work, int64_t work_bytes, int *info,

@@ -57,10 +57,6 @@ typedef struct sylva__kernel_tuning {
                            per front of the batch, the others exit; 1 (v11) their fronts listed
                            on the device by bucket (most pivots first) and each bucket's launch
                            as many blocks as are resident, claiming the listed fronts in turn */
-    int native_potrf_tiles; /* (v12) the native path's POTRF of F11 (or of a panel's diagonal
-                               block) by 32 × 32 tiles in one persistent launch
-                               (gpu_native_potrf.cu; workspace) for orders k ≤ this; cuSOLVER's
-                               above; 0: cuSOLVER's always */
 } sylva__kernel_tuning;
 
 void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t);

@@ -5,8 +5,6 @@
  *                                   n ≤ 4: the 4-lane kernel's register caps)
  *   bench-kernels --variants       (v7 candidates: tiny fixed and vbatched rows, each timed twice)
  *   bench-kernels --variants-native (v8 candidates: native TRSM forms; POTRF alternatives)
- *   bench-kernels --variants-potrf (v12: F11's POTRF by tiles against cuSOLVER's, whole fronts
- *                                   and the phase alone)
  *   bench-kernels --variants-medium (v10: the medium path's grids with and without its list)
  *   bench-kernels --variants-fused (v11: the fused buckets with and without their lists, and
  *                                   the medium path's GEMM tile forms)
@@ -408,9 +406,11 @@ static void run_phase(void *p)
         cusolverDnDpotrf(solver, CUBLAS_FILL_MODE_UPPER, k, alt_t, k, alt_work,
                          (int)(alt_dbytes / sizeof(double)), a->s.dinfo);
         cublasDgeam(blas, CUBLAS_OP_T, CUBLAS_OP_N, k, k, &one, alt_t, k, &zero, P, ld, P, ld);
-    } else if (phase_sel == 0) { /* the table's form (native_potrf_tiles) */
-        if (sylva__gpu_native_potrf(solver, k, P, ld, a->work, a->wb, a->s.dinfo, &a->tune, st))
-            fprintf(stderr, "native POTRF phase failed\n"), exit(2);
+    } else if (phase_sel == 0) { /* cuSOLVER's workspace follows the TRSM's buffers (the table's) */
+        int64_t tb = sylva__gpu_native_workspace_bytes(solver, k, P, ld, &a->tune),
+                nt = sylva__gpu_native_workspace_bytes(solver, k, P, ld, NULL), fixed = tb - nt;
+        cusolverDnDpotrf(solver, CUBLAS_FILL_MODE_LOWER, k, P, ld, (double *)((char *)a->work + fixed),
+                         (int)((a->wb - fixed - 16) / 8), a->s.dinfo);
     } else if (phase_sel == 1) {
         if (sylva__gpu_native_trsm(blas, r, k, P, ld, P + k, ld, a->work, a->wb, &a->tune, st))
             fprintf(stderr, "native TRSM phase failed\n"), exit(2);
@@ -447,7 +447,7 @@ static void native_phases(int m, int k, const sylva__kernel_tuning *tn, float *t
  * (median of 5 each) and the form's TRSM phase alone; then F11's POTRF
  * alone by cusolverDnDpotrf, cusolverDnXpotrf and the upper POTRF on its
  * transpose. The workspace is the largest any form asks for. */
-static void native_variants(const sylva__kernel_tuning *t, int trsm_forms)
+static void native_variants(const sylva__kernel_tuning *t)
 {
     static const int nat[2][2] = {{8192, 2048}, {16384, 4096}};
     /* TRSM forms: block width (0: cuBLAS's TRSM), inverses by doubling */
@@ -460,17 +460,14 @@ static void native_variants(const sylva__kernel_tuning *t, int trsm_forms)
         for (int p = 0; p < 6; p++) {
             sylva__kernel_tuning u = *t;
             u.native_trsm_nb = tnbs[p], u.native_trsm_doubling = tinv[p];
-            for (int f = 0; f < 2; f++) {
-                u.native_potrf_tiles = f ? k : 0;
-                int64_t b = sylva__gpu_native_workspace_bytes(solver, k, a.s.dpool, a.s.ldp[0], &u);
-                if (b > wb) wb = b;
-            }
+            int64_t b = sylva__gpu_native_workspace_bytes(solver, k, a.s.dpool, a.s.ldp[0], &u);
+            if (b > wb) wb = b;
         }
         cudaFree(a.work);
         CK(cudaMalloc(&a.work, wb));
         a.wb = wb;
         const double fl = gt_front_flops(m, k), r = m - k;
-        for (int p = 0; p < 6 && trsm_forms; p++) {
+        for (int p = 0; p < 6; p++) {
             a.tune = *t, a.tune.native_trsm_nb = tnbs[p], a.tune.native_trsm_doubling = tinv[p];
             printf("variants native (%d, %d) trsm_nb %4d %s:", m, k, tnbs[p],
                    tnbs[p] == 0 ? "cuBLAS" : tinv[p] ? "inverses by doubling" : "inverses, batched TRSM");
@@ -480,22 +477,7 @@ static void native_variants(const sylva__kernel_tuning *t, int trsm_forms)
             float tt = time_ms(run_phase, native_restore, &a, 5);
             printf(" GFLOP/s; TRSM phase %.3f ms (%.0f GFLOP/s)\n", tt, gf(r * k * k, tt));
         }
-        for (int f = 0; f < 2; f++) { /* F11's POTRF: cuSOLVER's, by tiles (v12) */
-            a.tune = *t, a.tune.native_potrf_tiles = f ? k : 0;
-            printf("variants native (%d, %d) potrf %s:", m, k, f ? "tiles   " : "cuSOLVER");
-            for (int rep = 0; rep < 2; rep++)
-                printf(" %6.0f", gf(fl, time_ms(run_native, native_restore, &a, 5)));
-            phase_sel = 0;
-            float tp = time_ms(run_phase, native_restore, &a, 5), tp2 = time_ms(run_phase, native_restore, &a, 5);
-            int info = 0;
-            CK(cudaMemcpy(&info, a.s.dinfo, sizeof(int), cudaMemcpyDeviceToHost));
-            printf(" GFLOP/s; POTRF phase alone %.3f / %.3f ms (info %d)\n", tp, tp2, info);
-        }
-        if (!trsm_forms) {
-            native_free(&a);
-            continue;
-        }
-        a.tune = *t, a.tune.native_potrf_tiles = 0;
+        a.tune = *t;
         phase_sel = 0;
         printf("variants native (%d, %d): POTRF phase alone by cusolverDnDpotrf %.3f ms\n", m, k,
                time_ms(run_phase, native_restore, &a, 5));
@@ -1102,21 +1084,17 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
     tune_native_key(t, offsetof(sylva__kernel_tuning, native_trsm_doubling), tinv, 2, "trsm_doubling (nb 256)", 0.01);
     tune_native_key(t, offsetof(sylva__kernel_tuning, native_trsm_nb), tnbs, 4, "trsm_nb", 0.01);
     if (t->native_trsm_nb == 0) t->native_trsm_doubling = 0;
-    /* v12: F11's POTRF by tiles in one launch up to order 2048 or 4096 (the two fronts' k) against
-     * cuSOLVER's (kept on a 1% gain) */
-    static const int pots[3] = {0, 2048, 4096};
-    tune_native_key(t, offsetof(sylva__kernel_tuning, native_potrf_tiles), pots, 3, "potrf_tiles", 0.01);
     free(m), free(k);
     printf("tuned: tiny_max_m %d fused_max_m %d fused_threads %d fused_panel %d panel_nb %d "
            "native_syrk_nb %d native_panel_nb %d fused_mma_min_m %d fused_small_m %d gemm_mma %d "
            "panel_merge_min_count %d tiny_min_blocks %d tiny_fronts4 %d tiny_min_blocks4 %d "
            "tiny_one_launch %d tiny_warp_uniform %d native_trsm_nb %d native_trsm_doubling %d "
-           "medium_list %d fused_list %d native_potrf_tiles %d\n",
+           "medium_list %d fused_list %d\n",
            t->tiny_max_m, t->fused_max_m, t->fused_threads, t->fused_panel, t->panel_nb,
            t->native_syrk_nb, t->native_panel_nb, t->fused_mma_min_m, t->fused_small_m,
            t->gemm_mma, t->panel_merge_min_count, t->tiny_min_blocks, t->tiny_fronts4,
            t->tiny_min_blocks4, t->tiny_one_launch, t->tiny_warp_uniform, t->native_trsm_nb,
-           t->native_trsm_doubling, t->medium_list, t->fused_list, t->native_potrf_tiles);
+           t->native_trsm_doubling, t->medium_list, t->fused_list);
 }
 
 int main(int argc, char **argv)
@@ -1131,7 +1109,6 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--profile") && i + 1 < argc) prof = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--variants")) vars = 1;
         else if (!strcmp(argv[i], "--variants-native")) vars = 2;
-        else if (!strcmp(argv[i], "--variants-potrf")) vars = 5;
         else if (!strcmp(argv[i], "--variants-medium")) vars = 3;
         else if (!strcmp(argv[i], "--variants-fused")) vars = 4;
         else if (!strcmp(argv[i], "--profile-native")) prof_native = 1, reps = 1;
@@ -1140,7 +1117,7 @@ int main(int argc, char **argv)
             fprintf(stderr,
                     "usage: %s [--json FILE] [--table TUNING] [--tune OUT] [--quick] [--profile N]\n"
                     "       [--profile-native] [--profile-vbatched N] [--variants] [--variants-native]\n"
-                    "       [--variants-potrf] [--variants-medium] [--variants-fused]\n",
+                    "       [--variants-medium] [--variants-fused]\n",
                     argv[0]);
             return 2;
         }
@@ -1164,8 +1141,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (vars) {
-        if (vars == 2) native_variants(&t, 1);
-        else if (vars == 5) native_variants(&t, 0);
+        if (vars == 2) native_variants(&t);
         else if (vars == 3) variants_medium(&t);
         else if (vars == 4) variants_fused(&t);
         else variants(&t);
@@ -1302,14 +1278,11 @@ int main(int argc, char **argv)
         printf("native (%d, %d): %.0f GFLOP/s; phases alone: POTRF %.3f ms (%.0f), "
                "TRSM %.3f ms (%.0f), CB update %.3f ms (%.0f); sum %.3f ms\n",
                nat[i][0], nat[i][1], ours, pt[0], pg[0], pt[1], pg[1], pt[2], pg[2], pt[0] + pt[1] + pt[2]);
-        /* v11's form (cuSOLVER's POTRF, the table's TRSM) and v7's (cuSOLVER's POTRF, cuBLAS's
-         * TRSM), the same run */
-        u.native_potrf_tiles = 0;
-        double v11 = native_run(nat[i][0], nat[i][1], &u, quick ? 3 : 5);
+        /* v7's form (cuSOLVER's POTRF, cuBLAS's TRSM), the same run */
         u.native_trsm_nb = 0, u.native_trsm_doubling = 0;
         double v7 = native_run(nat[i][0], nat[i][1], &u, 3);
-        printf("native (%d, %d): cuSOLVER POTRF + the table's TRSM (v11 form) %.0f GFLOP/s; "
-               "+ cuBLAS TRSM (v7 form) %.0f GFLOP/s\n", nat[i][0], nat[i][1], v11, v7);
+        printf("native (%d, %d): cuSOLVER POTRF + cuBLAS TRSM (v7 form) %.0f GFLOP/s\n", nat[i][0],
+               nat[i][1], v7);
         u = t, u.native_syrk_nb = 0;
         double plain = native_run(nat[i][0], nat[i][1], &u, 3);
         if (json_on) {
@@ -1319,16 +1292,14 @@ int main(int argc, char **argv)
             json_num(&json, "ours_gflops", ours);
             json_num(&json, "dsyrk_variant_gflops", plain);
             json_num(&json, "v7_form_gflops", v7);
-            json_num(&json, "v11_form_gflops", v11);
-            json_int(&json, "native_potrf_tiles", t.native_potrf_tiles);
             json_num(&json, "potrf_ms", pt[0]);
             json_num(&json, "trsm_ms", pt[1]);
             json_num(&json, "cb_update_ms", pt[2]);
             json_num(&json, "dgemm_gflops", dgemm / 1e9);
             json_row_end();
         }
-        snprintf(lines[nl++], 160, "native   m=%-5d k=%-5d%9.0f %9.0f %9.0f   ours/dgemm %5.2f (v11 form %.0f)",
-                 nat[i][0], nat[i][1], ours, v11, dgemm / 1e9, ours / (dgemm / 1e9), v11);
+        snprintf(lines[nl++], 160, "native   m=%-5d k=%-5d%9.0f %9.0f %9.0f   ours/dgemm %5.2f (dsyrk form %.0f)",
+                 nat[i][0], nat[i][1], ours, plain, dgemm / 1e9, ours / (dgemm / 1e9), plain);
     }
     if (json_on && json_close(&json)) fprintf(stderr, "cannot write %s\n", json_path);
     printf("\n%-27s %9s %9s %9s   (GFLOP/s; ref = cuSOLVER batched / per-front cuSOLVER+cuBLAS;\n"

@@ -6,13 +6,8 @@
  * v8 the TRSM by inverted diagonal blocks, the inverses by a batched TRSM
  * or by doubling (k at and one past the block width, tails, widths 64–512
  * and 96 (no doubling: the batched TRSM), non-SPD fronts, L21 taller than
- * one GEMM's row chunk: 10000 × 1500); since v12 F11's POTRF by tiles
- * (native_potrf_tiles ≥ k; in panels too) or cuSOLVER's: k of one tile, one past it, tiles with
- * a tail, failures in the first, a middle and the last (partial) tile,
- * more tile rows than the H100's 132 blocks (5000 × 4500).
- * Usage: test_gpu_native [--quick] [tiles] (tiles: only the cases that factor F11 by tiles,
- * up to m = 10000; with --quick those of k ≤ 300 without panels, for racecheck).
- * Exit: 0 pass, 1 fail, 77 no GPU. */
+ * one GEMM's row chunk: 10000 × 1500).
+ * Usage: test_gpu_native [--quick]. Exit: 0 pass, 1 fail, 77 no GPU. */
 #include <cublas_v2.h>
 #include <cusolverDn.h>
 #include <float.h>
@@ -26,30 +21,25 @@
 
 int main(int argc, char **argv)
 {
-    int quick = 0, tiles_only = 0;
-    for (int a = 1; a < argc; a++) quick |= !strcmp(argv[a], "--quick"), tiles_only |= !strcmp(argv[a], "tiles");
+    int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
     gt_require_gpu();
     gt_seed();
-    static const int sizes[][8] = {
-        /* m, k, syrk nb, bad column, panel nb, TRSM nb, inverses by doubling, POTRF by tiles */
-        {1, 1, 0, 0, 0, 0, 0, 1},              {2, 1, 0, 0, 0, 0, 0, 0},
-        {5, 3, 512, 0, 2, 0, 0, 1},            {600, 128, 0, 0, 0, 128, 1, 0},
-        {600, 129, 0, 0, 0, 128, 0, 1},        {600, 129, 0, 0, 0, 128, 1, 1},
-        {33, 33, 0, 0, 0, 0, 0, 1},            {100, 64, 0, 0, 0, 0, 0, 1},
-        {300, 250, 0, 5, 0, 0, 0, 1},          {1500, 600, 0, 598, 0, 0, 0, 1},
-        {1500, 400, 0, 0, 0, 64, 0, 1},        {2000, 600, 512, 300, 0, 256, 1, 1},
-        {2000, 600, 0, 77, 0, 64, 0, 1},       {1200, 1000, 0, 0, 0, 96, 1, 1},
-        {3000, 1100, 0, 0, 0, 512, 0, 1},      {2500, 700, 0, 0, 0, 64, 1, 0},
-        {1500, 1024, 0, 0, 0, 512, 1, 1},      {700, 700, 0, 0, 256, 0, 0, 1},
-        {900, 1, 256, 0, 0, 0, 0, 1},          {1500, 400, 256, 0, 128, 0, 0, 1},
-        {2000, 600, 512, 300, 256, 0, 0, 1},   {2000, 600, 0, 77, 0, 0, 0, 0},
-        {4096, 1024, 1024, 0, 512, 0, 0, 1},   {8192, 2048, 1024, 0, 512, 0, 0, 1},
-        {8192, 2048, 2048, 0, 0, 256, 1, 1},   {8192, 2048, 2048, 0, 0, 256, 1, 0},
-        {10000, 1500, 2048, 0, 0, 256, 0, 1},  {5000, 4500, 2048, 0, 0, 256, 1, 1},
-        {16384, 4096, 0, 0, 0, 0, 0, 0},       {16384, 4096, 2048, 0, 1024, 0, 0, 1},
-        {16384, 4096, 2048, 0, 0, 256, 1, 1}};
+    static const int sizes[][7] = {
+        /* m, k, syrk nb, bad column, panel nb, TRSM nb, inverses by doubling */
+        {1, 1, 0, 0, 0, 0, 0},              {2, 1, 0, 0, 0, 0, 0},
+        {5, 3, 512, 0, 2, 0, 0},            {600, 128, 0, 0, 0, 128, 1},
+        {600, 129, 0, 0, 0, 128, 0},        {600, 129, 0, 0, 0, 128, 1},
+        {1500, 400, 0, 0, 0, 64, 0},        {2000, 600, 512, 300, 0, 256, 1},
+        {2000, 600, 0, 77, 0, 64, 0},       {1200, 1000, 0, 0, 0, 96, 1},
+        {3000, 1100, 0, 0, 0, 512, 0},      {2500, 700, 0, 0, 0, 64, 1},
+        {1500, 1024, 0, 0, 0, 512, 1},      {700, 700, 0, 0, 256, 0, 0},
+        {900, 1, 256, 0, 0, 0, 0},          {1500, 400, 256, 0, 128, 0, 0},
+        {2000, 600, 512, 300, 256, 0, 0},   {2000, 600, 0, 77, 0, 0, 0},
+        {4096, 1024, 1024, 0, 512, 0, 0},   {8192, 2048, 1024, 0, 512, 0, 0},
+        {8192, 2048, 2048, 0, 0, 256, 1},   {10000, 1500, 2048, 0, 0, 256, 0},
+        {16384, 4096, 0, 0, 0, 0, 0},       {16384, 4096, 2048, 0, 1024, 0, 0}};
     int n = (int)(sizeof sizes / sizeof sizes[0]), failures = 0;
-    if (quick) n = 22; /* up to (2000, 600): what the sanitizers run */
+    if (quick) n = 18; /* up to (2000, 600): what the sanitizers run */
     cusolverDnHandle_t solver;
     cublasHandle_t blas;
     if (cusolverDnCreate(&solver) != CUSOLVER_STATUS_SUCCESS || cublasCreate(&blas) != CUBLAS_STATUS_SUCCESS) {
@@ -58,7 +48,6 @@ int main(int argc, char **argv)
     }
     for (int t = 0; t < n; t++) {
         int m = sizes[t][0], k = sizes[t][1], whole = 1, bad = sizes[t][3];
-        if (tiles_only && (!sizes[t][7] || m > 10000 || (quick && (sizes[t][4] > 0 || k > 300)))) continue;
         if (t % 3 == 1) whole = 0;
         frontset s;
         fs_make(&s, 1, &m, &k, &whole, &bad);
@@ -69,7 +58,6 @@ int main(int argc, char **argv)
         tune.native_panel_nb = sizes[t][4];
         tune.native_trsm_nb = sizes[t][5];
         tune.native_trsm_doubling = sizes[t][6];
-        tune.native_potrf_tiles = sizes[t][7] ? k : 0; /* tiles: F11 and the panels' blocks */
         double *P = s.dpool + s.offP[0], *C = s.dpool + s.offC[0];
         int64_t wb = sylva__gpu_native_workspace_bytes(solver, k, P, s.ldp[0], &tune);
         void *work = NULL;
@@ -89,10 +77,8 @@ int main(int argc, char **argv)
             d = fs_diff(&s, 0, s.res, cpu);
             ok = e <= 10 * eps_m && d <= 1000 * eps_m;
         }
-        printf("  native m=%5d k=%5d syrk_nb=%4d panel_nb=%4d trsm_nb=%4d%s potrf %s %s: info %d (cpu %d) "
-               "backward %.2f m·eps, diff %.2g  %s\n",
-               m, k, sizes[t][2], sizes[t][4], sizes[t][5], sizes[t][5] == 0 ? "   " : sizes[t][6] ? "dbl" : "bat",
-               sizes[t][7] ? "tiles   " : "cusolver", whole ? "whole" : "split", s.info[0], info,
+        printf("  native m=%5d k=%5d syrk_nb=%4d panel_nb=%4d trsm_nb=%4d%s %s: info %d (cpu %d) backward %.2f m·eps, diff %.2g  %s\n",
+               m, k, sizes[t][2], sizes[t][4], sizes[t][5], sizes[t][5] == 0 ? "   " : sizes[t][6] ? "dbl" : "bat", whole ? "whole" : "split", s.info[0], info,
                e < 0 ? -1.0 : e / eps_m, d, ok ? "ok" : "FAIL");
         failures += !ok;
         free(cpu);
