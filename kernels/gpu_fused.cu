@@ -297,10 +297,10 @@ __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 12) /* 3 blocks of m
 }
 
 /* The register form (gpu_fused_regs.cuh): NW warps, fronts of m ≤ MAXM;
- * the fragments alone take 2·2·⌈(MAXM/8)(MAXM/8 + 1)/2 / NW⌉ registers a thread
- * (68 at m ≤ 128 with 8 warps): 2 blocks per SM there, 1 above 128. */
+ * the fragments alone take 4·(MAXM/8)(MAXM/8 + 1)/2 / NW registers a thread
+ * (68 at m ≤ 128 with 8 warps): 2 blocks per SM. */
 template <typename T, int NW, int MAXM, bool LIST>
-__global__ void __launch_bounds__(NW * 32, MAXM <= 64 ? 3 : MAXM <= 128 ? 2 : 1)
+__global__ void __launch_bounds__(NW * 32, MAXM <= 64 ? 3 : 2)
     fused_regs_kernel(front_batch<T> b, int lo, int hi)
 {
     for_fronts<LIST>(b, hi, [&](int f, auto loaded) { regs_front<T, NW, MAXM>(b, f, lo, hi, loaded); });
@@ -337,7 +337,6 @@ static int launch_regs(const front_batch<T> &b, int lo, int hi, int threads, cud
         if (hi <= 128)
             return threads == 128 ? launch_regs_q<T, 4, 128, LIST>(b, lo, hi, s)
                                   : launch_regs_q<T, 8, 128, LIST>(b, lo, hi, s);
-        return launch_regs_q<T, 8, 192, LIST>(b, lo, hi, s);
     }
     return SYLVA_ERR_ARGUMENT;
 }
@@ -410,7 +409,7 @@ int launch_fused(const front_batch<T> &b, int lo, int hi, const sylva__kernel_tu
         if (h > hi) h = hi;
         const int threads = h <= t->fused_small_m ? 64 : t->fused_threads;
         const bool mma = has_mma<T>::value && h > t->fused_mma_min_m;
-        if (has_mma<T>::value && h <= t->fused_regs_max_m)
+        if (has_mma<T>::value && h <= t->fused_regs_max_m && h <= 128)
             rc = listed ? launch_regs<T, true>(b, l, h, t->fused_regs_threads, s)
                         : launch_regs<T, false>(b, l, h, t->fused_regs_threads, s);
         else if (listed)

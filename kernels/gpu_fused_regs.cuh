@@ -1,8 +1,8 @@
 /* gpu_fused_regs.cuh — the fused kernel's register form (v13, key
- * fused_regs_max_m): one block of NW warps per front (m ≤ MAXM ≤ 192,
+ * fused_regs_max_m): one block of NW warps per front (m ≤ MAXM ≤ 128,
  * double only: DMMA), the lower triangle held in registers for the whole
- * factorization as 8 × 8 DMMA accumulator fragments (numbered row by row,
- * f = i(i+1)/2 + j, warp w owning f ≡ w mod NW; lane l holds entries
+ * factorization as 8 × 8 DMMA accumulator fragments (fragment rows dealt to
+ * the warps in pairs, slot_pos below; lane l holds entries
  * (8i + l/4, 8j + 2(l%4) + v), v = 0, 1), so only the panel travels through
  * shared memory. Panel p (columns 8p.., jb ≤ 8 of them factored): the owners
  * of fragment column p store it to sP; barrier; every warp factors the jb ×
@@ -25,11 +25,45 @@
 
 namespace sylva {
 
-/* (i, j) of fragment f + step given (i, j) of f (row-by-row numbering). */
-__device__ __forceinline__ void frag_advance(int &fi, int &fj, int step)
+/* Fragment rows are dealt to the NW warps in pairs (2u·NW + w, 2u·NW + 2NW −
+ * 1 − w): pair u gives every warp 4u·NW + 2NW + 1 fragments, the same for
+ * all; with an odd number R = FR / NW of rows a warp, the last row
+ * (R − 1)·NW + w alone (slots past its diagonal unused). Slot s (a
+ * constant after unrolling) of warp w holds fragment (fi, fj); valid when
+ * fj ≤ fi. Plain selects: v13's first form dealt fragments round-robin and
+ * walked the numbering with a loop, and those loops and branches were ~60%
+ * of the instructions executed (ncu). */
+template <int NW, int FR> struct regs_slots {
+    static constexpr int P = FR / NW / 2; /* pairs */
+    static constexpr int value = 2 * NW * P * (P - 1) + P * (2 * NW + 1) + (FR / NW % 2 ? FR : 0);
+};
+
+/* x, opaque to the compiler: the slots' positions are recomputed in each
+ * phase from it instead of hoisted out of the panel loop (34 live
+ * registers: spills). */
+__device__ __forceinline__ int opaque(int x)
 {
-    fj += step;
-    while (fj > fi) fj -= ++fi;
+    int y;
+    asm volatile("mov.b32 %0, %1;" : "=r"(y) : "r"(x));
+    return y;
+}
+
+template <int NW, int FR>
+__device__ __forceinline__ void slot_pos(int s, int w, int &fi, int &fj)
+{
+    int base = 0;
+#pragma unroll
+    for (int u = 0; u < FR / NW / 2; u++) {
+        const int n = 4 * u * NW + 2 * NW + 1;
+        if (s >= base && s < base + n) {
+            const int ra = 2 * u * NW + w, t = s - base;
+            fi = t <= ra ? ra : 2 * u * NW + 2 * NW - 1 - w;
+            fj = t <= ra ? t : t - ra - 1;
+            return;
+        }
+        base += n;
+    }
+    fi = (FR / NW - 1) * NW + w, fj = s - base;
 }
 
 /* A shared-memory load kept in program order among the DMMA steps (both
@@ -42,22 +76,13 @@ __device__ __forceinline__ double lds_ordered(const double *p)
     return v;
 }
 
-/* x, opaque to the compiler: the fragments' positions are recomputed in each
- * phase instead of kept live across the panel loop. */
-__device__ __forceinline__ int opaque(int x)
-{
-    int y;
-    asm volatile("mov.b32 %0, %1;" : "=r"(y) : "r"(x));
-    return y;
-}
-
 template <typename T, int NW, int MAXM, typename F>
 __device__ __forceinline__ void regs_front(const front_batch<T> &b, int f, int lo, int hi, F loaded)
 {
-    constexpr int PB = 8, FR = MAXM / 8, NF = FR * (FR + 1) / 2, NS = (NF + NW - 1) / NW;
+    constexpr int PB = 8, FR = MAXM / 8, NS = regs_slots<NW, FR>::value;
     constexpr int BL = 24, RS = (MAXM - 8 + NW * BL - 1) / (NW * BL); /* solve rounds */
     constexpr int LD = 12; /* panel row stride: DMMA operand loads 2 wavefronts, the fewest */
-    static_assert(MAXM % 8 == 0 && MAXM <= 192, "MAXM");
+    static_assert(MAXM % (8 * NW) == 0 && MAXM <= 128, "MAXM: whole rows of fragments a warp");
     __shared__ __align__(16) T sP[MAXM * LD], sL[MAXM * LD];
     const int m = ld_early(b.m + f), k = ld_early(b.k + f), info0 = ld_early(b.info + f);
     const int ldp = ld_early(b.ldp + f), ldc0 = ld_early(b.ldc + f);
@@ -69,20 +94,15 @@ __device__ __forceinline__ void regs_front(const front_batch<T> &b, int f, int l
     auto at = [&](int r, int c) -> T * {
         return c < k ? P + r + (size_t)c * ldp : C + (r - k) + (size_t)(c - k) * ldc;
     };
-    int fi0 = 0, fj0 = 0;
-    frag_advance(fi0, fj0, warp);
-
     T acc[NS][2];
-    {
-        int fi = fi0, fj = fj0;
 #pragma unroll
-        for (int s = 0; s < NS; s++) {
+    for (int s = 0; s < NS; s++) {
+        int fi, fj;
+        slot_pos<NW, FR>(s, warp, fi, fj);
 #pragma unroll
-            for (int v = 0; v < 2; v++) {
-                const int r = 8 * fi + g, c = 8 * fj + 2 * q + v;
-                acc[s][v] = fi < FR && r < m && c <= r ? *at(r, c) : T(0);
-            }
-            frag_advance(fi, fj, NW);
+        for (int v = 0; v < 2; v++) {
+            const int r = 8 * fi + g, c = 8 * fj + 2 * q + v;
+            acc[s][v] = fj <= fi && r < m && c <= r ? *at(r, c) : T(0);
         }
     }
     loaded();
@@ -91,15 +111,14 @@ __device__ __forceinline__ void regs_front(const front_batch<T> &b, int f, int l
     for (int p = 0; PB * p < k; p++) {
         const int j0 = PB * p, jb = k - j0 < PB ? k - j0 : PB;
         /* (A) fragment column p to sP */
-        {
-            int fi = opaque(fi0), fj = opaque(fj0);
+        const int wa = opaque(warp);
 #pragma unroll
-            for (int s = 0; s < NS; s++) {
-                const int r = 8 * fi + g;
-                if (fj == p && fi < FR && r < m)
-                    sP[(r - j0) * LD + 2 * q] = acc[s][0], sP[(r - j0) * LD + 2 * q + 1] = acc[s][1];
-                frag_advance(fi, fj, NW);
-            }
+        for (int s = 0; s < NS; s++) {
+            int fi, fj;
+            slot_pos<NW, FR>(s, wa, fi, fj);
+            const int r = 8 * fi + g;
+            if (fj == p && fj <= fi && r < m)
+                sP[(r - j0) * LD + 2 * q] = acc[s][0], sP[(r - j0) * LD + 2 * q + 1] = acc[s][1];
         }
         __syncthreads();
         /* (B) lanes 0–7: diagonal rows j0 + lane (below rows where lane ≥ jb);
@@ -142,11 +161,13 @@ __device__ __forceinline__ void regs_front(const front_batch<T> &b, int f, int l
         __syncthreads();
         /* (C) the update right of the panel; column p's final values */
         {
-            int fi = opaque(fi0), fj = opaque(fj0);
+            const int wc = opaque(warp);
 #pragma unroll
             for (int s = 0; s < NS; s++) {
+                int fi, fj;
+                slot_pos<NW, FR>(s, wc, fi, fj);
                 const int r = 8 * fi + g;
-                if (fi < FR && 8 * fi < m && fj >= p) {
+                if (fj <= fi && 8 * fi < m && fj >= p) {
                     if (fj > p || jb < PB) {
                         /* rows ≥ m read sL rows no panel wrote: their products land
                          * only in entries never stored */
@@ -162,7 +183,6 @@ __device__ __forceinline__ void regs_front(const front_batch<T> &b, int f, int l
                             if (2 * q + v < jb) acc[s][v] = sL[(r - j0) * LD + 2 * q + v];
                     }
                 }
-                frag_advance(fi, fj, NW);
             }
         }
     }
@@ -170,16 +190,15 @@ __device__ __forceinline__ void regs_front(const front_batch<T> &b, int f, int l
         if (threadIdx.x == 0) b.info[f] = info;
         return;
     }
-    {
-        int fi = opaque(fi0), fj = opaque(fj0);
+    const int wd = opaque(warp);
 #pragma unroll
-        for (int s = 0; s < NS; s++) {
+    for (int s = 0; s < NS; s++) {
+        int fi, fj;
+        slot_pos<NW, FR>(s, wd, fi, fj);
 #pragma unroll
-            for (int v = 0; v < 2; v++) {
-                const int r = 8 * fi + g, c = 8 * fj + 2 * q + v;
-                if (fi < FR && r < m && c <= r) *at(r, c) = acc[s][v];
-            }
-            frag_advance(fi, fj, NW);
+        for (int v = 0; v < 2; v++) {
+            const int r = 8 * fi + g, c = 8 * fj + 2 * q + v;
+            if (fj <= fi && r < m && c <= r) *at(r, c) = acc[s][v];
         }
     }
 }

@@ -105,7 +105,7 @@ int sylva__kernel_tuning_check(const sylva__kernel_tuning *t)
     if (t->native_trsm_doubling != 0 && t->native_trsm_doubling != 1) return -1;
     if (t->medium_list < 0 || t->medium_list > 64) return -1;
     if (t->fused_list != 0 && t->fused_list != 1) return -1;
-    if (t->fused_regs_max_m < 0 || t->fused_regs_max_m > 192) return -1;
+    if (t->fused_regs_max_m < 0 || t->fused_regs_max_m > 128) return -1;
     if (t->fused_regs_threads != 128 && t->fused_regs_threads != 256) return -1;
     return 0;
 }

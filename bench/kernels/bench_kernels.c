@@ -9,7 +9,7 @@
  *   bench-kernels --variants-fused (v11: the fused buckets with and without their lists, and
  *                                   the medium path's GEMM tile forms)
  *   bench-kernels --variants-regs  (v13: the fused register form against the table's, fixed
- *                                   n = 64…192, vbatched N = 128 and 256, the level batch)
+ *                                   n = 64…128, vbatched N = 128 and 256, the level batch)
  *   bench-kernels --profile-native | --profile-vbatched N   (likewise, the table; N ≤ 32:
  *                                   also the other tiny_one_launch form)
  * Bench rows (issue 3): fixed-size batched POTRF n = 4…512, ours against
@@ -770,19 +770,19 @@ static void variants_fused(const sylva__kernel_tuning *t)
 }
 
 /* --variants-regs (v13): the fused kernel's register form (fused_regs_max_m
- * 192, 256 or 128 threads) against the table's form, each batch made once
- * and each form timed twice: fixed n = 64…192 (8,192 fronts), the vbatched
+ * 128, 256 or 128 threads) against the table's form, each batch made once
+ * and each form timed twice: fixed n = 64…128 (8,192 fronts), the vbatched
  * rows N = 128 and 256 with their fixed-size references in the same form
- * (the regs form up to 128, 160, 192 rows), and the level batch. */
+ * (the regs form up to 64, 96, 128 rows), and the level batch. */
 static void variants_regs(const sylva__kernel_tuning *t)
 {
     sylva__kernel_tuning u[6];
     for (int q = 0; q < 6; q++) {
         u[q] = *t;
-        if (q % 3) u[q].fused_regs_max_m = 192, u[q].fused_regs_threads = q % 3 == 1 ? 256 : 128;
+        if (q % 3) u[q].fused_regs_max_m = 128, u[q].fused_regs_threads = q % 3 == 1 ? 256 : 128;
     }
     int *m = malloc(LEVEL_COUNT * sizeof(int)), *k = malloc(LEVEL_COUNT * sizeof(int));
-    static const int ns[] = {64, 96, 112, 128, 144, 160, 192};
+    static const int ns[] = {64, 96, 112, 128};
     for (size_t c = 0; c < sizeof ns / sizeof *ns; c++) {
         for (int q = 0; q < 8192; q++) m[q] = k[q] = ns[c];
         double g[6];
@@ -791,7 +791,7 @@ static void variants_regs(const sylva__kernel_tuning *t)
                " GFLOP/s\n", ns[c], g[0], g[3], g[1], g[4], g[2], g[5]);
         fflush(stdout);
     }
-    static const int rmax[4] = {0, 128, 160, 192};
+    static const int rmax[4] = {0, 64, 96, 128};
     for (int N = 128; N <= 256; N += 128) {
         vbatched_shapes(10000, N, m, k);
         for (int r = 0; r < 4; r++) {
@@ -1033,15 +1033,15 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
         for (int q = 0; q < 2; q++)
             for (int n = 96; n <= 128; n += 32) {
                 sylva__kernel_tuning u = *t;
-                u.fused_regs_max_m = 192, u.fused_regs_threads = q ? 128 : 256;
+                u.fused_regs_max_m = 128, u.fused_regs_threads = q ? 128 : 256;
                 g[q] += fixed_run(n, 8000, &u, NULL);
             }
         t->fused_regs_threads = g[1] > g[0] ? 128 : 256;
         printf("  fused registers, n = 96 + 128: 256 threads %.0f, 128 threads %.0f GFLOP/s (sum)\n", g[0], g[1]);
         int regs = 0;
-        for (int n = 48; n <= t->fused_max_m && n <= 192; n += 16) {
+        for (int n = 48; n <= t->fused_max_m && n <= 128; n += 16) {
             sylva__kernel_tuning a_ = *t, b = *t;
-            a_.fused_regs_max_m = 192, b.fused_regs_max_m = 0;
+            a_.fused_regs_max_m = 128, b.fused_regs_max_m = 0;
             double ga = fixed_run(n, 8000, &a_, NULL), gb = fixed_run(n, 8000, &b, NULL);
             printf("  n = %3d: fused registers %.0f, shared %.0f GFLOP/s\n", n, ga, gb);
             if (ga > gb) regs = (n + 31) / 32 * 32;

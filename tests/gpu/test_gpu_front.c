@@ -350,14 +350,13 @@ static void test_parts(const sylva__kernel_tuning *t)
 }
 
 /* v13: the fused kernel's register form (fused_regs_max_m) on both sides of
- * its crossover (buckets to 64, 96, 128, 160, 192; the others in the table's
- * forms), 128 and 256 threads, through the checked entry (non-SPD fronts in
+ * its crossover (buckets to 64, 96, 128; the others in the table's forms), 128 and 256 threads, through the checked entry (non-SPD fronts in
  * every class), the one-size and mixed batches of both no-check entries, and
  * the fused lists (quick: the first two forms and the entries). */
 static void test_regs(const sylva__kernel_tuning *t)
 {
-    static const int rv[][3] = {{192, 192, 256}, {128, 160, 128}, {128, 160, 256}, {96, 192, 256},
-                                {64, 160, 256}, {160, 192, 128}}; /* regs_max, fused_max, threads */
+    static const int rv[][3] = {{128, 192, 256}, {128, 160, 128}, {128, 160, 256}, {96, 192, 256},
+                                {64, 160, 256}, {96, 128, 128}}; /* regs_max, fused_max, threads */
     for (size_t i = 0; i < sizeof rv / sizeof rv[0] && (!quick || i < 2); i++) {
         sylva__kernel_tuning u = *t;
         u.fused_regs_max_m = rv[i][0], u.fused_max_m = rv[i][1], u.fused_regs_threads = rv[i][2];

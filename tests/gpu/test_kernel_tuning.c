@@ -39,7 +39,7 @@ int main(void)
     /* Each out-of-range value (v5–v13 keys) and an unknown key, alone. */
     const char *refused[] = {"tiny_min_blocks 3", "tiny_fronts4 3", "tiny_min_blocks4 8", "tiny_one_launch 2",
                              "tiny_warp_uniform 1", "tiny_warp_uniform 12", "gemm_mma 3", "medium_list 65",
-                             "fused_list 2", "fused_regs_max_m 193", "fused_regs_max_m -1",
+                             "fused_list 2", "fused_regs_max_m 129", "fused_regs_max_m -1",
                              "fused_regs_threads 64", "fused_regs_threads 512",
                              "fused_small_m 193", "native_trsm_nb 32", "native_trsm_nb 2048",
                              "native_trsm_doubling 2", "no_such_key 3"};
