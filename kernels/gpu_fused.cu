@@ -27,7 +27,6 @@
 #include "gpu_common.cuh"
 #include "gpu_mma.cuh"
 #include "gpu_warp_potrf.cuh"
-#include "gpu_fused_regs.cuh"
 
 namespace sylva {
 
@@ -259,12 +258,13 @@ __device__ __forceinline__ void fused_front(const front_batch<T> &b, int f, int 
 /* LIST: the bucket's listed fronts (gpu_common.cuh), claimed one at a
  * time by thread 0: the next claim issued when a front starts and its list
  * word read once that front is loaded (both latencies under the front's
- * work); else front blockIdx.x. body(f, loaded) factors front f. */
-template <bool LIST, typename T, typename Body>
-__device__ __forceinline__ void for_fronts(const front_batch<T> &b, int hi, Body body)
+ * work); else front blockIdx.x. */
+template <typename T, int DIM, int TR, int PB, bool MMA, int QR, bool LIST>
+__global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 12) /* 3 blocks of m ≤ 128 per SM; 12 of m ≤ 64 */
+    fused_front_kernel(front_batch<T> b, int lo, int hi)
 {
     if constexpr (!LIST) {
-        body(blockIdx.x, [] {});
+        fused_front<T, DIM, TR, PB, MMA, QR>(b, blockIdx.x, lo, hi, [] {});
     } else {
         __shared__ int s_f;
         int *w = b.work;
@@ -280,65 +280,13 @@ __device__ __forceinline__ void for_fronts(const front_batch<T> &b, int hi, Body
             __syncthreads(); /* every thread has read s_f */
             int e = end, nf = -1;
             if (threadIdx.x == 0) e = first + atomicAdd(w + FL_NEXT + q, 1);
-            body(f, [&] {
+            fused_front<T, DIM, TR, PB, MMA, QR>(b, f, lo, hi, [&] {
                 if (threadIdx.x == 0 && e < end) nf = ld_early(w + SYLVA_FRONT_WORK_HDR + e); /* issued here */
             });
             /* nf < 0 with e < end: the front exited before its load */
             if (threadIdx.x == 0) s_f = e < end && nf < 0 ? w[SYLVA_FRONT_WORK_HDR + e] : nf;
         }
     }
-}
-
-template <typename T, int DIM, int TR, int PB, bool MMA, int QR, bool LIST>
-__global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 12) /* 3 blocks of m ≤ 128 per SM; 12 of m ≤ 64 */
-    fused_front_kernel(front_batch<T> b, int lo, int hi)
-{
-    for_fronts<LIST>(b, hi, [&](int f, auto loaded) { fused_front<T, DIM, TR, PB, MMA, QR>(b, f, lo, hi, loaded); });
-}
-
-/* The register form (gpu_fused_regs.cuh): NW warps, fronts of m ≤ MAXM;
- * the fragments alone take 4·(MAXM/8)(MAXM/8 + 1)/2 / NW registers a thread
- * (68 at m ≤ 128 with 8 warps): 2 blocks per SM. */
-template <typename T, int NW, int MAXM, bool LIST>
-__global__ void __launch_bounds__(NW * 32, MAXM <= 64 ? 3 : 2)
-    fused_regs_kernel(front_batch<T> b, int lo, int hi)
-{
-    for_fronts<LIST>(b, hi, [&](int f, auto loaded) { regs_front<T, NW, MAXM>(b, f, lo, hi, loaded); });
-}
-
-/* As many blocks as are resident at once (unknown: a block per front). */
-template <typename K> static unsigned list_grid(K kern, int threads, size_t smem, int count)
-{
-    int per = 0;
-    const int sms = device_sm_count();
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kern, threads, smem) != cudaSuccess)
-        per = 0, cudaGetLastError();
-    if (per > 0 && sms > 0 && (long)per * sms < count) return (unsigned)(per * sms);
-    return (unsigned)count;
-}
-
-template <typename T, int NW, int MAXM, bool LIST>
-static int launch_regs_q(const front_batch<T> &b, int lo, int hi, cudaStream_t s)
-{
-    auto kern = fused_regs_kernel<T, NW, MAXM, LIST>;
-    if (cudaFuncSetAttribute(kern, cudaFuncAttributePreferredSharedMemoryCarveout,
-                             cudaSharedmemCarveoutMaxShared) != cudaSuccess)
-        return SYLVA_ERR_RUNTIME;
-    const unsigned grid = LIST ? list_grid(kern, NW * 32, 0, b.count) : (unsigned)b.count;
-    kern<<<grid, NW * 32, 0, s>>>(b, lo, hi);
-    return sylva__launch_status();
-}
-
-template <typename T, bool LIST>
-static int launch_regs(const front_batch<T> &b, int lo, int hi, int threads, cudaStream_t s)
-{
-    if constexpr (has_mma<T>::value) {
-        if (hi <= 64) return launch_regs_q<T, 8, 64, LIST>(b, lo, hi, s);
-        if (hi <= 128)
-            return threads == 128 ? launch_regs_q<T, 4, 128, LIST>(b, lo, hi, s)
-                                  : launch_regs_q<T, 8, 128, LIST>(b, lo, hi, s);
-    }
-    return SYLVA_ERR_ARGUMENT;
 }
 
 template <typename T, int DIM, int PB, bool MMA, int QR, bool LIST>
@@ -362,7 +310,15 @@ static int launch_q(const front_batch<T> &b, int lo, int hi, cudaStream_t s)
     if (cudaFuncSetAttribute(kern, cudaFuncAttributePreferredSharedMemoryCarveout,
                              cudaSharedmemCarveoutMaxShared) != cudaSuccess)
         return SYLVA_ERR_RUNTIME;
-    const unsigned grid = LIST ? list_grid(kern, DIM * DIM, smem, b.count) : (unsigned)b.count;
+    unsigned grid = (unsigned)b.count;
+    if constexpr (LIST) {
+        /* As many blocks as are resident at once (unknown: a block per front). */
+        int per = 0;
+        const int sms = device_sm_count();
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kern, DIM * DIM, smem) != cudaSuccess)
+            per = 0, cudaGetLastError();
+        if (per > 0 && sms > 0 && (long)per * sms < b.count) grid = (unsigned)(per * sms);
+    }
     kern<<<grid, DIM * DIM, smem, s>>>(b, lo, hi);
     return sylva__launch_status();
 }
@@ -409,10 +365,7 @@ int launch_fused(const front_batch<T> &b, int lo, int hi, const sylva__kernel_tu
         if (h > hi) h = hi;
         const int threads = h <= t->fused_small_m ? 64 : t->fused_threads;
         const bool mma = has_mma<T>::value && h > t->fused_mma_min_m;
-        if (has_mma<T>::value && h <= t->fused_regs_max_m && h <= 128)
-            rc = listed ? launch_regs<T, true>(b, l, h, t->fused_regs_threads, s)
-                        : launch_regs<T, false>(b, l, h, t->fused_regs_threads, s);
-        else if (listed)
+        if (listed)
             rc = launch_m<T, true>(b, l, h, threads, t->fused_panel, mma, s);
         else
             rc = launch_m<T, false>(b, l, h, threads, t->fused_panel, mma, s);

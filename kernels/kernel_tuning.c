@@ -68,8 +68,6 @@ void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
     t->native_trsm_doubling = 1;
     t->medium_list = 8;
     t->fused_list = 1;
-    t->fused_regs_max_m = 0;
-    t->fused_regs_threads = 256;
 }
 
 #define SYLVA_TUNING_KEYS(X)                                                                  \
@@ -77,7 +75,7 @@ void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
     X(native_syrk_nb) X(native_panel_nb) X(native_min_m) X(fused_mma_min_m) X(fused_small_m)  \
     X(gemm_mma) X(panel_merge_min_count) X(tiny_min_blocks) X(tiny_fronts4)                    \
     X(tiny_min_blocks4) X(tiny_one_launch) X(tiny_warp_uniform) X(native_trsm_nb) \
-    X(native_trsm_doubling) X(medium_list) X(fused_list) X(fused_regs_max_m) X(fused_regs_threads)
+    X(native_trsm_doubling) X(medium_list) X(fused_list)
 
 int sylva__kernel_tuning_check(const sylva__kernel_tuning *t)
 {
@@ -105,8 +103,6 @@ int sylva__kernel_tuning_check(const sylva__kernel_tuning *t)
     if (t->native_trsm_doubling != 0 && t->native_trsm_doubling != 1) return -1;
     if (t->medium_list < 0 || t->medium_list > 64) return -1;
     if (t->fused_list != 0 && t->fused_list != 1) return -1;
-    if (t->fused_regs_max_m < 0 || t->fused_regs_max_m > 128) return -1;
-    if (t->fused_regs_threads != 128 && t->fused_regs_threads != 256) return -1;
     return 0;
 }
 

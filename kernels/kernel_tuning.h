@@ -57,11 +57,6 @@ typedef struct sylva__kernel_tuning {
                            per front of the batch, the others exit; 1 (v11) their fronts listed
                            on the device by bucket (most pivots first) and each bucket's launch
                            as many blocks as are resident, claiming the listed fronts in turn */
-    int fused_regs_max_m; /* v13: fused buckets of m ≤ this (≤ 128) run the register form
-                             (gpu_fused_regs.cuh: the lower triangle in DMMA fragments for the
-                             whole factorization, only the panel in shared memory), whatever the
-                             keys above say; 0: never */
-    int fused_regs_threads; /* its block: 128 or 256 threads (buckets of m ≤ 64: 256) */
 } sylva__kernel_tuning;
 
 void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t);

@@ -8,8 +8,6 @@
  *   bench-kernels --variants-medium (v10: the medium path's grids with and without its list)
  *   bench-kernels --variants-fused (v11: the fused buckets with and without their lists, and
  *                                   the medium path's GEMM tile forms)
- *   bench-kernels --variants-regs  (v13: the fused register form against the table's, fixed
- *                                   n = 64…128, vbatched N = 128 and 256, the level batch)
  *   bench-kernels --profile-native | --profile-vbatched N   (likewise, the table; N ≤ 32:
  *                                   also the other tiny_one_launch form)
  * Bench rows (issue 3): fixed-size batched POTRF n = 4…512, ours against
@@ -769,56 +767,6 @@ static void variants_fused(const sylva__kernel_tuning *t)
     free(m), free(k);
 }
 
-/* --variants-regs (v13): the fused kernel's register form (fused_regs_max_m
- * 128, 256 or 128 threads) against the table's form, each batch made once
- * and each form timed twice: fixed n = 64…128 (8,192 fronts), the vbatched
- * rows N = 128 and 256 with their fixed-size references in the same form
- * (the regs form up to 64, 96, 128 rows), and the level batch. */
-static void variants_regs(const sylva__kernel_tuning *t)
-{
-    sylva__kernel_tuning u[6];
-    for (int q = 0; q < 6; q++) {
-        u[q] = *t;
-        if (q % 3) u[q].fused_regs_max_m = 128, u[q].fused_regs_threads = q % 3 == 1 ? 256 : 128;
-    }
-    int *m = malloc(LEVEL_COUNT * sizeof(int)), *k = malloc(LEVEL_COUNT * sizeof(int));
-    static const int ns[] = {64, 96, 112, 128};
-    for (size_t c = 0; c < sizeof ns / sizeof *ns; c++) {
-        for (int q = 0; q < 8192; q++) m[q] = k[q] = ns[c];
-        double g[6];
-        batch_sweep(8192, m, k, u, 6, g);
-        printf("variants regs fixed n=%3d: table %5.0f/%5.0f regs 256 thr %5.0f/%5.0f regs 128 thr %5.0f/%5.0f"
-               " GFLOP/s\n", ns[c], g[0], g[3], g[1], g[4], g[2], g[5]);
-        fflush(stdout);
-    }
-    static const int rmax[4] = {0, 64, 96, 128};
-    for (int N = 128; N <= 256; N += 128) {
-        vbatched_shapes(10000, N, m, k);
-        for (int r = 0; r < 4; r++) {
-            sylva__kernel_tuning w[2];
-            w[0] = w[1] = *t;
-            w[0].fused_regs_max_m = w[1].fused_regs_max_m = rmax[r];
-            w[0].fused_regs_threads = w[1].fused_regs_threads = 256;
-            int m0, k0;
-            const double ref = fixed_equiv_run(10000, m, k, &w[0], &m0, &k0);
-            double g[2];
-            batch_sweep(10000, m, k, w, 2, g);
-            printf("variants regs vbatched N=%d regs to %3d: %5.0f/%5.0f ref (%d,%d) %5.0f ratio %.3f GFLOP/s\n", N,
-                   rmax[r], g[0], g[1], m0, k0, ref, g[0] / ref);
-            fflush(stdout);
-        }
-    }
-    {
-        char name[64];
-        const int count = variant_batch(0, m, k, name, sizeof name);
-        double g[6];
-        batch_sweep(count, m, k, u, 6, g);
-        printf("variants regs %s: table %5.0f/%5.0f regs 256 thr %5.0f/%5.0f regs 128 thr %5.0f/%5.0f GFLOP/s\n",
-               name, g[0], g[3], g[1], g[4], g[2], g[5]);
-    }
-    free(m), free(k);
-}
-
 /* ---- Tuning sweep: each parameter in turn, the others at their current
  * best; the winner of each is kept. Printed as it goes. */
 /* Sweep one native tuning key (an int of sylva__kernel_tuning at byte
@@ -1025,29 +973,6 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
         if (ga > gb) small = (n + 31) / 32 * 32;
     }
     t->fused_small_m = small;
-    /* v13: the fused register form: its block (128 or 256 threads, summed
-     * over n = 96, 128), then per bucket up to the largest n where it beats
-     * the forms chosen above */
-    {
-        double g[2] = {0, 0};
-        for (int q = 0; q < 2; q++)
-            for (int n = 96; n <= 128; n += 32) {
-                sylva__kernel_tuning u = *t;
-                u.fused_regs_max_m = 128, u.fused_regs_threads = q ? 128 : 256;
-                g[q] += fixed_run(n, 8000, &u, NULL);
-            }
-        t->fused_regs_threads = g[1] > g[0] ? 128 : 256;
-        printf("  fused registers, n = 96 + 128: 256 threads %.0f, 128 threads %.0f GFLOP/s (sum)\n", g[0], g[1]);
-        int regs = 0;
-        for (int n = 48; n <= t->fused_max_m && n <= 128; n += 16) {
-            sylva__kernel_tuning a_ = *t, b = *t;
-            a_.fused_regs_max_m = 128, b.fused_regs_max_m = 0;
-            double ga = fixed_run(n, 8000, &a_, NULL), gb = fixed_run(n, 8000, &b, NULL);
-            printf("  n = %3d: fused registers %.0f, shared %.0f GFLOP/s\n", n, ga, gb);
-            if (ga > gb) regs = (n + 31) / 32 * 32;
-        }
-        t->fused_regs_max_m = regs;
-    }
     /* DMMA (1), SIMT (0), or DMMA on v9's grids and SIMT on the list's forms
      * (2) for the medium path's GEMM tiles: scored on the mixed 3,000 fronts
      * and the all-medium fixed n = 256 and 512 rows; another value than 1
@@ -1164,12 +1089,12 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
            "native_syrk_nb %d native_panel_nb %d fused_mma_min_m %d fused_small_m %d gemm_mma %d "
            "panel_merge_min_count %d tiny_min_blocks %d tiny_fronts4 %d tiny_min_blocks4 %d "
            "tiny_one_launch %d tiny_warp_uniform %d native_trsm_nb %d native_trsm_doubling %d "
-           "medium_list %d fused_list %d fused_regs_max_m %d fused_regs_threads %d\n",
+           "medium_list %d fused_list %d\n",
            t->tiny_max_m, t->fused_max_m, t->fused_threads, t->fused_panel, t->panel_nb,
            t->native_syrk_nb, t->native_panel_nb, t->fused_mma_min_m, t->fused_small_m,
            t->gemm_mma, t->panel_merge_min_count, t->tiny_min_blocks, t->tiny_fronts4,
            t->tiny_min_blocks4, t->tiny_one_launch, t->tiny_warp_uniform, t->native_trsm_nb,
-           t->native_trsm_doubling, t->medium_list, t->fused_list, t->fused_regs_max_m, t->fused_regs_threads);
+           t->native_trsm_doubling, t->medium_list, t->fused_list);
 }
 
 int main(int argc, char **argv)
@@ -1186,14 +1111,13 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--variants-native")) vars = 2;
         else if (!strcmp(argv[i], "--variants-medium")) vars = 3;
         else if (!strcmp(argv[i], "--variants-fused")) vars = 4;
-        else if (!strcmp(argv[i], "--variants-regs")) vars = 5;
         else if (!strcmp(argv[i], "--profile-native")) prof_native = 1, reps = 1;
         else if (!strcmp(argv[i], "--profile-vbatched") && i + 1 < argc) prof_vb = atoi(argv[++i]), reps = 1;
         else {
             fprintf(stderr,
                     "usage: %s [--json FILE] [--table TUNING] [--tune OUT] [--quick] [--profile N]\n"
                     "       [--profile-native] [--profile-vbatched N] [--variants] [--variants-native]\n"
-                    "       [--variants-medium] [--variants-fused] [--variants-regs]\n",
+                    "       [--variants-medium] [--variants-fused]\n",
                     argv[0]);
             return 2;
         }
@@ -1220,7 +1144,6 @@ int main(int argc, char **argv)
         if (vars == 2) native_variants(&t);
         else if (vars == 3) variants_medium(&t);
         else if (vars == 4) variants_fused(&t);
-        else if (vars == 5) variants_regs(&t);
         else variants(&t);
         return 0;
     }

@@ -8,12 +8,12 @@
  * 64-thread small buckets, merged medium panels, the tiny kernels' forms,
  * a warp's lane groups in step, one launch for all tiny lane-group sizes,
  * the medium path's grids over the batch or over its list, the fused
- * buckets over their lists or not, the fused register form (v13), the batch with and without its work
+ * buckets over their lists or not, the batch with and without its work
  * scratch) runs the same checks; the max-only and range (smallest m known) no-check
  * entries run one-size batches on both sides of every crossover and mixed
  * batches.
- * Usage: test_gpu_front [--quick [fused_list|regs]]   (quick: small sizes, for the
- * sanitizers; fused_list, regs: that test alone)
+ * Usage: test_gpu_front [--quick [fused_list]]   (quick: small sizes, for the sanitizers;
+ * fused_list: that test alone)
  * Exit: 0 pass, 1 fail, 77 no GPU. */
 #include <float.h>
 #include <math.h>
@@ -349,26 +349,6 @@ static void test_parts(const sylva__kernel_tuning *t)
     free(n), free(r), free(whole);
 }
 
-/* v13: the fused kernel's register form (fused_regs_max_m) on both sides of
- * its crossover (buckets to 64, 96, 128; the others in the table's forms), 128 and 256 threads, through the checked entry (non-SPD fronts in
- * every class), the one-size and mixed batches of both no-check entries, and
- * the fused lists (quick: the first two forms and the entries). */
-static void test_regs(const sylva__kernel_tuning *t)
-{
-    static const int rv[][3] = {{128, 192, 256}, {128, 160, 128}, {128, 160, 256}, {96, 192, 256},
-                                {64, 160, 256}, {96, 128, 128}}; /* regs_max, fused_max, threads */
-    for (size_t i = 0; i < sizeof rv / sizeof rv[0] && (!quick || i < 2); i++) {
-        sylva__kernel_tuning u = *t;
-        u.fused_regs_max_m = rv[i][0], u.fused_max_m = rv[i][1], u.fused_regs_threads = rv[i][2];
-        char name[80];
-        snprintf(name, sizeof name, "fused registers to m = %d (fused to %d), %d threads", rv[i][0], rv[i][1],
-                 rv[i][2]);
-        test_factor(&u, name, quick ? 200 : 600);
-        if (i < 2) test_entries(&u);
-        if (i == 0 || i == 2) test_fused_list(&u);
-    }
-}
-
 int main(int argc, char **argv)
 {
     quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
@@ -378,13 +358,6 @@ int main(int argc, char **argv)
         sylva__kernel_tuning t;
         sylva__kernel_tuning_defaults(&t);
         test_fused_list(&t);
-        printf("%s: %d failures\n", failures ? "FAIL" : "PASS", failures);
-        return failures ? 1 : 0;
-    }
-    if (argc > 2 && strcmp(argv[2], "regs") == 0) { /* that test alone (the sanitizers) */
-        sylva__kernel_tuning t;
-        sylva__kernel_tuning_defaults(&t);
-        test_regs(&t);
         printf("%s: %d failures\n", failures ? "FAIL" : "PASS", failures);
         return failures ? 1 : 0;
     }
@@ -467,7 +440,6 @@ int main(int argc, char **argv)
     }
     test_medium_list(&t);
     test_fused_list(&t);
-    test_regs(&t);
     {   /* the parts on the SIMT GEMM tiles (the defaults take DMMA) */
         sylva__kernel_tuning u = t;
         u.gemm_mma = 0;
