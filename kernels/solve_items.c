@@ -145,7 +145,9 @@ int sylva__solve_items(int F, const int *m, const int *k, const int *parent, int
             }
             done = s + nt[i] + 1;
         }
-        if (parent[i] >= 0 && start[parent[i]] < done) start[parent[i]] = done;
+        /* The top's launch begins when the bottom's has ended: a top front
+         * over the bottom starts at 0. */
+        if (parent[i] >= 0 && top[parent[i]] == top[i] && start[parent[i]] < done) start[parent[i]] = done;
     }
     emit(list, count, fitems);
     /* Backward: parents first; start[i] becomes the front's finish. The
