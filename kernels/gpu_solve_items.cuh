@@ -393,25 +393,6 @@ __device__ __forceinline__ void fold_prefetch(const front &F)
     if (F.r > 0) prefetch_lines(F.rw, (int64_t)F.r * (int64_t)sizeof(int64_t));
 }
 
-/* Backward update item u's block of L21 (BK columns of up to BR rows) and
- * its rows' indices into L2 before it waits for its parent: its items are
- * taken while the parent's chain runs, and their wave lies between the
- * parent's chain and the front's own (lap3d7:60: 13–42 µs a front on the
- * top's longest path, docs/perf-log.md v12). */
-__device__ __forceinline__ void upd_prefetch(const front &F, int u)
-{
-    const int nbr = (F.r + SYLVA_SOLVE_BR - 1) / SYLVA_SOLVE_BR;
-    const int j0 = u / nbr * SYLVA_SOLVE_BK, i0 = u % nbr * SYLVA_SOLVE_BR;
-    const int j1 = min(F.k, j0 + SYLVA_SOLVE_BK), i1 = min(F.r, i0 + SYLVA_SOLVE_BR);
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    for (int j = j0 + warp; j < j1; j += FLOW_WARPS) { /* a warp a column, a lane a line */
-        const uintptr_t p = (uintptr_t)(F.L + F.k + i0 + (int64_t)j * F.m), end = p + (uintptr_t)(i1 - i0) * 8u;
-        for (uintptr_t q = (p & ~(uintptr_t)127) + lane * 128u; q < end; q += 32 * 128u)
-            asm volatile("prefetch.global.L2 [%0];" ::"l"(q < p ? p : q));
-    }
-    prefetch_lines(F.rw + i0, (int64_t)(i1 - i0) * (int64_t)sizeof(int64_t));
-}
-
 /* A whole small front forward: X1 ← L11⁻¹ X1 in diagonal blocks, then its
  * ancestors' rows less L21 · X1. */
 template <int W> __device__ void fold_forward(const front &F, const flow_args &a, int c0, int nc, double *s, double *d)

@@ -27,14 +27,6 @@
 
 static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-/* Backward, a front's update items in steps of the estimate: its chain's
- * first block waits for all of them, and one works ~15 µs against a
- * triangle step's 3.3–5 (lap3d7:60's trace, docs/perf-log.md v12), so its
- * chain and its children are listed that much after them. */
-#ifndef SOLVE_UPD_STEPS
-#define SOLVE_UPD_STEPS 4
-#endif
-
 typedef struct item {
     int phase;     /* forward: 1 for the top; backward: 1 for the bottom (listed after the other) */
     int64_t start; /* estimated start, in item steps */
@@ -172,10 +164,9 @@ int sylva__solve_items(int F, const int *m, const int *k, const int *parent, int
             put(list, &count, ph, s, i, SYLVA_SOLVE_FOLD, 0);
             start[i] = s + 1;
         } else {
-            const int64_t u0 = nub[i] > 0 ? SOLVE_UPD_STEPS : 1; /* the chain's first block */
             for (int u = 0; u < nub[i]; u++) put(list, &count, ph, s, i, SYLVA_SOLVE_UPD, u);
-            for (int b = nt[i] - 1; b >= 0; b--) put(list, &count, ph, s + u0 + nt[i] - 1 - b, i, SYLVA_SOLVE_TRI, b);
-            start[i] = s + u0 + nt[i];
+            for (int b = nt[i] - 1; b >= 0; b--) put(list, &count, ph, s + nt[i] - b, i, SYLVA_SOLVE_TRI, b);
+            start[i] = s + nt[i] + 1;
         }
     }
     emit(list, count, bitems);
