@@ -13,12 +13,11 @@
 
 #include "bench_solver.h"
 
-/* Best of `repeat` solves of nrhs random columns in `mode` (fresh copies
- * each time); info of the best; the worst backward error of the last. */
-/* The solve of nrhs random columns in `mode`, best of `repeat` into *best
- * (and its info); with best_device (GPU), the same on device arrays
- * (sylva_solve_device, the whole call) into it, 0 when there is no device
- * memory. *berr: the worst backward error of the last solutions. */
+/* The solve of nrhs random columns in `mode` (fresh copies each time),
+ * best of `repeat` into *best (and its info); with best_device (GPU), the
+ * same on device arrays (sylva_solve_device, the whole call) into it, 0
+ * when there is no device memory. *berr: the worst backward error of the
+ * last solutions. */
 static int time_solve(const sylva_matrix *A, sylva_factor_t *F, sylva_solve_mode mode, int64_t nrhs, int repeat,
                       double *best, sylva_solve_info *best_info, double *best_device, double *berr)
 {
