@@ -70,6 +70,7 @@ __global__ void __launch_bounds__(FLOW_THREADS, Top ? TOP_MIN_BLOCKS : FLOW_MIN_
         F.X1 = a.X + a.col[F.f];
         F.rw = a.rows + a.rofs[F.f];
         const int parent = a.parent[F.f], nt = a.nt[F.f], nu = a.nu[F.f];
+        if (kind == SYLVA_SOLVE_FOLD) fold_prefetch(F);
         if (Forward) {
             /* An update item waits on its triangle blocks as it goes. */
             if (kind != SYLVA_SOLVE_UPD) block_wait(ready + F.f, a.nchild[F.f], &flag, a);

@@ -205,9 +205,10 @@ static void write_json(const char *path, const bench_row *rows, int nrows, const
             const bench_solve *b = &r->solves[q];
             fprintf(f,
                     "%s{\"nrhs\": %lld, \"gpu\": %.6g, \"gpu_upload\": %.6g, \"gpu_solve\": %.6g, "
-                    "\"gpu_download\": %.6g, \"cpu\": %.6g, \"sequential\": %.6g, \"backward_error\": %.3g}",
-                    q ? ", " : "", (long long)b->nrhs, b->gpu, b->gpu_upload, b->gpu_solve, b->gpu_download, b->cpu,
-                    b->seq, b->berr);
+                    "\"gpu_download\": %.6g, \"gpu_device\": %.6g, \"cpu\": %.6g, \"sequential\": %.6g, "
+                    "\"backward_error\": %.3g}",
+                    q ? ", " : "", (long long)b->nrhs, b->gpu, b->gpu_upload, b->gpu_solve, b->gpu_download,
+                    b->gpu_device, b->cpu, b->seq, b->berr);
         }
         fprintf(f, "]}%s\n", i + 1 < nrows ? "," : "");
     }

@@ -13,12 +13,14 @@
 
 /* Solve timings for one right-hand-side count, best of the repeats
  * (seconds; 0: not run). gpu: sylva's GPU solve on host arrays (its
- * phases: upload, solve, download) or cuDSS's solve phase; cpu: sylva's
+ * phases: upload, solve, download) or cuDSS's solve phase; gpu_device:
+ * sylva's GPU solve on device arrays (sylva_solve_device, the whole call:
+ * what cuDSS's solve phase is compared with); cpu: sylva's
  * solve on the CPU workers (L already on the host); seq: the sequential
  * solve. */
 typedef struct bench_solve {
     int64_t nrhs;
-    double gpu, gpu_upload, gpu_solve, gpu_download, cpu, seq;
+    double gpu, gpu_upload, gpu_solve, gpu_download, gpu_device, cpu, seq;
     double berr; /* worst backward error of the columns, last solve timed */
 } bench_solve;
 
@@ -64,6 +66,13 @@ int bench_cudss(const sylva_matrix *A, const char *path, const bench_opts *o, be
  * bench_profile(k, on) says whether k is profiled and starts or stops the
  * range (a no-op without CUDA). */
 int bench_profile(int64_t k, int on);
+/* Device memory for the timing of sylva_solve_device (the like of cuDSS's
+ * solve phase, whose columns live on the device): bench_device_alloc gives
+ * NULL without CUDA or memory; bench_device_copy (to_device: host src to
+ * device dst, else back) synchronizes and returns 0 or -1. */
+void *bench_device_alloc(size_t bytes);
+int bench_device_copy(void *dst, const void *src, size_t bytes, int to_device);
+void bench_device_free(void *p);
 
 /* Run fn(arg, perm_out, r) in a child process and fill r from it, with
  * r->peak_rss the child's peak resident memory (isolate.c); perm_out (n

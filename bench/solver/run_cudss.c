@@ -9,7 +9,8 @@
  * the solve; the backward error of the solution of b = A·1; then the solve
  * phase for each --nrhs count (random columns, best of `repeat`, device
  * synchronized around each; right-hand sides and solutions stay on the
- * device, as cuDSS's API has them). */
+ * device, as cuDSS's API has them). Also the device buffers of sylva's
+ * own device-array solve timing (bench_device_*, run_sylva.c). */
 #include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
 #include <dlfcn.h>
@@ -84,6 +85,21 @@ int bench_profile(int64_t k, int on)
     else cudaProfilerStop();
     return 1;
 }
+
+void *bench_device_alloc(size_t bytes)
+{
+    void *p = NULL;
+    return cudaMalloc(&p, bytes > 0 ? bytes : 8) == cudaSuccess ? p : NULL;
+}
+
+int bench_device_copy(void *dst, const void *src, size_t bytes, int to_device)
+{
+    return cudaMemcpy(dst, src, bytes, to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost) == cudaSuccess
+               ? 0
+               : -1;
+}
+
+void bench_device_free(void *p) { cudaFree(p); }
 
 /* The solve phase on k device columns: best of `repeat`; the worst
  * backward error. Returns 0 or the failing call's status (*where names it). */

@@ -93,9 +93,9 @@ for j in "$O"/*.json; do
 import json, os, sys
 for r in json.load(open(sys.argv[1])):
     for s in r.get("solves", []):
-        print("%-12s %-10s %-12s nrhs %2d  total %7.3f ms  kernels %7.3f  berr %.1e" % (
+        print("%-12s %-10s %-12s nrhs %2d  total %7.3f ms  device %7.3f  kernels %7.3f  berr %.1e" % (
             os.path.basename(sys.argv[1])[:-5], r["solver"][:10], r["matrix"][:12], s["nrhs"], 1e3 * s["gpu"],
-            1e3 * s.get("gpu_solve", 0), s.get("backward_error") or 0))
+            1e3 * s.get("gpu_device", 0), 1e3 * s.get("gpu_solve", 0), s.get("backward_error") or 0))
 PY
 done
 cp "$summary" "$OUT/summary.txt"
