@@ -46,7 +46,7 @@ static void tuning_dir(char *buf, size_t bufsz)
 
 void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
 {
-    /* The H100 80GB HBM3 table (kernels/tuning/, docs/perf-log.md v11). */
+    /* The H100 80GB HBM3 table (kernels/tuning/, docs/perf-log.md v11, v14). */
     t->tiny_max_m = 32;
     t->fused_max_m = 160;
     t->fused_threads = 256;
@@ -68,7 +68,7 @@ void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
     t->native_trsm_doubling = 1;
     t->medium_list = 8;
     t->fused_list = 1;
-    t->class_streams = 0;
+    t->class_streams = 1;
 }
 
 #define SYLVA_TUNING_KEYS(X)                                                                  \

@@ -1,6 +1,8 @@
 /* bench_kernels.c — the GPU kernel benchmark and tuner (one command).
  *   bench-kernels [--json FILE] [--table TUNING] [--quick]
  *   bench-kernels --tune OUT_TABLE [--json FILE]
+ *   bench-kernels [--table TUNING] --tune-streams OUT_TABLE   (v14: only class_streams and
+ *                                   fused_list under it, the table's other keys kept)
  *   bench-kernels --profile N      (one call per variant at fixed n = N, for ncu;
  *                                   n ≤ 4: the 4-lane kernel's register caps)
  *   bench-kernels --variants       (v7 candidates: tiny fixed and vbatched rows, each timed twice)
@@ -291,12 +293,14 @@ static void vbatched_shapes(int count, int N, int *m, int *k)
     }
 }
 
+static int vb_min_unknown; /* 1: call the range entry with the smallest m unknown (every class launched) */
 static double vbatched_run(int count, const int *m, const int *k, const sylva__kernel_tuning *t,
                            double *ref)
 {
     batch_arg a;
     batch_make(&a, count, m, k);
     a.tune = *t;
+    if (vb_min_unknown) a.min_m = 1;
     float ms = time_ms(run_ours, batch_restore, &a, reps);
     if (check_info(&a)) fprintf(stderr, "warning: vbatched: info set (ours)\n");
     if (ref) {
@@ -776,8 +780,10 @@ static void variants_fused(const sylva__kernel_tuning *t)
  * (10,000 fronts, with their fixed-size references in the table's form),
  * the level batch and the tuner's 3,000 fronts of m ≤ 512; then each class
  * of the N = 256 row's batch and of the level batch alone (its fronts as a
- * batch of their own, the table's form): the time the whole call would take
- * with the classes overlapped perfectly is at least the medium path's. */
+ * batch of their own, the table's form, the smallest m not passed so that
+ * the forms are the whole call's: lists, every class's launches): the time
+ * the whole call would take with the classes overlapped perfectly is at
+ * least the medium path's. */
 #define CS_NF 6
 static const int cs_forms[CS_NF][2] = {{0, 1}, {1, 1}, {2, 1}, {0, 0}, {1, 0}, {2, 0}}; /* class_streams, fused_list */
 static void variants_streams(const sylva__kernel_tuning *t)
@@ -828,7 +834,9 @@ static void variants_streams(const sylva__kernel_tuning *t)
                                                        : m[q] > t->fused_max_m);
                 if (in) cm[n] = m[q], ck[n] = k[q], fl[cls] += gt_front_flops(m[q], k[q]), n++;
             }
+            vb_min_unknown = 1; /* the whole call's forms: lists, every class launched */
             ms[cls] = n ? fl[cls] / (vbatched_run(n, cm, ck, t, NULL) * 1e6) : 0;
+            vb_min_unknown = 0;
         }
         printf("variants streams %s classes alone (table's form): tiny %.3f ms (%.1f%% of the flops), "
                "fused %.3f ms (%.1f%%), medium %.3f ms (%.1f%%), sum %.3f ms; whole call %.3f ms\n",
@@ -901,6 +909,52 @@ static int sweep_4lane(const sylva__kernel_tuning *t, size_t field, const int v[
         for (int n = 3; n <= 4; n++) g[q] += fixed_run(n, 1000000, &u, NULL);
     }
     return first_by_1pct(g, 3);
+}
+
+/* v14: the medium path on a second stream (class_streams 1 at the
+ * greatest priority, 2 at the default) or not (0), on the vbatched
+ * N = 128, 256 and 512 rows' batches, the 3,000 fronts of m ≤ 512 and the
+ * level batch; score the product of the rates relative to 0 (another
+ * value must win by 1%); then, with a second stream, fused_list again
+ * under it (the lists' resident blocks hold their SMs for the bucket's
+ * whole run, a block per front does not). m, k: the 3,000 fronts of
+ * m ≤ 512. */
+static void tune_streams(sylva__kernel_tuning *t, const int *m, const int *k)
+{
+    int *vm = malloc(LEVEL_COUNT * sizeof(int)), *vk = malloc(LEVEL_COUNT * sizeof(int));
+    for (int pass = 0; pass < 2; pass++) {
+        sylva__kernel_tuning u[3] = {*t, *t, *t};
+        const int nv = pass ? 2 : 3;
+        for (int q = 0; q < 3; q++) {
+            if (pass) u[q].fused_list = q ? !t->fused_list : t->fused_list;
+            else u[q].class_streams = q;
+        }
+        double g[3], sum[3] = {1, 1, 1};
+        for (int c = 0; c < 5; c++) {
+            int cnt = 10000;
+            if (c < 3) vbatched_shapes(cnt, 128 << c, vm, vk);
+            else if (c == 4) level_shapes(vm, vk), cnt = LEVEL_COUNT;
+            batch_sweep(c == 3 ? 3000 : cnt, c == 3 ? m : vm, c == 3 ? k : vk, u, nv, g);
+            printf("  %s on %s:", pass ? "fused_list (second stream)" : "class_streams",
+                   c < 3 ? (c == 0 ? "vbatched N = 128" : c == 1 ? "vbatched N = 256" : "vbatched N = 512")
+                   : c == 3 ? "3000 fronts m ≤ 512" : "50,000 tiny + 200 medium");
+            for (int q = 0; q < nv; q++) {
+                printf(" %d: %.0f", pass ? u[q].fused_list : q, g[q]);
+                sum[q] *= g[q] / g[0];
+            }
+            printf(" GFLOP/s\n");
+        }
+        const int win = first_by_1pct(sum, nv);
+        if (pass) {
+            t->fused_list = u[win].fused_list;
+            printf("  fused_list (second stream): score %.3f %.3f: %d\n", sum[0], sum[1], t->fused_list);
+        } else {
+            t->class_streams = win;
+            printf("  class_streams: score %.3f %.3f %.3f: %d\n", sum[0], sum[1], sum[2], win);
+            if (win == 0) break;
+        }
+    }
+    free(vm), free(vk);
 }
 
 static void tune(sylva__kernel_tuning *t, const char *gpu)
@@ -1142,49 +1196,7 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
         t->fused_list = first_by_1pct(sum, 2);
         printf("  fused_list: score %.3f %.3f: %d\n", sum[0], sum[1], t->fused_list);
     }
-    /* v14: the medium path on a second stream (class_streams 1 at the
-     * greatest priority, 2 at the default) or not (0), on the vbatched
-     * N = 128, 256 and 512 rows' batches, the 3,000 fronts of m ≤ 512 and the
-     * level batch; score the product of the rates relative to 0 (another
-     * value must win by 1%); then, with a second stream, fused_list again
-     * under it (the lists' resident blocks hold their SMs for the bucket's
-     * whole run, a block per front does not). */
-    {
-        int *vm = malloc(LEVEL_COUNT * sizeof(int)), *vk = malloc(LEVEL_COUNT * sizeof(int));
-        for (int pass = 0; pass < 2; pass++) {
-            sylva__kernel_tuning u[3] = {*t, *t, *t};
-            const int nv = pass ? 2 : 3;
-            for (int q = 0; q < 3; q++) {
-                if (pass) u[q].fused_list = q ? !t->fused_list : t->fused_list;
-                else u[q].class_streams = q;
-            }
-            double g[3], sum[3] = {1, 1, 1};
-            for (int c = 0; c < 5; c++) {
-                int cnt = 10000;
-                if (c < 3) vbatched_shapes(cnt, 128 << c, vm, vk);
-                else if (c == 4) level_shapes(vm, vk), cnt = LEVEL_COUNT;
-                batch_sweep(c == 3 ? 3000 : cnt, c == 3 ? m : vm, c == 3 ? k : vk, u, nv, g);
-                printf("  %s on %s:", pass ? "fused_list (second stream)" : "class_streams",
-                       c < 3 ? (c == 0 ? "vbatched N = 128" : c == 1 ? "vbatched N = 256" : "vbatched N = 512")
-                       : c == 3 ? "3000 fronts m ≤ 512" : "50,000 tiny + 200 medium");
-                for (int q = 0; q < nv; q++) {
-                    printf(" %d: %.0f", pass ? u[q].fused_list : q, g[q]);
-                    sum[q] *= g[q] / g[0];
-                }
-                printf(" GFLOP/s\n");
-            }
-            const int win = first_by_1pct(sum, nv);
-            if (pass) {
-                t->fused_list = u[win].fused_list;
-                printf("  fused_list (second stream): score %.3f %.3f: %d\n", sum[0], sum[1], t->fused_list);
-            } else {
-                t->class_streams = win;
-                printf("  class_streams: score %.3f %.3f %.3f: %d\n", sum[0], sum[1], sum[2], win);
-                if (win == 0) break;
-            }
-        }
-        free(vm), free(vk);
-    }
+    tune_streams(t, m, k);
     /* native: CB update form, then the panel width of L11/L21 (a
      * look-ahead on a second stream and L21 by inverted diagonal blocks
      * were tried here in v5, measured no faster, and removed: perf-log) */
@@ -1215,11 +1227,12 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
 int main(int argc, char **argv)
 {
     const char *json_path = NULL, *table = NULL, *tune_out = NULL;
-    int quick = 0, prof = 0, prof_native = 0, prof_vb = 0, vars = 0;
+    int quick = 0, prof = 0, prof_native = 0, prof_vb = 0, vars = 0, tune_streams_only = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json") && i + 1 < argc) json_path = argv[++i];
         else if (!strcmp(argv[i], "--table") && i + 1 < argc) table = argv[++i];
         else if (!strcmp(argv[i], "--tune") && i + 1 < argc) tune_out = argv[++i];
+        else if (!strcmp(argv[i], "--tune-streams") && i + 1 < argc) tune_out = argv[++i], tune_streams_only = 1;
         else if (!strcmp(argv[i], "--quick")) quick = 1, reps = 3;
         else if (!strcmp(argv[i], "--profile") && i + 1 < argc) prof = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--variants")) vars = 1;
@@ -1232,7 +1245,8 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--profile-vbatched") && i + 1 < argc) prof_vb = atoi(argv[++i]), reps = 1;
         else {
             fprintf(stderr,
-                    "usage: %s [--json FILE] [--table TUNING] [--tune OUT] [--quick] [--profile N]\n"
+                    "usage: %s [--json FILE] [--table TUNING] [--tune OUT | --tune-streams OUT] [--quick]\n"
+                    "       [--profile N]\n"
                     "       [--profile-native] [--profile-vbatched N] [--variants] [--variants-native]\n"
                     "       [--variants-medium] [--variants-fused] [--variants-streams] [--profile-level]\n",
                     argv[0]);
@@ -1290,7 +1304,15 @@ int main(int argc, char **argv)
         return 0;
     }
     if (tune_out) {
-        tune(&t, prop.name);
+        if (tune_streams_only) { /* the table's other keys kept */
+            int *m = malloc(3000 * sizeof(int)), *k = malloc(3000 * sizeof(int));
+            vbatched_shapes(3000, 512, m, k);
+            printf("tuning sweep (class_streams and fused_list under it only) on %s\n", prop.name);
+            tune_streams(&t, m, k);
+            free(m), free(k);
+        } else {
+            tune(&t, prop.name);
+        }
         if (sylva__kernel_tuning_save(tune_out, &t, prop.name) != 0) {
             fprintf(stderr, "cannot write %s\n", tune_out);
             return 1;
