@@ -1,5 +1,5 @@
-/* gpu_class_streams.cu — the second stream and the two events a vbatched
- * call forks its size classes onto (tuning key class_streams, gpu_front.cu):
+/* gpu_class_streams.cu — the second stream and the three events (fork,
+ * lists built, join) a vbatched call splits its size classes with (tuning key class_streams, gpu_front.cu):
  * per calling thread and device, made at the thread's first need on that
  * device and destroyed when the thread ends. Per thread, because the entry
  * points take one stream and no context: each of StarPU's CUDA workers is a
@@ -20,7 +20,7 @@ namespace sylva {
 namespace {
 struct class_set {
     cudaStream_t stream[2]; /* [0] least (default) priority, [1] greatest */
-    cudaEvent_t fork, join;
+    cudaEvent_t fork, listed, join;
 };
 struct thread_sets {
     class_set dev[CS_DEVICES] = {};
@@ -31,8 +31,8 @@ struct thread_sets {
         for (auto &d : dev) {
             for (auto &st : d.stream)
                 if (st) cudaStreamDestroy(st);
-            if (d.fork) cudaEventDestroy(d.fork);
-            if (d.join) cudaEventDestroy(d.join);
+            for (cudaEvent_t ev : {d.fork, d.listed, d.join})
+                if (ev) cudaEventDestroy(ev);
         }
         cudaGetLastError();
     }
@@ -40,7 +40,7 @@ struct thread_sets {
 thread_local thread_sets sets;
 } // namespace
 
-int class_streams(bool high, cudaStream_t *aux, cudaEvent_t *fork, cudaEvent_t *join)
+int class_streams(bool high, cudaStream_t *aux, cudaEvent_t ev[3])
 {
     int dev = 0;
     if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= CS_DEVICES) {
@@ -49,10 +49,11 @@ int class_streams(bool high, cudaStream_t *aux, cudaEvent_t *fork, cudaEvent_t *
     }
     class_set &c = sets.dev[dev];
     cudaError_t e = cudaSuccess;
-    cudaEvent_t ev = nullptr;
-    if (!c.fork && (e = cudaEventCreateWithFlags(&ev, cudaEventDisableTiming)) == cudaSuccess) c.fork = ev;
-    if (e == cudaSuccess && !c.join && (e = cudaEventCreateWithFlags(&ev, cudaEventDisableTiming)) == cudaSuccess)
-        c.join = ev;
+    for (cudaEvent_t *p : {&c.fork, &c.listed, &c.join}) {
+        cudaEvent_t made = nullptr;
+        if (e == cudaSuccess && !*p && (e = cudaEventCreateWithFlags(&made, cudaEventDisableTiming)) == cudaSuccess)
+            *p = made;
+    }
     if (e == cudaSuccess && !c.stream[high]) {
         int least = 0, greatest = 0;
         cudaStream_t st = nullptr;
@@ -65,7 +66,7 @@ int class_streams(bool high, cudaStream_t *aux, cudaEvent_t *fork, cudaEvent_t *
         cudaGetLastError();
         return SYLVA_ERR_RUNTIME;
     }
-    *aux = c.stream[high], *fork = c.fork, *join = c.join;
+    *aux = c.stream[high], ev[0] = c.fork, ev[1] = c.listed, ev[2] = c.join;
     return SYLVA_OK;
 }
 
