@@ -120,6 +120,12 @@ int launch_front_lists(const front_batch<T> &b, int flo, int fhi, int mlo, int n
 /* The current device's SM count (cached per device; 0 when CUDA cannot
  * say). */
 int device_sm_count();
+/* gpu_class_streams.cu: the calling thread's second stream on the current
+ * device (high: at the device's greatest priority, else at its least, the
+ * default) and its three events (fork, lists built, join), made at the
+ * first need and kept for the thread's life; SYLVA_OK, or an error when
+ * CUDA cannot make them (the caller then stays on one stream). */
+int class_streams(bool high, cudaStream_t *aux, cudaEvent_t ev[3]);
 /* gpu_panel.cu: fronts with m > lo by left-looking panels + lower GEMM;
  * mma 1: the GEMM tiles on FP64 tensor cores (gpu_mma.cuh), 2: those of
  * v9's grids only (without a list), 0: none; batches of at

@@ -6,8 +6,9 @@
  * fronts exit (the checked entries and the range entry skip the launches
  * wholly below the batch's smallest m; given the batch's work scratch,
  * one block first lists the fused class's fronts by bucket (fused_list) and
- * the panel path's (medium_list), and their launches run over those lists).
- * The crossovers come from the tuning table. The dispatch is a
+ * the panel path's (medium_list), and their launches run over those lists;
+ * with class_streams the lists and the panel path's launches run on a second
+ * stream beside the other classes'). The crossovers come from the tuning table. The dispatch is a
  * template on the scalar type; the C entry points instantiate it for
  * double. */
 #include "gpu_common.cuh"
@@ -47,14 +48,43 @@ static int factor_vbatched(const sylva::front_batch<T> &b, int min_m, int max_m,
                             : t->medium_list;
     const bool one_bucket = floor > 0 && !med_on && floor >= tiny && floor >= (fused_hi - 1) / 32 * 32;
     const int fused_list = b.work && fused_on && !one_bucket ? t->fused_list : 0;
-    if ((fused_list && fused_on) || (medium_list && med_on))
+    const bool lists = (fused_list && fused_on) || (medium_list && med_on);
+    /* class_streams (v14): the classes touch disjoint fronts, so the medium
+     * path's chain of launches (whose steps leave SM resources idle) runs on
+     * the thread's second stream, forked from s, beside the tiny and fused
+     * launches on s; s then waits for it. The lists are built at the head of
+     * the second stream (the tiny kernels do not read them and run beside
+     * that one-block kernel; the fused launches wait for it). Its launches
+     * are queued first; at the greatest priority (1) its pending blocks are
+     * dispatched before the other classes' as SMs free up. No second stream
+     * to be had: one stream, as with 0. */
+    cudaStream_t ms = s;
+    cudaEvent_t ev[3] = {nullptr, nullptr, nullptr}; /* fork, lists built, join */
+    const bool split = t->class_streams && med_on && (fused_on || tiny > floor) &&
+                       sylva::class_streams(t->class_streams == 1, &ms, ev) == SYLVA_OK;
+    if (split && (cudaEventRecord(ev[0], s) != cudaSuccess || cudaStreamWaitEvent(ms, ev[0], 0) != cudaSuccess))
+        return sylva__launch_status();
+    if (lists)
         rc = sylva::launch_front_lists(b, fused_list ? fused_lo : 0, fused_list ? fused_hi : 0,
-                                       medium_list && med_on ? lo : -1, t->panel_nb, s);
+                                       medium_list && med_on ? lo : -1, t->panel_nb, ms);
+    if (split) {
+        /* Recorded and joined even after a failed launch: s must not run
+         * ahead of the second stream's queued work. */
+        if (lists && cudaEventRecord(ev[1], ms) != cudaSuccess) return sylva__launch_status();
+        if (rc == SYLVA_OK)
+            rc = sylva::launch_blocked(b, lo, max_m, max_k, t->panel_nb, t->gemm_mma, t->panel_merge_min_count,
+                                       medium_list, ms);
+        if (cudaEventRecord(ev[2], ms) != cudaSuccess) return sylva__launch_status();
+    }
     if (rc == SYLVA_OK && tiny > floor) rc = sylva::launch_tiny(b, floor, tiny, t, s);
+    if (split && lists && cudaStreamWaitEvent(s, ev[1], 0) != cudaSuccess) return sylva__launch_status();
     if (rc == SYLVA_OK && fused_on) rc = sylva::launch_fused(b, fused_lo, fused_hi, t, fused_list, s);
-    if (rc == SYLVA_OK && med_on)
-        rc = sylva::launch_blocked(b, lo, max_m, max_k, t->panel_nb, t->gemm_mma,
-                                   t->panel_merge_min_count, medium_list, s);
+    if (split) {
+        if (cudaStreamWaitEvent(s, ev[2], 0) != cudaSuccess) return sylva__launch_status();
+    } else if (rc == SYLVA_OK && med_on) {
+        rc = sylva::launch_blocked(b, lo, max_m, max_k, t->panel_nb, t->gemm_mma, t->panel_merge_min_count,
+                                   medium_list, s);
+    }
     return rc;
 }
 

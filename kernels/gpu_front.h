@@ -8,7 +8,12 @@
  * pointers live in DEVICE arrays; `*_max_nocheck` entries take host-known
  * maxima and trust them; checked entries take host copies of the sizes,
  * validate them and derive the maxima. No allocation, no handle creation, no
- * synchronization inside; all work is queued on the given stream. One `info`
+ * synchronization inside; all work is queued on the given stream (except:
+ * with the tuning key class_streams ≠ 0 the vbatched factorization queues
+ * its medium path on the calling thread's second stream, made with three
+ * events at that thread's first such call on the device and kept until the
+ * thread ends, forked from and joined back to the given stream within the
+ * call, so that later work on the given stream follows all of it). One `info`
  * per front (device array): 0, or j > 0 when the leading j × j minor of F11 is
  * not positive definite (that front's P and C are then unspecified; the other
  * fronts are unaffected). Fronts whose info is already non-zero on entry are

@@ -24,9 +24,13 @@
  * as many blocks as are resident at once, each factoring the listed fronts
  * it claims in turn (no block slots held by fronts of other buckets or
  * classes). Written once for any scalar type T. */
+#include <atomic>
+
 #include "gpu_common.cuh"
 #include "gpu_mma.cuh"
 #include "gpu_warp_potrf.cuh"
+
+#define OCC_DEVICES 16 /* devices whose list launches' occupancy is kept */
 
 namespace sylva {
 
@@ -312,11 +316,26 @@ static int launch_q(const front_batch<T> &b, int lo, int hi, cudaStream_t s)
         return SYLVA_ERR_RUNTIME;
     unsigned grid = (unsigned)b.count;
     if constexpr (LIST) {
-        /* As many blocks as are resident at once (unknown: a block per front). */
-        int per = 0;
-        const int sms = device_sm_count();
-        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kern, DIM * DIM, smem) != cudaSuccess)
+        /* As many blocks as are resident at once (unknown: a block per
+         * front). The occupancy query costs microseconds of host time a
+         * launch (v14): its answer is kept per device and bucket end hi
+         * (the shared memory) for this instance, whose buckets end within
+         * (32·(QR − 2), 32·QR]; relaxed atomics (any thread stores the same
+         * answer; 0: not asked yet, else blocks per SM + 1). */
+        static std::atomic<int> occ[OCC_DEVICES][64];
+        int dev = -1, per = 0;
+        const int slot = hi - 1 - 32 * (QR - 2);
+        if (cudaGetDevice(&dev) != cudaSuccess) dev = -1, cudaGetLastError();
+        std::atomic<int> *c = dev >= 0 && dev < OCC_DEVICES && slot >= 0 && slot < 64 ? &occ[dev][slot] : nullptr;
+        const int known = c ? c->load(std::memory_order_relaxed) : 0;
+        if (known > 0) {
+            per = known - 1;
+        } else if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kern, DIM * DIM, smem) != cudaSuccess) {
             per = 0, cudaGetLastError();
+        } else if (c) {
+            c->store(per + 1, std::memory_order_relaxed);
+        }
+        const int sms = device_sm_count();
         if (per > 0 && sms > 0 && (long)per * sms < b.count) grid = (unsigned)(per * sms);
     }
     kern<<<grid, DIM * DIM, smem, s>>>(b, lo, hi);

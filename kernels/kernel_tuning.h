@@ -57,6 +57,11 @@ typedef struct sylva__kernel_tuning {
                            per front of the batch, the others exit; 1 (v11) their fronts listed
                            on the device by bucket (most pivots first) and each bucket's launch
                            as many blocks as are resident, claiming the listed fronts in turn */
+    int class_streams;  /* v14: a batch with medium fronts and fronts of another class: 0 one stream;
+                           1 the medium path's launches on a second stream (the calling thread's, at
+                           the device's greatest priority) beside the tiny and fused launches on the
+                           caller's, forked after the lists and joined at the end; 2 the same with
+                           the second stream at the default priority */
 } sylva__kernel_tuning;
 
 void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t);

@@ -5,7 +5,7 @@
 # benchmark with the table just tuned. Logs and JSON go to $OUT (default
 # ./gpu-kernels-out); a compact summary is printed last.
 #   usage: scripts/gpu-kernels.sh BUNDLE_DIR [test] [sanitize] [tune] [bench] [profile] [variants]
-#          [variants-native] [variants-medium] [variants-fused]
+#          [variants-native] [variants-medium] [variants-fused] [variants-streams] [tune-streams]
 # profile: Nsight Compute (SpeedOfLight, Occupancy, LaunchStats, warp
 # stalls) of the fused kernel at n = 64 and 128 and of the medium path at
 # n = 256, each in its table, SIMT and 64-thread forms (bench-kernels
@@ -19,7 +19,10 @@
 # variants-medium: bench-kernels --variants-medium (v10: the medium path's
 # grids over the batch or over its list of fronts); variants-fused:
 # bench-kernels --variants-fused (v11: the fused buckets' lists, gemm_mma's
-# forms). (At most
+# forms); variants-streams: bench-kernels --variants-streams (v14: the medium
+# path on a second stream or not, each size class alone); tune-streams:
+# bench-kernels --tune-streams (v14: class_streams and fused_list under it
+# only, into $OUT/tuning.txt from the table in use). (At most
 # 8 files come back from a device call: keep what lands in $OUT to that.)
 # RACECHECK_TESTS limits racecheck to the tests named (default
 # test_gpu_assembly test_gpu_front).
@@ -81,11 +84,15 @@ for p in $phases; do
     timeout 150 "$B/bin/bench-kernels" --variants-native > "$OUT/variants-native.log" 2>&1; rc=$?
     note "variants-native: rc=$rc ($(( $(date +%s) - s )) s)"
     grep "^variants" "$OUT/variants-native.log" >> "$summary" ;;
-  variants-medium|variants-fused)
+  variants-medium|variants-fused|variants-streams)
     s=$(date +%s)
     timeout 150 "$B/bin/bench-kernels" --$p > "$OUT/$p.log" 2>&1; rc=$?
     note "$p: rc=$rc ($(( $(date +%s) - s )) s)"
     grep "^variants" "$OUT/$p.log" >> "$summary" ;;
+  tune-streams)
+    s=$(date +%s)
+    timeout 120 "$B/bin/bench-kernels" --tune-streams "$OUT/tuning.txt" > "$OUT/tune-streams.log" 2>&1; rc=$?
+    note "tune-streams: rc=$rc ($(( $(date +%s) - s )) s): $(grep 'score' "$OUT/tune-streams.log" | tr '\n' ' ')" ;;
   tune)
     s=$(date +%s)
     timeout 180 "$B/bin/bench-kernels" --tune "$OUT/tuning.txt" > "$OUT/tune.log" 2>&1; rc=$?

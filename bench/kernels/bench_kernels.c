@@ -1,6 +1,8 @@
 /* bench_kernels.c — the GPU kernel benchmark and tuner (one command).
  *   bench-kernels [--json FILE] [--table TUNING] [--quick]
  *   bench-kernels --tune OUT_TABLE [--json FILE]
+ *   bench-kernels [--table TUNING] --tune-streams OUT_TABLE   (v14: only class_streams and
+ *                                   fused_list under it, the table's other keys kept)
  *   bench-kernels --profile N      (one call per variant at fixed n = N, for ncu;
  *                                   n ≤ 4: the 4-lane kernel's register caps)
  *   bench-kernels --variants       (v7 candidates: tiny fixed and vbatched rows, each timed twice)
@@ -8,8 +10,10 @@
  *   bench-kernels --variants-medium (v10: the medium path's grids with and without its list)
  *   bench-kernels --variants-fused (v11: the fused buckets with and without their lists, and
  *                                   the medium path's GEMM tile forms)
- *   bench-kernels --profile-native | --profile-vbatched N   (likewise, the table; N ≤ 32:
- *                                   also the other tiny_one_launch form)
+ *   bench-kernels --variants-streams (v14: the medium path on a second stream or not, each
+ *                                   size class alone)
+ *   bench-kernels --profile-native | --profile-vbatched N | --profile-level   (likewise, the
+ *                                   table; N ≤ 32: also the other tiny_one_launch form)
  * Bench rows (issue 3): fixed-size batched POTRF n = 4…512, ours against
  * cusolverDnDpotrfBatched and the bandwidth bound (2·n²·8 bytes per matrix at
  * the device copy rate measured in this run); variable sizes, 10,000 fronts,
@@ -289,12 +293,14 @@ static void vbatched_shapes(int count, int N, int *m, int *k)
     }
 }
 
+static int vb_min_unknown; /* 1: call the range entry with the smallest m unknown (every class launched) */
 static double vbatched_run(int count, const int *m, const int *k, const sylva__kernel_tuning *t,
                            double *ref)
 {
     batch_arg a;
     batch_make(&a, count, m, k);
     a.tune = *t;
+    if (vb_min_unknown) a.min_m = 1;
     float ms = time_ms(run_ours, batch_restore, &a, reps);
     if (check_info(&a)) fprintf(stderr, "warning: vbatched: info set (ours)\n");
     if (ref) {
@@ -644,7 +650,7 @@ static int variant_batch(int n, int *m, int *k, char *name, size_t namesz)
 {
     if (n == 0) {
         level_shapes(m, k);
-        snprintf(name, namesz, "level 50k tiny + 200 medium");
+        if (name) snprintf(name, namesz, "level 50k tiny + 200 medium");
         return LEVEL_COUNT;
     }
     const int count = n == 128 ? 8192 : n == 256 ? 1024 : 256;
@@ -767,6 +773,80 @@ static void variants_fused(const sylva__kernel_tuning *t)
     free(m), free(k);
 }
 
+/* --variants-streams (v14): the medium path on a second stream beside the
+ * tiny and fused launches (class_streams 0 one stream, 1 at the greatest
+ * priority, 2 at the default), each with the fused lists on and off; each
+ * batch made once and each form timed twice: the vbatched rows N = 64…512
+ * (10,000 fronts, with their fixed-size references in the table's form),
+ * the level batch and the tuner's 3,000 fronts of m ≤ 512; then each class
+ * of the N = 256 row's batch and of the level batch alone (its fronts as a
+ * batch of their own, the table's form, the smallest m not passed so that
+ * the forms are the whole call's: lists, every class's launches): the time
+ * the whole call would take with the classes overlapped perfectly is at
+ * least the medium path's. */
+#define CS_NF 6
+static const int cs_forms[CS_NF][2] = {{0, 1}, {1, 1}, {2, 1}, {0, 0}, {1, 0}, {2, 0}}; /* class_streams, fused_list */
+static void variants_streams(const sylva__kernel_tuning *t)
+{
+    sylva__kernel_tuning u[2 * CS_NF];
+    for (int q = 0; q < 2 * CS_NF; q++)
+        u[q] = *t, u[q].class_streams = cs_forms[q % CS_NF][0], u[q].fused_list = cs_forms[q % CS_NF][1];
+    int *m = malloc(LEVEL_COUNT * sizeof(int)), *k = malloc(LEVEL_COUNT * sizeof(int));
+    static const int Ns[] = {64, 128, 256, 512};
+    for (int c = 0; c < 6; c++) {
+        int count = 10000;
+        char name[64];
+        double ref = 0;
+        if (c < 4) {
+            vbatched_shapes(count, Ns[c], m, k);
+            int m0, k0;
+            ref = fixed_equiv_run(count, m, k, t, &m0, &k0);
+            snprintf(name, sizeof name, "vbatched N=%d (ref (%d,%d))", Ns[c], m0, k0);
+        } else if (c == 4) {
+            count = variant_batch(0, m, k, name, sizeof name);
+        } else {
+            count = 3000;
+            vbatched_shapes(count, 512, m, k);
+            snprintf(name, sizeof name, "3000 fronts m <= 512");
+        }
+        double g[2 * CS_NF];
+        batch_sweep(count, m, k, u, 2 * CS_NF, g);
+        printf("variants streams %-28s:", name);
+        for (int q = 0; q < CS_NF; q++)
+            printf(" cs %d list %d %5.0f/%5.0f", cs_forms[q][0], cs_forms[q][1], g[q], g[q + CS_NF]);
+        if (ref > 0)
+            printf(" ref %5.0f (ratio cs 0 %.3f, cs 1 %.3f, cs 2 %.3f)", ref, g[0] / ref, g[1] / ref, g[2] / ref);
+        printf(" GFLOP/s\n");
+        fflush(stdout);
+    }
+    /* each class alone: the N = 256 batch and the level batch split by m */
+    for (int c = 0; c < 2; c++) {
+        int count = c ? variant_batch(0, m, k, NULL, 0) : 10000;
+        if (!c) vbatched_shapes(count, 256, m, k);
+        int *cm = malloc(count * sizeof(int)), *ck = malloc(count * sizeof(int));
+        double ms[4], fl[4];
+        for (int cls = 0; cls < 4; cls++) { /* tiny, fused, medium, all */
+            int n = 0;
+            fl[cls] = 0;
+            for (int q = 0; q < count; q++) {
+                const int in = cls == 3 || (cls == 0 ? m[q] <= t->tiny_max_m
+                                            : cls == 1 ? m[q] > t->tiny_max_m && m[q] <= t->fused_max_m
+                                                       : m[q] > t->fused_max_m);
+                if (in) cm[n] = m[q], ck[n] = k[q], fl[cls] += gt_front_flops(m[q], k[q]), n++;
+            }
+            vb_min_unknown = 1; /* the whole call's forms: lists, every class launched */
+            ms[cls] = n ? fl[cls] / (vbatched_run(n, cm, ck, t, NULL) * 1e6) : 0;
+            vb_min_unknown = 0;
+        }
+        printf("variants streams %s classes alone (table's form): tiny %.3f ms (%.1f%% of the flops), "
+               "fused %.3f ms (%.1f%%), medium %.3f ms (%.1f%%), sum %.3f ms; whole call %.3f ms\n",
+               c ? "level batch" : "vbatched N=256", ms[0], 100 * fl[0] / fl[3], ms[1], 100 * fl[1] / fl[3], ms[2],
+               100 * fl[2] / fl[3], ms[0] + ms[1] + ms[2], ms[3]);
+        free(cm), free(ck);
+    }
+    free(m), free(k);
+}
+
 /* ---- Tuning sweep: each parameter in turn, the others at their current
  * best; the winner of each is kept. Printed as it goes. */
 /* Sweep one native tuning key (an int of sylva__kernel_tuning at byte
@@ -829,6 +909,52 @@ static int sweep_4lane(const sylva__kernel_tuning *t, size_t field, const int v[
         for (int n = 3; n <= 4; n++) g[q] += fixed_run(n, 1000000, &u, NULL);
     }
     return first_by_1pct(g, 3);
+}
+
+/* v14: the medium path on a second stream (class_streams 1 at the
+ * greatest priority, 2 at the default) or not (0), on the vbatched
+ * N = 128, 256 and 512 rows' batches, the 3,000 fronts of m ≤ 512 and the
+ * level batch; score the product of the rates relative to 0 (another
+ * value must win by 1%); then, with a second stream, fused_list again
+ * under it (the lists' resident blocks hold their SMs for the bucket's
+ * whole run, a block per front does not). m, k: the 3,000 fronts of
+ * m ≤ 512. */
+static void tune_streams(sylva__kernel_tuning *t, const int *m, const int *k)
+{
+    int *vm = malloc(LEVEL_COUNT * sizeof(int)), *vk = malloc(LEVEL_COUNT * sizeof(int));
+    for (int pass = 0; pass < 2; pass++) {
+        sylva__kernel_tuning u[3] = {*t, *t, *t};
+        const int nv = pass ? 2 : 3;
+        for (int q = 0; q < 3; q++) {
+            if (pass) u[q].fused_list = q ? !t->fused_list : t->fused_list;
+            else u[q].class_streams = q;
+        }
+        double g[3], sum[3] = {1, 1, 1};
+        for (int c = 0; c < 5; c++) {
+            int cnt = 10000;
+            if (c < 3) vbatched_shapes(cnt, 128 << c, vm, vk);
+            else if (c == 4) level_shapes(vm, vk), cnt = LEVEL_COUNT;
+            batch_sweep(c == 3 ? 3000 : cnt, c == 3 ? m : vm, c == 3 ? k : vk, u, nv, g);
+            printf("  %s on %s:", pass ? "fused_list (second stream)" : "class_streams",
+                   c < 3 ? (c == 0 ? "vbatched N = 128" : c == 1 ? "vbatched N = 256" : "vbatched N = 512")
+                   : c == 3 ? "3000 fronts m ≤ 512" : "50,000 tiny + 200 medium");
+            for (int q = 0; q < nv; q++) {
+                printf(" %d: %.0f", pass ? u[q].fused_list : q, g[q]);
+                sum[q] *= g[q] / g[0];
+            }
+            printf(" GFLOP/s\n");
+        }
+        const int win = first_by_1pct(sum, nv);
+        if (pass) {
+            t->fused_list = u[win].fused_list;
+            printf("  fused_list (second stream): score %.3f %.3f: %d\n", sum[0], sum[1], t->fused_list);
+        } else {
+            t->class_streams = win;
+            printf("  class_streams: score %.3f %.3f %.3f: %d\n", sum[0], sum[1], sum[2], win);
+            if (win == 0) break;
+        }
+    }
+    free(vm), free(vk);
 }
 
 static void tune(sylva__kernel_tuning *t, const char *gpu)
@@ -1070,6 +1196,7 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
         t->fused_list = first_by_1pct(sum, 2);
         printf("  fused_list: score %.3f %.3f: %d\n", sum[0], sum[1], t->fused_list);
     }
+    tune_streams(t, m, k);
     /* native: CB update form, then the panel width of L11/L21 (a
      * look-ahead on a second stream and L21 by inverted diagonal blocks
      * were tried here in v5, measured no faster, and removed: perf-log) */
@@ -1089,35 +1216,39 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
            "native_syrk_nb %d native_panel_nb %d fused_mma_min_m %d fused_small_m %d gemm_mma %d "
            "panel_merge_min_count %d tiny_min_blocks %d tiny_fronts4 %d tiny_min_blocks4 %d "
            "tiny_one_launch %d tiny_warp_uniform %d native_trsm_nb %d native_trsm_doubling %d "
-           "medium_list %d fused_list %d\n",
+           "medium_list %d fused_list %d class_streams %d\n",
            t->tiny_max_m, t->fused_max_m, t->fused_threads, t->fused_panel, t->panel_nb,
            t->native_syrk_nb, t->native_panel_nb, t->fused_mma_min_m, t->fused_small_m,
            t->gemm_mma, t->panel_merge_min_count, t->tiny_min_blocks, t->tiny_fronts4,
            t->tiny_min_blocks4, t->tiny_one_launch, t->tiny_warp_uniform, t->native_trsm_nb,
-           t->native_trsm_doubling, t->medium_list, t->fused_list);
+           t->native_trsm_doubling, t->medium_list, t->fused_list, t->class_streams);
 }
 
 int main(int argc, char **argv)
 {
     const char *json_path = NULL, *table = NULL, *tune_out = NULL;
-    int quick = 0, prof = 0, prof_native = 0, prof_vb = 0, vars = 0;
+    int quick = 0, prof = 0, prof_native = 0, prof_vb = 0, vars = 0, tune_streams_only = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json") && i + 1 < argc) json_path = argv[++i];
         else if (!strcmp(argv[i], "--table") && i + 1 < argc) table = argv[++i];
         else if (!strcmp(argv[i], "--tune") && i + 1 < argc) tune_out = argv[++i];
+        else if (!strcmp(argv[i], "--tune-streams") && i + 1 < argc) tune_out = argv[++i], tune_streams_only = 1;
         else if (!strcmp(argv[i], "--quick")) quick = 1, reps = 3;
         else if (!strcmp(argv[i], "--profile") && i + 1 < argc) prof = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--variants")) vars = 1;
         else if (!strcmp(argv[i], "--variants-native")) vars = 2;
         else if (!strcmp(argv[i], "--variants-medium")) vars = 3;
         else if (!strcmp(argv[i], "--variants-fused")) vars = 4;
+        else if (!strcmp(argv[i], "--variants-streams")) vars = 5;
+        else if (!strcmp(argv[i], "--profile-level")) prof_vb = -1, reps = 1;
         else if (!strcmp(argv[i], "--profile-native")) prof_native = 1, reps = 1;
         else if (!strcmp(argv[i], "--profile-vbatched") && i + 1 < argc) prof_vb = atoi(argv[++i]), reps = 1;
         else {
             fprintf(stderr,
-                    "usage: %s [--json FILE] [--table TUNING] [--tune OUT] [--quick] [--profile N]\n"
+                    "usage: %s [--json FILE] [--table TUNING] [--tune OUT | --tune-streams OUT] [--quick]\n"
+                    "       [--profile N]\n"
                     "       [--profile-native] [--profile-vbatched N] [--variants] [--variants-native]\n"
-                    "       [--variants-medium] [--variants-fused]\n",
+                    "       [--variants-medium] [--variants-fused] [--variants-streams] [--profile-level]\n",
                     argv[0]);
             return 2;
         }
@@ -1144,11 +1275,19 @@ int main(int argc, char **argv)
         if (vars == 2) native_variants(&t);
         else if (vars == 3) variants_medium(&t);
         else if (vars == 4) variants_fused(&t);
+        else if (vars == 5) variants_streams(&t);
         else variants(&t);
         return 0;
     }
     if (prof_native) { /* (8192, 2048) with the table: 2 warm-up calls + 1 */
         printf("profile native (8192, 2048): %.0f GFLOP/s\n", native_run(8192, 2048, &t, 1));
+        return 0;
+    }
+    if (prof_vb < 0) { /* the level batch: 2 warm-up calls + 1 */
+        int *m = malloc(LEVEL_COUNT * sizeof(int)), *k = malloc(LEVEL_COUNT * sizeof(int));
+        level_shapes(m, k);
+        printf("profile level batch: %.0f GFLOP/s\n", vbatched_run(LEVEL_COUNT, m, k, &t, NULL));
+        free(m), free(k);
         return 0;
     }
     if (prof_vb > 0) { /* 10,000 fronts, m ≤ N, as the bench row: 2 warm-up calls + 1 */
@@ -1165,7 +1304,15 @@ int main(int argc, char **argv)
         return 0;
     }
     if (tune_out) {
-        tune(&t, prop.name);
+        if (tune_streams_only) { /* the table's other keys kept */
+            int *m = malloc(3000 * sizeof(int)), *k = malloc(3000 * sizeof(int));
+            vbatched_shapes(3000, 512, m, k);
+            printf("tuning sweep (class_streams and fused_list under it only) on %s\n", prop.name);
+            tune_streams(&t, m, k);
+            free(m), free(k);
+        } else {
+            tune(&t, prop.name);
+        }
         if (sylva__kernel_tuning_save(tune_out, &t, prop.name) != 0) {
             fprintf(stderr, "cannot write %s\n", tune_out);
             return 1;

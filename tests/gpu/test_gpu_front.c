@@ -9,14 +9,16 @@
  * a warp's lane groups in step, one launch for all tiny lane-group sizes,
  * the medium path's grids over the batch or over its list, the fused
  * buckets over their lists or not, the batch with and without its work
- * scratch) runs the same checks; the max-only and range (smallest m known) no-check
+ * scratch, the medium path on a second stream from several host threads at
+ * once) runs the same checks; the max-only and range (smallest m known) no-check
  * entries run one-size batches on both sides of every crossover and mixed
  * batches.
- * Usage: test_gpu_front [--quick [fused_list]]   (quick: small sizes, for the sanitizers;
- * fused_list: that test alone)
+ * Usage: test_gpu_front [--quick [fused_list | streams]]   (quick: small sizes, for the
+ * sanitizers; fused_list, streams: that test alone)
  * Exit: 0 pass, 1 fail, 77 no GPU. */
 #include <float.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +40,36 @@ static void check(int ok, const char *what, int i, int m, int k, double err)
         if (failures < 30)
             printf("FAIL %s: front %d (m=%d, k=%d) error %.3g\n", what, i, m, k, err);
     }
+}
+
+/* The GPU result of s (downloaded) against the CPU twin; returns the
+ * largest backward error relative to m·ε and prints it under name. */
+static double check_batch(frontset *s, const int *bad, const char *name)
+{
+    const int count = s->count;
+    fs_download(s);
+    /* CPU twin on a copy. */
+    double *cpu = malloc(s->len * sizeof(double));
+    memcpy(cpu, s->orig, s->len * sizeof(double));
+    double **P = malloc((count + 1) * sizeof(double *)), **C = malloc((count + 1) * sizeof(double *));
+    int *info = calloc(count + 1, sizeof(int));
+    fs_host_ptrs(s, cpu, P, C);
+    sylva__d_front_factor_batch_cpu(count, s->m, s->k, P, s->ldp, C, s->ldc, info);
+    double worst = 0;
+    for (int i = 0; i < count; i++) {
+        const int m = s->m[i], k = s->k[i];
+        check(s->info[i] == info[i], "info differs from CPU twin", i, m, k, s->info[i]);
+        if (bad && bad[i] && bad[i] <= k) check(s->info[i] == bad[i], "info", i, m, k, s->info[i]);
+        if (info[i] != 0) continue;
+        double e = fs_backward_error(s, i, s->res), eps_m = (m > 0 ? m : 1) * DBL_EPSILON;
+        check(e <= 10 * eps_m, "backward error", i, m, k, e);
+        double d = fs_diff(s, i, s->res, cpu);
+        check(d <= 1000 * eps_m, "difference to CPU twin", i, m, k, d);
+        if (e / eps_m > worst) worst = e / eps_m;
+    }
+    printf("  %-34s %5d fronts  max backward error %.2f m·eps\n", name, count, worst);
+    free(cpu), free(P), free(C), free(info);
+    return worst;
 }
 
 /* One batch through the GPU and the CPU twin; returns the largest backward
@@ -63,27 +95,7 @@ static double run_factor_batch(int count, const int *m, const int *k, const int 
         rc = sylva__gpu_front_factor_vbatched(&b, s.m, s.k, s.ldp, s.ldc, t, 0);
     check(rc == 0, "front_factor_vbatched returned", -1, 0, 0, rc);
     CK(cudaGetLastError());
-    fs_download(&s);
-    /* CPU twin on a copy. */
-    double *cpu = malloc(s.len * sizeof(double));
-    memcpy(cpu, s.orig, s.len * sizeof(double));
-    double **P = malloc((count + 1) * sizeof(double *)), **C = malloc((count + 1) * sizeof(double *));
-    int *info = calloc(count + 1, sizeof(int));
-    fs_host_ptrs(&s, cpu, P, C);
-    sylva__d_front_factor_batch_cpu(count, s.m, s.k, P, s.ldp, C, s.ldc, info);
-    double worst = 0;
-    for (int i = 0; i < count; i++) {
-        check(s.info[i] == info[i], "info differs from CPU twin", i, m[i], k[i], s.info[i]);
-        if (bad && bad[i] && bad[i] <= k[i]) check(s.info[i] == bad[i], "info", i, m[i], k[i], s.info[i]);
-        if (info[i] != 0) continue;
-        double e = fs_backward_error(&s, i, s.res), eps_m = (m[i] > 0 ? m[i] : 1) * DBL_EPSILON;
-        check(e <= 10 * eps_m, "backward error", i, m[i], k[i], e);
-        double d = fs_diff(&s, i, s.res, cpu);
-        check(d <= 1000 * eps_m, "difference to CPU twin", i, m[i], k[i], d);
-        if (e / eps_m > worst) worst = e / eps_m;
-    }
-    printf("  %-34s %5d fronts  max backward error %.2f m·eps\n", name, count, worst);
-    free(cpu), free(P), free(C), free(info);
+    double worst = check_batch(&s, bad, name);
     fs_free(&s);
     return worst;
 }
@@ -242,6 +254,128 @@ static void test_fused_list(const sylva__kernel_tuning *t)
     free(m), free(k), free(whole), free(bad);
 }
 
+/* class_streams (v14): the medium path on a second stream beside the tiny
+ * and fused launches. First, THREADS host threads at once (a process's
+ * first vbatched calls: each thread makes its second stream and events, and
+ * the fused list launches' occupancy cache fills from several threads),
+ * each on its own stream with its own batch, class_streams 1 and 2 on
+ * alternate threads; then on stream 0 (the legacy default stream) a batch
+ * of every class (fused bucket edges, tiny, medium fronts of 161..300 rows,
+ * k = 0 and non-SPD fronts) with each form: the table's lists, the grids
+ * over the batch (lists off), without work, the max and checked entries,
+ * panel nb 16; batches without fused fronts (tiny + medium), without tiny
+ * ones (the range entry from m = 40), all medium (no fork) and without
+ * medium fronts (no fork); and class_streams 0 on the same batch (quick:
+ * 2 threads, 500 fronts, the first four forms). */
+#define CS_THREADS 4
+typedef struct {
+    frontset s;
+    sylva__kernel_tuning t;
+    int min_m, max_m, max_k, rc;
+} cs_job;
+
+static void *cs_thread(void *p)
+{
+    cs_job *j = p;
+    cudaStream_t st;
+    CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    sylva__front_batch b = fs_batch(&j->s);
+    j->rc = sylva__gpu_front_factor_vbatched_range_nocheck(&b, j->min_m, j->max_m, j->max_k, &j->t, st);
+    CK(cudaStreamSynchronize(st));
+    CK(cudaStreamDestroy(st));
+    return NULL;
+}
+
+static void cs_shapes(int count, int *m, int *k, int *whole, int *bad)
+{
+    static const int edge[] = {32, 33, 64, 65, 96, 97, 128, 129, 160, 161, 192, 193};
+    for (int q = 0; q < count; q++) {
+        const int r = q % 10;
+        m[q] = q < 12 ? edge[q] : r < 4 ? gt_randint(1, 32) : r < 8 ? gt_randint(33, 160) : gt_randint(161, 300);
+        k[q] = q % 13 == 5 ? 0 : q % 4 == 1 ? m[q] : gt_randint(1, m[q]);
+        whole[q] = q % 2, bad[q] = 0;
+        if (q % 97 == 11 && k[q] >= 2) bad[q] = gt_randint(1, k[q]);
+    }
+}
+
+static void test_class_streams(const sylva__kernel_tuning *t)
+{
+    const int count = quick ? 500 : 3000, nthreads = quick ? 2 : CS_THREADS;
+    int *m = malloc(count * sizeof(int)), *k = malloc(count * sizeof(int));
+    int *whole = malloc(count * sizeof(int)), *bad = malloc(count * sizeof(int));
+    {
+        cs_job job[CS_THREADS];
+        int *jbad[CS_THREADS];
+        pthread_t th[CS_THREADS];
+        for (int i = 0; i < nthreads; i++) {
+            cs_shapes(count, m, k, whole, bad);
+            fs_make(&job[i].s, count, m, k, whole, bad);
+            fs_upload(&job[i].s);
+            jbad[i] = malloc(count * sizeof(int));
+            memcpy(jbad[i], bad, count * sizeof(int));
+            job[i].t = *t, job[i].t.class_streams = 1 + i % 2;
+            job[i].min_m = 1, job[i].max_m = 0, job[i].max_k = 0;
+            for (int q = 0; q < count; q++) {
+                if (m[q] > job[i].max_m) job[i].max_m = m[q];
+                if (k[q] > job[i].max_k) job[i].max_k = k[q];
+            }
+        }
+        CK(cudaDeviceSynchronize());
+        for (int i = 0; i < nthreads; i++)
+            if (pthread_create(&th[i], NULL, cs_thread, &job[i]) != 0) check(0, "pthread_create", i, 0, 0, 0);
+        for (int i = 0; i < nthreads; i++) {
+            pthread_join(th[i], NULL);
+            check(job[i].rc == 0, "front_factor_vbatched returned (thread)", i, 0, 0, job[i].rc);
+            char name[64];
+            snprintf(name, sizeof name, "class streams %d, thread %d", job[i].t.class_streams, i);
+            check_batch(&job[i].s, jbad[i], name);
+            fs_free(&job[i].s), free(jbad[i]);
+        }
+    }
+    cs_shapes(count, m, k, whole, bad);
+    struct { int streams, fused_list, medium_list, nb, work, entry; const char *name; } v[] = {
+        {1, 1, 8, 32, 1, 2, "class streams 1, table's lists"},
+        {2, 1, 8, 32, 1, 2, "class streams 2, table's lists"},
+        {1, 0, 0, 32, 1, 2, "class streams 1, lists off"},
+        {1, 1, 1, 16, 1, 0, "class streams 1, medium list 1, nb 16, checked"},
+        {2, 0, 2, 32, 1, 1, "class streams 2, medium list 2, max entry"},
+        {1, 1, 8, 32, 0, 2, "class streams 1, batch without work"},
+        {0, 1, 8, 32, 1, 2, "class streams 0, table's lists"},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0] && (!quick || i < 4); i++) {
+        sylva__kernel_tuning u = *t;
+        u.class_streams = v[i].streams, u.fused_list = v[i].fused_list, u.medium_list = v[i].medium_list;
+        u.panel_nb = v[i].nb;
+        entry_mode = v[i].entry, gt_batch_work = v[i].work;
+        run_factor_batch(count, m, k, whole, bad, &u, v[i].name);
+    }
+    entry_mode = 2, gt_batch_work = 1;
+    if (!quick) {
+        sylva__kernel_tuning u = *t;
+        u.class_streams = 1;
+        /* tiny + medium, no fused class (fused_max_m = tiny_max_m: no fused launch) */
+        for (int q = 0; q < count; q++)
+            if (m[q] > 32 && m[q] <= 160)
+                m[q] = q % 2 ? gt_randint(1, 32) : gt_randint(161, 300), k[q] = gt_randint(1, m[q]), bad[q] = 0;
+        u.fused_max_m = u.tiny_max_m;
+        run_factor_batch(count, m, k, whole, bad, &u, "class streams 1, tiny + medium");
+        u.fused_max_m = t->fused_max_m;
+        /* fused + medium from m = 40 (the range entry: no tiny launch) */
+        for (int q = 0; q < count; q++)
+            if (m[q] < 40) m[q] = 40 + q % 200, k[q] = gt_randint(1, m[q]), bad[q] = 0;
+        run_factor_batch(count, m, k, whole, bad, &u, "class streams 1, fused + medium, m ≥ 40");
+        /* all medium: no fork */
+        for (int q = 0; q < count; q++)
+            if (m[q] <= 160) m[q] = 161 + q % 100, k[q] = gt_randint(1, m[q]), bad[q] = 0;
+        run_factor_batch(count, m, k, whole, bad, &u, "class streams 1, all medium");
+        /* no medium fronts: no fork */
+        for (int q = 0; q < count; q++) m[q] = 1 + q % 160, k[q] = gt_randint(1, m[q]), bad[q] = 0;
+        run_factor_batch(count, m, k, whole, bad, &u, "class streams 1, no medium");
+    }
+    entry_mode = 0;
+    free(m), free(k), free(whole), free(bad);
+}
+
 /* POTRF, TRSM, SYRK and GEMM entries against their CPU twins. */
 static void test_parts(const sylva__kernel_tuning *t)
 {
@@ -354,16 +488,19 @@ int main(int argc, char **argv)
     quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
     gt_require_gpu();
     gt_seed();
-    if (argc > 2 && strcmp(argv[2], "fused_list") == 0) { /* that test alone (racecheck) */
+    const int alone = argc < 3 ? 0 : strcmp(argv[2], "fused_list") == 0 ? 1 : strcmp(argv[2], "streams") == 0 ? 2 : 0;
+    if (alone) { /* that test alone (racecheck) */
         sylva__kernel_tuning t;
         sylva__kernel_tuning_defaults(&t);
-        test_fused_list(&t);
+        if (alone == 1) test_fused_list(&t);
+        else test_class_streams(&t);
         printf("%s: %d failures\n", failures ? "FAIL" : "PASS", failures);
         return failures ? 1 : 0;
     }
     int max_m = quick ? 200 : 1100;
     sylva__kernel_tuning t;
     sylva__kernel_tuning_defaults(&t);
+    test_class_streams(&t); /* first: its threads make the process's first calls */
     test_factor(&t, "defaults", max_m);
     test_entries(&t);
     {   /* the tiny forms the table does not take, through both entries: one
