@@ -34,6 +34,7 @@ int sylva__numeric_create(sylva__rt_plan *rt, sylva_dtype precision, sylva__nume
     N->plan = plan;
     STARPU_PTHREAD_MUTEX_INIT(&N->stat_lock, NULL);
     STARPU_PTHREAD_MUTEX_INIT(&N->hold_lock, NULL);
+    N->hold_worker = -1;
     N->precision = precision;
     N->elem = es;
     N->values = sylva__malloc((size_t)plan->l_off[t->nfronts] + 1, es);

@@ -60,6 +60,7 @@ struct sylva__numeric {
     int on_device;              /* the last factorization left L's valid copy on a GPU */
     struct sylva__solve_hold *hold; /* the direct GPU solve's acquisitions (solve_gpu_direct.c), or NULL */
     starpu_pthread_mutex_t hold_lock; /* guards hold and serializes the direct solves */
+    int hold_worker;            /* the held GPU's worker, −1 when none (atomic: read without hold_lock) */
     int logdet_known;           /* logdet holds the last factorization's log-determinant */
     double logdet;              /* (from the pivot check on a GPU, which read every pivot) */
     int pinned;                 /* values is page-locked (starpu_memory_pin) */

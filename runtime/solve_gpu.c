@@ -43,6 +43,9 @@ static int prepare(sylva__numeric *N, int refine)
 
 int sylva__solve_gpu_worker(const sylva__numeric *N, int device)
 {
+    /* Held by the direct solve: all of L is on that worker's GPU. */
+    int held = __atomic_load_n(&N->hold_worker, __ATOMIC_ACQUIRE);
+    if (held >= 0 && device < 0) return held;
     int best = -1;
     double best_bytes = -1;
     for (unsigned w = 0; w < starpu_worker_get_count(); w++) {

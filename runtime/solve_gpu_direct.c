@@ -16,23 +16,26 @@
  * unregistered (numeric.c: factorization, keep_values, to_host, free;
  * init.c: the runtime's stop, sylva__solve_gpu_unhold_all). Anything else
  * — several processes, L on the host or over several GPUs, B on another
- * GPU, SYLVA_SOLVE_DIRECT=0 — takes the task (solve_gpu.c). The held
- * workspace stays only when at most SOLVE_HOLD_WORK_MAX bytes (a larger
- * block's is released at the call's end). N->hold_lock serializes the
- * solves of one factor on the held workspace and the release.
+ * GPU, a workspace over SOLVE_HOLD_WORK_MAX, SYLVA_SOLVE_DIRECT=0 — takes
+ * the task (solve_gpu.c). The held workspace is the largest block's so far.
+ * N->hold_lock serializes the solves of one factor on the held workspace
+ * and the release; N->hold_worker (atomic) lets the fit check skip its scan
+ * of L while held.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "runtime_internal.h"
 
-/* The workspace kept between solves: up to this many bytes (lap3d7:100's
- * one refined column takes 40 MB). */
-#define SOLVE_HOLD_WORK_MAX ((size_t)64 << 20)
+/* The largest workspace a hold takes (and keeps): a default block's is at
+ * most 1.3 GB (256 MiB of columns, refined); a larger one takes the task.
+ * Acquiring a fresh one for each call cost 4–13 ms on the H100 (64 columns,
+ * docs/perf-log.md "The solve, v13"): the workspace stays held. */
+#define SOLVE_HOLD_WORK_MAX ((size_t)2 << 30)
 
 struct sylva__solve_hold {
     sylva__numeric *N;
-    int device, node;
+    int device, node, worker;
     struct CUstream_st *stream;
     int64_t nL;                          /* L groups acquired (all of them once ready) */
     double **group_L;                    /* their device pointers */
@@ -82,6 +85,7 @@ void sylva__solve_gpu_unhold(sylva__numeric *N)
     STARPU_PTHREAD_MUTEX_LOCK(&N->hold_lock);
     sylva__solve_hold *h = N->hold;
     N->hold = NULL;
+    __atomic_store_n(&N->hold_worker, -1, __ATOMIC_RELEASE);
     if (h) {
         STARPU_PTHREAD_MUTEX_LOCK(&holds_lock);
         if (h->prev) h->prev->next = h->next;
@@ -199,7 +203,8 @@ int sylva__solve_gpu_direct_begin(sylva__numeric *N, const sylva__solve_request 
                                   sylva__solve_hold **out)
 {
     *out = NULL;
-    if (!direct_on() || sylva__dist_size() > 1 || !N->on_device) return SYLVA_OK;
+    if (!direct_on() || sylva__dist_size() > 1 || !N->on_device || work_bytes > SOLVE_HOLD_WORK_MAX)
+        return SYLVA_OK;
     STARPU_PTHREAD_MUTEX_LOCK(&N->hold_lock);
     sylva__solve_hold *h = N->hold;
     int status = SYLVA_OK;
@@ -217,12 +222,14 @@ int sylva__solve_gpu_direct_begin(sylva__numeric *N, const sylva__solve_request 
         }
         if (!N->hold) status = hold_create(N, starpu_worker_get_devid(w), node, &N->hold);
         h = N->hold;
+        if (h) h->worker = w;
     }
     if (!status) status = hold_complete(h, q->refine != 0, work_bytes);
     if (status) {
         STARPU_PTHREAD_MUTEX_UNLOCK(&N->hold_lock);
         return status;
     }
+    __atomic_store_n(&N->hold_worker, h->worker, __ATOMIC_RELEASE);
     *out = h;
     return SYLVA_OK;
 }
@@ -249,15 +256,7 @@ int sylva__solve_gpu_direct_block(sylva__solve_hold *h, sylva__solve_gpu_args *a
 
 void sylva__solve_gpu_direct_end(sylva__numeric *N, sylva__solve_hold *h)
 {
-    if (h->work_bytes > SOLVE_HOLD_WORK_MAX) {
-        sylva__runtime_hold();
-        starpu_data_release_on_node(h->work, h->node);
-        starpu_data_unregister_submit(h->work);
-        sylva__runtime_release();
-        h->work = NULL;
-        h->work_ptr = NULL;
-        h->work_bytes = 0;
-    }
+    (void)h;
     STARPU_PTHREAD_MUTEX_UNLOCK(&N->hold_lock);
 }
 
