@@ -61,9 +61,9 @@ static void check_items(const sylva__solve_desc *d, const void *b, int forward)
             int want = forward ? tri[i] : nt[i] - 1 - tri[i], ready = 1;
             /* Backward: after every update item of its pivots' chunks. */
             int nbk = (k[i] + SYLVA_SOLVE_BK - 1) / SYLVA_SOLVE_BK, nbr = nbk ? nu[i] / nbk : 0;
-            for (int u = 0; u < nu[i] && !forward; u++) {
+            for (int u = 0; u < nu[i] && !forward; u++) { /* the bottom's: after all of them */
                 int j0 = u / nbr * SYLVA_SOLVE_BK;
-                if (j0 >= idx * tb && j0 < (idx + 1) * tb && !seen[i][u]) ready = 0;
+                if ((!here || (j0 >= idx * tb && j0 < (idx + 1) * tb)) && !seen[i][u]) ready = 0;
             }
             CHECK(idx == want && ready, "item %d: triangle %d of record %d (expected %d, %d updates before it)", q,
                   idx, i, want, upd[i]);
@@ -78,10 +78,12 @@ static void check_items(const sylva__solve_desc *d, const void *b, int forward)
                 ok = idx < nu[i] && !seen[i][idx] && tri[i] >= (j1 + tb - 1) / tb;
                 if (ok) seen[i][idx] = 1;
             } else if (ok) {
-                /* Backward: once each, the last pivots' chunks first, before
-                 * the triangle items of their pivots (checked there). */
+                /* Backward: once each, before the triangle items of their
+                 * pivots (checked there); in the bottom in order, in the
+                 * top the last pivots' chunks first. */
                 int nbk = (k[i] + SYLVA_SOLVE_BK - 1) / SYLVA_SOLVE_BK, nbr = nu[i] / nbk;
-                ok = idx < nu[i] && !seen[i][idx] && (upd[i] == 0 || idx / nbr <= last_chunk[i]);
+                ok = idx < nu[i] && !seen[i][idx] &&
+                     (here ? upd[i] == 0 || idx / nbr <= last_chunk[i] : idx == upd[i] && tri[i] == 0);
                 if (ok) seen[i][idx] = 1, last_chunk[i] = idx / nbr;
             }
             CHECK(ok, "item %d: update %d of record %d out of order", q, idx, i);
