@@ -152,9 +152,8 @@ typedef struct sylva__solve_pattern {
 } sylva__solve_pattern;
 
 /* Workspace of one solve of nrhs columns (offsets in bytes): the fronts' L
- * pointers, the groups' base pointers, the sweeps' counters (two tickets,
- * three ints per front and column chunk, and the backward sweep's per pivot
- * chunk: n ints per column chunk, the entry of a chunk's first pivot), the pivot check's results (an
+ * pointers, the groups' base pointers, the sweeps' counters (two tickets and
+ * three ints per front and column chunk), the pivot check's results (an
  * int and a double per front record), the permuted solution x (n × nrhs,
  * ld n) and, with refinement, the permuted right-hand side b, the residual
  * r, the correction d and the per-column backward errors; stage: the block as the caller's host

@@ -81,15 +81,6 @@ static void mark_top(int F, const int *m, const int *k, const int *parent, int l
     }
 }
 
-/* SYLVA_SOLVE_BWD_UPD=0 (read at each call): the top's backward update
- * items all at their front's start (the wave before the chain, as before
- * v13), still the last pivots' first; a diagnostic for A/B timings. */
-static int spread_updates(void)
-{
-    const char *e = getenv("SYLVA_SOLVE_BWD_UPD");
-    return !(e && *e == '0');
-}
-
 int sylva__solve_items(int F, const int *m, const int *k, const int *parent, int *nt, int *nuf, int *nub,
                        int *fitems, int *bitems, int *nitems_f, int *nitems_b, int *ntop_f, int *ntop_b)
 {
@@ -166,31 +157,14 @@ int sylva__solve_items(int F, const int *m, const int *k, const int *parent, int
      * alone at its turn with ~1,000 blocks waiting on them (lap3d7:60's
      * backward bottom 1,073 µs against 428 forward, docs/perf-log.md v12). */
     count = 0;
-    const int spread = spread_updates();
     for (int i = F - 1; i >= 0; i--) {
         const int ph = !top[i];
         int64_t s = parent[i] >= 0 && top[parent[i]] == top[i] ? start[parent[i]] : 0;
         if (nt[i] == 0) {
             put(list, &count, ph, s, i, SYLVA_SOLVE_FOLD, 0);
             start[i] = s + 1;
-        } else if (!top[i]) {
-            for (int u = 0; u < nub[i]; u++) put(list, &count, ph, s, i, SYLVA_SOLVE_UPD, u);
-            for (int b = nt[i] - 1; b >= 0; b--) put(list, &count, ph, s + nt[i] - b, i, SYLVA_SOLVE_TRI, b);
-            start[i] = s + nt[i] + 1;
         } else {
-            /* The top's update items by pivot chunk (BK pivots, every CB
-             * row chunk), the last pivots' first, each listed one step
-             * before the triangle item of its pivots: that item waits for
-             * its own pivots' updates only (per-chunk counters,
-             * gpu_solve_flow.cu), so a chain starts after one chunk's
-             * updates, not the front's whole wave (six waves, 161 µs of
-             * lap3d7:60's backward top's longest path: docs/perf-log.md,
-             * v12). */
-            const int64_t nbk = ceil_div(k[i], SYLVA_SOLVE_BK), nbr = nub[i] / nbk;
-            for (int64_t jc = nbk - 1; jc >= 0; jc--)
-                for (int64_t rc = 0; rc < nbr; rc++)
-                    put(list, &count, ph, spread ? s + nt[i] - 1 - jc * SYLVA_SOLVE_BK / SYLVA_SOLVE_TOP_TB : s, i,
-                        SYLVA_SOLVE_UPD, jc * nbr + rc);
+            for (int u = 0; u < nub[i]; u++) put(list, &count, ph, s, i, SYLVA_SOLVE_UPD, u);
             for (int b = nt[i] - 1; b >= 0; b--) put(list, &count, ph, s + nt[i] - b, i, SYLVA_SOLVE_TRI, b);
             start[i] = s + nt[i] + 1;
         }
