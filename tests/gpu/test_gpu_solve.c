@@ -118,19 +118,20 @@ static void blocks_and_refinement(const sylva_matrix *A, sylva_factor_t *F)
 }
 
 /* The direct solve (runtime/solve_gpu_direct.c) holds L on the GPU between
- * solves, unless SYLVA_SOLVE_DIRECT=0; a refactorization with other values
+ * solves, unless SYLVA_SOLVE_DIRECT=0 (with several GPUs L may be spread
+ * over them: held or not, both are right there); a refactorization with other values
  * (2A) must release it first (a stale L or A would leave a backward error
  * of 1/3), as must bringing L to the host, after which a GPU solve takes
  * the task; the factor is freed while held (main, after this). */
 static void held_between_solves(const sylva_matrix *A, sylva_factor_t *F)
 {
     const char *e = getenv("SYLVA_SOLVE_DIRECT");
-    int direct = !(e && !strcmp(e, "0"));
+    int direct = !(e && !strcmp(e, "0")), any = direct && sylva_gpu_count() > 1;
     sylva_options o;
     sylva_default_options(&o);
     sylva_solve_info info;
     host_solve(A, F, &o, 1, &info, "GPU solve (held)");
-    CHECK(info.mode == SYLVA_SOLVE_GPU && sylva__numeric_solve_held(F->num) == direct,
+    CHECK(info.mode == SYLVA_SOLVE_GPU && (any || sylva__numeric_solve_held(F->num) == direct),
           "after a GPU solve: mode %s, held %d (direct %d)", sylva_solve_mode_name(info.mode),
           sylva__numeric_solve_held(F->num), direct);
     sylva_matrix A2 = *A;
@@ -148,7 +149,7 @@ static void held_between_solves(const sylva_matrix *A, sylva_factor_t *F)
     o.refine = 0;
     o.solve_block = 2;
     host_solve(&A2, F, &o, 5, &info, "GPU solve of 2A in blocks");
-    CHECK(info.blocks == 3 && sylva__numeric_solve_held(F->num) == direct, "2A in blocks of 2: %lld blocks",
+    CHECK(info.blocks == 3 && (any || sylva__numeric_solve_held(F->num) == direct), "2A in blocks of 2: %lld blocks",
           (long long)info.blocks);
     double secs = 0;
     CHECK(sylva_factor_to_host(F, &secs) == SYLVA_OK, "to host: %s", sylva_last_error());
@@ -161,7 +162,7 @@ static void held_between_solves(const sylva_matrix *A, sylva_factor_t *F)
     CHECK(sylva_refactorize(F, A, &fi) == SYLVA_OK, "refactorize A: %s", sylva_last_error());
     o.solve_mode = SYLVA_SOLVE_AUTO;
     host_solve(A, F, &o, 1, &info, "GPU solve of A again");
-    CHECK(sylva__numeric_solve_held(F->num) == direct, "held again: %d", sylva__numeric_solve_held(F->num));
+    CHECK(any || sylva__numeric_solve_held(F->num) == direct, "held again: %d", sylva__numeric_solve_held(F->num));
     printf("  held between solves: %d (refactorization, blocks, refinement, to_host, free)\n", direct);
     free(v2);
 }
