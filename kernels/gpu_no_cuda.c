@@ -256,6 +256,20 @@ int sylva__gpu_memcpy(void *dst, const void *src, size_t bytes, int to_device)
     (void)dst, (void)src, (void)bytes, (void)to_device;
     return SYLVA_ERR_UNSUPPORTED;
 }
+int sylva__gpu_stream_open(int device, struct CUstream_st **s)
+{
+    (void)device;
+    *s = NULL;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+void sylva__gpu_stream_close(int device, struct CUstream_st *s) { (void)device, (void)s; }
+int sylva__gpu_device_enter(int device, int *prev)
+{
+    (void)device;
+    *prev = 0;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+void sylva__gpu_device_leave(int prev) { (void)prev; }
 int sylva__gpu_solve_pivots(const sylva__solve_desc *d, const sylva__solve_bufs *b, struct CUstream_st *s)
 {
     (void)d, (void)b, (void)s;

@@ -235,6 +235,33 @@ extern "C" int sylva__gpu_pointer_device(const void *p)
     return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged ? a.device : -1;
 }
 
+extern "C" int sylva__gpu_device_enter(int device, int *prev)
+{
+    cudaError_t e = cudaGetDevice(prev);
+    if (e == cudaSuccess && *prev != device) e = cudaSetDevice(device);
+    return e == cudaSuccess ? SYLVA_OK : cuda_fail("cudaSetDevice (the direct solve's device)", e);
+}
+
+extern "C" void sylva__gpu_device_leave(int prev) { cudaSetDevice(prev); }
+
+extern "C" int sylva__gpu_stream_open(int device, cudaStream_t *s)
+{
+    int prev = 0;
+    int st = sylva__gpu_device_enter(device, &prev);
+    if (st) return st;
+    cudaError_t e = cudaStreamCreate(s);
+    sylva__gpu_device_leave(prev);
+    return e == cudaSuccess ? SYLVA_OK : cuda_fail("cudaStreamCreate (the direct solve's stream)", e);
+}
+
+extern "C" void sylva__gpu_stream_close(int device, cudaStream_t s)
+{
+    int prev = 0;
+    if (!s || sylva__gpu_device_enter(device, &prev)) return;
+    cudaStreamDestroy(s);
+    sylva__gpu_device_leave(prev);
+}
+
 extern "C" int sylva__gpu_memcpy(void *dst, const void *src, size_t bytes, int to_device)
 {
     if (bytes == 0) return SYLVA_OK;

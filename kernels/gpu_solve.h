@@ -227,6 +227,16 @@ int sylva__gpu_pointer_device(const void *p);
 /* Plain copies between host and device memory of the current device (for a
  * device-pointer solve without GPU workers): synchronous. */
 int sylva__gpu_memcpy(void *dst, const void *src, size_t bytes, int to_device);
+/* A stream of the calling thread's own on CUDA device `device` (the direct
+ * solve, solve_gpu_direct.c: blocking, so ordered after the legacy default
+ * stream's work as a StarPU task's start was), and its end. The calling
+ * thread's current device is the same after either call. */
+int sylva__gpu_stream_open(int device, struct CUstream_st **s);
+void sylva__gpu_stream_close(int device, struct CUstream_st *s);
+/* Make `device` the calling thread's current device; *prev gets the one it
+ * was, for sylva__gpu_device_leave(prev). */
+int sylva__gpu_device_enter(int device, int *prev);
+void sylva__gpu_device_leave(int prev);
 
 /* The CPU twin: X (n × nrhs, ld n, permuted) ← L⁻¹ X then L⁻ᵀ X with the
  * blob on the host and group_L the host bases of the L slices, item by

@@ -163,18 +163,15 @@ static int copy_down(sylva__gpu_pin *pin, double *dst, int64_t ldd, const double
     return sylva__gpu_pin_download(pin, dst, ldd, src, lds, rows, cols, s);
 }
 
-static int run(sylva__solve_gpu_args *a, void *buffers[], struct CUstream_st *s)
+int sylva__solve_gpu_body(sylva__solve_gpu_args *a, const sylva__solve_gpu_ptrs *p, struct CUstream_st *s)
 {
     const sylva__solve_desc *d = &a->gs->desc;
     int64_t n = d->n, nrhs = a->nrhs;
-    for (int g = 0; g < d->ngroups; g++) a->group_L[g] = sylva__buf_ptr(buffers[a->buf_L0 + g]);
-    sylva__solve_bufs b = {.blob = sylva__buf_ptr(buffers[a->buf_blob]),
-                           .group_L = a->group_L,
-                           .work = sylva__buf_ptr(buffers[a->buf_work])};
+    sylva__solve_bufs b = {.blob = p->blob, .group_L = a->group_L, .work = p->work};
     sylva__solve_ws_layout(d, nrhs, a->refine != 0, &b.ws);
-    if (sylva__buf_bytes(buffers[a->buf_work]) < b.ws.bytes)
-        return sylva__fail(SYLVA_ERR_RUNTIME, "GPU solve workspace of %zu bytes, %zu needed",
-                           sylva__buf_bytes(buffers[a->buf_work]), b.ws.bytes);
+    if (p->work_bytes < b.ws.bytes)
+        return sylva__fail(SYLVA_ERR_RUNTIME, "GPU solve workspace of %zu bytes, %zu needed", p->work_bytes,
+                           b.ws.bytes);
     if (a->pivots) return check_pivots(a, d, &b, s);
     char *ws = b.work;
     double *x = (double *)(ws + b.ws.x);
@@ -191,8 +188,8 @@ static int run(sylva__solve_gpu_args *a, void *buffers[], struct CUstream_st *s)
         a->seconds_upload = sylva__now() - t0;
         t0 = sylva__now();
     } else {
-        B = (double *)STARPU_MATRIX_GET_PTR(buffers[a->buf_B]);
-        ldb = STARPU_MATRIX_GET_LD(buffers[a->buf_B]);
+        B = p->B;
+        ldb = p->ldb;
     }
     /* A diagnostic: SYLVA_SOLVE_TRACE=FILE writes the first solve's
      * per-item times there (gpu_solve.h); it allocates and waits. */
@@ -212,9 +209,9 @@ static int run(sylva__solve_gpu_args *a, void *buffers[], struct CUstream_st *s)
     }
     if (!st && a->refine) {
         t0 = sylva__now();
-        const char *pat = sylva__buf_ptr(buffers[a->buf_pattern]);
+        const char *pat = p->pattern;
         const sylva__gpu_solve_plan *gs = a->gs;
-        gpu_refine g = {.a = a, .d = d, .b = &b, .avals = sylva__buf_ptr(buffers[a->buf_avals]),
+        gpu_refine g = {.a = a, .d = d, .b = &b, .avals = p->avals,
                         .x = x, .rhs = (double *)(ws + b.ws.b), .r = (double *)(ws + b.ws.r),
                         .dx = (double *)(ws + b.ws.d),
                         .omega_dev = (double *)(ws + b.ws.omega), .s = s};
@@ -244,7 +241,18 @@ static void solve_gpu_cuda(void *buffers[], void *cl_arg)
 {
     sylva__solve_gpu_args *a = cl_arg;
     a->t_start = sylva__now();
-    a->status = run(a, buffers, sylva__worker_stream());
+    const sylva__solve_desc *d = &a->gs->desc;
+    for (int g = 0; g < d->ngroups; g++) a->group_L[g] = sylva__buf_ptr(buffers[a->buf_L0 + g]);
+    sylva__solve_gpu_ptrs p = {.blob = sylva__buf_ptr(buffers[a->buf_blob]),
+                               .work = sylva__buf_ptr(buffers[a->buf_work]),
+                               .work_bytes = sylva__buf_bytes(buffers[a->buf_work])};
+    if (a->buf_B >= 0) {
+        p.B = (double *)STARPU_MATRIX_GET_PTR(buffers[a->buf_B]);
+        p.ldb = STARPU_MATRIX_GET_LD(buffers[a->buf_B]);
+    }
+    if (a->buf_pattern >= 0) p.pattern = sylva__buf_ptr(buffers[a->buf_pattern]);
+    if (a->buf_avals >= 0) p.avals = sylva__buf_ptr(buffers[a->buf_avals]);
+    a->status = sylva__solve_gpu_body(a, &p, sylva__worker_stream());
     a->t_end = sylva__now();
     if (a->status) snprintf(a->error, sizeof a->error, "%s", sylva__last_error());
 }

@@ -220,6 +220,7 @@ int sylva__runtime_start(const sylva_options *opts)
 void sylva__runtime_stop(void)
 {
     if (!ready) return;
+    sylva__solve_gpu_unhold_all(); /* the direct GPU solves' acquisitions (solve_gpu_direct.c) */
     starpu_resume();
     sylva__gpu_workers_stop();
     sylva__dist_stop();

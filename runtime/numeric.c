@@ -33,6 +33,8 @@ int sylva__numeric_create(sylva__rt_plan *rt, sylva_dtype precision, sylva__nume
     N->rt = rt;
     N->plan = plan;
     STARPU_PTHREAD_MUTEX_INIT(&N->stat_lock, NULL);
+    STARPU_PTHREAD_MUTEX_INIT(&N->hold_lock, NULL);
+    N->hold_worker = -1;
     N->precision = precision;
     N->elem = es;
     N->values = sylva__malloc((size_t)plan->l_off[t->nfronts] + 1, es);
@@ -50,6 +52,7 @@ int sylva__numeric_create(sylva__rt_plan *rt, sylva_dtype precision, sylva__nume
 void sylva__numeric_free(sylva__numeric *N)
 {
     if (!N) return;
+    sylva__solve_gpu_unhold(N); /* the direct solve's acquisitions first: unregistering waits for them */
     /* Without a runtime the handles went with StarPU's shutdown. */
     if (N->L && sylva__runtime_ready())
         for (int64_t g = 0; g < N->plan->ngroups; g++)
@@ -62,6 +65,7 @@ void sylva__numeric_free(sylva__numeric *N)
         starpu_memory_unpin((char *)N->values + N->pin_runs[2 * i] * N->elem, N->pin_runs[2 * i + 1] * N->elem);
     free(N->pin_runs);
     STARPU_PTHREAD_MUTEX_DESTROY(&N->stat_lock);
+    STARPU_PTHREAD_MUTEX_DESTROY(&N->hold_lock);
     sylva__task_log_free(N->log);
     sylva__plan_free(N->run_plan);
     free(N->owner);
@@ -125,6 +129,8 @@ static int resolve_mode(const sylva__numeric *N, int mode)
 int sylva__numeric_factor(sylva__numeric *N, const void *A_values, int64_t nnz, int64_t tile_rows,
                           int mode, sylva__factor_report *rep)
 {
+    /* The direct solve's acquisitions go before L is written (solve_gpu_direct.c). */
+    sylva__solve_gpu_unhold(N);
     const sylva__tree *t = N->plan->tree;
     memset(rep, 0, sizeof *rep);
     rep->failed_column = -1;
@@ -214,6 +220,7 @@ int sylva__numeric_to_host(sylva__numeric *N, double *seconds)
         *seconds = sylva__now() - t0;
         return status;
     }
+    sylva__solve_gpu_unhold(N); /* L leaves the GPU solve's hands (solve_gpu_direct.c) */
     STARPU_PTHREAD_MUTEX_LOCK(&to_host_lock);
     int status = SYLVA_OK;
     if (N->on_device) {
@@ -282,6 +289,7 @@ int sylva__numeric_own_to_host(sylva__numeric *N, double *seconds)
 {
     *seconds = 0;
     if (sylva__dist_size() < 2 || !N->owner) return sylva__numeric_to_host(N, seconds);
+    sylva__solve_gpu_unhold(N);
     STARPU_PTHREAD_MUTEX_LOCK(&to_host_lock);
     int status = SYLVA_OK, me = sylva__dist_rank();
     if (N->on_device) {
@@ -297,6 +305,7 @@ int sylva__numeric_own_to_host(sylva__numeric *N, double *seconds)
 
 int sylva__numeric_keep_values(sylva__numeric *N, const void *values, sylva_dtype dtype, int64_t nnz)
 {
+    sylva__solve_gpu_unhold(N); /* A's values are written (and their device copy dropped) */
     if (!N->avals || N->annz != nnz) {
         double *v = sylva__malloc((size_t)nnz + 1, sizeof *v);
         if (!v) return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory keeping A's %lld values for refinement",

@@ -239,6 +239,9 @@ int sylva__numeric_pivots_on_gpu(sylva__numeric *N);
 int sylva__numeric_refinable(const sylva__numeric *N);
 /* 1 when L's valid copy is on a GPU. */
 int sylva__numeric_on_device(const sylva__numeric *N);
+/* 1 while N's direct GPU solve holds L on its GPU between solves
+ * (runtime/solve_gpu_direct.c; for tests). */
+int sylva__numeric_solve_held(sylva__numeric *N);
 /* The solve in parts (solve_partial.c): B (n × nrhs, ld ldb, N's
  * precision) ← A⁻¹B, (LLᵀ)⁻¹B, L⁻¹B, L⁻ᵀB, PB or PᵀB, with P A Pᵀ = L Lᵀ
  * (sylva_system); L is brought to the host first when the system needs it. */

@@ -58,6 +58,9 @@ struct sylva__numeric {
     starpu_data_handle_t work;  /* GPU modes: the group workspace (STARPU_SCRATCH) */
     size_t work_bytes;
     int on_device;              /* the last factorization left L's valid copy on a GPU */
+    struct sylva__solve_hold *hold; /* the direct GPU solve's acquisitions (solve_gpu_direct.c), or NULL */
+    starpu_pthread_mutex_t hold_lock; /* guards hold and serializes the direct solves */
+    int hold_worker;            /* the held GPU's worker, −1 when none (atomic: read without hold_lock) */
     int logdet_known;           /* logdet holds the last factorization's log-determinant */
     double logdet;              /* (from the pivot check on a GPU, which read every pivot) */
     int pinned;                 /* values is page-locked (starpu_memory_pin) */
@@ -457,6 +460,40 @@ typedef struct sylva__solve_gpu_args {
     char error[512];
 } sylva__solve_gpu_args;
 extern struct starpu_codelet sylva__solve_gpu_codelet;
+/* Where one block's solve finds its device data: the solve blob, the
+ * workspace (and its bytes), B when it is device memory (else NULL: the
+ * body copies a->host_B in and out), the pattern blob and A's values when
+ * refining; a->group_L holds the L slices' device pointers. */
+typedef struct sylva__solve_gpu_ptrs {
+    const void *blob;
+    void *work;
+    size_t work_bytes;
+    double *B;
+    int64_t ldb;
+    const void *pattern;
+    const double *avals;
+} sylva__solve_gpu_ptrs;
+/* One block's solve (or pivot check) on stream s (codelet_solve_gpu.c): the
+ * task's body, and the direct solve's (solve_gpu_direct.c). */
+int sylva__solve_gpu_body(sylva__solve_gpu_args *a, const sylva__solve_gpu_ptrs *p, struct CUstream_st *s);
+/* The GPU worker a solve runs on: one of CUDA device `device` (≥ 0), else of
+ * the memory node holding most of L; −1 when there is none (solve_gpu.c). */
+int sylva__solve_gpu_worker(const sylva__numeric *N, int device);
+/* The direct solve (solve_gpu_direct.c). begin: when it can run this
+ * request (B on `device`, or −1 for host B) with a workspace of work_bytes,
+ * *h is N's hold, ready and locked (every block then through
+ * sylva__solve_gpu_direct_block, and sylva__solve_gpu_direct_end after);
+ * else *h is NULL (the task). unhold: N's acquisitions released, its
+ * stream closed (before L or A's values are written, moved or
+ * unregistered); unhold_all: every factor's (the runtime's stop). */
+typedef struct sylva__solve_hold sylva__solve_hold;
+int sylva__solve_gpu_direct_begin(sylva__numeric *N, const sylva__solve_request *q, int device, size_t work_bytes,
+                                  sylva__solve_hold **h);
+int sylva__solve_gpu_direct_block(sylva__solve_hold *h, sylva__solve_gpu_args *a, const sylva__solve_request *q,
+                                  double *B, int64_t ldb);
+void sylva__solve_gpu_direct_end(sylva__numeric *N, sylva__solve_hold *h);
+void sylva__solve_gpu_unhold(sylva__numeric *N);
+void sylva__solve_gpu_unhold_all(void);
 
 /* The GPU solve (solve_gpu.c); host or device B per q. */
 int sylva__solve_gpu(sylva__numeric *N, const sylva__solve_request *q, int64_t nrhs, void *B,

@@ -41,10 +41,11 @@ static int prepare(sylva__numeric *N, int refine)
     return status;
 }
 
-/* The CUDA worker to run on: one of `device` (≥ 0), else of the memory
- * node holding most of L's bytes; −1 when there is none. */
-static int pick_worker(const sylva__numeric *N, int device)
+int sylva__solve_gpu_worker(const sylva__numeric *N, int device)
 {
+    /* Held by the direct solve: all of L is on that worker's GPU. */
+    int held = __atomic_load_n(&N->hold_worker, __ATOMIC_ACQUIRE);
+    if (held >= 0 && device < 0) return held;
     int best = -1;
     double best_bytes = -1;
     for (unsigned w = 0; w < starpu_worker_get_count(); w++) {
@@ -70,7 +71,7 @@ static int pick_worker(const sylva__numeric *N, int device)
  * whose buffers cannot fit would wait forever). */
 static int fits_device(sylva__numeric *N, double extra)
 {
-    int w = pick_worker(N, -1);
+    int w = sylva__solve_gpu_worker(N, -1);
     starpu_ssize_t total = w >= 0 ? starpu_memory_get_total(starpu_worker_get_memory_node((unsigned)w)) : 0;
     double need = (double)N->elem * (double)N->plan->l_off[N->plan->tree->nfronts] + extra;
     return w >= 0 && !(total > 0 && need > (double)total);
@@ -218,13 +219,20 @@ int sylva__solve_gpu(sylva__numeric *N, const sylva__solve_request *q, int64_t n
         return sylva__fail(SYLVA_ERR_UNSUPPORTED, "GPU solve: n = %lld, ldb = %lld beyond 32-bit sizes",
                            (long long)n, (long long)ldb);
     int device = q->on_device ? sylva__gpu_pointer_device(B) : -1;
-    int worker = pick_worker(N, device), home = q->on_device ? device_node(device) : STARPU_MAIN_RAM;
-    if (worker < 0 || home == -1)
-        return sylva__fail(SYLVA_ERR_RUNTIME, "GPU solve: no GPU worker %s", device >= 0 ? "on B's device" : "");
     double tin = sylva__now();
     int status = prepare(N, q->refine);
     if (status) return status;
     double tprep = sylva__now();
+    /* The direct solve when it can (solve_gpu_direct.c), else a task a block. */
+    sylva__solve_ws w0;
+    sylva__solve_ws_layout(&N->rt->gsolve->desc, nrhs < q->block ? nrhs : q->block, q->refine != 0, &w0);
+    sylva__solve_hold *h = NULL;
+    status = sylva__solve_gpu_direct_begin(N, q, device, w0.bytes, &h);
+    if (status) return status;
+    int worker = h ? -1 : sylva__solve_gpu_worker(N, device);
+    int home = q->on_device ? device_node(device) : STARPU_MAIN_RAM;
+    if (!h && (worker < 0 || home == -1))
+        return sylva__fail(SYLVA_ERR_RUNTIME, "GPU solve: no GPU worker %s", device >= 0 ? "on B's device" : "");
     int64_t ng = N->plan->ngroups;
     sylva__solve_gpu_args a;
     memset(&a, 0, sizeof a);
@@ -238,15 +246,36 @@ int sylva__solve_gpu(sylva__numeric *N, const sylva__solve_request *q, int64_t n
         free(a.group_L);
         free(a.omega);
         free(descr);
+        if (h) sylva__solve_gpu_direct_end(N, h);
         return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory for the GPU solve's arguments");
     }
-    sylva__runtime_hold();
-    sylva__stats_reset();
+    if (!h) {
+        sylva__runtime_hold();
+        sylva__stats_reset();
+    }
     double bytes_up = 0, bytes_down = 0; /* host blocks: copied by the task, not counted by StarPU */
     for (int64_t c0 = 0; c0 < nrhs && !status; c0 += q->block) {
         int64_t nb = nrhs - c0 < q->block ? nrhs - c0 : q->block;
-        status = run_block(N, q, worker, home, nb, (double *)B + c0 * ldb, ldb, &a, descr, rep, &bytes_up,
-                           &bytes_down);
+        if (h) {
+            a.nrhs = nb;
+            a.seconds_upload = a.seconds_download = 0;
+            double tb = sylva__now();
+            status = sylva__solve_gpu_direct_block(h, &a, q, (double *)B + c0 * ldb, ldb);
+            rep->upload += a.seconds_upload;
+            rep->download += a.seconds_download;
+            if (!q->on_device && !status) {
+                bytes_up += (double)n * (double)nb * sizeof(double);
+                bytes_down += (double)n * (double)nb * sizeof(double);
+            }
+            if (phases_on() && !status)
+                fprintf(stderr, "sylva GPU solve phases: nrhs %lld direct: enter %.3f body %.3f [pin %d register %.3f "
+                        "up %.3f solve %.3f down %.3f unregister %.3f] leave %.3f\n", (long long)nb,
+                        1e3 * (a.t_start - tb), 1e3 * (a.t_end - a.t_start), a.pin_how, 1e3 * a.seconds_register,
+                        1e3 * a.seconds_upload, 1e3 * a.seconds_solve, 1e3 * a.seconds_download,
+                        1e3 * a.seconds_unregister, 1e3 * (sylva__now() - a.t_end));
+        } else
+            status = run_block(N, q, worker, home, nb, (double *)B + c0 * ldb, ldb, &a, descr, rep, &bytes_up,
+                               &bytes_down);
         rep->blocks++;
         rep->solve += a.seconds_solve;
         if (q->refine && !status) {
@@ -256,22 +285,25 @@ int sylva__solve_gpu(sylva__numeric *N, const sylva__solve_request *q, int64_t n
             if (!(a.berr_after <= rep->berr_after)) rep->berr_after = a.berr_after;
         }
     }
-    sylva__stats_bytes(&rep->bytes_to_device, &rep->bytes_to_host);
+    if (h) sylva__solve_gpu_direct_end(N, h);
+    else {
+        sylva__stats_bytes(&rep->bytes_to_device, &rep->bytes_to_host);
+        sylva__runtime_release();
+    }
     rep->bytes_to_device += bytes_up;
     rep->bytes_to_host += bytes_down;
-    sylva__runtime_release();
     free(a.group_L);
     free(a.omega);
     free(descr);
     if (phases_on() && !status)
-        fprintf(stderr, "sylva GPU solve phases: nrhs %lld: prepare %.3f ms, whole %.3f ms\n", (long long)nrhs,
-                1e3 * (tprep - tin), 1e3 * (sylva__now() - tin));
+        fprintf(stderr, "sylva GPU solve phases: nrhs %lld: prepare %.3f ms, whole %.3f ms%s\n", (long long)nrhs,
+                1e3 * (tprep - tin), 1e3 * (sylva__now() - tin), h ? " (direct)" : "");
     return status;
 }
 
 int sylva__solve_gpu_pivots(sylva__numeric *N, int *bad, double *badval)
 {
-    int worker = pick_worker(N, -1);
+    int worker = sylva__solve_gpu_worker(N, -1);
     if (worker < 0) return sylva__fail(SYLVA_ERR_RUNTIME, "pivot check on the GPU: no GPU worker");
     int status = prepare(N, 0);
     if (status) return status;

@@ -117,6 +117,56 @@ static void blocks_and_refinement(const sylva_matrix *A, sylva_factor_t *F)
            info.refine_steps, info.seconds_refine);
 }
 
+/* The direct solve (runtime/solve_gpu_direct.c) holds L on the GPU between
+ * solves, unless SYLVA_SOLVE_DIRECT=0 (with several GPUs L may be spread
+ * over them: held or not, both are right there); a refactorization with other values
+ * (2A) must release it first (a stale L or A would leave a backward error
+ * of 1/3), as must bringing L to the host, after which a GPU solve takes
+ * the task; the factor is freed while held (main, after this). */
+static void held_between_solves(const sylva_matrix *A, sylva_factor_t *F)
+{
+    const char *e = getenv("SYLVA_SOLVE_DIRECT");
+    int direct = !(e && !strcmp(e, "0")), any = direct && sylva_gpu_count() > 1;
+    sylva_options o;
+    sylva_default_options(&o);
+    sylva_solve_info info;
+    host_solve(A, F, &o, 1, &info, "GPU solve (held)");
+    CHECK(info.mode == SYLVA_SOLVE_GPU && (any || sylva__numeric_solve_held(F->num) == direct),
+          "after a GPU solve: mode %s, held %d (direct %d)", sylva_solve_mode_name(info.mode),
+          sylva__numeric_solve_held(F->num), direct);
+    sylva_matrix A2 = *A;
+    A2.owns_arrays = 0;
+    double *v2 = malloc((size_t)A->nnz * sizeof *v2);
+    for (int64_t p = 0; p < A->nnz; p++) v2[p] = 2.0 * ((const double *)A->values)[p];
+    A2.values = v2;
+    sylva_factor_info fi;
+    CHECK(sylva_refactorize(F, &A2, &fi) == SYLVA_OK, "refactorize 2A: %s", sylva_last_error());
+    CHECK(!sylva__numeric_solve_held(F->num), "held across a refactorization");
+    o.refine = SYLVA_REFINE_AUTO; /* A's values on the device: 2A's now */
+    host_solve(&A2, F, &o, 3, &info, "GPU solve of 2A, refined");
+    CHECK(info.mode == SYLVA_SOLVE_GPU && info.berr_after <= 8 * DBL_EPSILON, "2A refined: mode %s, %.3e",
+          sylva_solve_mode_name(info.mode), info.berr_after);
+    o.refine = 0;
+    o.solve_block = 2;
+    host_solve(&A2, F, &o, 5, &info, "GPU solve of 2A in blocks");
+    CHECK(info.blocks == 3 && (any || sylva__numeric_solve_held(F->num) == direct), "2A in blocks of 2: %lld blocks",
+          (long long)info.blocks);
+    double secs = 0;
+    CHECK(sylva_factor_to_host(F, &secs) == SYLVA_OK, "to host: %s", sylva_last_error());
+    CHECK(!sylva__numeric_solve_held(F->num), "held after sylva_factor_to_host");
+    o.solve_block = 0;
+    o.solve_mode = SYLVA_SOLVE_GPU; /* L on the host: the task's way */
+    host_solve(&A2, F, &o, 1, &info, "GPU solve after to_host");
+    CHECK(info.mode == SYLVA_SOLVE_GPU && !sylva__numeric_solve_held(F->num), "after to_host: mode %s, held %d",
+          sylva_solve_mode_name(info.mode), sylva__numeric_solve_held(F->num));
+    CHECK(sylva_refactorize(F, A, &fi) == SYLVA_OK, "refactorize A: %s", sylva_last_error());
+    o.solve_mode = SYLVA_SOLVE_AUTO;
+    host_solve(A, F, &o, 1, &info, "GPU solve of A again");
+    CHECK(any || sylva__numeric_solve_held(F->num) == direct, "held again: %d", sylva__numeric_solve_held(F->num));
+    printf("  held between solves: %d (refactorization, blocks, refinement, to_host, free)\n", direct);
+    free(v2);
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0); /* a run cut off by a timeout still shows how far it got */
@@ -160,6 +210,7 @@ int main(int argc, char **argv)
         gpu_vs_cpu(A, F, 64);
         CHECK(sylva_refactorize(F, A, &fi) == SYLVA_OK, "refactorize: %s", sylva_last_error());
         blocks_and_refinement(A, F);
+        held_between_solves(A, F);
     }
     sylva_factor_free(F);
     sylva_analysis_free(an);
