@@ -25,6 +25,8 @@
  * blocks leave at the next barrier and its later launches at once; P, C
  * then unspecified. Everything is joined into s (its last wait is on the
  * last launch's event); nothing waits on the host. Double only (DMMA). */
+#include <stdlib.h>
+
 #include "gpu_blas.cuh"
 #include "gpu_common.cuh"
 #include "gpu_mma.cuh"
@@ -379,12 +381,16 @@ int native_overlapped(cublasHandle_t blas, int m, int k, double *P, int ldp, dou
         return sylva__fail(SYLVA_ERR_RUNTIME, "forking the native chain failed: %s",
                            cudaGetErrorString(cudaGetLastError()));
     const int steps = NO_BLOCK / NP_TS, nblk = SYLVA_DIV_UP(k, NO_BLOCK);
+    /* SYLVA_NO_PART (v15's experiment only): "chain" the chain's launches alone, "bulk" the
+     * blocks' L21 and CB work alone (F11 not factored: times only) */
+    const char *part = getenv("SYLVA_NO_PART");
+    const bool no_bulk = part && part[0] == 'c', no_chain = part && part[0] == 'b';
     /* launch J records ev[J % 3]; s waits on it before block J's bulk, so launch J + 3 (which
      * records the same event again) is enqueued only after that wait */
     auto launch = [&](int J) -> int {
         a.k0 = J * steps, a.k1 = (J + 1) * steps < nt ? (J + 1) * steps : nt;
         void *args[] = {&a};
-        cudaError_t e = cudaLaunchCooperativeKernel((const void *)np_chain_kernel, dim3(G), dim3(NP_THREADS),
+        cudaError_t e = no_chain ? cudaSuccess : cudaLaunchCooperativeKernel((const void *)np_chain_kernel, dim3(G), dim3(NP_THREADS),
                                                     args, 0, aux);
         if (e == cudaSuccess) e = cudaEventRecord(ev[J % 3], aux);
         return e == cudaSuccess ? SYLVA_OK
@@ -398,7 +404,7 @@ int native_overlapped(cublasHandle_t blas, int m, int k, double *P, int ldp, dou
             return sylva__fail(SYLVA_ERR_RUNTIME, "joining the native chain failed");
         if (J + 3 < nblk) rc = launch(J + 3);
         const int c0 = J * NO_BLOCK, jb = k - c0 < NO_BLOCK ? k - c0 : NO_BLOCK;
-        if (rc == SYLVA_OK && r > 0) {
+        if (rc == SYLVA_OK && r > 0 && !no_bulk) {
             cublasStatus_t st = bulk_block(blas, r, k, P, ldp, C, ldc, c0, jb, syrk_nb);
             if (st != CUBLAS_STATUS_SUCCESS) rc = lib_fail("cuBLAS GEMM/TRSM/SYRK (native block)", st);
         }

@@ -13,7 +13,7 @@
  *   bench-kernels --variants-streams (v14: the medium path on a second stream or not, each
  *                                   size class alone)
  *   bench-kernels --variants-overlap (v15: the native fronts with native_overlap 0 against
- *                                   G = 8, 16, 32, each timed twice, against DGEMM)
+ *                                   G = 8…132, each timed twice, against DGEMM)
  *   bench-kernels --profile-native | --profile-vbatched N | --profile-level   (likewise, the
  *                                   table; N ≤ 32: also the other tiny_one_launch form)
  * Bench rows (issue 3): fixed-size batched POTRF n = 4…512, ours against
@@ -851,13 +851,14 @@ static void variants_streams(const sylva__kernel_tuning *t)
 
 /* --variants-overlap (v15): the native fronts (8192, 2048), (10000, 1500),
  * (16384, 4096), each made once, with native_overlap 0 (today's form) and
- * G = 8, 16, 32 (F11 by tiles on G blocks beside L21's and the CB update's
- * blocks), the forms taking turns, each timed twice (median of 5 each);
+ * G = 8, 16, 32, 64, 132 (F11 by tiles on G blocks beside L21's and the CB
+ * update's blocks; SYLVA_NO_PART=chain|bulk: one part alone), the forms taking turns, each timed twice (median of 5 each);
  * GFLOP/s and the ratio to this run's DGEMM. One workspace, the largest
  * form's (a superset of the others'). */
 static void variants_overlap(const sylva__kernel_tuning *t)
 {
-    static const int shp[3][2] = {{8192, 2048}, {10000, 1500}, {16384, 4096}}, Gs[4] = {0, 8, 16, 32};
+#define OV_NF 6
+    static const int shp[3][2] = {{8192, 2048}, {10000, 1500}, {16384, 4096}}, Gs[OV_NF] = {0, 8, 16, 32, 64, 132};
     const double dg = measure_dgemm(8192) / 1e9;
     printf("variants overlap: DGEMM n=8192 %.0f GFLOP/s\n", dg);
     for (int f = 0; f < 3; f++) {
@@ -866,9 +867,9 @@ static void variants_overlap(const sylva__kernel_tuning *t)
         big.native_overlap = 32;
         native_arg a;
         native_make(&a, m, k, &big);
-        double g[2][4], host[4] = {0, 0, 0, 0};
+        double g[2][OV_NF], host[OV_NF];
         for (int rep = 0; rep < 2; rep++)
-            for (int q = 0; q < 4; q++) {
+            for (int q = 0; q < OV_NF; q++) {
                 a.tune = *t, a.tune.native_overlap = Gs[q];
                 g[rep][q] = gf(gt_front_flops(m, k), time_ms(run_native, native_restore, &a, 5));
                 host[q] = native_host_ms;
@@ -877,9 +878,10 @@ static void variants_overlap(const sylva__kernel_tuning *t)
                 if (info) fprintf(stderr, "warning: overlap G %d info %d\n", Gs[q], info);
             }
         printf("variants overlap (%5d, %4d):", m, k);
-        for (int q = 0; q < 4; q++)
-            printf(" G %2d %6.0f/%6.0f (%.3f, host %.2f ms)", Gs[q], g[0][q], g[1][q],
-                   (g[0][q] > g[1][q] ? g[0][q] : g[1][q]) / dg, host[q]);
+        for (int q = 0; q < OV_NF; q++)
+            printf(" G %3d %6.0f/%6.0f (%.3f, %.3f ms, host %.2f)", Gs[q], g[0][q], g[1][q],
+                   (g[0][q] > g[1][q] ? g[0][q] : g[1][q]) / dg,
+                   gt_front_flops(m, k) / (g[0][q] > g[1][q] ? g[0][q] : g[1][q]) * 1e-6, host[q]);
         printf(" GFLOP/s (ratio of the better to DGEMM)\n");
         fflush(stdout);
         native_free(&a);
