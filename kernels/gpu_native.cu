@@ -6,9 +6,7 @@
  * tune->native_syrk_nb > 0, as column tiles of width nb: a SYRK on each
  * nb × nb diagonal block and one GEMM for everything below it (cuBLAS's
  * GEMM outruns its SYRK; the tuning sweep in docs/perf-log.md chose the
- * tiles); or (tune->native_overlap = G > 0, v15) F11's POTRF by tiles on G
- * blocks beside L21's and the CB update's work by 256-column blocks
- * (gpu_native_overlap.cu).
+ * tiles).
  * Handles and workspace come from the caller; both handles are bound to the
  * stream s and to host pointer mode; nothing waits on the host. A failed
  * POTRF leaves its column in *info (device) and P, C unspecified. Written
@@ -92,11 +90,6 @@ static int factor_native(cusolverDnHandle_t solver, cublasHandle_t blas, int m, 
         return sylva__fail(SYLVA_ERR_RUNTIME, "binding the cuSOLVER/cuBLAS handles to the stream failed");
     const int pnb = tune ? tune->native_panel_nb : 0;
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
-    const int G = tune ? tune->native_overlap : 0;
-    if (G > 0 && !(pnb > 0 && pnb < k)) {
-        int rc = native_overlapped(blas, m, k, P, ldp, C, ldc, work, lay, info, G, nb, s);
-        if (rc != SYLVA_ERR_UNSUPPORTED) return rc; /* else today's form below */
-    }
     if (pnb > 0 && pnb < k) {
         int rc = panels(solver, blas, m, k, P, ldp, (T *)((char *)work + lay.potrf), lwork,
                         pinfo, info, pnb, s);

@@ -26,7 +26,7 @@ static int64_t align256(int64_t x) { return (x + 255) / 256 * 256; }
 
 native_layout native_layout_for(int k, const sylva__kernel_tuning *t)
 {
-    native_layout l = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+    native_layout l = {0, 0, 0, 0, 0, 0, 0, 0};
     int64_t o = 0;
     const int tb = t ? t->native_trsm_nb : 0;
     if (tb > 0 && k > tb) {
@@ -37,10 +37,6 @@ native_layout native_layout_for(int k, const sylva__kernel_tuning *t)
         l.inv_ptr = o += align256((int64_t)NATIVE_TRSM_ROWS * tb * (int64_t)sizeof(double));
         /* the batched TRSM's two arrays, then those of the doubling's levels */
         o += align256((2 * nblk + 8 * ((int64_t)k / 32 + 1)) * (int64_t)sizeof(double *));
-    }
-    if (t && t->native_overlap > 0 && k > 0) { /* v15: the tile chain's copies and counters */
-        l.tiles = o;
-        o += align256(native_chain_bytes(k));
     }
     l.potrf = l.fixed = o;
     return l;

@@ -17,12 +17,11 @@ namespace sylva {
 #define NATIVE_TRSM_ROWS 8192
 
 /* Byte offsets into the native workspace, for k pivot columns under the
- * table t: the inverted-block TRSM's buffers, the tile chain's panel copies
- * and counters (native_overlap > 0, v15), then cuSOLVER's POTRF
+ * table t: the inverted-block TRSM's buffers, then cuSOLVER's POTRF
  * workspace (lwork scalars) and a 16-byte status at the very end of
  * whatever the caller gives (work_bytes − 16). */
 struct native_layout {
-    int64_t inv, inv_x, inv_ptr, tiles, potrf; /* offsets (0 when unused) */
+    int64_t inv, inv_x, inv_ptr, potrf; /* offsets (0 when unused) */
     int trsm_nb, trsm_blocks;           /* trsm_blocks: ⌈k / trsm_nb⌉ */
     int trsm_doubling;                  /* the inverses by doubling (else one batched TRSM) */
     int64_t fixed;            /* bytes before cuSOLVER's workspace */
@@ -34,20 +33,6 @@ native_layout native_layout_for(int k, const sylva__kernel_tuning *t);
  * made for. */
 int native_trsm(cublasHandle_t blas, int m, int n, const double *L, int ldl, double *B, int ldb,
                 void *work, const native_layout &lay, cudaStream_t s);
-
-/* gpu_native_overlap.cu (v15, tune->native_overlap = G > 0): the whole
- * native front with F11's POTRF by 32 × 32 tiles on G persistent blocks, a
- * launch per 256 columns on the calling thread's second stream (greatest
- * priority; gpu_class_streams.cu), and each block column's L21 (GEMM +
- * TRSM) and rank-256 CB update on s after its launch (syrk_nb: the CB
- * update's tiles, as gpu_native.cu's). blas bound to s by the caller.
- * SYLVA_ERR_UNSUPPORTED (nothing enqueued) when the second stream cannot
- * be had; *info as LAPACK's, F11's numbering. */
-int native_overlapped(cublasHandle_t blas, int m, int k, double *P, int ldp, double *C, int ldc,
-                      void *work, const native_layout &lay, int *info, int G, int syrk_nb,
-                      cudaStream_t s);
-/* Bytes of the tiles region for F11 of order k. */
-int64_t native_chain_bytes(int k);
 
 } // namespace sylva
 

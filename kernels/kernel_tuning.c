@@ -69,7 +69,6 @@ void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
     t->medium_list = 8;
     t->fused_list = 1;
     t->class_streams = 1;
-    t->native_overlap = 0;
 }
 
 #define SYLVA_TUNING_KEYS(X)                                                                  \
@@ -77,8 +76,7 @@ void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
     X(native_syrk_nb) X(native_panel_nb) X(native_min_m) X(fused_mma_min_m) X(fused_small_m)  \
     X(gemm_mma) X(panel_merge_min_count) X(tiny_min_blocks) X(tiny_fronts4)                    \
     X(tiny_min_blocks4) X(tiny_one_launch) X(tiny_warp_uniform) X(native_trsm_nb) \
-    X(native_trsm_doubling) X(medium_list) X(fused_list) X(class_streams) \
-    X(native_overlap)
+    X(native_trsm_doubling) X(medium_list) X(fused_list) X(class_streams)
 
 int sylva__kernel_tuning_check(const sylva__kernel_tuning *t)
 {
@@ -107,7 +105,6 @@ int sylva__kernel_tuning_check(const sylva__kernel_tuning *t)
     if (t->medium_list < 0 || t->medium_list > 64) return -1;
     if (t->fused_list != 0 && t->fused_list != 1) return -1;
     if (t->class_streams < 0 || t->class_streams > 2) return -1;
-    if (t->native_overlap < 0 || t->native_overlap > 132) return -1;
     return 0;
 }
 

@@ -62,12 +62,6 @@ typedef struct sylva__kernel_tuning {
                            the device's greatest priority) beside the tiny and fused launches on the
                            caller's, forked after the lists and joined at the end; 2 the same with
                            the second stream at the default priority */
-    int native_overlap; /* v15: the native front's F11 POTRF hidden beside its bulk: 0 (before v15)
-                           cuSOLVER's POTRF, then the TRSM and CB update; G in 1…132: F11 by 32 × 32
-                           tiles on G persistent blocks, a launch per 256 columns on the calling
-                           thread's stream of greatest priority, and after each launch, on the
-                           caller's stream, that block column's L21 (GEMM + TRSM) and its rank-256
-                           CB update (gpu_native_overlap.cu) */
 } sylva__kernel_tuning;
 
 void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t);

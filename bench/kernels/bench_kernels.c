@@ -12,8 +12,6 @@
  *                                   the medium path's GEMM tile forms)
  *   bench-kernels --variants-streams (v14: the medium path on a second stream or not, each
  *                                   size class alone)
- *   bench-kernels --variants-overlap (v15: the native fronts with native_overlap 0 against
- *                                   G = 8…132, each timed twice, against DGEMM)
  *   bench-kernels --profile-native | --profile-vbatched N | --profile-level   (likewise, the
  *                                   table; N ≤ 32: also the other tiny_one_launch form)
  * Bench rows (issue 3): fixed-size batched POTRF n = 4…512, ours against
@@ -849,45 +847,6 @@ static void variants_streams(const sylva__kernel_tuning *t)
     free(m), free(k);
 }
 
-/* --variants-overlap (v15): the native fronts (8192, 2048), (10000, 1500),
- * (16384, 4096), each made once, with native_overlap 0 (today's form) and
- * G = 8, 16, 32, 64, 132 (F11 by tiles on G blocks beside L21's and the CB
- * update's blocks; SYLVA_NO_PART=chain|bulk: one part alone), the forms taking turns, each timed twice (median of 5 each);
- * GFLOP/s and the ratio to this run's DGEMM. One workspace, the largest
- * form's (a superset of the others'). */
-static void variants_overlap(const sylva__kernel_tuning *t)
-{
-#define OV_NF 6
-    static const int shp[3][2] = {{8192, 2048}, {10000, 1500}, {16384, 4096}}, Gs[OV_NF] = {0, 8, 16, 32, 64, 132};
-    const double dg = measure_dgemm(8192) / 1e9;
-    printf("variants overlap: DGEMM n=8192 %.0f GFLOP/s\n", dg);
-    for (int f = 0; f < 3; f++) {
-        const int m = shp[f][0], k = shp[f][1];
-        sylva__kernel_tuning big = *t;
-        big.native_overlap = 32;
-        native_arg a;
-        native_make(&a, m, k, &big);
-        double g[2][OV_NF], host[OV_NF];
-        for (int rep = 0; rep < 2; rep++)
-            for (int q = 0; q < OV_NF; q++) {
-                a.tune = *t, a.tune.native_overlap = Gs[q];
-                g[rep][q] = gf(gt_front_flops(m, k), time_ms(run_native, native_restore, &a, 5));
-                host[q] = native_host_ms;
-                int info = 0;
-                CK(cudaMemcpy(&info, a.s.dinfo, sizeof(int), cudaMemcpyDeviceToHost));
-                if (info) fprintf(stderr, "warning: overlap G %d info %d\n", Gs[q], info);
-            }
-        printf("variants overlap (%5d, %4d):", m, k);
-        for (int q = 0; q < OV_NF; q++)
-            printf(" G %3d %6.0f/%6.0f (%.3f, %.3f ms, host %.2f)", Gs[q], g[0][q], g[1][q],
-                   (g[0][q] > g[1][q] ? g[0][q] : g[1][q]) / dg,
-                   gt_front_flops(m, k) / (g[0][q] > g[1][q] ? g[0][q] : g[1][q]) * 1e-6, host[q]);
-        printf(" GFLOP/s (ratio of the better to DGEMM)\n");
-        fflush(stdout);
-        native_free(&a);
-    }
-}
-
 /* ---- Tuning sweep: each parameter in turn, the others at their current
  * best; the winner of each is kept. Printed as it goes. */
 /* Sweep one native tuning key (an int of sylva__kernel_tuning at byte
@@ -1281,7 +1240,6 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--variants-medium")) vars = 3;
         else if (!strcmp(argv[i], "--variants-fused")) vars = 4;
         else if (!strcmp(argv[i], "--variants-streams")) vars = 5;
-        else if (!strcmp(argv[i], "--variants-overlap")) vars = 6;
         else if (!strcmp(argv[i], "--profile-level")) prof_vb = -1, reps = 1;
         else if (!strcmp(argv[i], "--profile-native")) prof_native = 1, reps = 1;
         else if (!strcmp(argv[i], "--profile-vbatched") && i + 1 < argc) prof_vb = atoi(argv[++i]), reps = 1;
@@ -1318,7 +1276,6 @@ int main(int argc, char **argv)
         else if (vars == 3) variants_medium(&t);
         else if (vars == 4) variants_fused(&t);
         else if (vars == 5) variants_streams(&t);
-        else if (vars == 6) variants_overlap(&t);
         else variants(&t);
         return 0;
     }

@@ -6,14 +6,8 @@
  * v8 the TRSM by inverted diagonal blocks, the inverses by a batched TRSM
  * or by doubling (k at and one past the block width, tails, widths 64–512
  * and 96 (no doubling: the batched TRSM), non-SPD fronts, L21 taller than
- * one GEMM's row chunk: 10000 × 1500); since v15 the overlapped form
- * (native_overlap = G: F11 by tiles on G blocks per 256 columns beside
- * L21's and the CB update's blocks), each of its cases with the key off
- * too (up to m = 3000): k = m, k not a multiple of 256 or of 32, k below
- * one block, G from 1 to 132, non-SPD fronts failing in the first, a
- * middle and the last block, (8192, 2048), (10000, 1500), (16384, 4096).
- * Usage: test_gpu_native [--quick] [overlap] (overlap: its cases only).
- * Exit: 0 pass, 1 fail, 77 no GPU. */
+ * one GEMM's row chunk: 10000 × 1500).
+ * Usage: test_gpu_native [--quick]. Exit: 0 pass, 1 fail, 77 no GPU. */
 #include <cublas_v2.h>
 #include <cusolverDn.h>
 #include <float.h>
@@ -27,15 +21,11 @@
 
 int main(int argc, char **argv)
 {
-    int quick = 0, only_overlap = 0;
-    for (int i = 1; i < argc; i++) {
-        quick |= strcmp(argv[i], "--quick") == 0;
-        only_overlap |= strcmp(argv[i], "overlap") == 0;
-    }
+    int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
     gt_require_gpu();
     gt_seed();
-    static const int sizes[][8] = {
-        /* m, k, syrk nb, bad column, panel nb, TRSM nb, inverses by doubling, overlap G */
+    static const int sizes[][7] = {
+        /* m, k, syrk nb, bad column, panel nb, TRSM nb, inverses by doubling */
         {1, 1, 0, 0, 0, 0, 0},              {2, 1, 0, 0, 0, 0, 0},
         {5, 3, 512, 0, 2, 0, 0},            {600, 128, 0, 0, 0, 128, 1},
         {600, 129, 0, 0, 0, 128, 0},        {600, 129, 0, 0, 0, 128, 1},
@@ -47,31 +37,16 @@ int main(int argc, char **argv)
         {2000, 600, 512, 300, 256, 0, 0},   {2000, 600, 0, 77, 0, 0, 0},
         {4096, 1024, 1024, 0, 512, 0, 0},   {8192, 2048, 1024, 0, 512, 0, 0},
         {8192, 2048, 2048, 0, 0, 256, 1},   {10000, 1500, 2048, 0, 0, 256, 0},
-        {16384, 4096, 0, 0, 0, 0, 0},       {16384, 4096, 2048, 0, 1024, 0, 0},
-        /* v15: the overlapped form (index 24 on); with the key off too where m ≤ 3000 */
-        {5, 3, 0, 0, 0, 0, 0, 8},           {700, 700, 0, 0, 0, 256, 1, 8},
-        {600, 129, 0, 0, 0, 128, 1, 132},   {1500, 400, 256, 0, 0, 0, 0, 3},
-        {2000, 600, 512, 0, 0, 256, 1, 16}, {2000, 600, 0, 300, 0, 256, 1, 8},
-        {2000, 600, 0, 20, 0, 256, 0, 1},   {3000, 1100, 0, 530, 0, 256, 1, 16},
-        {3000, 1100, 2048, 1090, 0, 256, 1, 32}, {1024, 1000, 0, 0, 0, 256, 1, 16},
-        {8192, 2048, 2048, 0, 0, 256, 1, 16}, {10000, 1500, 2048, 0, 0, 256, 0, 8},
-        {16384, 4096, 2048, 0, 0, 256, 1, 16}};
-    const int total = (int)(sizeof sizes / sizeof sizes[0]), first_overlap = 24;
-    int failures = 0, cases[2 * (int)(sizeof sizes / sizeof sizes[0])], n = 0;
-    /* case c ≥ 0: sizes[c] as given; −1 − c: sizes[c] with the key off */
-    for (int t = only_overlap ? first_overlap : 0; t < total; t++) {
-        if (quick && (t < first_overlap ? t >= 18 : sizes[t][0] > 3000)) continue; /* what the sanitizers run */
-        if (t >= first_overlap && sizes[t][0] <= 3000) cases[n++] = -1 - t;
-        cases[n++] = t;
-    }
+        {16384, 4096, 0, 0, 0, 0, 0},       {16384, 4096, 2048, 0, 1024, 0, 0}};
+    int n = (int)(sizeof sizes / sizeof sizes[0]), failures = 0;
+    if (quick) n = 18; /* up to (2000, 600): what the sanitizers run */
     cusolverDnHandle_t solver;
     cublasHandle_t blas;
     if (cusolverDnCreate(&solver) != CUSOLVER_STATUS_SUCCESS || cublasCreate(&blas) != CUBLAS_STATUS_SUCCESS) {
         printf("FAIL: handles\n");
         return 1;
     }
-    for (int c = 0; c < n; c++) {
-        const int t = cases[c] < 0 ? -1 - cases[c] : cases[c], G = cases[c] < 0 ? 0 : sizes[t][7];
+    for (int t = 0; t < n; t++) {
         int m = sizes[t][0], k = sizes[t][1], whole = 1, bad = sizes[t][3];
         if (t % 3 == 1) whole = 0;
         frontset s;
@@ -83,7 +58,6 @@ int main(int argc, char **argv)
         tune.native_panel_nb = sizes[t][4];
         tune.native_trsm_nb = sizes[t][5];
         tune.native_trsm_doubling = sizes[t][6];
-        tune.native_overlap = G;
         double *P = s.dpool + s.offP[0], *C = s.dpool + s.offC[0];
         int64_t wb = sylva__gpu_native_workspace_bytes(solver, k, P, s.ldp[0], &tune);
         void *work = NULL;
@@ -103,10 +77,8 @@ int main(int argc, char **argv)
             d = fs_diff(&s, 0, s.res, cpu);
             ok = e <= 10 * eps_m && d <= 1000 * eps_m;
         }
-        printf("  native m=%5d k=%5d syrk_nb=%4d panel_nb=%4d trsm_nb=%4d%s overlap=%3d %s: info %d (cpu %d) "
-               "backward %.2f m·eps, diff %.2g  %s\n",
-               m, k, sizes[t][2], sizes[t][4], sizes[t][5], sizes[t][5] == 0 ? "   " : sizes[t][6] ? "dbl" : "bat", G,
-               whole ? "whole" : "split", s.info[0], info,
+        printf("  native m=%5d k=%5d syrk_nb=%4d panel_nb=%4d trsm_nb=%4d%s %s: info %d (cpu %d) backward %.2f m·eps, diff %.2g  %s\n",
+               m, k, sizes[t][2], sizes[t][4], sizes[t][5], sizes[t][5] == 0 ? "   " : sizes[t][6] ? "dbl" : "bat", whole ? "whole" : "split", s.info[0], info,
                e < 0 ? -1.0 : e / eps_m, d, ok ? "ok" : "FAIL");
         failures += !ok;
         free(cpu);

@@ -28,7 +28,6 @@ int main(void)
     u.medium_list = d.medium_list == 1 ? 2 : 1, u.gemm_mma = 2;                /* v10 */
     u.fused_list = !d.fused_list;                                               /* v11 */
     u.class_streams = d.class_streams == 1 ? 2 : 1;                            /* v14 */
-    u.native_overlap = d.native_overlap == 16 ? 8 : 16;                        /* v15 */
     fail |= sylva__kernel_tuning_save(path, &u, "NVIDIA H100 80GB HBM3") != 0;
     fail |= sylva__kernel_tuning_load(path, &t, msg, sizeof msg) != 0;
     fail |= memcmp(&t, &u, sizeof t) != 0;
@@ -37,11 +36,10 @@ int main(void)
     fclose(f);
     fail |= sylva__kernel_tuning_load(path, &t, msg, sizeof msg) != -1;
     fail |= memcmp(&t, &d, sizeof t) != 0;
-    /* Each out-of-range value (v5–v15 keys) and an unknown key, alone. */
+    /* Each out-of-range value (v5–v14 keys) and an unknown key, alone. */
     const char *refused[] = {"tiny_min_blocks 3", "tiny_fronts4 3", "tiny_min_blocks4 8", "tiny_one_launch 2",
                              "tiny_warp_uniform 1", "tiny_warp_uniform 12", "gemm_mma 3", "medium_list 65",
                              "fused_list 2", "class_streams 3", "class_streams -1",
-                             "native_overlap -1", "native_overlap 133",
                              "fused_small_m 193", "native_trsm_nb 32", "native_trsm_nb 2048",
                              "native_trsm_doubling 2", "no_such_key 3"};
     for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
