@@ -727,6 +727,19 @@ static double fixed_equiv_run(int count, const int *m, const int *k, const sylva
  * vbatched rows N = 32…512 (10,000 fronts, with their fixed-size
  * references in the table's form), the fixed rows n = 128 (one fused
  * bucket: no list), 256 and 512, and the level batch. */
+/* A vbatched row of the variant modes: `count` fronts of m uniform in
+ * [1, N] into m, k, named with their fixed-size equal-flop reference's
+ * shape; returns that reference's rate (GFLOP/s) in t's form. */
+static double vbatched_row(int count, int N, int *m, int *k, const sylva__kernel_tuning *t, char *name,
+                           size_t namesz)
+{
+    vbatched_shapes(count, N, m, k);
+    int m0, k0;
+    double ref = fixed_equiv_run(count, m, k, t, &m0, &k0);
+    snprintf(name, namesz, "vbatched N=%d (ref (%d,%d))", N, m0, k0);
+    return ref;
+}
+
 #define FV_NF 5
 static const int fv_forms[FV_NF][2] = {{1, 1}, {0, 1}, {1, 0}, {1, 2}, {0, 2}}; /* fused_list, gemm_mma */
 static void variants_fused(const sylva__kernel_tuning *t)
@@ -741,10 +754,7 @@ static void variants_fused(const sylva__kernel_tuning *t)
         char name[64];
         double ref = 0;
         if (c < 5) {
-            vbatched_shapes(count, Ns[c], m, k);
-            int m0, k0;
-            ref = fixed_equiv_run(count, m, k, t, &m0, &k0);
-            snprintf(name, sizeof name, "vbatched N=%d (ref (%d,%d))", Ns[c], m0, k0);
+            ref = vbatched_row(count, Ns[c], m, k, t, name, sizeof name);
         } else {
             count = variant_batch(c == 5 ? 128 : c == 6 ? 256 : c == 7 ? 512 : 0, m, k, name, sizeof name);
         }
@@ -798,10 +808,7 @@ static void variants_streams(const sylva__kernel_tuning *t)
         char name[64];
         double ref = 0;
         if (c < 4) {
-            vbatched_shapes(count, Ns[c], m, k);
-            int m0, k0;
-            ref = fixed_equiv_run(count, m, k, t, &m0, &k0);
-            snprintf(name, sizeof name, "vbatched N=%d (ref (%d,%d))", Ns[c], m0, k0);
+            ref = vbatched_row(count, Ns[c], m, k, t, name, sizeof name);
         } else if (c == 4) {
             count = variant_batch(0, m, k, name, sizeof name);
         } else {
