@@ -574,6 +574,11 @@ __device__ void tri_backward(const front &F, const flow_args &a, const int *tdon
             for (int c = 0; c < FLOW_COLS; c++)
                 if (c < nc && i + q < F.k) acc[c] += l[q] * __ldcg(F.X1 + i + q + (int64_t)(c0 + c) * a.ldx);
     };
+    /* This load-wait-take loop is written out in each item that takes a
+     * chain's blocks as they finish (also gpu_solve_top.cuh's): one shared
+     * __forceinline__ template changed the top kernels' machine code and
+     * measured 3% slower on bcsstk13 (docs/perf-log.md, "Merged main,
+     * 2026-11-25 (tenth session)"). */
     for (int done = 0; done < need;) {
         double l[FLOW_Q];
         load(done, l);
