@@ -1,14 +1,16 @@
 /* test_gpu_solve.c — the solve on the GPU against the CPU solve, after a
  * GPU factorization (exit 77 where there is no GPU):
  *   test_gpu_solve SPEC [policy=P] [small=N]
- * For 1 and 64 right-hand sides: the GPU solve (mode AUTO: where the factor
+ * For 1, 64 and 20 right-hand sides (one column; chunks of 16, the last
+ * padded: gpu_solve.h): the GPU solve (mode AUTO: where the factor
  * is) runs on the GPU, has a backward error ≤ c·n·ε like the CPU solve of
  * the same factor, uploads the right-hand sides and downloads the
  * solution once (bytes moved: about the block each way, never L), and
  * leaves L on the device (the pivot check runs there too); the device-
  * pointer entry solves B in device memory with no transfer at all; 40
  * right-hand sides in blocks of 16 make three blocks; refinement on the
- * device (automatic) ends at or below where it started, at a few ε; and a
+ * device (automatic; 4 and 20 columns) ends at or below where it started,
+ * at a few ε; and a
  * CPU solve after it brings L to the host and agrees.
  */
 #include <cuda_runtime.h>
@@ -106,10 +108,13 @@ static void blocks_and_refinement(const sylva_matrix *A, sylva_factor_t *F)
           (long long)info.blocks, sylva_solve_mode_name(info.mode));
     o.solve_block = 0;
     o.refine = SYLVA_REFINE_AUTO;
-    host_solve(A, F, &o, 4, &info, "GPU refinement");
-    CHECK(info.mode == SYLVA_SOLVE_GPU, "refinement ran in %s", sylva_solve_mode_name(info.mode));
-    CHECK(info.berr_before >= 0 && info.berr_after <= info.berr_before && info.berr_after <= 8 * DBL_EPSILON,
-          "device refinement: %.3e -> %.3e in %d steps", info.berr_before, info.berr_after, info.refine_steps);
+    for (int64_t nrhs = 4; nrhs <= 20; nrhs += 16) { /* one chunk of 4; chunks of 16, the second padded */
+        host_solve(A, F, &o, nrhs, &info, "GPU refinement");
+        CHECK(info.mode == SYLVA_SOLVE_GPU, "refinement ran in %s", sylva_solve_mode_name(info.mode));
+        CHECK(info.berr_before >= 0 && info.berr_after <= info.berr_before && info.berr_after <= 8 * DBL_EPSILON,
+              "device refinement, %lld rhs: %.3e -> %.3e in %d steps", (long long)nrhs, info.berr_before,
+              info.berr_after, info.refine_steps);
+    }
     o.refine = 2;
     host_solve(A, F, &o, 1, &info, "GPU refinement, 2 steps");
     CHECK(info.refine_steps == 2 && info.seconds_refine > 0, "refine = 2: %d steps", info.refine_steps);
@@ -208,6 +213,8 @@ int main(int argc, char **argv)
         /* The CPU solve brought L to the host: factor again to have it on the device. */
         CHECK(sylva_refactorize(F, A, &fi) == SYLVA_OK, "refactorize: %s", sylva_last_error());
         gpu_vs_cpu(A, F, 64);
+        CHECK(sylva_refactorize(F, A, &fi) == SYLVA_OK, "refactorize: %s", sylva_last_error());
+        gpu_vs_cpu(A, F, 20); /* a wide chunk of 16 and one of 4 columns padded to 16 (gpu_solve.h) */
         CHECK(sylva_refactorize(F, A, &fi) == SYLVA_OK, "refactorize: %s", sylva_last_error());
         blocks_and_refinement(A, F);
         held_between_solves(A, F);
