@@ -72,21 +72,9 @@ extern "C" {
  * counters in the workspace. */
 #define SYLVA_SOLVE_TICKETS 2
 /* Right-hand sides per column chunk: each chunk runs through the items with
- * counters of its own, by a block of 4 warps. A solve of one column runs
- * kernels compiled for one; of 2 to SYLVA_SOLVE_COLS, chunks of
- * SYLVA_SOLVE_COLS (a warp per column on a diagonal block); of more,
- * chunks of SYLVA_SOLVE_WIDE (a warp per 2 columns there), so that an
- * item's fixed work (its waits, its diagonal blocks' loads, the loads of
- * L) is paid once for 8 columns rather than twice (docs/perf-log.md, "The
- * solve, v16"). */
+ * counters of its own (a block of as many warps: one per column on a
+ * diagonal block). */
 #define SYLVA_SOLVE_COLS 4
-#ifndef SYLVA_SOLVE_WIDE
-#define SYLVA_SOLVE_WIDE 8
-#endif
-static inline int sylva__solve_chunk_cols(int64_t nrhs)
-{
-    return nrhs <= 1 ? 1 : nrhs <= SYLVA_SOLVE_COLS ? SYLVA_SOLVE_COLS : SYLVA_SOLVE_WIDE;
-}
 /* How a sweep's chain steps synchronize (bits; SYLVA_SOLVE_STEP=N in the
  * environment overrides the default, for measurements): OWN, a triangle
  * item stages its own rows of the right-hand side in shared memory before

@@ -16,12 +16,9 @@
  * fences and volatile polls as before v6 on request); the right-hand side
  * is read and written through L2 (__ldcg/__stcg: another block may have
  * written it during the launch).
- * Right-hand sides go in chunks of W = sylva__solve_chunk_cols(nrhs): a
- * one-column solve runs kernels compiled for one column (W = 1: no
- * accumulators, staging or guards for three absent ones), up to 4 columns
- * kernels for 4 (a warp each on a diagonal block), more kernels for
- * SYLVA_SOLVE_WIDE (a warp per W / 4 on a diagonal block; shared memory
- * past the static limit is dynamic).
+ * Right-hand sides go SYLVA_SOLVE_COLS at a time (a warp each on a
+ * diagonal block); a one-column solve runs kernels compiled for one column
+ * (W = 1: no accumulators, staging or guards for the three absent ones).
  * Replaced the level-by-level launches (4 per level and direction, 6
  * cuBLAS calls per large front: 9 ms for a 2.4 ms cuDSS solve of
  * lap3d7:60, docs/perf-log.md). */
@@ -39,29 +36,12 @@ namespace {
  * more items moving (measured 4 against 8: docs/perf-log.md, v4). */
 #define FLOW_MIN_BLOCKS 8
 /* The top's launch (Top): 3 blocks an SM, registers for its 64-row
- * triangle items' prefetched L (gpu_solve_top.cuh). A wide chunk's bottom
- * kernel: as many as its shared memory allows (W = 8: 40 KB, 96 registers
- * for W accumulators on 2 rows). */
+ * triangle items' prefetched L (gpu_solve_top.cuh). */
 #define TOP_MIN_BLOCKS 3
-#define WIDE_MIN_BLOCKS(W) ((W) > 8 ? 3 : 5)
-/* A kernel's shared doubles: its items' buffer s, then a diagonal block
- * d; past the static limit they are dynamic. */
-template <int W, bool Top> struct flow_smem {
-    static constexpr int s = Top ? FLOW_MAX(TOP_BUF(W), FLOW_BUF(W)) : FLOW_BUF(W);
-    static constexpr int total = s + FLOW_TB * FLOW_DLD;
-    static constexpr bool dynamic = total * sizeof(double) > 48 * 1024;
-    static constexpr size_t dynamic_bytes = dynamic ? total * sizeof(double) : 0;
-};
-extern __shared__ __align__(16) double flow_dynamic[];
-
 template <int W, bool Forward, bool Top>
-__global__ void __launch_bounds__(FLOW_THREADS, Top                  ? TOP_MIN_BLOCKS
-                                                : W > SYLVA_SOLVE_COLS ? WIDE_MIN_BLOCKS(W)
-                                                                       : FLOW_MIN_BLOCKS) flow_kernel(flow_args a)
+__global__ void __launch_bounds__(FLOW_THREADS, Top ? TOP_MIN_BLOCKS : FLOW_MIN_BLOCKS) flow_kernel(flow_args a)
 {
-    using sm = flow_smem<W, Top>;
-    __shared__ double s_static[sm::dynamic ? 1 : sm::s], d_static[sm::dynamic ? 1 : FLOW_TB * FLOW_DLD];
-    double *const s = sm::dynamic ? flow_dynamic : s_static, *const d = sm::dynamic ? flow_dynamic + sm::s : d_static;
+    __shared__ double s[Top ? FLOW_MAX(TOP_BUF, FLOW_BUF) : FLOW_BUF], d[FLOW_TB * FLOW_DLD];
     __shared__ int item, flag;
     /* One ticket at a time: a block that held the next ticket while it
      * waited on its item kept ready work from free blocks (measured: 8.3 →
@@ -103,7 +83,7 @@ __global__ void __launch_bounds__(FLOW_THREADS, Top                  ? TOP_MIN_B
             a.trace[4 * (int64_t)ticket + 1] = flow_clock();
         }
         {
-            const int c0 = chunk * W, nc = min(FLOW_COLS, a.nrhs - c0);
+            const int c0 = chunk * SYLVA_SOLVE_COLS, nc = min(FLOW_COLS, a.nrhs - c0);
             if (kind == SYLVA_SOLVE_FOLD) {
                 if (Forward) fold_forward<W>(F, a, c0, nc, s, d);
                 else fold_backward<W>(F, a, c0, nc, s, d);
@@ -163,36 +143,29 @@ int cuda_fail(const char *what, cudaError_t e)
 /* As many blocks of FLOW_WARPS warps (W columns a chunk) as fit on the
  * device at once, no more than items. */
 #define FLOW_MAX_DEVICES 64
-/* Resident blocks per device, chunk width (1, SYLVA_SOLVE_COLS,
- * SYLVA_SOLVE_WIDE), sweep and part (bottom, top), found once (the
- * occupancy query costs microseconds, a small solve's sweep not many
- * more); a kernel with dynamic shared memory is allowed it then. */
-static std::atomic<int> resident_blocks[3][2][2][FLOW_MAX_DEVICES];
+/* Resident blocks per device, column count (1 or SYLVA_SOLVE_COLS), sweep
+ * and part (bottom, top), found once (the occupancy query costs
+ * microseconds, a small solve's sweep not many more). */
+static std::atomic<int> resident_blocks[2][2][2][FLOW_MAX_DEVICES];
 
 template <int W, bool Forward, bool Top> int launch(const flow_args &a, int count, cudaStream_t s)
 {
-    using sm = flow_smem<W, Top>;
-    const int wi = W == 1 ? 0 : W == SYLVA_SOLVE_COLS ? 1 : 2;
     int dev = 0;
     cudaError_t e = cudaGetDevice(&dev);
     if (e != cudaSuccess) return cuda_fail("sizing the solve's grid", e);
-    std::atomic<int> *cached = dev < FLOW_MAX_DEVICES ? &resident_blocks[wi][Forward][Top][dev] : nullptr;
+    std::atomic<int> *cached = dev < FLOW_MAX_DEVICES ? &resident_blocks[W == 1][Forward][Top][dev] : nullptr;
     int resident = cached ? cached->load(std::memory_order_relaxed) : 0;
     if (resident == 0) {
         int sms = 1, per_sm = 1;
-        if (sm::dynamic && (e = cudaFuncSetAttribute(flow_kernel<W, Forward, Top>,
-                                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                     (int)sm::dynamic_bytes)) != cudaSuccess)
-            return cuda_fail("allowing the solve's shared memory", e);
         if ((e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess ||
             (e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flow_kernel<W, Forward, Top>, FLOW_THREADS,
-                                                                sm::dynamic_bytes)) != cudaSuccess)
+                                                                0)) != cudaSuccess)
             return cuda_fail("sizing the solve's grid", e);
         resident = sms * std::max(per_sm, 1);
         if (cached) cached->store(resident, std::memory_order_relaxed);
     }
     const int grid = std::min(count, resident);
-    flow_kernel<W, Forward, Top><<<grid, FLOW_THREADS, sm::dynamic_bytes, s>>>(a);
+    flow_kernel<W, Forward, Top><<<grid, FLOW_THREADS, 0, s>>>(a);
     e = cudaGetLastError();
     return e == cudaSuccess ? SYLVA_OK
                             : cuda_fail(Top ? (Forward ? "flow_kernel (top, forward)" : "flow_kernel (top, backward)")
@@ -208,13 +181,9 @@ template <bool Top> int part(flow_args a, int first, int count, int *ticket, boo
     a.nitems = count;
     a.ticket = ticket;
     if (a.trace) a.trace += 4 * (int64_t)first * a.nchunks;
-    const int tickets = count * a.nchunks, w = sylva__solve_chunk_cols(a.nrhs);
-    if (w == 1) return forward ? launch<1, true, Top>(a, tickets, s) : launch<1, false, Top>(a, tickets, s);
-    if (w == SYLVA_SOLVE_COLS)
-        return forward ? launch<SYLVA_SOLVE_COLS, true, Top>(a, tickets, s)
-                       : launch<SYLVA_SOLVE_COLS, false, Top>(a, tickets, s);
-    return forward ? launch<SYLVA_SOLVE_WIDE, true, Top>(a, tickets, s)
-                   : launch<SYLVA_SOLVE_WIDE, false, Top>(a, tickets, s);
+    const int tickets = count * a.nchunks;
+    if (a.nrhs == 1) return forward ? launch<1, true, Top>(a, tickets, s) : launch<1, false, Top>(a, tickets, s);
+    return forward ? launch<FLOW_W, true, Top>(a, tickets, s) : launch<FLOW_W, false, Top>(a, tickets, s);
 }
 
 /* SYLVA_SOLVE_STEP from the environment (read once), else the default. */
@@ -264,7 +233,7 @@ int sweep(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, 
     const sylva__solve_layout *y = &d->lay;
     const char *bl = (const char *)b->blob;
     int *flow = (int *)((char *)b->work + b->ws.flow);
-    const int w = sylva__solve_chunk_cols(nrhs), nchunks = (int)((nrhs + w - 1) / w);
+    const int nchunks = (int)((nrhs + SYLVA_SOLVE_COLS - 1) / SYLVA_SOLVE_COLS);
     if ((int64_t)count * nchunks > INT32_MAX)
         return sylva__fail(SYLVA_ERR_UNSUPPORTED, "GPU solve: %d items × %d column chunks", count, nchunks);
     cudaError_t e = cudaMemsetAsync(flow, 0, (size_t)(3 * (int64_t)F * nchunks + SYLVA_SOLVE_TICKETS) * sizeof(int), s);

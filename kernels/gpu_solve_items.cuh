@@ -2,8 +2,7 @@
  * alone: what a sweep reads and writes (flow_args), the waits and signals
  * on the per-front counters, and the work of each item kind (a folded
  * front, a triangle block, an update chunk; forward and backward) for one
- * chunk of W right-hand-side columns (1, 4 or SYLVA_SOLVE_WIDE), by one
- * block of 4 warps. Device code
+ * chunk of right-hand-side columns, by one block of W warps. Device code
  * only: no launch, no allocation, no failure (the kernel and its launch
  * are in gpu_solve_flow.cu; the contract of the items in gpu_solve.h). */
 #ifndef SYLVA_KERNELS_GPU_SOLVE_ITEMS_CUH
@@ -12,49 +11,40 @@
 #include "gpu_common.cuh"
 #include "gpu_solve.h"
 
-/* A block of FLOW_WARPS warps takes a chunk of W right-hand sides; on a
- * diagonal block a warp takes FLOW_CPW(W) of its columns (W ≤ 4: the
- * warp's own column, if the chunk has it); FLOW_Q pivots of a 32-pivot
- * block per warp. The item code is compiled for W columns a chunk
- * (FLOW_COLS accumulators a thread): 1 for a one-column solve, whose steps
- * then neither carry nor stage three columns of zeros, SYLVA_SOLVE_COLS,
- * or SYLVA_SOLVE_WIDE. The shared layout holds FLOW_SW(W) columns: the one-
- * and four-column kernels share theirs. */
-#define FLOW_WARPS 4
+/* A block of FLOW_WARPS = SYLVA_SOLVE_COLS warps takes a chunk of up to
+ * that many right-hand sides (a warp each on a diagonal block); FLOW_Q
+ * columns of a 32-column block per warp. The item code is compiled for W
+ * columns a chunk (FLOW_COLS accumulators a thread): SYLVA_SOLVE_COLS, or
+ * 1 for a one-column solve (gpu_solve_flow.cu), whose steps then neither
+ * carry nor stage three columns of zeros. The shared layout is the same
+ * for both. */
+#define FLOW_WARPS SYLVA_SOLVE_COLS
 #define FLOW_THREADS (FLOW_WARPS * 32)
 #define FLOW_COLS W
-#define FLOW_SW(W) ((W) > SYLVA_SOLVE_COLS ? (W) : SYLVA_SOLVE_COLS)
-#define FLOW_CPW(W) ((W) > FLOW_WARPS ? (W) / FLOW_WARPS : 1)
 #define FLOW_Q (32 / FLOW_WARPS)
 #define FLOW_FULL 0xffffffffu
 #define FLOW_TB SYLVA_SOLVE_TB
 #define FLOW_MAX(a, b) ((a) > (b) ? (a) : (b))
-static_assert(FLOW_WARPS == SYLVA_SOLVE_COLS, "a four-column chunk has a warp per column");
-static_assert(SYLVA_SOLVE_WIDE > SYLVA_SOLVE_COLS && SYLVA_SOLVE_WIDE % FLOW_WARPS == 0,
-              "a wide chunk's columns are whole warps' shares");
 /* Shared doubles: the widest of the items' needs (a triangle block's
- * partial sums; staged pivot rows; staged CB rows of the solution), SW
- * columns each. */
-#define FLOW_BUF(W)                                                                                                 \
-    (FLOW_SW(W) * FLOW_MAX(FLOW_MAX(FLOW_THREADS, SYLVA_SOLVE_UK), FLOW_MAX(SYLVA_SOLVE_FOLD_R, SYLVA_SOLVE_BR)))
+ * partial sums; staged pivot rows; staged CB rows of the solution). */
+#define FLOW_BUF                                                                                                    \
+    (FLOW_W * FLOW_MAX(FLOW_MAX(32 * FLOW_W, SYLVA_SOLVE_UK), FLOW_MAX(SYLVA_SOLVE_FOLD_R, SYLVA_SOLVE_BR)))
 #define FLOW_DLD 33 /* leading dimension of a diagonal block in shared memory */
 /* A triangle item's inverted diagonal block: the end of s, past the
  * partial sums (FLOW_THREADS · FLOW_COLS doubles). */
-#define FLOW_INV_OFF(W) (FLOW_BUF(W) - FLOW_TB * FLOW_DLD)
+#define FLOW_INV_OFF (FLOW_BUF - FLOW_TB * FLOW_DLD)
+#define FLOW_W SYLVA_SOLVE_COLS
 /* Rows per thread of a forward update (SYLVA_SOLVE_UR of them per item). */
-#define FLOW_UPD_RPT (SYLVA_SOLVE_UR / FLOW_THREADS)
-static_assert(SYLVA_SOLVE_UR % FLOW_THREADS == 0, "a forward update item's rows are whole rounds of the block");
+#define FLOW_UPD_RPT (SYLVA_SOLVE_UR / (FLOW_W * 32))
+static_assert(SYLVA_SOLVE_UR % (FLOW_W * 32) == 0, "a forward update item's rows are whole rounds of the block");
 
 static_assert(FLOW_TB == 32, "a triangle block is one warp's rows");
 /* A triangle item's own rows of X1 (FLOW_TB × FLOW_COLS), staged before
  * its waits (SYLVA_SOLVE_STEP_OWN): between the partial sums and the
  * inverted block. */
-#define FLOW_OWN_OFF(W) (FLOW_THREADS * FLOW_SW(W))
-static_assert(FLOW_OWN_OFF(SYLVA_SOLVE_COLS) + FLOW_TB * SYLVA_SOLVE_COLS <= FLOW_INV_OFF(SYLVA_SOLVE_COLS) &&
-                  FLOW_OWN_OFF(SYLVA_SOLVE_WIDE) + FLOW_TB * SYLVA_SOLVE_WIDE <= FLOW_INV_OFF(SYLVA_SOLVE_WIDE),
-              "the own rows overlap neither the partial sums nor the inverted block");
-static_assert(SYLVA_SOLVE_FOLD_K * SYLVA_SOLVE_WIDE <= FLOW_BUF(SYLVA_SOLVE_WIDE),
-              "a folded front's pivot rows fit the staging buffer");
+#define FLOW_OWN_OFF (FLOW_W * 32 * FLOW_W)
+static_assert(FLOW_OWN_OFF + FLOW_TB * FLOW_W <= FLOW_INV_OFF, "the own rows overlap neither the partial sums nor the inverted block");
+static_assert(SYLVA_SOLVE_FOLD_K * FLOW_W <= FLOW_BUF, "a folded front's pivot rows fit the staging buffer");
 
 namespace sylva {
 namespace {
@@ -225,46 +215,6 @@ __device__ __forceinline__ double diag_backward(const double *d, int jb, double 
         else if (lane < jj) v -= d[jj + lane * FLOW_DLD] * xj;
     }
     return v;
-}
-
-/* diag_forward (or Backward, diag_backward) on Q columns at once: the Q
- * dependent chains interleaved, so that each step's latency is paid once
- * for Q columns (a wide chunk's warp holds FLOW_CPW of them). */
-template <int Q, bool Backward> __device__ __forceinline__ void diag_solve_q(const double *d, int jb, double (&v)[Q])
-{
-    const int lane = threadIdx.x % 32;
-    for (int t = 0; t < jb; t++) {
-        const int jj = Backward ? jb - 1 - t : t;
-        const double p = d[32 + jj * FLOW_DLD], l = Backward ? d[jj + lane * FLOW_DLD] : d[lane + jj * FLOW_DLD];
-        const bool below = Backward ? lane < jj : lane > jj && lane < jb;
-#pragma unroll
-        for (int q = 0; q < Q; q++) {
-            const double xj = __shfl_sync(FLOW_FULL, v[q], jj) * p;
-            if (lane == jj) v[q] = xj;
-            else if (below) v[q] -= l * xj;
-        }
-    }
-}
-
-/* Rows [j0, j0 + jb) of X1's chunk (columns c0 .. c0 + nc, ld ldx) ← the
- * diagonal block d (jb × jb)⁻¹ (Backward: ⁻ᵀ) times themselves, for a wide
- * chunk (W > FLOW_WARPS): a warp per FLOW_CPW(W) adjacent columns, solved
- * at once, a lane per row. (W ≤ FLOW_WARPS: a warp per column, written
- * out in the folded fronts.) */
-template <int W, bool Backward>
-__device__ __forceinline__ void solve_diag_wide(const front &F, const flow_args &a, const double *d, int j0, int jb,
-                                                int c0, int nc)
-{
-    constexpr int Q = FLOW_CPW(W);
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, cw = warp * Q;
-    double *x = F.X1 + j0 + lane + (int64_t)(c0 + cw) * a.ldx;
-    double v[Q];
-#pragma unroll
-    for (int q = 0; q < Q; q++) v[q] = lane < jb && cw + q < nc ? __ldcg(x + q * a.ldx) : 0.0;
-    diag_solve_q<Q, Backward>(d, jb, v);
-#pragma unroll
-    for (int q = 0; q < Q; q++)
-        if (lane < jb && cw + q < nc) __stcg(x + q * a.ldx, v[q]);
 }
 
 /* The inverse of the diagonal block in d (jb × jb, its pivots'
@@ -451,9 +401,7 @@ template <int W> __device__ void fold_forward(const front &F, const flow_args &a
     for (int j0 = 0; j0 < F.k; j0 += FLOW_TB) {
         const int jb = min(FLOW_TB, F.k - j0);
         load_diag<W>(F, j0, jb, d);
-        if (W > FLOW_WARPS) {
-            solve_diag_wide<W, false>(F, a, d, j0, jb, c0, nc);
-        } else if (warp < nc) {
+        if (warp < nc) {
             double *x = F.X1 + (int64_t)(c0 + warp) * a.ldx + j0;
             double v = diag_forward(d, jb, lane < jb ? __ldcg(x + lane) : 0.0);
             if (lane < jb) __stcg(x + lane, v);
@@ -492,9 +440,7 @@ template <int W> __device__ void fold_backward(const front &F, const flow_args &
     for (int j0 = (F.k - 1) / FLOW_TB * FLOW_TB; j0 >= 0; j0 -= FLOW_TB) {
         const int jb = min(FLOW_TB, F.k - j0);
         load_diag<W>(F, j0, jb, d);
-        if (W > FLOW_WARPS) {
-            solve_diag_wide<W, true>(F, a, d, j0, jb, c0, nc);
-        } else if (warp < nc) {
+        if (warp < nc) {
             double *x = F.X1 + (int64_t)(c0 + warp) * a.ldx + j0;
             double v = diag_backward(d, jb, lane < jb ? __ldcg(x + lane) : 0.0);
             if (lane < jb) __stcg(x + lane, v);
@@ -526,33 +472,11 @@ __device__ __forceinline__ void finish_block(const front &F, const flow_args &a,
 #pragma unroll
     for (int c = 0; c < FLOW_COLS; c++) s[(warp * 32 + lane) * FLOW_COLS + c] = acc[c];
     __syncthreads();
-    if (W > FLOW_WARPS) { /* a warp per FLOW_CPW(W) adjacent columns */
-        constexpr int Q = FLOW_CPW(W);
-        const int cw = warp * Q;
-        double *x = F.X1 + r0 + lane + (int64_t)(c0 + cw) * a.ldx;
-        double v[Q];
-#pragma unroll
-        for (int q = 0; q < Q; q++) {
-            v[q] = 0;
-            if (lane < jb && cw + q < nc) {
-                v[q] = staged ? s[FLOW_OWN_OFF(W) + lane * FLOW_COLS + cw + q] : __ldcg(x + q * a.ldx);
-                for (int w = 0; w < FLOW_WARPS; w++) v[q] -= s[(w * 32 + lane) * FLOW_COLS + cw + q];
-            }
-        }
-        if (inverted) {
-#pragma unroll
-            for (int q = 0; q < Q; q++) v[q] = apply_inverse<Backward>(inv, jb, v[q]);
-        } else {
-            diag_solve_q<Q, Backward>(d, jb, v);
-        }
-#pragma unroll
-        for (int q = 0; q < Q; q++)
-            if (lane < jb && cw + q < nc) __stcg(x + q * a.ldx, v[q]);
-    } else if (warp < nc) {
+    if (warp < nc) {
         double *x = F.X1 + (int64_t)(c0 + warp) * a.ldx;
         double v = 0;
         if (lane < jb) {
-            v = staged ? s[FLOW_OWN_OFF(W) + lane * FLOW_COLS + warp] : __ldcg(x + r0 + lane);
+            v = staged ? s[FLOW_OWN_OFF + lane * FLOW_COLS + warp] : __ldcg(x + r0 + lane);
             for (int w = 0; w < FLOW_WARPS; w++) v -= s[(w * 32 + lane) * FLOW_COLS + warp];
         }
         v = inverted ? apply_inverse<Backward>(inv, jb, v)
@@ -571,9 +495,9 @@ __device__ void tri_forward(const front &F, const flow_args &a, const int *tdone
 {
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int r0 = b * FLOW_TB, jb = min(FLOW_TB, F.k - r0), row = min(r0 + lane, F.k - 1);
-    if (a.step & SYLVA_SOLVE_STEP_OWN) stage_own<W>(F, a, r0, jb, c0, nc, s + FLOW_OWN_OFF(W));
+    if (a.step & SYLVA_SOLVE_STEP_OWN) stage_own<W>(F, a, r0, jb, c0, nc, s + FLOW_OWN_OFF);
     load_diag<W>(F, r0, jb, d);
-    double *const inv = s + FLOW_INV_OFF(W);
+    double *const inv = s + FLOW_INV_OFF;
     const bool inverted = b > 0; /* block 0 waits for nothing: it substitutes */
     if (inverted) invert_diag(d, jb, inv);
     double acc[FLOW_COLS];
@@ -628,9 +552,9 @@ __device__ void tri_backward(const front &F, const flow_args &a, const int *tdon
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int r0 = b * FLOW_TB, jb = min(FLOW_TB, F.k - r0), need = nt - 1 - b;
     const double *Lj = F.L + (int64_t)(r0 + min(lane, jb - 1)) * F.m; /* our pivot's column */
-    if (a.step & SYLVA_SOLVE_STEP_OWN) stage_own<W>(F, a, r0, jb, c0, nc, s + FLOW_OWN_OFF(W));
+    if (a.step & SYLVA_SOLVE_STEP_OWN) stage_own<W>(F, a, r0, jb, c0, nc, s + FLOW_OWN_OFF);
     load_diag<W>(F, r0, jb, d);
-    double *const inv = s + FLOW_INV_OFF(W);
+    double *const inv = s + FLOW_INV_OFF;
     const bool inverted = need > 0; /* the last block waits for nothing: it substitutes */
     if (inverted) invert_diag(d, jb, inv);
     double acc[FLOW_COLS];

@@ -22,18 +22,17 @@
 #define TOP_HALF (TOP_TB / 2)
 #define TOP_THREADS (2 * TOP_TB) /* a thread per row and half tile */
 static_assert(TOP_HALF == 32, "a half of a top triangle block is one warp's rows");
-static_assert(TOP_THREADS == FLOW_THREADS, "the top's items are written for blocks of 4 warps");
+static_assert(TOP_THREADS == SYLVA_SOLVE_COLS * 32, "the top's items are written for blocks of 4 warps");
 /* The item's shared doubles (in the kernel's s): the halves' inverses, L[B,
  * A] (first B itself, while it is inverted), the threads' partial sums,
- * the item's own rows of X1 and an arriving tile's X1 (FLOW_SW(W) columns
- * each). */
+ * the item's own rows of X1 and an arriving tile's X1 (FLOW_COLS each). */
 #define TOP_INVA 0
 #define TOP_INVB (TOP_INVA + TOP_HALF * FLOW_DLD)
 #define TOP_LBA (TOP_INVB + TOP_HALF * FLOW_DLD)
 #define TOP_PART (TOP_LBA + TOP_HALF * FLOW_DLD)
-#define TOP_OWN(W) (TOP_PART + TOP_THREADS * FLOW_SW(W))
-#define TOP_XS(W) (TOP_OWN(W) + TOP_TB * FLOW_SW(W))
-#define TOP_BUF(W) (TOP_XS(W) + TOP_TB * FLOW_SW(W))
+#define TOP_OWN (TOP_PART + TOP_THREADS * SYLVA_SOLVE_COLS)
+#define TOP_XS (TOP_OWN + TOP_TB * SYLVA_SOLVE_COLS)
+#define TOP_BUF (TOP_XS + TOP_TB * SYLVA_SOLVE_COLS)
 
 namespace sylva {
 namespace {
@@ -59,7 +58,7 @@ __device__ void top_prepare(const front &F, const flow_args &a, int r0, int jb, 
 {
     const int tid = threadIdx.x, ja = min(TOP_HALF, jb), jbb = jb - ja;
     double *const rawb = s + TOP_LBA;
-    if (a.step & SYLVA_SOLVE_STEP_OWN) stage_own<W>(F, a, r0, jb, c0, nc, s + TOP_OWN(W));
+    if (a.step & SYLVA_SOLVE_STEP_OWN) stage_own<W>(F, a, r0, jb, c0, nc, s + TOP_OWN);
     for (int u = tid; u < TOP_HALF * TOP_HALF; u += TOP_THREADS) {
         const int i = u % TOP_HALF, j = u / TOP_HALF;
         if (i < ja && j < ja) d[i + j * FLOW_DLD] = __ldg(F.L + (r0 + i) + (int64_t)(r0 + j) * F.m);
@@ -85,8 +84,8 @@ __device__ void top_prepare(const front &F, const flow_args &a, int r0, int jb, 
 
 /* The end of a top triangle item: the partial sums reduced through shared
  * memory and subtracted from the item's rows, then the 64 × 64 diagonal
- * block solved by a warp per column of the chunk (a wide chunk: per
- * FLOW_CPW(W) of them, one after another), a lane per row of each half. Forward: x_A = A⁻¹ v_A, x_B = B⁻¹ (v_B − L[B, A] x_A); Backward
+ * block solved by a warp per column of the chunk, a lane per row of each
+ * half. Forward: x_A = A⁻¹ v_A, x_B = B⁻¹ (v_B − L[B, A] x_A); Backward
  * (the block transposed): x_B = B⁻ᵀ v_B, x_A = A⁻ᵀ (v_A − L[B, A]ᵀ x_B). */
 template <int W, bool Backward>
 __device__ __forceinline__ void top_finish(const front &F, const flow_args &a, const double (&acc)[FLOW_COLS],
@@ -98,16 +97,12 @@ __device__ __forceinline__ void top_finish(const front &F, const flow_args &a, c
 #pragma unroll
     for (int c = 0; c < FLOW_COLS; c++) part[tid * FLOW_COLS + c] = acc[c];
     __syncthreads();
-    constexpr int Q = FLOW_CPW(W);
-#pragma unroll 1
-    for (int q = 0; q < Q; q++) {
-        const int c = W > FLOW_WARPS ? warp * Q + q : warp;
-        if (c >= nc) break;
-        double *x = F.X1 + (int64_t)(c0 + c) * a.ldx + r0;
+    if (warp < nc) {
+        double *x = F.X1 + (int64_t)(c0 + warp) * a.ldx + r0;
         const double *lba = s + TOP_LBA;
         auto row_value = [&](int i) { /* row i of the block less the partial sums */
-            double v = staged ? s[TOP_OWN(W) + i * FLOW_COLS + c] : __ldcg(x + i);
-            return v - part[i * FLOW_COLS + c] - part[(TOP_TB + i) * FLOW_COLS + c];
+            double v = staged ? s[TOP_OWN + i * FLOW_COLS + warp] : __ldcg(x + i);
+            return v - part[i * FLOW_COLS + warp] - part[(TOP_TB + i) * FLOW_COLS + warp];
         };
         double va = lane < ja ? row_value(lane) : 0.0, vb = lane < jbb ? row_value(TOP_HALF + lane) : 0.0;
         if (!Backward) {
@@ -177,13 +172,13 @@ __device__ void top_tri_forward(const front &F, const flow_args &a, const int *t
         double l[TOP_HALF];
         load(done, l);
         const int hi = min(block_wait(tdone + F.f, done + 1, flag, a), b);
-        top_stage<W>(F, a, done * TOP_TB, (done + 1) * TOP_TB, c0, nc, s + TOP_XS(W));
-        top_take<W>(l, s + TOP_XS(W), acc);
+        top_stage<W>(F, a, done * TOP_TB, (done + 1) * TOP_TB, c0, nc, s + TOP_XS);
+        top_take<W>(l, s + TOP_XS, acc);
 #pragma unroll 1
         for (int t = done + 1; t < hi; t++) {
             load(t, l);
-            top_stage<W>(F, a, t * TOP_TB, (t + 1) * TOP_TB, c0, nc, s + TOP_XS(W));
-            top_take<W>(l, s + TOP_XS(W), acc);
+            top_stage<W>(F, a, t * TOP_TB, (t + 1) * TOP_TB, c0, nc, s + TOP_XS);
+            top_take<W>(l, s + TOP_XS, acc);
         }
         done = hi;
     }
@@ -212,8 +207,8 @@ __device__ void top_tri_backward(const front &F, const flow_args &a, const int *
     };
     auto step = [&](int t, const double (&l)[TOP_HALF]) {
         const int p0 = (nt - 1 - t) * TOP_TB;
-        top_stage<W>(F, a, p0, min(p0 + TOP_TB, F.k), c0, nc, s + TOP_XS(W));
-        top_take<W>(l, s + TOP_XS(W), acc);
+        top_stage<W>(F, a, p0, min(p0 + TOP_TB, F.k), c0, nc, s + TOP_XS);
+        top_take<W>(l, s + TOP_XS, acc);
     };
     for (int done = 0; done < need;) {
         double l[TOP_HALF];

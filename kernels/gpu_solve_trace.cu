@@ -12,7 +12,7 @@
 
 static size_t trace_words(const sylva__solve_desc *d, int64_t nrhs, int sweep)
 {
-    const int64_t w = sylva__solve_chunk_cols(nrhs), chunks = (nrhs + w - 1) / w;
+    int64_t chunks = (nrhs + SYLVA_SOLVE_COLS - 1) / SYLVA_SOLVE_COLS;
     return (size_t)(4 * (int64_t)(sweep == 0 ? d->nitems_f : d->nitems_b) * chunks + 4);
 }
 
@@ -43,7 +43,7 @@ extern "C" int sylva__gpu_solve_trace_end(const sylva__solve_desc *d, sylva__sol
         const char *bl = (const char *)d->host_blob;
         const sylva__solve_layout *y = &d->lay;
         const int *m = (const int *)(bl + y->m), *k = (const int *)(bl + y->k);
-        const int chunk_cols = sylva__solve_chunk_cols(nrhs), chunks = (int)((nrhs + chunk_cols - 1) / chunk_cols);
+        const int chunks = (int)((nrhs + SYLVA_SOLVE_COLS - 1) / SYLVA_SOLVE_COLS);
         unsigned long long t0 = ~0ull;
         for (int w = 0; w < 2; w++)
             for (size_t q = 0; q + 4 < words[w]; q += 4) /* the last 4 words: padding */

@@ -21,7 +21,7 @@ void sylva__solve_ws_layout(const sylva__solve_desc *d, int64_t nrhs, int refine
     w->gbase = o;
     o = round_up(o + (size_t)d->ngroups * sizeof(double *));
     w->flow = o;
-    const int64_t w_cols = sylva__solve_chunk_cols(nrhs), chunks = (nrhs + w_cols - 1) / w_cols;
+    int64_t chunks = (nrhs + SYLVA_SOLVE_COLS - 1) / SYLVA_SOLVE_COLS;
     o = round_up(o + (size_t)(3 * (int64_t)d->nfronts * chunks + SYLVA_SOLVE_TICKETS) * sizeof(int));
     w->bad = o;
     o = round_up(o + (size_t)d->nfronts * sizeof(int));

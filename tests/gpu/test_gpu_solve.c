@@ -1,8 +1,8 @@
 /* test_gpu_solve.c — the solve on the GPU against the CPU solve, after a
  * GPU factorization (exit 77 where there is no GPU):
  *   test_gpu_solve SPEC [policy=P] [small=N]
- * For 1, 64 and 20 right-hand sides (one column; chunks of 16, the last
- * padded: gpu_solve.h): the GPU solve (mode AUTO: where the factor
+ * For 1, 64 and 20 right-hand sides (one column; 16 and 5 chunks of 4
+ * columns): the GPU solve (mode AUTO: where the factor
  * is) runs on the GPU, has a backward error ≤ c·n·ε like the CPU solve of
  * the same factor, uploads the right-hand sides and downloads the
  * solution once (bytes moved: about the block each way, never L), and
@@ -108,7 +108,7 @@ static void blocks_and_refinement(const sylva_matrix *A, sylva_factor_t *F)
           (long long)info.blocks, sylva_solve_mode_name(info.mode));
     o.solve_block = 0;
     o.refine = SYLVA_REFINE_AUTO;
-    for (int64_t nrhs = 4; nrhs <= 20; nrhs += 16) { /* one chunk of 4; chunks of 16, the second padded */
+    for (int64_t nrhs = 4; nrhs <= 20; nrhs += 16) { /* one column chunk; five (the residual over them) */
         host_solve(A, F, &o, nrhs, &info, "GPU refinement");
         CHECK(info.mode == SYLVA_SOLVE_GPU, "refinement ran in %s", sylva_solve_mode_name(info.mode));
         CHECK(info.berr_before >= 0 && info.berr_after <= info.berr_before && info.berr_after <= 8 * DBL_EPSILON,
@@ -214,7 +214,7 @@ int main(int argc, char **argv)
         CHECK(sylva_refactorize(F, A, &fi) == SYLVA_OK, "refactorize: %s", sylva_last_error());
         gpu_vs_cpu(A, F, 64);
         CHECK(sylva_refactorize(F, A, &fi) == SYLVA_OK, "refactorize: %s", sylva_last_error());
-        gpu_vs_cpu(A, F, 20); /* a wide chunk of 16 and one of 4 columns padded to 16 (gpu_solve.h) */
+        gpu_vs_cpu(A, F, 20); /* a number of columns that is not a power of two */
         CHECK(sylva_refactorize(F, A, &fi) == SYLVA_OK, "refactorize: %s", sylva_last_error());
         blocks_and_refinement(A, F);
         held_between_solves(A, F);

@@ -145,14 +145,9 @@ static void check_blob(const sylva__plan *pl, const sylva__gpu_solve_plan *gs)
     for (int refine = 0; refine < 2; refine++) { /* in order, aligned, each array before the next */
         sylva__solve_ws w;
         sylva__solve_ws_layout(d, 7, refine, &w);
-        /* 7 columns: one wide chunk (gpu_solve.h). */
-        CHECK(sylva__solve_chunk_cols(7) == SYLVA_SOLVE_WIDE && SYLVA_SOLVE_WIDE >= 7 &&
-                  sylva__solve_chunk_cols(4) == 4 && sylva__solve_chunk_cols(2) == 4 &&
-                  sylva__solve_chunk_cols(1) == 1,
-              "chunk widths");
         size_t vec = (size_t)t->n * 7 * sizeof(double);
         size_t start[] = {w.Lp, w.gbase, w.flow, w.bad, w.badval, w.x, w.b, w.r, w.d, w.omega};
-        size_t flow = (size_t)(3 * d->nfronts + SYLVA_SOLVE_TICKETS);
+        size_t flow = (size_t)(3 * d->nfronts * ((7 + SYLVA_SOLVE_COLS - 1) / SYLVA_SOLVE_COLS) + SYLVA_SOLVE_TICKETS);
         size_t size[] = {(size_t)d->nfronts * 8, (size_t)d->ngroups * 8, flow * 4,
                          (size_t)d->nfronts * 4, (size_t)d->nfronts * 8, vec, vec, vec, vec, 7 * 8};
         int count = refine ? 10 : 6;
