@@ -393,68 +393,100 @@ __device__ __forceinline__ void fold_prefetch(const front &F)
     if (F.r > 0) prefetch_lines(F.rw, (int64_t)F.r * (int64_t)sizeof(int64_t));
 }
 
+/* X1[0, k) of columns c0 .. c0 + nc into shared x[j · FLOW_COLS + c]
+ * (stage_pivots' layout), without a barrier: a folded front works on its
+ * pivot rows there, so that its steps read and write shared memory rather
+ * than wait for L2. */
+template <int W> __device__ __forceinline__ void stage_front(const front &F, const flow_args &a, int c0, int nc,
+                                                             double *x)
+{
+    for (int u = threadIdx.x; u < F.k * FLOW_COLS; u += FLOW_THREADS) {
+        const int j = u / FLOW_COLS, c = u % FLOW_COLS;
+        x[u] = c < nc ? __ldcg(F.X1 + j + (int64_t)(c0 + c) * a.ldx) : 0.0;
+    }
+}
+
+/* The folded front's solved pivot rows from shared x back to X1 (read by
+ * nothing else in this sweep; the item's signal publishes them). */
+template <int W> __device__ __forceinline__ void unstage_front(const front &F, const flow_args &a, int c0, int nc,
+                                                               const double *x)
+{
+    for (int u = threadIdx.x; u < F.k * FLOW_COLS; u += FLOW_THREADS) {
+        const int j = u / FLOW_COLS, c = u % FLOW_COLS;
+        if (c < nc) __stcg(F.X1 + j + (int64_t)(c0 + c) * a.ldx, x[u]);
+    }
+}
+
 /* A whole small front forward: X1 ← L11⁻¹ X1 in diagonal blocks, then its
- * ancestors' rows less L21 · X1. */
+ * ancestors' rows less L21 · X1, the pivot rows staged in s throughout
+ * (loaded beside the first diagonal block: one wait for both, where each
+ * block's solve and the rows below it waited for L2 in turn, v16). */
 template <int W> __device__ void fold_forward(const front &F, const flow_args &a, int c0, int nc, double *s, double *d)
 {
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    stage_front<W>(F, a, c0, nc, s); /* ordered by load_diag's barrier */
     for (int j0 = 0; j0 < F.k; j0 += FLOW_TB) {
         const int jb = min(FLOW_TB, F.k - j0);
         load_diag<W>(F, j0, jb, d);
         if (warp < nc) {
-            double *x = F.X1 + (int64_t)(c0 + warp) * a.ldx + j0;
-            double v = diag_forward(d, jb, lane < jb ? __ldcg(x + lane) : 0.0);
-            if (lane < jb) __stcg(x + lane, v);
+            double *x = s + j0 * FLOW_COLS + warp;
+            const double v = diag_forward(d, jb, lane < jb ? x[lane * FLOW_COLS] : 0.0);
+            if (lane < jb) x[lane * FLOW_COLS] = v;
         }
         __syncthreads();
         const int below = F.k - j0 - jb;
         for (int u = threadIdx.x; u < below * nc; u += FLOW_THREADS) {
             const int i = j0 + jb + u % below, c = u / below;
-            double *xc = F.X1 + (int64_t)(c0 + c) * a.ldx;
             double acc = 0;
 #pragma unroll 8
-            for (int jj = 0; jj < jb; jj++) acc += __ldg(F.L + i + (int64_t)(j0 + jj) * F.m) * __ldcg(xc + j0 + jj);
-            __stcg(xc + i, __ldcg(xc + i) - acc);
+            for (int jj = 0; jj < jb; jj++) acc += __ldg(F.L + i + (int64_t)(j0 + jj) * F.m) * s[(j0 + jj) * FLOW_COLS + c];
+            s[i * FLOW_COLS + c] -= acc;
         }
         __syncthreads();
     }
+    unstage_front<W>(F, a, c0, nc, s);
     if (F.r == 0) return;
-    stage_pivots<W>(F, a, 0, F.k, c0, nc, s);
     update_rows<W>(F, a, 0, F.r, 0, F.k, c0, nc, s);
     __syncthreads();
 }
 
 /* A whole small front backward: X1 −= L21ᵀ X(rows) (a warp per pivot),
- * then X1 ← L11⁻ᵀ X1 in diagonal blocks, bottom up. */
+ * then X1 ← L11⁻ᵀ X1 in diagonal blocks, bottom up. X1 is staged beside
+ * the CB rows (in d, which holds no diagonal block yet), updated there,
+ * then moved to the start of s for the solve (the CB rows are done with);
+ * its steps read and write shared memory and X1 is written once. */
 template <int W> __device__ void fold_backward(const front &F, const flow_args &a, int c0, int nc, double *s, double *d)
 {
+    static_assert(SYLVA_SOLVE_FOLD_K * FLOW_W <= FLOW_TB * FLOW_DLD, "a folded front's pivot rows fit d");
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    stage_front<W>(F, a, c0, nc, d);
     if (F.r > 0) {
-        stage_rows<W>(F, a, 0, F.r, c0, nc, s);
+        stage_rows<W>(F, a, 0, F.r, c0, nc, s); /* its barrier orders d's staging too */
         gather_update<W>(F, 0, F.r, 0, F.k, nc, s, [&](int j, int c, double v) {
-            double *x1 = F.X1 + j + (int64_t)(c0 + c) * a.ldx;
-            if (c < nc) __stcg(x1, __ldcg(x1) - v);
+            if (c < nc) d[j * FLOW_COLS + c] -= v; /* lane 0 of pivot j's warp: one writer */
         });
     }
+    __syncthreads();
+    for (int u = threadIdx.x; u < F.k * FLOW_COLS; u += FLOW_THREADS) s[u] = d[u];
     __syncthreads();
     for (int j0 = (F.k - 1) / FLOW_TB * FLOW_TB; j0 >= 0; j0 -= FLOW_TB) {
         const int jb = min(FLOW_TB, F.k - j0);
         load_diag<W>(F, j0, jb, d);
         if (warp < nc) {
-            double *x = F.X1 + (int64_t)(c0 + warp) * a.ldx + j0;
-            double v = diag_backward(d, jb, lane < jb ? __ldcg(x + lane) : 0.0);
-            if (lane < jb) __stcg(x + lane, v);
+            double *x = s + j0 * FLOW_COLS + warp;
+            const double v = diag_backward(d, jb, lane < jb ? x[lane * FLOW_COLS] : 0.0);
+            if (lane < jb) x[lane * FLOW_COLS] = v;
         }
         __syncthreads();
         for (int u = warp; u < j0 * nc; u += FLOW_WARPS) { /* rows above: a warp per (row, column) */
             const int i = u % j0, c = u / j0;
-            double *xc = F.X1 + (int64_t)(c0 + c) * a.ldx;
-            double acc = lane < jb ? __ldg(F.L + (j0 + lane) + (int64_t)i * F.m) * __ldcg(xc + j0 + lane) : 0.0;
+            double acc = lane < jb ? __ldg(F.L + (j0 + lane) + (int64_t)i * F.m) * s[(j0 + lane) * FLOW_COLS + c] : 0.0;
             acc = warp_sum(acc);
-            if (lane == 0) __stcg(xc + i, __ldcg(xc + i) - acc);
+            if (lane == 0) s[i * FLOW_COLS + c] -= acc;
         }
         __syncthreads();
     }
+    unstage_front<W>(F, a, c0, nc, s);
 }
 
 /* The end of a triangle block (forward, or Backward with the diagonal
