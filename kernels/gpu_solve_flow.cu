@@ -10,7 +10,11 @@
  * once the front is solved; tdone[f] — triangle items done (they finish in
  * order: each needs the one before; a forward update item takes its
  * pivots' blocks as this count passes them); udone[f] — update items done
- * (the last one to finish signals the parent). A writer's block passes a
+ * (forward, the last one to finish signals the parent; backward, the
+ * triangle items wait for them all); pdone[p] — backward, a top front of
+ * many update items (chunk_nu, gpu_solve.h): its update items done of the BK
+ * pivots from p (a chunk, at its first pivot's place in X; a triangle item
+ * waits for its own pivots' chunks only). A writer's block passes a
  * barrier and its thread 0 counts with a release add; a reader's thread 0
  * polls with acquire loads, then a barrier (SYLVA_SOLVE_STEP, gpu_solve.h:
  * fences and volatile polls as before v6 on request); the right-hand side
@@ -27,6 +31,8 @@
 #include <cstdlib>
 
 #include "gpu_solve_top.cuh"
+
+static_assert(SYLVA_SOLVE_TOP_TB == 2 * SYLVA_SOLVE_BK, "a top triangle item's pivots are two backward update chunks");
 
 namespace sylva {
 namespace {
@@ -76,7 +82,14 @@ __global__ void __launch_bounds__(FLOW_THREADS, Top ? TOP_MIN_BLOCKS : FLOW_MIN_
             if (kind != SYLVA_SOLVE_UPD) block_wait(ready + F.f, a.nchild[F.f], &flag, a);
         } else {
             if (parent >= 0 && (kind != SYLVA_SOLVE_TRI || nu == 0)) block_wait(ready + parent, 1, &flag, a);
-            if (kind == SYLVA_SOLVE_TRI) block_wait(udone + F.f, nu, &flag, a);
+            if (Top && kind == SYLVA_SOLVE_TRI && SYLVA_SOLVE_BWD_CHUNKED(nu, a.chunk_nu)) { /* its pivots' chunks */
+                const int nbr = (F.r + SYLVA_SOLVE_BR - 1) / SYLVA_SOLVE_BR;
+                const int *const pd = a.pdone + (int64_t)chunk * a.ldx + a.col[F.f] + idx * TOP_TB;
+                block_wait(pd, nbr, &flag, a);
+                if (idx * TOP_TB + SYLVA_SOLVE_BK < F.k) block_wait(pd + SYLVA_SOLVE_BK, nbr, &flag, a);
+            } else if (kind == SYLVA_SOLVE_TRI) {
+                block_wait(udone + F.f, nu, &flag, a);
+            }
         }
         if (a.trace && threadIdx.x == 0) {
             a.trace[4 * (int64_t)ticket] = t_take;
@@ -123,6 +136,9 @@ __global__ void __launch_bounds__(FLOW_THREADS, Top ? TOP_MIN_BLOCKS : FLOW_MIN_
                     atomicAdd(ready + parent, 1);
                 }
             }
+        } else if (Top && SYLVA_SOLVE_BWD_CHUNKED(nu, a.chunk_nu)) {
+            const int nbr = (F.r + SYLVA_SOLVE_BR - 1) / SYLVA_SOLVE_BR;
+            block_signal(a.pdone + (int64_t)chunk * a.ldx + a.col[F.f] + idx / nbr * SYLVA_SOLVE_BK, NULL, a.step);
         } else {
             block_signal(udone + F.f, NULL, a.step);
         }
@@ -236,7 +252,9 @@ int sweep(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, 
     const int nchunks = (int)((nrhs + SYLVA_SOLVE_COLS - 1) / SYLVA_SOLVE_COLS);
     if ((int64_t)count * nchunks > INT32_MAX)
         return sylva__fail(SYLVA_ERR_UNSUPPORTED, "GPU solve: %d items × %d column chunks", count, nchunks);
-    cudaError_t e = cudaMemsetAsync(flow, 0, (size_t)(3 * (int64_t)F * nchunks + SYLVA_SOLVE_TICKETS) * sizeof(int), s);
+    /* Backward with a top also the per-pivot-chunk counters (after the others). */
+    const int64_t nflow = 3 * (int64_t)F * nchunks + SYLVA_SOLVE_TICKETS + (forward || !d->ntop_b ? 0 : d->n * nchunks);
+    cudaError_t e = cudaMemsetAsync(flow, 0, (size_t)nflow * sizeof(int), s);
     if (e != cudaSuccess) return cuda_fail("cudaMemsetAsync (solve counters)", e);
     flow_args a = {(const int *)(bl + y->m),
                    (const int *)(bl + y->k),
@@ -257,10 +275,12 @@ int sweep(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, 
                    (int)nrhs,
                    flow,
                    flow + SYLVA_SOLVE_TICKETS,
+                   flow + SYLVA_SOLVE_TICKETS + 3 * (int64_t)F * nchunks,
                    b->trace[forward ? 0 : 1],
                    step_bits(),
                    poll_ns(0),
-                   poll_ns(1)};
+                   poll_ns(1),
+                   d->chunk_nu};
     /* Forward the bottom then the top; backward the top then the bottom
      * (the lists' phases, solve_items.c): the counters carry over. */
     if (forward) {
