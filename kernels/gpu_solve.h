@@ -68,21 +68,18 @@ extern "C" {
  * the middle's chains on 64-row steps too. */
 #define SYLVA_SOLVE_TOP_TB 64
 #define SYLVA_SOLVE_TOP_DEFAULT 128
-/* Backward, a top front of at least chunk_nu update items (the desc's,
- * SYLVA_SOLVE_BWD_CHUNK=N in the environment when the lists are made, else
- * the default) waits by pivot chunk: its update items are listed by BK-pivot
- * chunk (every CB row chunk), the last pivots' first, each one step before
- * the triangle item of its pivots, which waits for its own pivots' chunks
- * only (pdone counters, gpu_solve_flow.cu), so its chain starts after one
- * chunk's updates, not after the front's whole wave. Other fronts list
- * their update items at the front's start and their triangle items wait for
- * them all. On every top front (v13) this measured 5–6% faster on
- * lap3d7:100 (fronts of up to ~3,000 update items, several rounds of the
- * top grid's 396 resident blocks) and 1–2% slower on lap3d7:60 (at most
- * 464: the spread items slowed the chain steps beside them); docs/perf-log.md
- * v13, v14. The list builder and the kernel read the same desc field. */
-#define SYLVA_SOLVE_BWD_CHUNK_DEFAULT 1024
-#define SYLVA_SOLVE_BWD_CHUNKED(nub, chunk_nu) ((nub) > 0 && (nub) >= (chunk_nu))
+/* Backward, every top front with update items waits by pivot chunk: its
+ * update items are listed by BK-pivot chunk (every CB row chunk), the last
+ * pivots' first, each one step before the triangle item of its pivots,
+ * which waits for its own pivots' chunks only (pdone counters,
+ * gpu_solve_flow.cu), so its chain starts after one chunk's updates, not
+ * after the front's whole wave. The bottom's fronts list their update
+ * items at the front's start and their triangle items wait for them all.
+ * Measured 5–6% faster on lap3d7:100 (many top chains side by side; the
+ * largest fronts' waves several rounds of the top grid's resident blocks)
+ * and within ±1.4% on the other four (docs/perf-log.md v13, v14, v15); a
+ * threshold on the update items (v14) took only the long waves and lost
+ * most of the gain. */
 /* A ticket per launch of a sweep (the bottom's, the top's), ahead of the
  * counters in the workspace. */
 #define SYLVA_SOLVE_TICKETS 2
@@ -142,7 +139,6 @@ typedef struct sylva__solve_desc {
     int nfronts, nlevels, ngroups;
     int nitems_f, nitems_b;    /* items of the forward and the backward sweep */
     int ntop_f, ntop_b;        /* of them the top's (SYLVA_SOLVE_TOP): the forward list's last, the backward's first */
-    int chunk_nu;              /* least update items of a backward top front that waits by pivot chunk (above) */
     sylva__solve_layout lay;
     const void *host_blob;     /* the blob's host copy */
     const int *level_ptr;      /* nlevels + 1: front records of each level */
@@ -157,13 +153,8 @@ typedef struct sylva__solve_desc {
  * (solve_items.c). Fails with
  * SYLVA_ERR_UNSUPPORTED when a front needs more than 2^24 items or the
  * lists more than INT_MAX / 2, SYLVA_ERR_NO_MEMORY. */
-int sylva__solve_items(int F, const int *m, const int *k, const int *parent, int chunk_nu, int *nt, int *nuf,
-                       int *nub, int *fitems, int *bitems, int *nitems_f, int *nitems_b, int *ntop_f, int *ntop_b);
-
-/* SYLVA_SOLVE_BWD_CHUNK from the environment (update items, ≥ 0), else
- * SYLVA_SOLVE_BWD_CHUNK_DEFAULT: a pattern's chunk_nu, read once per
- * analysis. */
-int sylva__solve_bwd_chunk_nu(void);
+int sylva__solve_items(int F, const int *m, const int *k, const int *parent, int *nt, int *nuf, int *nub,
+                       int *fitems, int *bitems, int *nitems_f, int *nitems_b, int *ntop_f, int *ntop_b);
 
 /* A's full pattern (permuted, both triangles; frontal.h's
  * sylva__full_pattern) as device arrays, for the residual. */

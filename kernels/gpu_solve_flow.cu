@@ -11,10 +11,10 @@
  * order: each needs the one before; a forward update item takes its
  * pivots' blocks as this count passes them); udone[f] — update items done
  * (forward, the last one to finish signals the parent; backward, the
- * triangle items wait for them all); pdone[p] — backward, a top front of
- * many update items (chunk_nu, gpu_solve.h): its update items done of the BK
- * pivots from p (a chunk, at its first pivot's place in X; a triangle item
- * waits for its own pivots' chunks only). A writer's block passes a
+ * triangle items wait for them all); pdone[p] — backward, a top front's
+ * update items done of the BK pivots from p (a chunk, at its first pivot's
+ * place in X; a triangle item waits for its own pivots' chunks only,
+ * gpu_solve.h). A writer's block passes a
  * barrier and its thread 0 counts with a release add; a reader's thread 0
  * polls with acquire loads, then a barrier (SYLVA_SOLVE_STEP, gpu_solve.h:
  * fences and volatile polls as before v6 on request); the right-hand side
@@ -82,7 +82,7 @@ __global__ void __launch_bounds__(FLOW_THREADS, Top ? TOP_MIN_BLOCKS : FLOW_MIN_
             if (kind != SYLVA_SOLVE_UPD) block_wait(ready + F.f, a.nchild[F.f], &flag, a);
         } else {
             if (parent >= 0 && (kind != SYLVA_SOLVE_TRI || nu == 0)) block_wait(ready + parent, 1, &flag, a);
-            if (Top && kind == SYLVA_SOLVE_TRI && SYLVA_SOLVE_BWD_CHUNKED(nu, a.chunk_nu)) { /* its pivots' chunks */
+            if (Top && kind == SYLVA_SOLVE_TRI && nu > 0) { /* its pivots' chunks */
                 const int nbr = (F.r + SYLVA_SOLVE_BR - 1) / SYLVA_SOLVE_BR;
                 const int *const pd = a.pdone + (int64_t)chunk * a.ldx + a.col[F.f] + idx * TOP_TB;
                 block_wait(pd, nbr, &flag, a);
@@ -136,7 +136,7 @@ __global__ void __launch_bounds__(FLOW_THREADS, Top ? TOP_MIN_BLOCKS : FLOW_MIN_
                     atomicAdd(ready + parent, 1);
                 }
             }
-        } else if (Top && SYLVA_SOLVE_BWD_CHUNKED(nu, a.chunk_nu)) {
+        } else if (Top) {
             const int nbr = (F.r + SYLVA_SOLVE_BR - 1) / SYLVA_SOLVE_BR;
             block_signal(a.pdone + (int64_t)chunk * a.ldx + a.col[F.f] + idx / nbr * SYLVA_SOLVE_BK, NULL, a.step);
         } else {
@@ -279,8 +279,7 @@ int sweep(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, 
                    b->trace[forward ? 0 : 1],
                    step_bits(),
                    poll_ns(0),
-                   poll_ns(1),
-                   d->chunk_nu};
+                   poll_ns(1)};
     /* Forward the bottom then the top; backward the top then the bottom
      * (the lists' phases, solve_items.c): the counters carry over. */
     if (forward) {

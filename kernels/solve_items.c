@@ -67,13 +67,6 @@ static int top_pivots(void)
     return v < 0 ? SYLVA_SOLVE_TOP_DEFAULT : v > INT_MAX ? INT_MAX : (int)v;
 }
 
-int sylva__solve_bwd_chunk_nu(void)
-{
-    const char *e = getenv("SYLVA_SOLVE_BWD_CHUNK");
-    long v = e && *e ? strtol(e, NULL, 10) : SYLVA_SOLVE_BWD_CHUNK_DEFAULT;
-    return v < 0 ? SYLVA_SOLVE_BWD_CHUNK_DEFAULT : v > INT_MAX ? INT_MAX : (int)v;
-}
-
 /* Marks the top of the tree in top[F] (records children first): the fronts
  * of at least `least` pivots that are split, and their ancestors (closed
  * upwards, so that the bottom, closed downwards, runs whole before the top
@@ -88,8 +81,8 @@ static void mark_top(int F, const int *m, const int *k, const int *parent, int l
     }
 }
 
-int sylva__solve_items(int F, const int *m, const int *k, const int *parent, int chunk_nu, int *nt, int *nuf,
-                       int *nub, int *fitems, int *bitems, int *nitems_f, int *nitems_b, int *ntop_f, int *ntop_b)
+int sylva__solve_items(int F, const int *m, const int *k, const int *parent, int *nt, int *nuf, int *nub,
+                       int *fitems, int *bitems, int *nitems_f, int *nitems_b, int *ntop_f, int *ntop_b)
 {
     int64_t nf = 0, nb = 0, tf = 0, tb = 0;
     char *top = sylva__malloc((size_t)F + 1, 1);
@@ -170,16 +163,16 @@ int sylva__solve_items(int F, const int *m, const int *k, const int *parent, int
         if (nt[i] == 0) {
             put(list, &count, ph, s, i, SYLVA_SOLVE_FOLD, 0);
             start[i] = s + 1;
-        } else if (!top[i] || !SYLVA_SOLVE_BWD_CHUNKED(nub[i], chunk_nu)) {
+        } else if (!top[i] || nub[i] == 0) {
             for (int u = 0; u < nub[i]; u++) put(list, &count, ph, s, i, SYLVA_SOLVE_UPD, u);
             for (int b = nt[i] - 1; b >= 0; b--) put(list, &count, ph, s + nt[i] - b, i, SYLVA_SOLVE_TRI, b);
             start[i] = s + nt[i] + 1;
         } else {
-            /* A top front of many update items (gpu_solve.h): its
-             * update items by pivot chunk (BK pivots, every CB row chunk),
-             * the last pivots' first, each listed one step before the
-             * triangle item of its pivots, which waits for its own pivots'
-             * chunks only (gpu_solve_flow.cu). */
+            /* A top front (gpu_solve.h): its update items by pivot chunk
+             * (BK pivots, every CB row chunk), the last pivots' first,
+             * each listed one step before the triangle item of its pivots,
+             * which waits for its own pivots' chunks only
+             * (gpu_solve_flow.cu). */
             const int64_t nbk = ceil_div(k[i], SYLVA_SOLVE_BK), nbr = nub[i] / nbk;
             for (int64_t jc = nbk - 1; jc >= 0; jc--)
                 for (int64_t rc = 0; rc < nbr; rc++)

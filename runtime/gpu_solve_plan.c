@@ -84,8 +84,7 @@ int sylva__gpu_solve_plan_build(const sylva__plan *pl, sylva__gpu_solve_plan **o
         k[i] = (int)fr->k;
         par[i] = fr->parent >= 0 ? (int)record[fr->parent] : -1;
     }
-    d->chunk_nu = sylva__solve_bwd_chunk_nu();
-    rc = sylva__solve_items((int)F, m, k, par, d->chunk_nu, nt, nuf, nub, NULL, NULL, &d->nitems_f, &d->nitems_b,
+    rc = sylva__solve_items((int)F, m, k, par, nt, nuf, nub, NULL, NULL, &d->nitems_f, &d->nitems_b,
                             &d->ntop_f, &d->ntop_b);
     if (rc != SYLVA_OK) goto fail;
     rc = SYLVA_ERR_NO_MEMORY;
@@ -97,7 +96,7 @@ int sylva__gpu_solve_plan_build(const sylva__plan *pl, sylva__gpu_solve_plan **o
     memcpy(AT(int, gs->blob, y->m), m, (size_t)F * sizeof(int));
     memcpy(AT(int, gs->blob, y->k), k, (size_t)F * sizeof(int));
     memcpy(AT(int, gs->blob, y->parent), par, (size_t)F * sizeof(int));
-    rc = sylva__solve_items((int)F, m, k, par, d->chunk_nu, AT(int, gs->blob, y->nt), AT(int, gs->blob, y->nuf),
+    rc = sylva__solve_items((int)F, m, k, par, AT(int, gs->blob, y->nt), AT(int, gs->blob, y->nuf),
                             AT(int, gs->blob, y->nub), AT(int, gs->blob, y->fitems), AT(int, gs->blob, y->bitems),
                             &d->nitems_f, &d->nitems_b, &d->ntop_f, &d->ntop_b);
     if (rc != SYLVA_OK) goto fail;

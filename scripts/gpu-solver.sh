@@ -156,9 +156,8 @@ for p in $phases; do
       SYLVA_SOLVE_PIN=${c%% *} timeout 240 "$B/bin/test_gpu_solve" ${c#* } >> "$OUT/solve-tests.log" 2>&1; rc=$?
       note "test_gpu_solve ${c#* } SYLVA_SOLVE_PIN=${c%% *}: rc=$rc ($(( $(date +%s) - s )) s)"
     done
-    # The task's path where the direct solve would run; every backward top front waiting by pivot chunk.
-    for c in "SYLVA_SOLVE_DIRECT=0 lap3d7:16" "SYLVA_SOLVE_DIRECT=0 elast3d:6 small=64" \
-      "SYLVA_SOLVE_BWD_CHUNK=0 lap3d7:16" "SYLVA_SOLVE_BWD_CHUNK=0 lap3d27:12"; do
+    # The task's path where the direct solve would run.
+    for c in "SYLVA_SOLVE_DIRECT=0 lap3d7:16" "SYLVA_SOLVE_DIRECT=0 elast3d:6 small=64"; do
       s=$(date +%s)
       # shellcheck disable=SC2086
       env ${c%% *} timeout 240 "$B/bin/test_gpu_solve" ${c#* } >> "$OUT/solve-tests.log" 2>&1; rc=$?
@@ -214,11 +213,6 @@ for p in $phases; do
     # The CPU solve's task graph at this host's core count (its speedup bound).
     "$B/bin/solve-span" lap3d7:60 "2,4,8,$(nproc)" > "$OUT/solve-span.log" 2>&1
     note "solve-span lap3d7:60: $(tail -1 "$OUT/solve-span.log")"
-    # Every top front's backward triangle items waiting by pivot chunk (the pdone counters), last.
-    s=$(date +%s)
-    SYLVA_SOLVE_TOP=1 SYLVA_SOLVE_BWD_CHUNK=0 timeout 300 "$CS" --tool racecheck --error-exitcode 9 --print-limit 20 \
-      "$B/bin/test_gpu_solve" lap3d7:12 > "$OUT/racecheck-solve-bwdchunk.log" 2>&1; rc=$?
-    note "racecheck test_gpu_solve lap3d7:12 TOP=1 BWD_CHUNK=0: rc=$rc ($(( $(date +%s) - s )) s)"
     grep -E "CHECK|failures" "$OUT/solve-tests.log" | grep -v " 0 failures" | head -30 ;;
   bench)
     specs=${BENCH_SPECS:-"lap3d7:60 lap3d27:60 lap2d5:1000 elast3d:30 $R/bcsstk13.mtx $R/pyamg_bar.mtx"}

@@ -59,10 +59,10 @@ static void check_items(const sylva__solve_desc *d, const void *b, int forward)
             CHECK(nt[i] == 0 && first[i] == q, "item %d: record %d folded twice or also split", q, i);
         } else if (kind == SYLVA_SOLVE_TRI) {
             int want = forward ? tri[i] : nt[i] - 1 - tri[i], ready = 1;
-            /* Backward: after every update item (a top front waiting by
-             * pivot chunk: of its own pivots' chunks). */
+            /* Backward: after every update item (a top front, waiting
+             * by pivot chunk: of its own pivots' chunks). */
             int nbk = (k[i] + SYLVA_SOLVE_BK - 1) / SYLVA_SOLVE_BK, nbr = nbk ? nu[i] / nbk : 0;
-            int chunked = here && SYLVA_SOLVE_BWD_CHUNKED(nu[i], d->chunk_nu);
+            int chunked = here && nu[i] > 0;
             for (int u = 0; u < nu[i] && !forward; u++) {
                 int j0 = u / nbr * SYLVA_SOLVE_BK;
                 if ((!chunked || (j0 >= idx * tb && j0 < (idx + 1) * tb)) && !seen[i][u]) ready = 0;
@@ -82,12 +82,11 @@ static void check_items(const sylva__solve_desc *d, const void *b, int forward)
             } else if (ok) {
                 /* Backward: once each, before the triangle items of their
                  * pivots (checked there); in order before them all, or on
-                 * a top front waiting by pivot chunk the last pivots'
+                 * a top front (waiting by pivot chunk) the last pivots'
                  * chunks first. */
                 int nbk = (k[i] + SYLVA_SOLVE_BK - 1) / SYLVA_SOLVE_BK, nbr = nu[i] / nbk;
                 ok = idx < nu[i] && !seen[i][idx] &&
-                     (here && SYLVA_SOLVE_BWD_CHUNKED(nu[i], d->chunk_nu) ? upd[i] == 0 || idx / nbr <= last_chunk[i]
-                                                                          : idx == upd[i] && tri[i] == 0);
+                     (here ? upd[i] == 0 || idx / nbr <= last_chunk[i] : idx == upd[i] && tri[i] == 0);
                 if (ok) seen[i][idx] = 1, last_chunk[i] = idx / nbr;
             }
             CHECK(ok, "item %d: update %d of record %d out of order", q, idx, i);
