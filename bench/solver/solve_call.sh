@@ -14,7 +14,8 @@
 #   bench:NAME:BUNDLE:NRHS:ENV   bench-solver --gpu-solves-only --repeat $REP (default 3) on $SPECS,
 #                    the phases on stderr (SYLVA_SOLVE_PHASES); cuDSS too when CUDSS_LIB is set
 #   trace:NAME:BUNDLE:ENV[:SPEC]   one traced 1-column solve of SPEC (default lap3d7:60; NAME.mtx:
-#                    matrices/real's) (SYLVA_SOLVE_TRACE), solve_trace.py; TRACE_RAW=1 keeps the trace
+#                    matrices/real's) (SYLVA_SOLVE_TRACE), solve_trace.py and solve_cpath.py (its
+#                    critical path); TRACE_RAW=1 keeps the trace
 #   profile:BUNDLE   ncu (--clock-control none) of one 1-column solve of each $PSPECS by sylva and,
 #                    with CUDSS_LIB, by cuDSS (bench-solver's BENCH_PROFILE_NRHS), ncu_summary.py
 #   chain:K:BACKGROUND   CARRY_DIR/chain-step (bench/kernels/chain_step.cu) on a K-pivot triangle
@@ -83,6 +84,7 @@ for ph in "$@"; do
         "$sp" > "$O/trace-$a1.log" 2>&1
       note "trace $a1 ($a2 $envs $sp): rc=$? ($(( $(date +%s) - s )) s)"
       python3 "$B_SCRIPTS/solve_trace.py" "$O/trace-$a1.txt" 4 > "$O/trace-$a1.sum" 2>&1
+      python3 "$B_SCRIPTS/solve_cpath.py" "$O/trace-$a1.txt" > "$O/trace-$a1.cpath" 2>&1
       if [ "${TRACE_RAW:-0}" = 1 ]; then xz -f "$O/trace-$a1.txt"; else rm -f "$O/trace-$a1.txt"; fi ;;
     profile)
       B=$(bdir "$a1")
