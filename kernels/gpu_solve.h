@@ -77,9 +77,9 @@ extern "C" {
  * items at the front's start and their triangle items wait for them all.
  * Measured 5–6% faster on lap3d7:100 (many top chains side by side; the
  * largest fronts' waves several rounds of the top grid's resident blocks)
- * and within ±1.4% on the other four (docs/perf-log.md v13, v14, v15); a
- * threshold on the update items (v14) took only the long waves and lost
- * most of the gain. */
+ * and from 1.1% faster to 2.6% slower on the other four (docs/perf-log.md
+ * v13–v15); a threshold on the update items (v14) took only the long waves
+ * and lost most of the gain. */
 /* A ticket per launch of a sweep (the bottom's, the top's), ahead of the
  * counters in the workspace. */
 #define SYLVA_SOLVE_TICKETS 2
