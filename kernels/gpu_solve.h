@@ -68,6 +68,18 @@ extern "C" {
  * the middle's chains on 64-row steps too. */
 #define SYLVA_SOLVE_TOP_TB 64
 #define SYLVA_SOLVE_TOP_DEFAULT 128
+/* Backward, every top front with update items waits by pivot chunk: its
+ * update items are listed by BK-pivot chunk (every CB row chunk), the last
+ * pivots' first, each one step before the triangle item of its pivots,
+ * which waits for its own pivots' chunks only (pdone counters,
+ * gpu_solve_flow.cu), so its chain starts after one chunk's updates, not
+ * after the front's whole wave. The bottom's fronts list their update
+ * items at the front's start and their triangle items wait for them all.
+ * Measured 5–6% faster on lap3d7:100 (many top chains side by side; the
+ * largest fronts' waves several rounds of the top grid's resident blocks)
+ * and from 1.1% faster to 2.6% slower on the other four (docs/perf-log.md
+ * v13–v15); a threshold on the update items (v14) took only the long waves
+ * and lost most of the gain. */
 /* A ticket per launch of a sweep (the bottom's, the top's), ahead of the
  * counters in the workspace. */
 #define SYLVA_SOLVE_TICKETS 2
@@ -152,8 +164,9 @@ typedef struct sylva__solve_pattern {
 } sylva__solve_pattern;
 
 /* Workspace of one solve of nrhs columns (offsets in bytes): the fronts' L
- * pointers, the groups' base pointers, the sweeps' counters (two tickets and
- * three ints per front and column chunk), the pivot check's results (an
+ * pointers, the groups' base pointers, the sweeps' counters (two tickets,
+ * three ints per front and column chunk, and the backward top's per pivot
+ * chunk: n ints per column chunk, the entry of a chunk's first pivot), the pivot check's results (an
  * int and a double per front record), the permuted solution x (n × nrhs,
  * ld n) and, with refinement, the permuted right-hand side b, the residual
  * r, the correction d and the per-column backward errors; stage: the block as the caller's host
@@ -177,8 +190,9 @@ typedef struct sylva__solve_bufs {
  * arrived, when it was counted done, and the SM and block; begin
  * allocates the device buffers for nrhs columns, end waits for the stream,
  * writes one line per ticket to `path` (sweep, ticket, front record, m, k,
- * kind, index, chunk, the three times in ns from the first, SM, block)
- * and frees them. Costs an allocation and a copy: never on a timed path. */
+ * kind, index, chunk, the three times in ns from the first, SM, block,
+ * then the front's parent record, triangle items, this sweep's update
+ * items and 1 when the item is the top launch's) and frees them. Costs an allocation and a copy: never on a timed path. */
 int sylva__gpu_solve_trace_begin(const sylva__solve_desc *d, int64_t nrhs, sylva__solve_bufs *b);
 int sylva__gpu_solve_trace_end(const sylva__solve_desc *d, sylva__solve_bufs *b, int64_t nrhs, const char *path,
                                struct CUstream_st *s);

@@ -10,7 +10,11 @@
  * once the front is solved; tdone[f] — triangle items done (they finish in
  * order: each needs the one before; a forward update item takes its
  * pivots' blocks as this count passes them); udone[f] — update items done
- * (the last one to finish signals the parent). A writer's block passes a
+ * (forward, the last one to finish signals the parent; backward, the
+ * triangle items wait for them all); pdone[p] — backward, a top front's
+ * update items done of the BK pivots from p (a chunk, at its first pivot's
+ * place in X; a triangle item waits for its own pivots' chunks only,
+ * gpu_solve.h). A writer's block passes a
  * barrier and its thread 0 counts with a release add; a reader's thread 0
  * polls with acquire loads, then a barrier (SYLVA_SOLVE_STEP, gpu_solve.h:
  * fences and volatile polls as before v6 on request); the right-hand side
@@ -19,17 +23,48 @@
  * Right-hand sides go SYLVA_SOLVE_COLS at a time (a warp each on a
  * diagonal block); a one-column solve runs kernels compiled for one column
  * (W = 1: no accumulators, staging or guards for the three absent ones).
+ * A sweep's second launch may start while its first still runs
+ * (programmatic dependent launch, sm_90 on: every block lets it start at
+ * once, so it is placed as the first one's blocks run out of tickets and
+ * leave, not after its last item; its blocks wait for the first launch's
+ * end only as they leave, so that what follows in the stream follows
+ * both). The counters already order the items across the two launches, and
+ * no item of the first waits on one of the second: no block of the second
+ * is placed before every block of the first has started. SYLVA_SOLVE_OVERLAP=0
+ * in the environment (read once) launches them one after the other.
  * Replaced the level-by-level launches (4 per level and direction, 6
  * cuBLAS calls per large front: 9 ms for a 2.4 ms cuDSS solve of
  * lap3d7:60, docs/perf-log.md). */
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <cstring>
 
 #include "gpu_solve_top.cuh"
 
+static_assert(SYLVA_SOLVE_TOP_TB == 2 * SYLVA_SOLVE_BK, "a top triangle item's pivots are two backward update chunks");
+
 namespace sylva {
 namespace {
+
+/* Programmatic dependent launch (above): the next launch in the stream,
+ * when launched to overlap, may start once every block of this one has
+ * called this; a no-op otherwise and before sm_90. */
+__device__ __forceinline__ void let_next_launch_start()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+/* Waits for the launch before this one in the stream to end (its memory
+ * visible), when this one was launched to overlap it; a no-op otherwise. */
+__device__ __forceinline__ void wait_previous_launch()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
 
 /* FLOW_MIN_BLOCKS blocks an SM (64 registers a thread, a few spilled): a
  * block waiting on an item holds its slot, so more resident blocks keep
@@ -47,12 +82,16 @@ __global__ void __launch_bounds__(FLOW_THREADS, Top ? TOP_MIN_BLOCKS : FLOW_MIN_
      * waited on its item kept ready work from free blocks (measured: 8.3 →
      * 14 ms on lap3d7:60). */
     const int F3 = 3 * a.nfronts;
+    let_next_launch_start();
     for (;;) {
         if (threadIdx.x == 0) item = atomicAdd(a.ticket, 1);
         __syncthreads();
         const int ticket = item;
         __syncthreads();
-        if (ticket >= a.nitems * a.nchunks) return;
+        if (ticket >= a.nitems * a.nchunks) {
+            wait_previous_launch();
+            return;
+        }
         /* Ticket → (item, column chunk): an item's chunks are consecutive
          * tickets, and each chunk has its own counters, so the chunks of
          * many right-hand sides run side by side, not one after another. */
@@ -76,7 +115,14 @@ __global__ void __launch_bounds__(FLOW_THREADS, Top ? TOP_MIN_BLOCKS : FLOW_MIN_
             if (kind != SYLVA_SOLVE_UPD) block_wait(ready + F.f, a.nchild[F.f], &flag, a);
         } else {
             if (parent >= 0 && (kind != SYLVA_SOLVE_TRI || nu == 0)) block_wait(ready + parent, 1, &flag, a);
-            if (kind == SYLVA_SOLVE_TRI) block_wait(udone + F.f, nu, &flag, a);
+            if (Top && kind == SYLVA_SOLVE_TRI && nu > 0) { /* its pivots' chunks */
+                const int nbr = (F.r + SYLVA_SOLVE_BR - 1) / SYLVA_SOLVE_BR;
+                const int *const pd = a.pdone + (int64_t)chunk * a.ldx + a.col[F.f] + idx * TOP_TB;
+                block_wait(pd, nbr, &flag, a);
+                if (idx * TOP_TB + SYLVA_SOLVE_BK < F.k) block_wait(pd + SYLVA_SOLVE_BK, nbr, &flag, a);
+            } else if (kind == SYLVA_SOLVE_TRI) {
+                block_wait(udone + F.f, nu, &flag, a);
+            }
         }
         if (a.trace && threadIdx.x == 0) {
             a.trace[4 * (int64_t)ticket] = t_take;
@@ -123,6 +169,9 @@ __global__ void __launch_bounds__(FLOW_THREADS, Top ? TOP_MIN_BLOCKS : FLOW_MIN_
                     atomicAdd(ready + parent, 1);
                 }
             }
+        } else if (Top) {
+            const int nbr = (F.r + SYLVA_SOLVE_BR - 1) / SYLVA_SOLVE_BR;
+            block_signal(a.pdone + (int64_t)chunk * a.ldx + a.col[F.f] + idx / nbr * SYLVA_SOLVE_BK, NULL, a.step);
         } else {
             block_signal(udone + F.f, NULL, a.step);
         }
@@ -148,7 +197,31 @@ int cuda_fail(const char *what, cudaError_t e)
  * microseconds, a small solve's sweep not many more). */
 static std::atomic<int> resident_blocks[2][2][2][FLOW_MAX_DEVICES];
 
-template <int W, bool Forward, bool Top> int launch(const flow_args &a, int count, cudaStream_t s)
+/* SYLVA_SOLVE_OVERLAP=0 from the environment (read once): a sweep's two
+ * launches one after the other; else the second may overlap the first
+ * (above) on devices of compute capability 9 and later. */
+static bool overlap_on(int dev)
+{
+    static std::atomic<int> env{-1};
+    static std::atomic<int> major[FLOW_MAX_DEVICES];
+    int v = env.load(std::memory_order_relaxed);
+    if (v < 0) {
+        const char *e = getenv("SYLVA_SOLVE_OVERLAP");
+        v = !(e && !strcmp(e, "0"));
+        env.store(v, std::memory_order_relaxed);
+    }
+    if (!v || dev < 0 || dev >= FLOW_MAX_DEVICES) return false;
+    int cc = major[dev].load(std::memory_order_relaxed);
+    if (cc == 0) {
+        if (cudaDeviceGetAttribute(&cc, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) return false;
+        major[dev].store(cc, std::memory_order_relaxed);
+    }
+    return cc >= 9;
+}
+
+/* overlap: this launch may start while the one before it in s runs (the
+ * sweep's second launch, right after its first). */
+template <int W, bool Forward, bool Top> int launch(const flow_args &a, int count, bool overlap, cudaStream_t s)
 {
     int dev = 0;
     cudaError_t e = cudaGetDevice(&dev);
@@ -165,16 +238,26 @@ template <int W, bool Forward, bool Top> int launch(const flow_args &a, int coun
         if (cached) cached->store(resident, std::memory_order_relaxed);
     }
     const int grid = std::min(count, resident);
-    flow_kernel<W, Forward, Top><<<grid, FLOW_THREADS, 0, s>>>(a);
-    e = cudaGetLastError();
+    cudaLaunchAttribute attr;
+    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3((unsigned)grid);
+    cfg.blockDim = dim3(FLOW_THREADS);
+    cfg.stream = s;
+    cfg.attrs = &attr;
+    cfg.numAttrs = overlap && overlap_on(dev) ? 1 : 0;
+    e = cudaLaunchKernelEx(&cfg, flow_kernel<W, Forward, Top>, a);
     return e == cudaSuccess ? SYLVA_OK
                             : cuda_fail(Top ? (Forward ? "flow_kernel (top, forward)" : "flow_kernel (top, backward)")
                                             : (Forward ? "flow_kernel (forward)" : "flow_kernel (backward)"), e);
 }
 
 /* One launch over items [first, first + count) of a's list, with ticket
- * `ticket` (tickets count from 0 in each launch). */
-template <bool Top> int part(flow_args a, int first, int count, int *ticket, bool forward, cudaStream_t s)
+ * `ticket` (tickets count from 0 in each launch); overlap: it may start
+ * while the launch before it in s runs. */
+template <bool Top>
+int part(flow_args a, int first, int count, int *ticket, bool forward, bool overlap, cudaStream_t s)
 {
     if (count == 0) return SYLVA_OK;
     a.items += 2 * (int64_t)first;
@@ -182,8 +265,10 @@ template <bool Top> int part(flow_args a, int first, int count, int *ticket, boo
     a.ticket = ticket;
     if (a.trace) a.trace += 4 * (int64_t)first * a.nchunks;
     const int tickets = count * a.nchunks;
-    if (a.nrhs == 1) return forward ? launch<1, true, Top>(a, tickets, s) : launch<1, false, Top>(a, tickets, s);
-    return forward ? launch<FLOW_W, true, Top>(a, tickets, s) : launch<FLOW_W, false, Top>(a, tickets, s);
+    if (a.nrhs == 1)
+        return forward ? launch<1, true, Top>(a, tickets, overlap, s) : launch<1, false, Top>(a, tickets, overlap, s);
+    return forward ? launch<FLOW_W, true, Top>(a, tickets, overlap, s)
+                   : launch<FLOW_W, false, Top>(a, tickets, overlap, s);
 }
 
 /* SYLVA_SOLVE_STEP from the environment (read once), else the default. */
@@ -236,7 +321,9 @@ int sweep(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, 
     const int nchunks = (int)((nrhs + SYLVA_SOLVE_COLS - 1) / SYLVA_SOLVE_COLS);
     if ((int64_t)count * nchunks > INT32_MAX)
         return sylva__fail(SYLVA_ERR_UNSUPPORTED, "GPU solve: %d items × %d column chunks", count, nchunks);
-    cudaError_t e = cudaMemsetAsync(flow, 0, (size_t)(3 * (int64_t)F * nchunks + SYLVA_SOLVE_TICKETS) * sizeof(int), s);
+    /* Backward with a top also the per-pivot-chunk counters (after the others). */
+    const int64_t nflow = 3 * (int64_t)F * nchunks + SYLVA_SOLVE_TICKETS + (forward || !d->ntop_b ? 0 : d->n * nchunks);
+    cudaError_t e = cudaMemsetAsync(flow, 0, (size_t)nflow * sizeof(int), s);
     if (e != cudaSuccess) return cuda_fail("cudaMemsetAsync (solve counters)", e);
     flow_args a = {(const int *)(bl + y->m),
                    (const int *)(bl + y->k),
@@ -257,6 +344,7 @@ int sweep(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, 
                    (int)nrhs,
                    flow,
                    flow + SYLVA_SOLVE_TICKETS,
+                   flow + SYLVA_SOLVE_TICKETS + 3 * (int64_t)F * nchunks,
                    b->trace[forward ? 0 : 1],
                    step_bits(),
                    poll_ns(0),
@@ -265,11 +353,11 @@ int sweep(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, 
      * (the lists' phases, solve_items.c): the counters carry over. */
     if (forward) {
         const int nbot = count - d->ntop_f;
-        int rc = part<false>(a, 0, nbot, flow, true, s);
-        return rc != SYLVA_OK ? rc : part<true>(a, nbot, d->ntop_f, flow + 1, true, s);
+        int rc = part<false>(a, 0, nbot, flow, true, false, s);
+        return rc != SYLVA_OK ? rc : part<true>(a, nbot, d->ntop_f, flow + 1, true, nbot > 0, s);
     }
-    int rc = part<true>(a, 0, d->ntop_b, flow, false, s);
-    return rc != SYLVA_OK ? rc : part<false>(a, d->ntop_b, count - d->ntop_b, flow + 1, false, s);
+    int rc = part<true>(a, 0, d->ntop_b, flow, false, false, s);
+    return rc != SYLVA_OK ? rc : part<false>(a, d->ntop_b, count - d->ntop_b, flow + 1, false, d->ntop_b > 0, s);
 }
 
 } // namespace

@@ -60,6 +60,7 @@ struct flow_args {
     int64_t ldx;
     int nrhs;
     int *ticket, *ready; /* ready, tdone, udone: F ints each, per column chunk */
+    int *pdone;          /* backward top: update items done per BK-pivot chunk, at its first pivot (n a chunk) */
     unsigned long long *trace; /* NULL, or 4 per ticket (sylva__gpu_solve_trace_*) */
     int step;            /* SYLVA_SOLVE_STEP_* bits (gpu_solve.h) */
     int poll_min, poll_max; /* a poll's sleep (ns): from poll_min, doubling up to poll_max */

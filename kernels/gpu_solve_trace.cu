@@ -43,22 +43,27 @@ extern "C" int sylva__gpu_solve_trace_end(const sylva__solve_desc *d, sylva__sol
         const char *bl = (const char *)d->host_blob;
         const sylva__solve_layout *y = &d->lay;
         const int *m = (const int *)(bl + y->m), *k = (const int *)(bl + y->k);
+        const int *parent = (const int *)(bl + y->parent), *nt = (const int *)(bl + y->nt);
         const int chunks = (int)((nrhs + SYLVA_SOLVE_COLS - 1) / SYLVA_SOLVE_COLS);
         unsigned long long t0 = ~0ull;
         for (int w = 0; w < 2; w++)
             for (size_t q = 0; q + 4 < words[w]; q += 4) /* the last 4 words: padding */
                 if (h[w][q] && h[w][q] < t0) t0 = h[w][q];
-        fprintf(f, "sweep ticket front m k kind index chunk take ready done sm block\n");
+        /* After the times: the front's parent record, triangle items, this
+         * sweep's update items, and its part (1: the top's launch). */
+        fprintf(f, "sweep ticket front m k kind index chunk take ready done sm block parent nt nu top\n");
         for (int w = 0; w < 2; w++) {
             const int *items = (const int *)(bl + (w == 0 ? y->fitems : y->bitems));
+            const int *nu = (const int *)(bl + (w == 0 ? y->nuf : y->nub));
             int count = w == 0 ? d->nitems_f : d->nitems_b;
             for (int64_t t = 0; t < (int64_t)count * chunks; t++) {
                 const unsigned long long *r = h[w] + 4 * t;
                 int it = (int)(t / chunks), fr = items[2 * it], code = items[2 * it + 1];
-                fprintf(f, "%d %lld %d %d %d %d %d %d %lld %lld %lld %u %u\n", w, (long long)t, fr, m[fr], k[fr],
-                        SYLVA_SOLVE_KIND(code), SYLVA_SOLVE_INDEX(code), (int)(t % chunks),
+                const int top = w == 0 ? it >= count - d->ntop_f : it < d->ntop_b;
+                fprintf(f, "%d %lld %d %d %d %d %d %d %lld %lld %lld %u %u %d %d %d %d\n", w, (long long)t, fr, m[fr],
+                        k[fr], SYLVA_SOLVE_KIND(code), SYLVA_SOLVE_INDEX(code), (int)(t % chunks),
                         (long long)(r[0] - t0), (long long)(r[1] - t0), (long long)(r[2] - t0),
-                        (unsigned)(r[3] >> 32), (unsigned)(r[3] & 0xffffffffu));
+                        (unsigned)(r[3] >> 32), (unsigned)(r[3] & 0xffffffffu), parent[fr], nt[fr], nu[fr], top);
             }
         }
         if (fclose(f)) st = sylva__fail(SYLVA_ERR_RUNTIME, "solve trace: writing %s", path);

@@ -163,8 +163,21 @@ int sylva__solve_items(int F, const int *m, const int *k, const int *parent, int
         if (nt[i] == 0) {
             put(list, &count, ph, s, i, SYLVA_SOLVE_FOLD, 0);
             start[i] = s + 1;
-        } else {
+        } else if (!top[i] || nub[i] == 0) {
             for (int u = 0; u < nub[i]; u++) put(list, &count, ph, s, i, SYLVA_SOLVE_UPD, u);
+            for (int b = nt[i] - 1; b >= 0; b--) put(list, &count, ph, s + nt[i] - b, i, SYLVA_SOLVE_TRI, b);
+            start[i] = s + nt[i] + 1;
+        } else {
+            /* A top front (gpu_solve.h): its update items by pivot chunk
+             * (BK pivots, every CB row chunk), the last pivots' first,
+             * each listed one step before the triangle item of its pivots,
+             * which waits for its own pivots' chunks only
+             * (gpu_solve_flow.cu). */
+            const int64_t nbk = ceil_div(k[i], SYLVA_SOLVE_BK), nbr = nub[i] / nbk;
+            for (int64_t jc = nbk - 1; jc >= 0; jc--)
+                for (int64_t rc = 0; rc < nbr; rc++)
+                    put(list, &count, ph, s + nt[i] - 1 - jc * SYLVA_SOLVE_BK / SYLVA_SOLVE_TOP_TB, i, SYLVA_SOLVE_UPD,
+                        (int)(jc * nbr + rc));
             for (int b = nt[i] - 1; b >= 0; b--) put(list, &count, ph, s + nt[i] - b, i, SYLVA_SOLVE_TRI, b);
             start[i] = s + nt[i] + 1;
         }

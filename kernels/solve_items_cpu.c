@@ -22,7 +22,7 @@ void sylva__solve_ws_layout(const sylva__solve_desc *d, int64_t nrhs, int refine
     o = round_up(o + (size_t)d->ngroups * sizeof(double *));
     w->flow = o;
     int64_t chunks = (nrhs + SYLVA_SOLVE_COLS - 1) / SYLVA_SOLVE_COLS;
-    o = round_up(o + (size_t)(3 * (int64_t)d->nfronts * chunks + SYLVA_SOLVE_TICKETS) * sizeof(int));
+    o = round_up(o + (size_t)((3 * (int64_t)d->nfronts + d->n) * chunks + SYLVA_SOLVE_TICKETS) * sizeof(int));
     w->bad = o;
     o = round_up(o + (size_t)d->nfronts * sizeof(int));
     w->badval = o;

@@ -156,8 +156,9 @@ for p in $phases; do
       SYLVA_SOLVE_PIN=${c%% *} timeout 240 "$B/bin/test_gpu_solve" ${c#* } >> "$OUT/solve-tests.log" 2>&1; rc=$?
       note "test_gpu_solve ${c#* } SYLVA_SOLVE_PIN=${c%% *}: rc=$rc ($(( $(date +%s) - s )) s)"
     done
-    # The task's path where the direct solve would run.
-    for c in "SYLVA_SOLVE_DIRECT=0 lap3d7:16" "SYLVA_SOLVE_DIRECT=0 elast3d:6 small=64"; do
+    # The task's path where the direct solve would run; a sweep's two launches one after the other.
+    for c in "SYLVA_SOLVE_DIRECT=0 lap3d7:16" "SYLVA_SOLVE_DIRECT=0 elast3d:6 small=64" \
+      "SYLVA_SOLVE_OVERLAP=0 lap3d7:16" "SYLVA_SOLVE_OVERLAP=0 lap3d27:12"; do
       s=$(date +%s)
       # shellcheck disable=SC2086
       env ${c%% *} timeout 240 "$B/bin/test_gpu_solve" ${c#* } >> "$OUT/solve-tests.log" 2>&1; rc=$?

@@ -6,20 +6,26 @@
 # that a control build rides in the same call; everything goes to
 # /tmp/solvework (tarred into $OUT/solve.tar.xz: few files come back) with
 # a summary on stdout, the compact table last.
-#   usage: bench/solver/solve_call.sh CARRY_DIR PHASE...   (from the repository root)
+#   usage: bench/solver/solve_call.sh CARRY_DIR PHASE...   (from the repository root;
+#          TT=SECONDS: phases that would start later than that are skipped)
 # Phases (ENV: VAR=value+VAR=value, or -):
 #   tests:BUNDLE     scripts/gpu-solver.sh BUNDLE solve (every GPU solve test, the forced crossovers
 #                    and page-locked paths, refinement, memcheck and racecheck, the copy rates)
-#   bench:NAME:BUNDLE:NRHS:ENV   bench-solver --gpu-solves-only --repeat 3 on $SPECS, the
-#                    phases on stderr (SYLVA_SOLVE_PHASES); cuDSS too when CUDSS_LIB is set
-#   trace:NAME:BUNDLE:ENV   one traced 1-column solve of lap3d7:60 (SYLVA_SOLVE_TRACE), solve_trace.py
+#   bench:NAME:BUNDLE:NRHS:ENV   bench-solver --gpu-solves-only --repeat $REP (default 3) on $SPECS,
+#                    the phases on stderr (SYLVA_SOLVE_PHASES); cuDSS too when CUDSS_LIB is set
+#   trace:NAME:BUNDLE:ENV[:SPEC]   one traced 1-column solve of SPEC (default lap3d7:60; NAME.mtx:
+#                    matrices/real's) (SYLVA_SOLVE_TRACE), solve_trace.py and solve_cpath.py (its
+#                    critical path); TRACE_RAW=1 keeps the trace
 #   profile:BUNDLE   ncu (--clock-control none) of one 1-column solve of each $PSPECS by sylva and,
 #                    with CUDSS_LIB, by cuDSS (bench-solver's BENCH_PROFILE_NRHS), ncu_summary.py
 #   chain:K:BACKGROUND   CARRY_DIR/chain-step (bench/kernels/chain_step.cu) on a K-pivot triangle
 # The record with the CPU solves is scripts/gpu-solver.sh's bench phase
 # (BENCH_MODES=gpu BENCH_POLICIES=subtree CHOLMOD_THREADS=none BENCH_NRHS=1,64).
 # CARRY_DIR also holds the tuning tables the builds read (CARRY_DIR/tuning,
-# SYLVA_TUNING_DIR: the tree that travels is main's working copy).
+# SYLVA_TUNING_DIR: the tree that travels is main's working copy). A build
+# may also be bin-only: CARRY_DIR/NAME/bin.tar.xz (its bin/, and lib/ for
+# what it replaces) unpacked over the full bundle $BASE_BUNDLE, so that
+# several builds share one set of libraries in the carry.
 set -uo pipefail
 C=$(cd "$1" && pwd); shift
 here=$PWD
@@ -35,15 +41,24 @@ export STARPU_HOME=/tmp/starpu-home-solve
 mkdir -p "$STARPU_HOME"
 summary=$O/summary.txt
 note() { echo "$*" | tee -a "$summary"; }
-bdir() { [ -d "/tmp/b$1" ] || { mkdir -p "/tmp/b$1" && tar xf "$C/$1/bundle.tar.xz" -C "/tmp/b$1"; }; echo "/tmp/b$1"; }
+bdir() {
+  if [ ! -d "/tmp/b$1" ]; then
+    mkdir -p "/tmp/b$1"
+    if [ -f "$C/$1/bin.tar.xz" ]; then tar xf "$BASE_BUNDLE" -C "/tmp/b$1" && tar xf "$C/$1/bin.tar.xz" -C "/tmp/b$1"
+    else tar xf "$C/$1/bundle.tar.xz" -C "/tmp/b$1"; fi
+  fi
+  echo "/tmp/b$1"
+}
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,temperature.gpu,power.draw --format=csv,noheader >> "$summary" 2>&1
 NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1 || echo /usr/local/cuda/bin/ncu)
 MET=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,launch__grid_size,launch__block_size
 MET=$MET,launch__registers_per_thread,launch__shared_mem_per_block_static,launch__shared_mem_per_block_dynamic
 cudss=(); [ -n "${CUDSS_LIB:-}" ] && cudss=(--cudss "$CUDSS_LIB")
+t_call=$(date +%s)
 for ph in "$@"; do
   IFS=: read -r kind a1 a2 a3 a4 <<< "$ph"
   s=$(date +%s)
+  if [ -n "${TT:-}" ] && [ $(( s - t_call )) -gt "$TT" ]; then note "skipped $ph (past TT=$TT s)"; continue; fi
   case $kind in
     tests)
       B=$(bdir "$a1")
@@ -55,20 +70,22 @@ for ph in "$@"; do
       B=$(bdir "$a2")
       envs=${a4//+/ }; [ "$envs" = - ] && envs=
       # shellcheck disable=SC2086
-      LD_LIBRARY_PATH=$B/lib timeout 300 env $envs SYLVA_SOLVE_PHASES=1 "$B/bin/bench-solver" --repeat 3 \
+      LD_LIBRARY_PATH=$B/lib timeout 300 env $envs SYLVA_SOLVE_PHASES=1 "$B/bin/bench-solver" --repeat "${REP:-3}" \
         --policies subtree --modes gpu --cholmod-threads none --nrhs "$a3" --gpu-solves-only "${cudss[@]}" \
         --json "$O/$a1.json" $SPECS > "$O/$a1.log" 2> "$O/$a1.err"
       note "bench $a1 ($a2 $a3 $envs): rc=$? ($(( $(date +%s) - s )) s)" ;;
     trace)
       B=$(bdir "$a2")
       envs=${a3//+/ }; [ "$envs" = - ] && envs=
+      sp=${a4:-lap3d7:60}; [[ $sp == *.mtx && $sp != /* ]] && sp=$R/$sp
       # shellcheck disable=SC2086
       LD_LIBRARY_PATH=$B/lib timeout 120 env $envs SYLVA_SOLVE_TRACE="$O/trace-$a1.txt" "$B/bin/bench-solver" \
         --repeat 1 --policies subtree --modes gpu --cholmod-threads none --nrhs 1 --gpu-solves-only \
-        lap3d7:60 > "$O/trace-$a1.log" 2>&1
-      note "trace $a1 ($a2 $envs): rc=$? ($(( $(date +%s) - s )) s)"
+        "$sp" > "$O/trace-$a1.log" 2>&1
+      note "trace $a1 ($a2 $envs $sp): rc=$? ($(( $(date +%s) - s )) s)"
       python3 "$B_SCRIPTS/solve_trace.py" "$O/trace-$a1.txt" 4 > "$O/trace-$a1.sum" 2>&1
-      rm -f "$O/trace-$a1.txt" ;;
+      python3 "$B_SCRIPTS/solve_cpath.py" "$O/trace-$a1.txt" > "$O/trace-$a1.cpath" 2>&1
+      if [ "${TRACE_RAW:-0}" = 1 ]; then xz -f "$O/trace-$a1.txt"; else rm -f "$O/trace-$a1.txt"; fi ;;
     profile)
       B=$(bdir "$a1")
       for sp in $PSPECS; do
@@ -96,6 +113,20 @@ for r in json.load(open(sys.argv[1])):
         print("%-12s %-10s %-12s nrhs %2d  total %7.3f ms  device %7.3f  kernels %7.3f  berr %.1e" % (
             os.path.basename(sys.argv[1])[:-5], r["solver"][:10], r["matrix"][:12], s["nrhs"], 1e3 * s["gpu"],
             1e3 * s.get("gpu_device", 0), 1e3 * s.get("gpu_solve", 0), s.get("backward_error") or 0))
+PY
+done
+# Kernels (the phases' `solve`), best of each matrix's one-column solves (the
+# .err's lines come matrix after matrix, the same count each).
+for e in "$O"/*.err; do
+  [ -f "$e" ] || continue
+  python3 - "$e" $SPECS <<'PY' | tee -a "$summary"
+import os, re, sys
+v = [float(m.group(1)) for l in open(sys.argv[1]) if " nrhs 1 " in l for m in [re.search(r" solve ([0-9.]+)", l)] if m]
+specs = sys.argv[2:]
+if v and len(v) % len(specs) == 0:
+    g = len(v) // len(specs)
+    print("%-12s kernels, best of %d: %s" % (os.path.basename(sys.argv[1])[:-4], g, " ".join(
+        "%s %.3f" % (os.path.basename(s)[:12], min(v[i * g:(i + 1) * g])) for i, s in enumerate(specs))))
 PY
 done
 cp "$summary" "$OUT/summary.txt"

@@ -39,7 +39,7 @@ static void check_items(const sylva__solve_desc *d, const void *b, int forward)
     int F = d->nfronts;
     int *first = malloc((size_t)F * sizeof *first + 1), *last = malloc((size_t)F * sizeof *last + 1);
     int *tri = malloc((size_t)F * sizeof *tri + 1), *upd = malloc((size_t)F * sizeof *upd + 1);
-    int *top = malloc((size_t)F * sizeof *top + 1);
+    int *top = malloc((size_t)F * sizeof *top + 1), *last_chunk = malloc((size_t)F * sizeof *last_chunk + 1);
     const int top0 = forward ? count - d->ntop_f : 0, top1 = forward ? count : d->ntop_b;
     char **seen = malloc((size_t)F * sizeof *seen + 1);
     for (int i = 0; i < F; i++) {
@@ -58,9 +58,17 @@ static void check_items(const sylva__solve_desc *d, const void *b, int forward)
         if (kind == SYLVA_SOLVE_FOLD) {
             CHECK(nt[i] == 0 && first[i] == q, "item %d: record %d folded twice or also split", q, i);
         } else if (kind == SYLVA_SOLVE_TRI) {
-            int want = forward ? tri[i] : nt[i] - 1 - tri[i];
-            CHECK(idx == want && (forward || upd[i] == nu[i]), "item %d: triangle %d of record %d "
-                  "(expected %d, %d updates before it)", q, idx, i, want, upd[i]);
+            int want = forward ? tri[i] : nt[i] - 1 - tri[i], ready = 1;
+            /* Backward: after every update item (a top front, waiting
+             * by pivot chunk: of its own pivots' chunks). */
+            int nbk = (k[i] + SYLVA_SOLVE_BK - 1) / SYLVA_SOLVE_BK, nbr = nbk ? nu[i] / nbk : 0;
+            int chunked = here && nu[i] > 0;
+            for (int u = 0; u < nu[i] && !forward; u++) {
+                int j0 = u / nbr * SYLVA_SOLVE_BK;
+                if ((!chunked || (j0 >= idx * tb && j0 < (idx + 1) * tb)) && !seen[i][u]) ready = 0;
+            }
+            CHECK(idx == want && ready, "item %d: triangle %d of record %d (expected %d, %d updates before it)", q,
+                  idx, i, want, upd[i]);
             tri[i]++;
         } else {
             /* Forward: after the triangle blocks of its pivots, in any
@@ -72,7 +80,14 @@ static void check_items(const sylva__solve_desc *d, const void *b, int forward)
                 ok = idx < nu[i] && !seen[i][idx] && tri[i] >= (j1 + tb - 1) / tb;
                 if (ok) seen[i][idx] = 1;
             } else if (ok) {
-                ok = idx == upd[i] && tri[i] == 0;
+                /* Backward: once each, before the triangle items of their
+                 * pivots (checked there); in order before them all, or on
+                 * a top front (waiting by pivot chunk) the last pivots'
+                 * chunks first. */
+                int nbk = (k[i] + SYLVA_SOLVE_BK - 1) / SYLVA_SOLVE_BK, nbr = nu[i] / nbk;
+                ok = idx < nu[i] && !seen[i][idx] &&
+                     (here ? upd[i] == 0 || idx / nbr <= last_chunk[i] : idx == upd[i] && tri[i] == 0);
+                if (ok) seen[i][idx] = 1, last_chunk[i] = idx / nbr;
             }
             CHECK(ok, "item %d: update %d of record %d out of order", q, idx, i);
             upd[i]++;
@@ -95,6 +110,7 @@ static void check_items(const sylva__solve_desc *d, const void *b, int forward)
     free(tri);
     free(upd);
     free(top);
+    free(last_chunk);
 }
 
 static void check_blob(const sylva__plan *pl, const sylva__gpu_solve_plan *gs)
@@ -147,7 +163,8 @@ static void check_blob(const sylva__plan *pl, const sylva__gpu_solve_plan *gs)
         sylva__solve_ws_layout(d, 7, refine, &w);
         size_t vec = (size_t)t->n * 7 * sizeof(double);
         size_t start[] = {w.Lp, w.gbase, w.flow, w.bad, w.badval, w.x, w.b, w.r, w.d, w.omega};
-        size_t flow = (size_t)(3 * d->nfronts * ((7 + SYLVA_SOLVE_COLS - 1) / SYLVA_SOLVE_COLS) + SYLVA_SOLVE_TICKETS);
+        size_t flow = (size_t)((3 * d->nfronts + t->n) * ((7 + SYLVA_SOLVE_COLS - 1) / SYLVA_SOLVE_COLS) +
+                               SYLVA_SOLVE_TICKETS);
         size_t size[] = {(size_t)d->nfronts * 8, (size_t)d->ngroups * 8, flow * 4,
                          (size_t)d->nfronts * 4, (size_t)d->nfronts * 8, vec, vec, vec, vec, 7 * 8};
         int count = refine ? 10 : 6;
