@@ -341,29 +341,47 @@ template <int W> __device__ void stage_rows(const front &F, const flow_args &a, 
     __syncthreads();
 }
 
-/* For pivots j0 .. j1 (a warp each): L21[i0 .. i1, j]ᵀ · the staged rows,
- * summed over the warp; out(j, c, sum) by lane 0 for the pass's nc
- * columns. */
+/* For pivots j0 .. j1 (a warp takes GATHER_PJ(W) adjacent ones at a time):
+ * L21[i0 .. i1, j]ᵀ · the staged rows, summed over the warp; out(j, c,
+ * sum) by lane 0 for the pass's nc columns. The warp's pivots share the
+ * staged rows' reads and keep as many loads of L in flight (one pivot at a
+ * time, a folded front's backward work took twice its forward's on
+ * bcsstk13: docs/perf-log.md v15, v17). */
+#define GATHER_PJ(W) ((W) == 1 ? 4 : 2)
 template <int W, typename Out>
 __device__ void gather_update(const front &F, int i0, int i1, int j0, int j1, int nc, const double *s, Out out)
 {
+    constexpr int PJ = GATHER_PJ(W);
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    for (int j = j0 + warp; j < j1; j += FLOW_WARPS) {
-        const double *Lj = F.L + F.k + (int64_t)j * F.m;
-        double acc[FLOW_COLS];
+    for (int jp = j0 + warp * PJ; jp < j1; jp += FLOW_WARPS * PJ) {
+        const int np = min(PJ, j1 - jp); /* the warp's pivots this pass */
+        const double *Lj = F.L + F.k + (int64_t)jp * F.m;
+        double acc[PJ][FLOW_COLS];
 #pragma unroll
-        for (int c = 0; c < FLOW_COLS; c++) acc[c] = 0;
-#pragma unroll 8
+        for (int q = 0; q < PJ; q++)
+#pragma unroll
+            for (int c = 0; c < FLOW_COLS; c++) acc[q][c] = 0;
+#pragma unroll 4
         for (int i = i0 + lane; i < i1; i += 32) {
-            const double l = __ldg(Lj + i);
+            double l[PJ];
 #pragma unroll
-            for (int c = 0; c < FLOW_COLS; c++) acc[c] += l * s[(i - i0) * FLOW_COLS + c];
+            for (int q = 0; q < PJ; q++) l[q] = q < np ? __ldg(Lj + (int64_t)q * F.m + i) : 0.0;
+#pragma unroll
+            for (int c = 0; c < FLOW_COLS; c++) {
+                const double x = s[(i - i0) * FLOW_COLS + c];
+#pragma unroll
+                for (int q = 0; q < PJ; q++) acc[q][c] += l[q] * x;
+            }
         }
 #pragma unroll
-        for (int c = 0; c < FLOW_COLS; c++) {
-            if (c >= nc) break; /* the block's column count: no lane diverges */
-            const double v = warp_sum(acc[c]);
-            if (lane == 0) out(j, c, v);
+        for (int q = 0; q < PJ; q++) {
+            if (q >= np) break; /* the same for every lane */
+#pragma unroll
+            for (int c = 0; c < FLOW_COLS; c++) {
+                if (c >= nc) break; /* the block's column count: no lane diverges */
+                const double v = warp_sum(acc[q][c]);
+                if (lane == 0) out(jp + q, c, v);
+            }
         }
     }
 }
