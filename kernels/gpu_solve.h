@@ -105,6 +105,10 @@ extern "C" {
  * the same; 32,4096: 3–8% slower; v6): the polls are not what loads them. */
 #define SYLVA_SOLVE_POLL_MIN 32
 #define SYLVA_SOLVE_POLL_MAX 32
+/* Which sweeps' second launch may overlap the first (gpu_solve_flow.cu;
+ * bits: 1 forward, 2 backward; SYLVA_SOLVE_OVERLAP=N in the environment
+ * overrides, 0 launches them one after the other). */
+#define SYLVA_SOLVE_OVERLAP_DEFAULT 3
 /* An item is two ints: the front record, then kind << 24 | index. FOLD:
  * the whole front. TRI: triangle block `index`. UPD: update chunk `index`
  * (forward: row chunk · ceil(k/UK) + pivot chunk; backward: pivot chunk ·

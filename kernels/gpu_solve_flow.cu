@@ -30,8 +30,9 @@
  * end only as they leave, so that what follows in the stream follows
  * both). The counters already order the items across the two launches, and
  * no item of the first waits on one of the second: no block of the second
- * is placed before every block of the first has started. SYLVA_SOLVE_OVERLAP=0
- * in the environment (read once) launches them one after the other.
+ * is placed before every block of the first has started. SYLVA_SOLVE_OVERLAP
+ * (gpu_solve.h) chooses the sweeps that overlap; 0 launches them one after
+ * the other.
  * Replaced the level-by-level launches (4 per level and direction, 6
  * cuBLAS calls per large front: 9 ms for a 2.4 ms cuDSS solve of
  * lap3d7:60, docs/perf-log.md). */
@@ -197,20 +198,21 @@ int cuda_fail(const char *what, cudaError_t e)
  * microseconds, a small solve's sweep not many more). */
 static std::atomic<int> resident_blocks[2][2][2][FLOW_MAX_DEVICES];
 
-/* SYLVA_SOLVE_OVERLAP=0 from the environment (read once): a sweep's two
- * launches one after the other; else the second may overlap the first
- * (above) on devices of compute capability 9 and later. */
-static bool overlap_on(int dev)
+/* Whether this sweep's second launch may overlap its first (above): on
+ * devices of compute capability 9 and later, for the sweeps of
+ * SYLVA_SOLVE_OVERLAP's bits (the environment's, read once; else
+ * SYLVA_SOLVE_OVERLAP_DEFAULT, gpu_solve.h). */
+static bool overlap_on(int dev, bool forward)
 {
     static std::atomic<int> env{-1};
     static std::atomic<int> major[FLOW_MAX_DEVICES];
     int v = env.load(std::memory_order_relaxed);
     if (v < 0) {
         const char *e = getenv("SYLVA_SOLVE_OVERLAP");
-        v = !(e && !strcmp(e, "0"));
+        v = e && *e ? (int)(strtol(e, NULL, 10) & 3) : SYLVA_SOLVE_OVERLAP_DEFAULT;
         env.store(v, std::memory_order_relaxed);
     }
-    if (!v || dev < 0 || dev >= FLOW_MAX_DEVICES) return false;
+    if (!(v & (forward ? 1 : 2)) || dev < 0 || dev >= FLOW_MAX_DEVICES) return false;
     int cc = major[dev].load(std::memory_order_relaxed);
     if (cc == 0) {
         if (cudaDeviceGetAttribute(&cc, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) return false;
@@ -246,7 +248,7 @@ template <int W, bool Forward, bool Top> int launch(const flow_args &a, int coun
     cfg.blockDim = dim3(FLOW_THREADS);
     cfg.stream = s;
     cfg.attrs = &attr;
-    cfg.numAttrs = overlap && overlap_on(dev) ? 1 : 0;
+    cfg.numAttrs = overlap && overlap_on(dev, Forward) ? 1 : 0;
     e = cudaLaunchKernelEx(&cfg, flow_kernel<W, Forward, Top>, a);
     return e == cudaSuccess ? SYLVA_OK
                             : cuda_fail(Top ? (Forward ? "flow_kernel (top, forward)" : "flow_kernel (top, backward)")

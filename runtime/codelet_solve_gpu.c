@@ -195,7 +195,7 @@ int sylva__solve_gpu_body(sylva__solve_gpu_args *a, const sylva__solve_gpu_ptrs 
      * per-item times there (gpu_solve.h); it allocates and waits. */
     const char *trace = getenv("SYLVA_SOLVE_TRACE");
     if (!st && trace && *trace) st = sylva__gpu_solve_trace_begin(d, nrhs, &b);
-    if (!st) st = sylva__gpu_solve_setup(d, &b, s);
+    if (!st && (!p->lp_ready || b.trace[0])) st = sylva__gpu_solve_setup(d, &b, s);
     if (!st) st = sylva__gpu_solve_permute(d, &b, 1, nrhs, B, ldb, x, s);
     if (!st && a->refine)
         st = sylva__gpu_copy_device(ws + b.ws.b, x, (size_t)(n * nrhs) * sizeof(double), s);

@@ -468,6 +468,7 @@ typedef struct sylva__solve_gpu_ptrs {
     const void *blob;
     void *work;
     size_t work_bytes;
+    int lp_ready; /* work's front pointers (ws.Lp) already made for these L slices: no setup */
     double *B;
     int64_t ldb;
     const void *pattern;

@@ -44,6 +44,7 @@ struct sylva__solve_hold {
     starpu_data_handle_t work;           /* NULL until acquired */
     void *work_ptr;
     size_t work_bytes;
+    int lp_ready;                        /* work holds the fronts' L pointers (a solve made them) */
     struct sylva__solve_hold *prev, *next; /* every hold, for the runtime's stop */
 };
 
@@ -185,6 +186,7 @@ static int hold_complete(sylva__solve_hold *h, int refine, size_t bytes)
             h->work = w;
             h->work_ptr = ptr_on(w, h->node);
             h->work_bytes = (bytes + 255) / 256 * 256;
+            h->lp_ready = 0;
         }
     }
     sylva__runtime_release();
@@ -241,15 +243,19 @@ int sylva__solve_gpu_direct_block(sylva__solve_hold *h, sylva__solve_gpu_args *a
     a->host_ldb = ldb;
     a->buf_B = a->buf_blob = a->buf_work = a->buf_L0 = a->buf_pattern = a->buf_avals = -1;
     memcpy(a->group_L, h->group_L, (size_t)h->nL * sizeof *h->group_L);
+    /* The fronts' L pointers in the workspace (its first array, whatever
+     * the block's width) stay right while L and the workspace are held:
+     * made by the first solve only (a copy and a kernel fewer each time). */
     sylva__solve_gpu_ptrs p = {.blob = h->blob, .work = h->work_ptr, .work_bytes = h->work_bytes,
-                               .B = q->on_device ? B : NULL, .ldb = ldb, .pattern = h->pattern,
-                               .avals = h->avals};
+                               .lp_ready = h->lp_ready && !a->pivots, .B = q->on_device ? B : NULL, .ldb = ldb,
+                               .pattern = h->pattern, .avals = h->avals};
     int prev = 0;
     int status = sylva__gpu_device_enter(h->device, &prev);
     if (status) return status;
     a->t_start = sylva__now();
     status = sylva__solve_gpu_body(a, &p, h->stream);
     a->t_end = sylva__now();
+    if (!status && !a->pivots) h->lp_ready = 1;
     sylva__gpu_device_leave(prev);
     return status;
 }
