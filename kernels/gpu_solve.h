@@ -196,7 +196,8 @@ typedef struct sylva__solve_bufs {
  * writes one line per ticket to `path` (sweep, ticket, front record, m, k,
  * kind, index, chunk, the three times in ns from the first, SM, block,
  * then the front's parent record, triangle items, this sweep's update
- * items and 1 when the item is the top launch's) and frees them. Costs an allocation and a copy: never on a timed path. */
+ * items and 1 when the item is the top launch's) and frees them. Costs an
+ * allocation and a copy: never on a timed path. */
 int sylva__gpu_solve_trace_begin(const sylva__solve_desc *d, int64_t nrhs, sylva__solve_bufs *b);
 int sylva__gpu_solve_trace_end(const sylva__solve_desc *d, sylva__solve_bufs *b, int64_t nrhs, const char *path,
                                struct CUstream_st *s);

@@ -458,7 +458,8 @@ template <int W> __device__ void fold_forward(const front &F, const flow_args &a
             const int i = j0 + jb + u % below, c = u / below;
             double acc = 0;
 #pragma unroll 8
-            for (int jj = 0; jj < jb; jj++) acc += __ldg(F.L + i + (int64_t)(j0 + jj) * F.m) * s[(j0 + jj) * FLOW_COLS + c];
+            for (int jj = 0; jj < jb; jj++)
+                acc += __ldg(F.L + i + (int64_t)(j0 + jj) * F.m) * s[(j0 + jj) * FLOW_COLS + c];
             s[i * FLOW_COLS + c] -= acc;
         }
         __syncthreads();

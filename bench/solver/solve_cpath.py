@@ -111,8 +111,8 @@ def main():
                 print(f"  {name:20s} {v:8.1f} us")
         print("  front      m      k  kind part items  delay_us  wake_us  work_us")
         for f, kind, cnt, de, wa, wo, part in segs:
-            print(f"  {f:6d} {front[f]['m']:6d} {front[f]['k']:6d}  {KINDS[kind]:4s} {part:4s} {cnt:5d} {de / 1e3:9.1f} "
-                  f"{wa / 1e3:8.1f} {wo / 1e3:8.1f}")
+            print(f"  {f:6d} {front[f]['m']:6d} {front[f]['k']:6d}  {KINDS[kind]:4s} {part:4s} {cnt:5d} "
+                  f"{de / 1e3:9.1f} {wa / 1e3:8.1f} {wo / 1e3:8.1f}")
         for part in (0, 1):
             rs = [x for x in it if x[16] == part]
             if rs:
