@@ -346,7 +346,7 @@ template <int W> __device__ void stage_rows(const front &F, const flow_args &a, 
  * sum) by lane 0 for the pass's nc columns. The warp's pivots share the
  * staged rows' reads and keep as many loads of L in flight (one pivot at a
  * time, a folded front's backward work took twice its forward's on
- * bcsstk13: docs/perf-log.md v15, v17). */
+ * bcsstk13: docs/perf-log.md v15, v18). */
 #define GATHER_PJ(W) ((W) == 1 ? 4 : 2)
 template <int W, typename Out>
 __device__ void gather_update(const front &F, int i0, int i1, int j0, int j1, int nc, const double *s, Out out)
@@ -439,7 +439,8 @@ template <int W> __device__ __forceinline__ void unstage_front(const front &F, c
 /* A whole small front forward: X1 ← L11⁻¹ X1 in diagonal blocks, then its
  * ancestors' rows less L21 · X1, the pivot rows staged in s throughout
  * (loaded beside the first diagonal block: one wait for both, where each
- * block's solve and the rows below it waited for L2 in turn, v16). */
+ * block's solve and the rows below it waited for L2 in turn,
+ * docs/perf-log.md v17). */
 template <int W> __device__ void fold_forward(const front &F, const flow_args &a, int c0, int nc, double *s, double *d)
 {
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -470,8 +471,8 @@ template <int W> __device__ void fold_forward(const front &F, const flow_args &a
     __syncthreads();
 }
 
-/* A whole small front backward: X1 −= L21ᵀ X(rows) (a warp per pivot),
- * then X1 ← L11⁻ᵀ X1 in diagonal blocks, bottom up. X1 is staged beside
+/* A whole small front backward: X1 −= L21ᵀ X(rows) (gather_update), then
+ * X1 ← L11⁻ᵀ X1 in diagonal blocks, bottom up. X1 is staged beside
  * the CB rows (in d, which holds no diagonal block yet), updated there,
  * then moved to the start of s for the solve (the CB rows are done with);
  * its steps read and write shared memory and X1 is written once. */
