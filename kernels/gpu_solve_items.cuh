@@ -25,15 +25,24 @@
 #define FLOW_FULL 0xffffffffu
 #define FLOW_TB SYLVA_SOLVE_TB
 #define FLOW_MAX(a, b) ((a) > (b) ? (a) : (b))
-/* Shared doubles: the widest of the items' needs (a triangle block's
- * partial sums; staged pivot rows; staged CB rows of the solution). */
-#define FLOW_BUF                                                                                                    \
-    (FLOW_W * FLOW_MAX(FLOW_MAX(32 * FLOW_W, SYLVA_SOLVE_UK), FLOW_MAX(SYLVA_SOLVE_FOLD_R, SYLVA_SOLVE_BR)))
 #define FLOW_DLD 33 /* leading dimension of a diagonal block in shared memory */
-/* A triangle item's inverted diagonal block: the end of s, past the
- * partial sums (FLOW_THREADS · FLOW_COLS doubles). */
-#define FLOW_INV_OFF (FLOW_BUF - FLOW_TB * FLOW_DLD)
 #define FLOW_W SYLVA_SOLVE_COLS
+/* Rows of the widest staging in s (an update item's pivot rows, a folded
+ * front's or a backward chunk's CB rows), w columns each. */
+#define FLOW_STAGE_ROWS FLOW_MAX(SYLVA_SOLVE_UK, FLOW_MAX(SYLVA_SOLVE_FOLD_R, SYLVA_SOLVE_BR))
+/* Shared doubles s of a block for w columns a chunk: the widest staging,
+ * or a triangle item's partial sums (FLOW_THREADS · w), own rows
+ * (FLOW_TB · w) and inverted diagonal block. Sized by the kernel's W, not
+ * SYLVA_SOLVE_COLS: a one-column block takes 18 KB instead of 24 KB, so
+ * eight of them leave the SM 92 KB of L1 instead of 28 (L's lines that a
+ * block reads again, the loads in flight, and the top's items when its
+ * launch overlaps the bottom's and runs with the SM's split as the bottom
+ * set it: perf-log, the solve v20). */
+#define FLOW_BUF_OF(w) FLOW_MAX((w) * FLOW_STAGE_ROWS, FLOW_THREADS * (w) + FLOW_TB * (w) + FLOW_TB * FLOW_DLD)
+#define FLOW_BUF FLOW_BUF_OF(W)
+/* A triangle item's inverted diagonal block: the end of s, past the
+ * partial sums and its own rows. */
+#define FLOW_INV_OFF (FLOW_BUF - FLOW_TB * FLOW_DLD)
 /* Rows per thread of a forward update (SYLVA_SOLVE_UR of them per item). */
 #define FLOW_UPD_RPT (SYLVA_SOLVE_UR / (FLOW_W * 32))
 static_assert(SYLVA_SOLVE_UR % (FLOW_W * 32) == 0, "a forward update item's rows are whole rounds of the block");
@@ -42,9 +51,9 @@ static_assert(FLOW_TB == 32, "a triangle block is one warp's rows");
 /* A triangle item's own rows of X1 (FLOW_TB × FLOW_COLS), staged before
  * its waits (SYLVA_SOLVE_STEP_OWN): between the partial sums and the
  * inverted block. */
-#define FLOW_OWN_OFF (FLOW_W * 32 * FLOW_W)
-static_assert(FLOW_OWN_OFF + FLOW_TB * FLOW_W <= FLOW_INV_OFF, "the own rows overlap neither the partial sums nor the inverted block");
-static_assert(SYLVA_SOLVE_FOLD_K * FLOW_W <= FLOW_BUF, "a folded front's pivot rows fit the staging buffer");
+#define FLOW_OWN_OFF (FLOW_THREADS * W)
+static_assert(SYLVA_SOLVE_FOLD_K <= FLOW_STAGE_ROWS, "a folded front's pivot rows fit the staging buffer");
+static_assert((FLOW_BUF_OF(FLOW_W) + FLOW_TB * FLOW_DLD) * sizeof(double) <= 48 * 1024, "s and d are static shared memory");
 
 namespace sylva {
 namespace {

@@ -16,7 +16,7 @@
 #   trace:NAME:BUNDLE:ENV[:SPEC]   one traced 1-column solve of SPEC (default lap3d7:60; NAME.mtx:
 #                    matrices/real's) (SYLVA_SOLVE_TRACE), solve_trace.py and solve_cpath.py (its
 #                    critical path); TRACE_RAW=1 keeps the trace
-#   profile:BUNDLE   ncu (--clock-control none) of one 1-column solve of each $PSPECS by sylva and,
+#   profile:BUNDLE   ncu (--clock-control none) of one solve of $PNRHS columns (default 1) of each $PSPECS by sylva and,
 #                    with CUDSS_LIB, by cuDSS (bench-solver's BENCH_PROFILE_NRHS), ncu_summary.py
 #   chain:K:BACKGROUND   CARRY_DIR/chain-step (bench/kernels/chain_step.cu) on a K-pivot triangle
 # The record with the CPU solves is scripts/gpu-solver.sh's bench phase
@@ -90,10 +90,10 @@ for ph in "$@"; do
       B=$(bdir "$a1")
       for sp in $PSPECS; do
         n=$(basename "$sp" .mtx | tr ':' '_')
-        LD_LIBRARY_PATH=$B/lib BENCH_PROFILE_NRHS=1 timeout 150 "$NCU" --clock-control none \
+        LD_LIBRARY_PATH=$B/lib BENCH_PROFILE_NRHS=${PNRHS:-1} timeout 150 "$NCU" --clock-control none \
           --profile-from-start off --metrics "$MET" --csv --print-units base --log-file "$O/ncu-$n.csv" \
           "$B/bin/bench-solver" --in-process --repeat 3 --policies subtree --modes gpu --cholmod-threads none \
-          --nrhs 1 --gpu-solves-only "${cudss[@]}" --json "$O/prof-$n.json" "$sp" > "$O/prof-$n.log" 2>&1
+          --nrhs "${PNRHS:-1}" --gpu-solves-only "${cudss[@]}" --json "$O/prof-$n.json" "$sp" > "$O/prof-$n.log" 2>&1
         note "profile $sp: rc=$? ($(( $(date +%s) - s )) s)"
         python3 "$B_SCRIPTS/ncu_summary.py" "$O/ncu-$n.csv" "$sp" > "$O/ncu-$n.txt" 2>&1
       done ;;
