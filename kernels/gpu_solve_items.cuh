@@ -34,10 +34,11 @@
  * or a triangle item's partial sums (FLOW_THREADS · w), own rows
  * (FLOW_TB · w) and inverted diagonal block. Sized by the kernel's W, not
  * SYLVA_SOLVE_COLS: a one-column block takes 18 KB instead of 24 KB, so
- * eight of them leave the SM 92 KB of L1 instead of 28 (L's lines that a
- * block reads again, the loads in flight, and the top's items when its
- * launch overlaps the bottom's and runs with the SM's split as the bottom
- * set it: perf-log, the solve v20). */
+ * eight of them leave the SM 92 KB of L1 instead of 28. With 28 KB the
+ * forward top's items ran 15–20% slower when its launch overlapped the
+ * bottom's (lap3d7:100; the SM keeps the bottom's split of shared memory
+ * and L1); now they run as fast as alone, and the one-column solve is
+ * 1–5% faster (docs/perf-log.md, the solve v20). */
 #define FLOW_BUF_OF(w) FLOW_MAX((w) * FLOW_STAGE_ROWS, FLOW_THREADS * (w) + FLOW_TB * (w) + FLOW_TB * FLOW_DLD)
 #define FLOW_BUF FLOW_BUF_OF(W)
 /* A triangle item's inverted diagonal block: the end of s, past the
