@@ -54,7 +54,8 @@ static_assert(FLOW_TB == 32, "a triangle block is one warp's rows");
  * inverted block. */
 #define FLOW_OWN_OFF (FLOW_THREADS * W)
 static_assert(SYLVA_SOLVE_FOLD_K <= FLOW_STAGE_ROWS, "a folded front's pivot rows fit the staging buffer");
-static_assert((FLOW_BUF_OF(FLOW_W) + FLOW_TB * FLOW_DLD) * sizeof(double) <= 48 * 1024, "s and d are static shared memory");
+static_assert((FLOW_BUF_OF(FLOW_W) + FLOW_TB * FLOW_DLD) * sizeof(double) <= 48 * 1024,
+              "s and d are static shared memory");
 
 namespace sylva {
 namespace {
