@@ -64,10 +64,11 @@ extern "C" {
  * The forward list gives the bottom's items, then the top's; the backward
  * list the top's, then the bottom's (ntop_f, ntop_b of them). The default
  * crossover is the fastest one-column solve of 128, 256, 512, 1,024 and
- * 4,096 on five matrices (H100, docs/perf-log.md v10); the lower ones put
- * the middle's chains on 64-row steps too. */
+ * 4,096 on five matrices (H100, docs/perf-log.md v10), moved down to 96
+ * once the top's items got faster (of 64, 80, 96, 112 and 128: v21); the
+ * lower ones put the middle's chains on 64-row steps too. */
 #define SYLVA_SOLVE_TOP_TB 64
-#define SYLVA_SOLVE_TOP_DEFAULT 128
+#define SYLVA_SOLVE_TOP_DEFAULT 96
 /* Backward, every top front with update items waits by pivot chunk: its
  * update items are listed by BK-pivot chunk (every CB row chunk), the last
  * pivots' first, each one step before the triangle item of its pivots,
@@ -113,8 +114,22 @@ extern "C" {
 /* An item is two ints: the front record, then kind << 24 | index. FOLD:
  * the whole front. TRI: triangle block `index`. UPD: update chunk `index`
  * (forward: row chunk · ceil(k/UK) + pivot chunk; backward: pivot chunk ·
- * ceil(r/BR) + row chunk). */
-enum { SYLVA_SOLVE_FOLD = 0, SYLVA_SOLVE_TRI = 1, SYLVA_SOLVE_UPD = 2 };
+ * ceil(r/BR) + row chunk). LEAF: `index` small leaves, whole, from this
+ * record on (below). */
+enum { SYLVA_SOLVE_FOLD = 0, SYLVA_SOLVE_TRI = 1, SYLVA_SOLVE_UPD = 2, SYLVA_SOLVE_LEAF = 3 };
+/* Small leaves (no children, at most LEAF_M rows and LEAF_K pivots) that
+ * are consecutive records (the leaves are level 0) go LEAF_DEFAULT to an
+ * item (SYLVA_SOLVE_LEAF=G in the environment when the lists are made
+ * overrides, at most LEAF_MAX; 0 or 1: a FOLD item each), a warp a leaf
+ * and a lane a row. Most fronts of a nested-dissection tree are such
+ * leaves (lap2d5:1000: 106,000 of 182,522 fronts have one pivot and at
+ * most 7 rows; lap3d7:60: 38,000 of 50,000), and as FOLD items each took
+ * a ticket, its waits and its signal per column chunk, a block's item
+ * latency for a few dozen flops. */
+#define SYLVA_SOLVE_LEAF_M 32
+#define SYLVA_SOLVE_LEAF_K 8
+#define SYLVA_SOLVE_LEAF_DEFAULT 8
+#define SYLVA_SOLVE_LEAF_MAX 64
 #define SYLVA_SOLVE_ITEM(kind, index) ((kind) << 24 | (index))
 #define SYLVA_SOLVE_KIND(code) ((code) >> 24)
 #define SYLVA_SOLVE_INDEX(code) ((code) & 0xffffff)
@@ -197,7 +212,8 @@ typedef struct sylva__solve_bufs {
  * writes one line per ticket to `path` (sweep, ticket, front record, m, k,
  * kind, index, chunk, the three times in ns from the first, SM, block,
  * then the front's parent record, triangle items, this sweep's update
- * items and 1 when the item is the top launch's) and frees them. Costs an
+ * items and 1 when the item is the top launch's; a LEAF item's ticket a
+ * line per leaf, its place in the item as the index) and frees them. Costs an
  * allocation and a copy: never on a timed path. */
 int sylva__gpu_solve_trace_begin(const sylva__solve_desc *d, int64_t nrhs, sylva__solve_bufs *b);
 int sylva__gpu_solve_trace_end(const sylva__solve_desc *d, sylva__solve_bufs *b, int64_t nrhs, const char *path,

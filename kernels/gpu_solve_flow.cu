@@ -39,7 +39,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
-#include <cstring>
 
 #include "gpu_solve_top.cuh"
 
@@ -74,6 +73,15 @@ __device__ __forceinline__ void wait_previous_launch()
 /* The top's launch (Top): 3 blocks an SM, registers for its 64-row
  * triangle items' prefetched L (gpu_solve_top.cuh). */
 #define TOP_MIN_BLOCKS 3
+/* The trace's end of a ticket: the time, the SM and the block. */
+__device__ __forceinline__ void trace_done(const flow_args &a, int ticket)
+{
+    unsigned sm;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    a.trace[4 * (int64_t)ticket + 2] = flow_clock();
+    a.trace[4 * (int64_t)ticket + 3] = (unsigned long long)sm << 32 | blockIdx.x;
+}
+
 template <int W, bool Forward, bool Top>
 __global__ void __launch_bounds__(FLOW_THREADS, Top ? TOP_MIN_BLOCKS : FLOW_MIN_BLOCKS) flow_kernel(flow_args a)
 {
@@ -103,6 +111,20 @@ __global__ void __launch_bounds__(FLOW_THREADS, Top ? TOP_MIN_BLOCKS : FLOW_MIN_
         front F;
         F.f = a.items[2 * it];
         const int code = a.items[2 * it + 1], kind = SYLVA_SOLVE_KIND(code), idx = SYLVA_SOLVE_INDEX(code);
+        if (!Top && kind == SYLVA_SOLVE_LEAF) {
+            const int first = F.f, count = idx;
+            const int c0 = chunk * SYLVA_SOLVE_COLS, nc = min(FLOW_COLS, a.nrhs - c0);
+            if (!Forward) leaf_wait(a, ready, first, count);
+            if (a.trace && threadIdx.x == 0) {
+                a.trace[4 * (int64_t)ticket] = t_take;
+                a.trace[4 * (int64_t)ticket + 1] = flow_clock();
+            }
+            leaf_items<W, Forward>(a, first, count, c0, nc);
+            if (Forward) leaf_signal(a, ready, first, count);
+            else __syncthreads();
+            if (a.trace && threadIdx.x == 0) trace_done(a, ticket);
+            continue;
+        }
         F.m = a.m[F.f];
         F.k = a.k[F.f];
         F.r = F.m - F.k;
@@ -176,12 +198,7 @@ __global__ void __launch_bounds__(FLOW_THREADS, Top ? TOP_MIN_BLOCKS : FLOW_MIN_
         } else {
             block_signal(udone + F.f, NULL, a.step);
         }
-        if (a.trace && threadIdx.x == 0) {
-            unsigned sm;
-            asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-            a.trace[4 * (int64_t)ticket + 2] = flow_clock();
-            a.trace[4 * (int64_t)ticket + 3] = (unsigned long long)sm << 32 | blockIdx.x;
-        }
+        if (a.trace && threadIdx.x == 0) trace_done(a, ticket);
     }
 }
 

@@ -60,10 +60,13 @@ extern "C" int sylva__gpu_solve_trace_end(const sylva__solve_desc *d, sylva__sol
                 const unsigned long long *r = h[w] + 4 * t;
                 int it = (int)(t / chunks), fr = items[2 * it], code = items[2 * it + 1];
                 const int top = w == 0 ? it >= count - d->ntop_f : it < d->ntop_b;
-                fprintf(f, "%d %lld %d %d %d %d %d %d %lld %lld %lld %u %u %d %d %d %d\n", w, (long long)t, fr, m[fr],
-                        k[fr], SYLVA_SOLVE_KIND(code), SYLVA_SOLVE_INDEX(code), (int)(t % chunks),
-                        (long long)(r[0] - t0), (long long)(r[1] - t0), (long long)(r[2] - t0),
-                        (unsigned)(r[3] >> 32), (unsigned)(r[3] & 0xffffffffu), parent[fr], nt[fr], nu[fr], top);
+                /* A LEAF item: a line per leaf, its place in the item as the index. */
+                const int kind = SYLVA_SOLVE_KIND(code), lines = kind == SYLVA_SOLVE_LEAF ? SYLVA_SOLVE_INDEX(code) : 1;
+                for (int g = fr; g < fr + lines; g++)
+                    fprintf(f, "%d %lld %d %d %d %d %d %d %lld %lld %lld %u %u %d %d %d %d\n", w, (long long)t, g, m[g],
+                            k[g], kind, kind == SYLVA_SOLVE_LEAF ? g - fr : SYLVA_SOLVE_INDEX(code), (int)(t % chunks),
+                            (long long)(r[0] - t0), (long long)(r[1] - t0), (long long)(r[2] - t0),
+                            (unsigned)(r[3] >> 32), (unsigned)(r[3] & 0xffffffffu), parent[g], nt[g], nu[g], top);
             }
         }
         if (fclose(f)) st = sylva__fail(SYLVA_ERR_RUNTIME, "solve trace: writing %s", path);

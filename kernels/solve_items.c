@@ -67,6 +67,42 @@ static int top_pivots(void)
     return v < 0 ? SYLVA_SOLVE_TOP_DEFAULT : v > INT_MAX ? INT_MAX : (int)v;
 }
 
+/* SYLVA_SOLVE_LEAF from the environment (leaves an item, ≥ 0; 0 or 1: a
+ * FOLD item each), else the default; read at each call. */
+static int leaf_group(void)
+{
+    const char *e = getenv("SYLVA_SOLVE_LEAF");
+    long v = e && *e ? strtol(e, NULL, 10) : SYLVA_SOLVE_LEAF_DEFAULT;
+    return v < 0 ? SYLVA_SOLVE_LEAF_DEFAULT : v > SYLVA_SOLVE_LEAF_MAX ? SYLVA_SOLVE_LEAF_MAX : (int)v;
+}
+
+/* Cuts the small leaves into LEAF items (gpu_solve.h): lead[i] is the
+ * number of leaves of the item that record i heads, 0 for a record that
+ * is not a grouped leaf, −1 for one that follows its item's head. A group
+ * is a run of consecutive records, each a leaf of at most LEAF_M rows and
+ * LEAF_K pivots. */
+static void mark_leaves(int F, const int *m, const int *k, const int *parent, int group, int *lead)
+{
+    for (int i = 0; i < F; i++) lead[i] = 1;
+    for (int i = 0; i < F; i++)
+        if (parent[i] >= 0) lead[parent[i]] = 0; /* has a child */
+    for (int i = 0; i < F; i++) lead[i] = lead[i] && m[i] <= SYLVA_SOLVE_LEAF_M && k[i] <= SYLVA_SOLVE_LEAF_K;
+    if (group < 2) {
+        for (int i = 0; i < F; i++) lead[i] = 0;
+        return;
+    }
+    for (int i = 0; i < F;) {
+        if (!lead[i]) {
+            i++;
+            continue;
+        }
+        int j = i + 1;
+        while (j < F && j - i < group && lead[j]) lead[j++] = -1;
+        lead[i] = j - i;
+        i = j;
+    }
+}
+
 /* Marks the top of the tree in top[F] (records children first): the fronts
  * of at least `least` pivots that are split, and their ancestors (closed
  * upwards, so that the bottom, closed downwards, runs whole before the top
@@ -86,8 +122,14 @@ int sylva__solve_items(int F, const int *m, const int *k, const int *parent, int
 {
     int64_t nf = 0, nb = 0, tf = 0, tb = 0;
     char *top = sylva__malloc((size_t)F + 1, 1);
-    if (!top) return SYLVA_ERR_NO_MEMORY;
+    int *lead = sylva__malloc((size_t)F + 1, sizeof *lead);
+    if (!top || !lead) {
+        free(top);
+        free(lead);
+        return SYLVA_ERR_NO_MEMORY;
+    }
     mark_top(F, m, k, parent, top_pivots(), top);
+    mark_leaves(F, m, k, parent, leaf_group(), lead);
     for (int i = 0; i < F; i++) {
         int64_t r = (int64_t)m[i] - k[i];
         if (k[i] <= SYLVA_SOLVE_FOLD_K && r <= SYLVA_SOLVE_FOLD_R) {
@@ -98,16 +140,19 @@ int sylva__solve_items(int F, const int *m, const int *k, const int *parent, int
             int64_t ub = ceil_div(k[i], SYLVA_SOLVE_BK) * ceil_div(r, SYLVA_SOLVE_BR);
             if (t > 0xffffff || uf > 0xffffff || ub > 0xffffff) {
                 free(top);
+                free(lead);
                 return sylva__fail(SYLVA_ERR_UNSUPPORTED, "GPU solve: a front of %d rows and %d pivots needs "
                                    "more than 2^24 items", m[i], k[i]);
             }
             nt[i] = (int)t, nuf[i] = (int)uf, nub[i] = (int)ub;
         }
-        nf += nt[i] + nuf[i] + (nt[i] == 0);
-        nb += nt[i] + nub[i] + (nt[i] == 0);
-        if (top[i]) tf += nt[i] + nuf[i] + (nt[i] == 0), tb += nt[i] + nub[i] + (nt[i] == 0);
+        const int fold = nt[i] == 0 && lead[i] >= 0; /* its own item, or heads a LEAF item */
+        nf += nt[i] + nuf[i] + fold;
+        nb += nt[i] + nub[i] + fold;
+        if (top[i]) tf += nt[i] + nuf[i] + fold, tb += nt[i] + nub[i] + fold;
         if (nf > INT_MAX / 2 || nb > INT_MAX / 2) {
             free(top);
+            free(lead);
             return sylva__fail(SYLVA_ERR_UNSUPPORTED, "GPU solve: more than %d items", INT_MAX / 2);
         }
     }
@@ -122,6 +167,7 @@ int sylva__solve_items(int F, const int *m, const int *k, const int *parent, int
         free(list);
         free(start);
         free(top);
+        free(lead);
         return fitems ? SYLVA_ERR_NO_MEMORY : SYLVA_OK;
     }
     /* Forward: records come children first, so a front's start is final
@@ -130,7 +176,10 @@ int sylva__solve_items(int F, const int *m, const int *k, const int *parent, int
     for (int i = 0; i < F; i++) {
         const int ph = top[i], tbi = top[i] ? SYLVA_SOLVE_TOP_TB : SYLVA_SOLVE_TB;
         int64_t s = start[i], done;
-        if (nt[i] == 0) {
+        if (lead[i] != 0) { /* a grouped leaf: starts at once */
+            if (lead[i] > 0) put(list, &count, ph, s, i, SYLVA_SOLVE_LEAF, lead[i]);
+            done = s + 1;
+        } else if (nt[i] == 0) {
             put(list, &count, ph, s, i, SYLVA_SOLVE_FOLD, 0);
             done = s + 1;
         } else {
@@ -157,10 +206,18 @@ int sylva__solve_items(int F, const int *m, const int *k, const int *parent, int
      * alone at its turn with ~1,000 blocks waiting on them (lap3d7:60's
      * backward bottom 1,073 µs against 428 forward, docs/perf-log.md v12). */
     count = 0;
+    int64_t latest = 0; /* a LEAF item's start: its leaves' latest (visited from its last record down) */
     for (int i = F - 1; i >= 0; i--) {
         const int ph = !top[i];
         int64_t s = parent[i] >= 0 && top[parent[i]] == top[i] ? start[parent[i]] : 0;
-        if (nt[i] == 0) {
+        if (lead[i] != 0) {
+            latest = s > latest ? s : latest;
+            if (lead[i] > 0) {
+                put(list, &count, ph, latest, i, SYLVA_SOLVE_LEAF, lead[i]);
+                latest = 0;
+            }
+            start[i] = s + 1;
+        } else if (nt[i] == 0) {
             put(list, &count, ph, s, i, SYLVA_SOLVE_FOLD, 0);
             start[i] = s + 1;
         } else if (!top[i] || nub[i] == 0) {
@@ -186,5 +243,6 @@ int sylva__solve_items(int F, const int *m, const int *k, const int *parent, int
     free(list);
     free(start);
     free(top);
+    free(lead);
     return SYLVA_OK;
 }

@@ -1,7 +1,8 @@
 /* solve_items_cpu.c — the workspace layout of a GPU solve, and the CPU
  * twin of gpu_solve.cu (contract in gpu_solve.h): the same blob's items
  * in their list order, each doing what the GPU does with it (a folded
- * front with the CPU kernels of front_cpu.h; triangle and update items
+ * front, and each leaf of a LEAF item, with the CPU kernels of
+ * front_cpu.h; triangle and update items
  * with plain loops over their blocks). It exists to test the blob and
  * the item lists without a GPU: an item left out, listed twice or listed
  * before what it needs gives a wrong solution. The CPU solve itself runs
@@ -21,8 +22,11 @@ void sylva__solve_ws_layout(const sylva__solve_desc *d, int64_t nrhs, int refine
     w->gbase = o;
     o = round_up(o + (size_t)d->ngroups * sizeof(double *));
     w->flow = o;
-    int64_t chunks = (nrhs + SYLVA_SOLVE_COLS - 1) / SYLVA_SOLVE_COLS;
-    o = round_up(o + (size_t)((3 * (int64_t)d->nfronts + d->n) * chunks + SYLVA_SOLVE_TICKETS) * sizeof(int));
+    /* Per column chunk: three counters a front, and with a backward top
+     * one a pivot (its per-pivot-chunk counters, gpu_solve_flow.cu). */
+    int64_t chunks = (nrhs + SYLVA_SOLVE_COLS - 1) / SYLVA_SOLVE_COLS, per_chunk = 3 * (int64_t)d->nfronts;
+    if (d->ntop_b > 0) per_chunk += d->n;
+    o = round_up(o + (size_t)(per_chunk * chunks + SYLVA_SOLVE_TICKETS) * sizeof(int));
     w->bad = o;
     o = round_up(o + (size_t)d->nfronts * sizeof(int));
     w->badval = o;
@@ -123,6 +127,20 @@ static void upd_backward(const front_at *f, int64_t u, const double *X, int64_t 
         }
 }
 
+/* A whole front (a FOLD item, or one leaf of a LEAF item), forward or
+ * backward, through the CPU kernels; T holds its CB rows. */
+static void fold(const front_at *f, int backward, double *X, int64_t n, int64_t nrhs, double *T)
+{
+    int64_t ldt = f->r > 0 ? f->r : 1;
+    if (!backward) {
+        sylva__d_front_solve_forward_cpu(f->m, f->k, f->L, f->m, nrhs, f->X1, n, 0, T, ldt);
+        sylva__d_solve_scatter_sub_cpu(f->r, nrhs, f->rows, T, ldt, X, n);
+    } else {
+        sylva__d_solve_gather_cpu(f->r, nrhs, f->rows, X, n, T, ldt);
+        sylva__d_front_solve_backward_cpu(f->m, f->k, f->L, f->m, nrhs, T, ldt, f->X1, n);
+    }
+}
+
 void sylva__solve_items_cpu(const sylva__solve_desc *d, const void *blob, double *const *group_L,
                             int64_t nrhs, double *X, double *T)
 {
@@ -140,15 +158,16 @@ void sylva__solve_items_cpu(const sylva__solve_desc *d, const void *blob, double
             int i = items[2 * q], code = items[2 * q + 1], idx = SYLVA_SOLVE_INDEX(code);
             int64_t tb = q >= top0 && q < top1 ? SYLVA_SOLVE_TOP_TB : SYLVA_SOLVE_TB;
             front_at f = {m[i], k[i], (int64_t)m[i] - k[i], group_L[grp[i]] + lofs[i], X + col[i], rows + rofs[i]};
-            int64_t ldt = f.r > 0 ? f.r : 1;
             switch (SYLVA_SOLVE_KIND(code) * 2 + sweep) {
             case SYLVA_SOLVE_FOLD * 2:
-                sylva__d_front_solve_forward_cpu(f.m, f.k, f.L, f.m, nrhs, f.X1, n, 0, T, ldt);
-                sylva__d_solve_scatter_sub_cpu(f.r, nrhs, f.rows, T, ldt, X, n);
-                break;
-            case SYLVA_SOLVE_FOLD * 2 + 1:
-                sylva__d_solve_gather_cpu(f.r, nrhs, f.rows, X, n, T, ldt);
-                sylva__d_front_solve_backward_cpu(f.m, f.k, f.L, f.m, nrhs, T, ldt, f.X1, n);
+            case SYLVA_SOLVE_FOLD * 2 + 1: fold(&f, sweep, X, n, nrhs, T); break;
+            case SYLVA_SOLVE_LEAF * 2:
+            case SYLVA_SOLVE_LEAF * 2 + 1:
+                for (int g = i; g < i + idx; g++) {
+                    front_at e = {m[g], k[g], (int64_t)m[g] - k[g], group_L[grp[g]] + lofs[g], X + col[g],
+                                  rows + rofs[g]};
+                    fold(&e, sweep, X, n, nrhs, T);
+                }
                 break;
             case SYLVA_SOLVE_TRI * 2: tri_forward(&f, idx, tb, n, nrhs); break;
             case SYLVA_SOLVE_TRI * 2 + 1: tri_backward(&f, idx, tb, n, nrhs); break;

@@ -8,7 +8,8 @@
 # refinement on the device, the staged host copies, the page-locked ones
 # (SYLVA_SOLVE_PIN), the sweeps' chain-step
 # variants (SYLVA_SOLVE_STEP, SYLVA_SOLVE_POLL), the top of the tree's launch
-# with its crossover forced low (SYLVA_SOLVE_TOP), memcheck, racecheck), and bench-solver (sylva in each
+# with its crossover forced low (SYLVA_SOLVE_TOP), the small leaves' grouping (SYLVA_SOLVE_LEAF), memcheck,
+# racecheck), and bench-solver (sylva in each
 # mode, CHOLMOD at several thread counts, cuDSS when its library is given;
 # solve timings for 1 and 64 right-hand sides). Logs and JSON go to $OUT
 # (default ./gpu-solver-out); a compact summary is printed last.
@@ -171,11 +172,18 @@ for p in $phases; do
       note "test_gpu_solve ${c#* } SYLVA_SOLVE_STEP=${c%% *}: rc=$rc ($(( $(date +%s) - s )) s)"
     done
     # The top of the tree's launch with its crossover forced low (fronts on both sides; every split front on top).
-    for c in "100 lap3d7:28" "100 elast3d:6 small=64" "1 lap3d7:16" "1 elast3d:6 small=64" "100 $R/bcsstk13.mtx"; do
+    for c in "64 lap3d7:28" "64 elast3d:6 small=64" "1 lap3d7:16" "1 elast3d:6 small=64" "64 $R/bcsstk13.mtx"; do
       s=$(date +%s)
       # shellcheck disable=SC2086
       SYLVA_SOLVE_TOP=${c%% *} timeout 240 "$B/bin/test_gpu_solve" ${c#* } >> "$OUT/solve-tests.log" 2>&1; rc=$?
       note "test_gpu_solve $(basename "${c#* }") SYLVA_SOLVE_TOP=${c%% *}: rc=$rc ($(( $(date +%s) - s )) s)"
+    done
+    # Small leaves a FOLD item each (0), in odd groups (3), the most to a LEAF item (64).
+    for c in "0 lap2d5:60" "3 lap2d5:60" "64 lap2d5:60" "3 lap3d7:16" "0 elast3d:6 small=64"; do
+      s=$(date +%s)
+      # shellcheck disable=SC2086
+      SYLVA_SOLVE_LEAF=${c%% *} timeout 240 "$B/bin/test_gpu_solve" ${c#* } >> "$OUT/solve-tests.log" 2>&1; rc=$?
+      note "test_gpu_solve ${c#* } SYLVA_SOLVE_LEAF=${c%% *}: rc=$rc ($(( $(date +%s) - s )) s)"
     done
     s=$(date +%s)
     SYLVA_SOLVE_TOP=1 timeout 300 "$CS" --tool memcheck --error-exitcode 9 --print-limit 20 \

@@ -13,7 +13,7 @@ if later → X done), summed per kind and part (top: the top's launch), then lis
 import sys
 from collections import defaultdict
 
-KINDS = {0: "fold", 1: "tri", 2: "upd"}
+KINDS = {0: "fold", 1: "tri", 2: "upd", 3: "leaf"}
 
 
 def main():
@@ -46,7 +46,7 @@ def main():
 
         def signal(f):
             if front[f]["nt"] == 0:
-                return by[f][0]
+                return by[f][0] + by[f][3]  # its FOLD item, or its line of a LEAF item
             if sweep == 0:
                 return by[f][2] or by[f][1]
             return [x for x in by[f][1] if x[6] == 0]

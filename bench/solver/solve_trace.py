@@ -15,7 +15,7 @@ front's start before its chain may begin.
 import sys
 from collections import defaultdict
 
-KINDS = {0: "fold", 1: "tri", 2: "upd"}
+KINDS = {0: "fold", 1: "tri", 2: "upd", 3: "leaf"}
 
 
 def launches(items, t0):

@@ -29,11 +29,40 @@
  * triangle items bottom up. The top of the tree (SYLVA_SOLVE_TOP): the
  * forward list's last ntop_f items, the backward's first ntop_b; every
  * item of a front in the same part, the top closed upwards, its fronts'
- * triangle items SYLVA_SOLVE_TOP_TB rows. */
-static void check_items(const sylva__solve_desc *d, const void *b, int forward)
+ * triangle items SYLVA_SOLVE_TOP_TB rows. A LEAF item counts as a FOLD
+ * item of each of its leaves (each a small leaf). */
+/* A sweep's list with each LEAF item as FOLD items of its leaves (3 ints
+ * each: the list position, the record, the code), checking that they are
+ * small leaves; *n gets the entries. */
+static int *expand_leaves(const sylva__solve_desc *d, const void *b, int forward, int *n)
 {
     const sylva__solve_layout *y = &d->lay;
     const int *items = AT(int, b, forward ? y->fitems : y->bitems), count = forward ? d->nitems_f : d->nitems_b;
+    const int *m = AT(int, b, y->m), *k = AT(int, b, y->k), *nchild = AT(int, b, y->nchild);
+    int *out = malloc(3 * ((size_t)count + (size_t)d->nfronts) * sizeof *out + 1), e = 0;
+    for (int q = 0; q < count && e < count + d->nfronts; q++) {
+        int i = items[2 * q], code = items[2 * q + 1], leaves = SYLVA_SOLVE_INDEX(code);
+        if (SYLVA_SOLVE_KIND(code) != SYLVA_SOLVE_LEAF) {
+            out[3 * e] = q, out[3 * e + 1] = i, out[3 * e + 2] = code, e++;
+            continue;
+        }
+        CHECK(leaves >= 1 && leaves <= SYLVA_SOLVE_LEAF_MAX && i >= 0 && i + leaves <= d->nfronts,
+              "item %d: %d leaves from record %d", q, leaves, i);
+        for (int g = i; g < i + leaves && g >= 0 && g < d->nfronts && e < count + d->nfronts; g++) {
+            CHECK(nchild[g] == 0 && m[g] <= SYLVA_SOLVE_LEAF_M && k[g] <= SYLVA_SOLVE_LEAF_K,
+                  "item %d: record %d (%d rows, %d pivots, %d children) in a LEAF item", q, g, m[g], k[g], nchild[g]);
+            out[3 * e] = q, out[3 * e + 1] = g, out[3 * e + 2] = SYLVA_SOLVE_ITEM(SYLVA_SOLVE_FOLD, 0), e++;
+        }
+    }
+    *n = e;
+    return out;
+}
+
+static void check_items(const sylva__solve_desc *d, const void *b, int forward)
+{
+    const sylva__solve_layout *y = &d->lay;
+    const int count = forward ? d->nitems_f : d->nitems_b;
+    int nex = 0, *ex = expand_leaves(d, b, forward, &nex);
     const int *nt = AT(int, b, y->nt), *nu = AT(int, b, forward ? y->nuf : y->nub), *par = AT(int, b, y->parent);
     const int *k = AT(int, b, y->k);
     int F = d->nfronts;
@@ -46,8 +75,9 @@ static void check_items(const sylva__solve_desc *d, const void *b, int forward)
         first[i] = last[i] = -1, tri[i] = upd[i] = 0;
         seen[i] = calloc((size_t)nu[i] + 1, 1);
     }
-    for (int q = 0; q < count; q++) {
-        int i = items[2 * q], kind = SYLVA_SOLVE_KIND(items[2 * q + 1]), idx = SYLVA_SOLVE_INDEX(items[2 * q + 1]);
+    for (int x = 0; x < nex; x++) {
+        int q = ex[3 * x], i = ex[3 * x + 1], kind = SYLVA_SOLVE_KIND(ex[3 * x + 2]);
+        int idx = SYLVA_SOLVE_INDEX(ex[3 * x + 2]);
         CHECK(i >= 0 && i < F, "item %d: record %d", q, i);
         if (i < 0 || i >= F) break;
         const int here = q >= top0 && q < top1, tb = here ? SYLVA_SOLVE_TOP_TB : SYLVA_SOLVE_TB;
@@ -105,6 +135,7 @@ static void check_items(const sylva__solve_desc *d, const void *b, int forward)
     }
     for (int i = 0; i < F; i++) free(seen[i]);
     free(seen);
+    free(ex);
     free(first);
     free(last);
     free(tri);
@@ -163,8 +194,8 @@ static void check_blob(const sylva__plan *pl, const sylva__gpu_solve_plan *gs)
         sylva__solve_ws_layout(d, 7, refine, &w);
         size_t vec = (size_t)t->n * 7 * sizeof(double);
         size_t start[] = {w.Lp, w.gbase, w.flow, w.bad, w.badval, w.x, w.b, w.r, w.d, w.omega};
-        size_t flow = (size_t)((3 * d->nfronts + t->n) * ((7 + SYLVA_SOLVE_COLS - 1) / SYLVA_SOLVE_COLS) +
-                               SYLVA_SOLVE_TICKETS);
+        size_t flow = (size_t)((3 * d->nfronts + (d->ntop_b > 0 ? t->n : 0)) *
+                                   ((7 + SYLVA_SOLVE_COLS - 1) / SYLVA_SOLVE_COLS) + SYLVA_SOLVE_TICKETS);
         size_t size[] = {(size_t)d->nfronts * 8, (size_t)d->ngroups * 8, flow * 4,
                          (size_t)d->nfronts * 4, (size_t)d->nfronts * 8, vec, vec, vec, vec, 7 * 8};
         int count = refine ? 10 : 6;
@@ -275,9 +306,13 @@ int main(int argc, char **argv)
         if (gs && L) {
             check_blob(pl, gs);
             double e1 = twin_solve(A, pl, gs, L, 1), e5 = twin_solve(A, pl, gs, L, 5);
-            printf("%s %s: %d levels, %d + %d items (top %d + %d), blob %.2f MB; twin solve backward error %.2e (1), "
-                   "%.2e (5)\n", argv[1], argv[2], gs->desc.nlevels, gs->desc.nitems_f, gs->desc.nitems_b,
-                   gs->desc.ntop_f, gs->desc.ntop_b, gs->desc.lay.bytes / 1e6, e1, e5);
+            const int *fi = AT(int, gs->blob, gs->desc.lay.fitems);
+            int leaves = 0;
+            for (int q = 0; q < gs->desc.nitems_f; q++)
+                if (SYLVA_SOLVE_KIND(fi[2 * q + 1]) == SYLVA_SOLVE_LEAF) leaves += SYLVA_SOLVE_INDEX(fi[2 * q + 1]);
+            printf("%s %s: %d levels, %d + %d items (top %d + %d; %d leaves in LEAF items), blob %.2f MB; twin solve "
+                   "backward error %.2e (1), %.2e (5)\n", argv[1], argv[2], gs->desc.nlevels, gs->desc.nitems_f,
+                   gs->desc.nitems_b, gs->desc.ntop_f, gs->desc.ntop_b, leaves, gs->desc.lay.bytes / 1e6, e1, e5);
         }
         check_residual(A, pl->tree);
         int64_t *bad = malloc((size_t)(pl->tree->nfronts + 1) * sizeof *bad);
