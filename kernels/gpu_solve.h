@@ -47,7 +47,10 @@ extern "C" {
  * wave ~15 µs after its chain instead of ~90 µs (lap3d7:60 forward 1.9
  * → 1.6 ms), but waiting on their chains they hold more of the resident
  * blocks: lap3d7:100 took 16.3 → 19.3 ms (17.6 with UK = 64 alone) and
- * every 64-column solve was slower. */
+ * every 64-column solve was slower. SYLVA_SOLVE_FOLD=K in the environment
+ * when the lists are made lowers the pivot bound (LEAF_K to FOLD_K): at
+ * 32 one column took 1–3% less on four benchmark matrices and 12% more on
+ * bcsstk13, 64 columns the other way round (v21), so the default stays. */
 #define SYLVA_SOLVE_FOLD_K 96
 #define SYLVA_SOLVE_FOLD_R 512
 #define SYLVA_SOLVE_TB 32
@@ -122,13 +125,14 @@ enum { SYLVA_SOLVE_FOLD = 0, SYLVA_SOLVE_TRI = 1, SYLVA_SOLVE_UPD = 2, SYLVA_SOL
  * item (SYLVA_SOLVE_LEAF=G in the environment when the lists are made
  * overrides, at most LEAF_MAX; 0 or 1: a FOLD item each), a warp a leaf
  * and a lane a row. Most fronts of a nested-dissection tree are such
- * leaves (lap2d5:1000: 106,000 of 182,522 fronts have one pivot and at
- * most 7 rows; lap3d7:60: 38,000 of 50,000), and as FOLD items each took
- * a ticket, its waits and its signal per column chunk, a block's item
- * latency for a few dozen flops. */
+ * leaves (lap2d5:1000: 136,708 of its 182,522 fronts, 106,344 of them of
+ * one pivot and at most 8 rows; lap3d7:60: 42,216 of 49,992), and as FOLD
+ * items each took a ticket, its waits and its signal per column chunk, a
+ * block's item latency for a few dozen flops. The default group is the
+ * fastest of 8, 16 and 32 (16 and 32 within 1%; docs/perf-log.md v21). */
 #define SYLVA_SOLVE_LEAF_M 32
 #define SYLVA_SOLVE_LEAF_K 8
-#define SYLVA_SOLVE_LEAF_DEFAULT 8
+#define SYLVA_SOLVE_LEAF_DEFAULT 16
 #define SYLVA_SOLVE_LEAF_MAX 64
 #define SYLVA_SOLVE_ITEM(kind, index) ((kind) << 24 | (index))
 #define SYLVA_SOLVE_KIND(code) ((code) >> 24)

@@ -15,7 +15,10 @@
  * by front, lap3d7:100's solve took 41 ms). The top of the tree
  * (SYLVA_SOLVE_TOP, gpu_solve.h) is a phase of its own, listed after the
  * bottom forward and before it backward (each phase its own launch), its
- * triangle items SYLVA_SOLVE_TOP_TB rows. Called twice per pattern by
+ * triangle items SYLVA_SOLVE_TOP_TB rows. Small leaves go several to a
+ * LEAF item (SYLVA_SOLVE_LEAF), which starts at once forward and after its
+ * leaves' parents backward; SYLVA_SOLVE_FOLD moves the fold threshold
+ * down for measurements. Called twice per pattern by
  * runtime/gpu_solve_plan.c (count, then fill); fails on memory or when
  * counts pass the encoding's limits.
  */
@@ -103,15 +106,25 @@ static void mark_leaves(int F, const int *m, const int *k, const int *parent, in
     }
 }
 
+/* SYLVA_SOLVE_FOLD from the environment (pivots: fronts of more are split
+ * even under FOLD_R CB rows; LEAF_K to FOLD_K, the default), read at each
+ * call: an experiment (docs/perf-log.md v21). */
+static int fold_pivots(void)
+{
+    const char *e = getenv("SYLVA_SOLVE_FOLD");
+    long v = e && *e ? strtol(e, NULL, 10) : SYLVA_SOLVE_FOLD_K;
+    return v < SYLVA_SOLVE_LEAF_K ? SYLVA_SOLVE_LEAF_K : v > SYLVA_SOLVE_FOLD_K ? SYLVA_SOLVE_FOLD_K : (int)v;
+}
+
 /* Marks the top of the tree in top[F] (records children first): the fronts
  * of at least `least` pivots that are split, and their ancestors (closed
  * upwards, so that the bottom, closed downwards, runs whole before the top
  * forward and after it backward). */
-static void mark_top(int F, const int *m, const int *k, const int *parent, int least, char *top)
+static void mark_top(int F, const int *m, const int *k, const int *parent, int least, int fold, char *top)
 {
     for (int i = 0; i < F; i++) top[i] = 0;
     for (int i = 0; i < F; i++) {
-        const int split = k[i] > SYLVA_SOLVE_FOLD_K || (int64_t)m[i] - k[i] > SYLVA_SOLVE_FOLD_R;
+        const int split = k[i] > fold || (int64_t)m[i] - k[i] > SYLVA_SOLVE_FOLD_R;
         if (least > 0 && split && k[i] >= least) top[i] = 1;
         if (top[i] && parent[i] >= 0) top[parent[i]] = 1;
     }
@@ -128,11 +141,12 @@ int sylva__solve_items(int F, const int *m, const int *k, const int *parent, int
         free(lead);
         return SYLVA_ERR_NO_MEMORY;
     }
-    mark_top(F, m, k, parent, top_pivots(), top);
+    const int fold_k = fold_pivots();
+    mark_top(F, m, k, parent, top_pivots(), fold_k, top);
     mark_leaves(F, m, k, parent, leaf_group(), lead);
     for (int i = 0; i < F; i++) {
         int64_t r = (int64_t)m[i] - k[i];
-        if (k[i] <= SYLVA_SOLVE_FOLD_K && r <= SYLVA_SOLVE_FOLD_R) {
+        if (k[i] <= fold_k && r <= SYLVA_SOLVE_FOLD_R) {
             nt[i] = nuf[i] = nub[i] = 0;
         } else {
             int64_t t = ceil_div(k[i], top[i] ? SYLVA_SOLVE_TOP_TB : SYLVA_SOLVE_TB);

@@ -8,7 +8,8 @@
 # refinement on the device, the staged host copies, the page-locked ones
 # (SYLVA_SOLVE_PIN), the sweeps' chain-step
 # variants (SYLVA_SOLVE_STEP, SYLVA_SOLVE_POLL), the top of the tree's launch
-# with its crossover forced low (SYLVA_SOLVE_TOP), the small leaves' grouping (SYLVA_SOLVE_LEAF), memcheck,
+# with its crossover forced low (SYLVA_SOLVE_TOP), the small leaves' grouping (SYLVA_SOLVE_LEAF), the fold threshold
+# moved down (SYLVA_SOLVE_FOLD), memcheck,
 # racecheck), and bench-solver (sylva in each
 # mode, CHOLMOD at several thread counts, cuDSS when its library is given;
 # solve timings for 1 and 64 right-hand sides). Logs and JSON go to $OUT
@@ -184,6 +185,15 @@ for p in $phases; do
       # shellcheck disable=SC2086
       SYLVA_SOLVE_LEAF=${c%% *} timeout 240 "$B/bin/test_gpu_solve" ${c#* } >> "$OUT/solve-tests.log" 2>&1; rc=$?
       note "test_gpu_solve ${c#* } SYLVA_SOLVE_LEAF=${c%% *}: rc=$rc ($(( $(date +%s) - s )) s)"
+    done
+    # The fold threshold moved down (fronts of more than 32 pivots split), alone and with the top's crossover at 48.
+    for c in "SYLVA_SOLVE_FOLD=32 lap3d7:40" "SYLVA_SOLVE_FOLD=32 elast3d:6 small=64" \
+      "SYLVA_SOLVE_FOLD=32 $R/bcsstk13.mtx" "SYLVA_SOLVE_FOLD=32 $R/pyamg_bar.mtx" \
+      "SYLVA_SOLVE_FOLD=48,SYLVA_SOLVE_TOP=48 lap3d7:28" "SYLVA_SOLVE_FOLD=48,SYLVA_SOLVE_TOP=48 $R/bcsstk13.mtx"; do
+      s=$(date +%s) e=${c%% *}
+      # shellcheck disable=SC2086
+      env ${e//,/ } timeout 240 "$B/bin/test_gpu_solve" ${c#* } >> "$OUT/solve-tests.log" 2>&1; rc=$?
+      note "test_gpu_solve $(basename "${c#* }") ${c%% *}: rc=$rc ($(( $(date +%s) - s )) s)"
     done
     s=$(date +%s)
     SYLVA_SOLVE_TOP=1 timeout 300 "$CS" --tool memcheck --error-exitcode 9 --print-limit 20 \
