@@ -2,10 +2,10 @@
  * two launches each: the bottom of the tree, then the top forward, the top
  * then the bottom backward (contract and item kinds in gpu_solve.h, item
  * bodies in gpu_solve_items.cuh, the top's 64-row triangle items in
- * gpu_solve_top.cuh). Each launch is a persistent
- * grid: each block takes the next item of the sweep's list from an atomic
- * ticket, waits on the per-front counters for what the item needs, does
- * it, and counts it done. Counters (device ints, zeroed before a sweep):
+ * gpu_solve_top.cuh, the LEAF items in gpu_solve_leaf.cuh). Each launch
+ * is a persistent grid: each block takes the next item of the sweep's
+ * list from an atomic ticket, waits on the per-front counters for what
+ * the item needs, does it, and counts it done. Counters (device ints, zeroed before a sweep):
  * ready[f] — forward: children whose updates have all landed; backward: 1
  * once the front is solved; tdone[f] — triangle items done (they finish in
  * order: each needs the one before; a forward update item takes its
@@ -40,6 +40,7 @@
 #include <atomic>
 #include <cstdlib>
 
+#include "gpu_solve_leaf.cuh"
 #include "gpu_solve_top.cuh"
 
 static_assert(SYLVA_SOLVE_TOP_TB == 2 * SYLVA_SOLVE_BK, "a top triangle item's pivots are two backward update chunks");
