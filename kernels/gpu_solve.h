@@ -68,8 +68,9 @@ extern "C" {
  * list the top's, then the bottom's (ntop_f, ntop_b of them). The default
  * crossover is the fastest one-column solve of 128, 256, 512, 1,024 and
  * 4,096 on five matrices (H100, docs/perf-log.md v10), moved down to 96
- * once the top's items got faster (of 64, 80, 96, 112 and 128: v21); the
- * lower ones put the middle's chains on 64-row steps too. */
+ * once the top's items got faster (of 64, 96, 128 and 192, H100: 96 took
+ * 0.96–1.00 of 128 on four matrices and 1.004 on bcsstk13; v20, v21);
+ * the lower ones put the middle's chains on 64-row steps too. */
 #define SYLVA_SOLVE_TOP_TB 64
 #define SYLVA_SOLVE_TOP_DEFAULT 96
 /* Backward, every top front with update items waits by pivot chunk: its

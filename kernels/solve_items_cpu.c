@@ -2,8 +2,8 @@
  * twin of gpu_solve.cu (contract in gpu_solve.h): the same blob's items
  * in their list order, each doing what the GPU does with it (a folded
  * front, and each leaf of a LEAF item, with the CPU kernels of
- * front_cpu.h; triangle and update items
- * with plain loops over their blocks). It exists to test the blob and
+ * front_cpu.h; triangle and update items with plain loops over their
+ * blocks). It exists to test the blob and
  * the item lists without a GPU: an item left out, listed twice or listed
  * before what it needs gives a wrong solution. The CPU solve itself runs
  * runtime/'s pieces, which need no blob. */
