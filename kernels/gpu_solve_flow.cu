@@ -5,7 +5,8 @@
  * gpu_solve_top.cuh, the LEAF items in gpu_solve_leaf.cuh). Each launch
  * is a persistent grid: each block takes the next item of the sweep's
  * list from an atomic ticket, waits on the per-front counters for what
- * the item needs, does it, and counts it done. Counters (device ints, zeroed before a sweep):
+ * the item needs, does it, and counts it done. Counters (device ints,
+ * zeroed before a sweep):
  * ready[f] — forward: children whose updates have all landed; backward: 1
  * once the front is solved; tdone[f] — triangle items done (they finish in
  * order: each needs the one before; a forward update item takes its

@@ -117,6 +117,28 @@ __device__ __forceinline__ int add_acq_rel(int *p)
     return old;
 }
 
+/* One thread's poll until *p ≥ v (the value seen), as block_wait's thread
+ * 0 does it; the caller's barrier then orders the block's reads. */
+__device__ __forceinline__ int poll_until(const int *p, int v, const flow_args &a)
+{
+    int x;
+    unsigned ns = (unsigned)a.poll_min;
+    const unsigned most = (unsigned)a.poll_max;
+    if (a.step & SYLVA_SOLVE_STEP_SYNC) {
+        while ((x = load_acquire(p)) < v) {
+            __nanosleep(ns);
+            ns = min(2 * ns, most);
+        }
+    } else {
+        while ((x = *(volatile const int *)p) < v) {
+            __nanosleep(ns);
+            ns = min(2 * ns, most);
+        }
+        __threadfence();
+    }
+    return x;
+}
+
 /* The block waits until *p ≥ v; returns the value seen (≥ v), or v when v
  * ≤ 0 (nothing to wait for: no load). Thread 0 polls: with acquire loads
  * (SYLVA_SOLVE_STEP_SYNC; the barrier then orders the block's reads after
@@ -127,24 +149,7 @@ __device__ __forceinline__ int add_acq_rel(int *p)
 __device__ int block_wait(const int *p, int v, int *shared, const flow_args &a)
 {
     if (v <= 0) return v;
-    if (threadIdx.x == 0) {
-        int x;
-        unsigned ns = (unsigned)a.poll_min;
-        const unsigned most = (unsigned)a.poll_max;
-        if (a.step & SYLVA_SOLVE_STEP_SYNC) {
-            while ((x = load_acquire(p)) < v) {
-                __nanosleep(ns);
-                ns = min(2 * ns, most);
-            }
-        } else {
-            while ((x = *(volatile const int *)p) < v) {
-                __nanosleep(ns);
-                ns = min(2 * ns, most);
-            }
-            __threadfence();
-        }
-        *shared = x;
-    }
+    if (threadIdx.x == 0) *shared = poll_until(p, v, a);
     __syncthreads();
     const int x = *shared;
     __syncthreads();

@@ -92,22 +92,7 @@ __device__ void leaf_signal(const flow_args &a, int *ready, int first, int count
 __device__ void leaf_wait(const flow_args &a, const int *ready, int first, int count)
 {
     const int p = threadIdx.x < count ? a.parent[first + threadIdx.x] : -1;
-    if (p >= 0) {
-        unsigned ns = (unsigned)a.poll_min;
-        const unsigned most = (unsigned)a.poll_max;
-        if (a.step & SYLVA_SOLVE_STEP_SYNC) {
-            while (load_acquire(ready + p) < 1) {
-                __nanosleep(ns);
-                ns = min(2 * ns, most);
-            }
-        } else {
-            while (*(volatile const int *)(ready + p) < 1) {
-                __nanosleep(ns);
-                ns = min(2 * ns, most);
-            }
-            __threadfence();
-        }
-    }
+    if (p >= 0) poll_until(ready + p, 1, a);
     __syncthreads();
 }
 

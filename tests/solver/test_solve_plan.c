@@ -20,20 +20,10 @@
 
 #define AT(type, blob, off) ((const type *)((const char *)(blob) + (off)))
 
-/* One sweep's item list: every item of every front once (a folded front's
- * one item, or its triangle and update items), in an order where each
- * item comes after what it needs: forward, a front's items after its
- * children's, its triangle items top down, each update after the triangle
- * items of its pivots;
- * backward, a front's items after its parent's, its updates first, its
- * triangle items bottom up. The top of the tree (SYLVA_SOLVE_TOP): the
- * forward list's last ntop_f items, the backward's first ntop_b; every
- * item of a front in the same part, the top closed upwards, its fronts'
- * triangle items SYLVA_SOLVE_TOP_TB rows. A LEAF item counts as a FOLD
- * item of each of its leaves (each a small leaf). */
 /* A sweep's list with each LEAF item as FOLD items of its leaves (3 ints
  * each: the list position, the record, the code), checking that they are
- * small leaves; *n gets the entries. */
+ * small leaves and that no LEAF item is in the top's part (the top's
+ * kernel has no LEAF branch); *n gets the entries. */
 static int *expand_leaves(const sylva__solve_desc *d, const void *b, int forward, int *n)
 {
     const sylva__solve_layout *y = &d->lay;
@@ -48,6 +38,7 @@ static int *expand_leaves(const sylva__solve_desc *d, const void *b, int forward
         }
         CHECK(leaves >= 1 && leaves <= SYLVA_SOLVE_LEAF_MAX && i >= 0 && i + leaves <= d->nfronts,
               "item %d: %d leaves from record %d", q, leaves, i);
+        CHECK(forward ? q < count - d->ntop_f : q >= d->ntop_b, "item %d: a LEAF item in the top", q);
         for (int g = i; g < i + leaves && g >= 0 && g < d->nfronts && e < count + d->nfronts; g++) {
             CHECK(nchild[g] == 0 && m[g] <= SYLVA_SOLVE_LEAF_M && k[g] <= SYLVA_SOLVE_LEAF_K,
                   "item %d: record %d (%d rows, %d pivots, %d children) in a LEAF item", q, g, m[g], k[g], nchild[g]);
@@ -58,6 +49,17 @@ static int *expand_leaves(const sylva__solve_desc *d, const void *b, int forward
     return out;
 }
 
+/* One sweep's item list: every item of every front once (a folded front's
+ * one item, or its triangle and update items), in an order where each
+ * item comes after what it needs: forward, a front's items after its
+ * children's, its triangle items top down, each update after the triangle
+ * items of its pivots;
+ * backward, a front's items after its parent's, its updates first, its
+ * triangle items bottom up. The top of the tree (SYLVA_SOLVE_TOP): the
+ * forward list's last ntop_f items, the backward's first ntop_b; every
+ * item of a front in the same part, the top closed upwards, its fronts'
+ * triangle items SYLVA_SOLVE_TOP_TB rows. A LEAF item counts as a FOLD
+ * item of each of its leaves (each a small leaf). */
 static void check_items(const sylva__solve_desc *d, const void *b, int forward)
 {
     const sylva__solve_layout *y = &d->lay;
