@@ -25,7 +25,8 @@
 # only, into $OUT/tuning.txt from the table in use). (At most
 # 8 files come back from a device call: keep what lands in $OUT to that.)
 # RACECHECK_TESTS limits racecheck to the tests named (default
-# test_gpu_assembly test_gpu_front).
+# test_gpu_assembly test_gpu_front); TESTS the test and sanitize phases' tests
+# (default all four).
 # BUNDLE_DIR is an unpacked gpu-bundle of build/tests/gpu/* and
 # build/bench/kernels/bench-kernels (see docs/kernels.md). No phase named: all.
 set -uo pipefail
@@ -49,7 +50,7 @@ note "gpu: $(tail -1 /tmp/gpu-kernels-gpu.txt)"
 for p in $phases; do
   case $p in
   test)
-    for t in test_kernel_tuning test_gpu_assembly test_gpu_front test_gpu_native; do
+    for t in ${TESTS:-test_kernel_tuning test_gpu_assembly test_gpu_front test_gpu_native}; do
       s=$(date +%s)
       timeout 150 "$B/bin/$t" > "$OUT/$t.log" 2>&1; rc=$?
       cat "$OUT/$t.log" >> "$OUT/tests.log"; rm -f "$OUT/$t.log"
@@ -58,7 +59,8 @@ for p in $phases; do
     grep -E "FAIL|seed" "$OUT/tests.log" | head -20 ;;
   sanitize)
     for tool in memcheck racecheck; do
-      for t in test_gpu_assembly test_gpu_front test_gpu_native; do
+      for t in ${TESTS:-test_gpu_assembly test_gpu_front test_gpu_native}; do
+        [ $t = test_kernel_tuning ] && continue
         # RACECHECK_TESTS: the tests racecheck runs (default the first two; test_gpu_native's
         # shared memory is its leaf kernels', v16: `test_gpu_native --quick leaf` under racecheck)
         [ $tool = racecheck ] && [[ " ${RACECHECK_TESTS:-test_gpu_assembly test_gpu_front} " != *" $t "* ]] && continue
