@@ -6,9 +6,8 @@
  * flops run at GEMM speed and the column chain stays inside one block.
  *
  * leaf_kernel: every block loads the leaf's nb × nb diagonal block, factors
- * it in registers (nb = 32: in one warp, a lane a row, no barrier; else a
- * thread owns one row's columns g, g + GD, …, one barrier a column among the
- * threads that hold the block), then solves its R rows
+ * it in registers (a thread owns one row's columns g, g + GD, …; one barrier
+ * a column, among the threads that hold the block), then solves its R rows
  * of the panel below (a lane group of G lanes owns one row; the solved entry
  * passes along the group by shuffle).
  * The diagonal factorization is repeated in every block: it costs the
@@ -33,14 +32,11 @@ namespace sylva {
  * load their rows meanwhile), the rows below by R rows × G lanes (CB
  * columns a thread). */
 template <int NB, int NT, int R, int GD> struct leaf_shape {
-    /* GD = 0: the warp form, NB = 32: one warp, a lane a row, the column by shuffles */
-    static constexpr bool WARP = GD == 0;
-    static constexpr int DT = WARP ? 32 : NB * GD, CD = WARP ? NB : NB / GD;
+    static constexpr int DT = NB * GD, CD = NB / GD;
     static constexpr int G = NT / R, CB = NB / G;
     static constexpr int S = NB + 1; /* shared leading dimension */
     static constexpr size_t SHARED = sizeof(double) * ((size_t)NB * S + 6 * NB);
-    static_assert(G <= 32 && 32 % G == 0 && NB % G == 0 && (WARP ? NB == 32 : NB % GD == 0) && DT <= NT &&
-                      DT % 32 == 0,
+    static_assert(G <= 32 && 32 % G == 0 && NB % G == 0 && NB % GD == 0 && DT <= NT && DT % 32 == 0,
                   "leaf shape");
 };
 
@@ -63,7 +59,6 @@ __global__ void __launch_bounds__(NT) leaf_kernel(double *D, int ld, int rows, i
 {
     using sh = leaf_shape<NB, NT, R, GD>;
     constexpr int DT = sh::DT, CD = sh::CD, G = sh::G, CB = sh::CB, S = sh::S;
-    constexpr int GB = sh::WARP ? 1 : GD; /* the block form's column groups (unused by the warp form) */
     extern __shared__ double smem[];
     double *Ls = smem;               /* L(r, c) at Ls[c·S + r], zero outside L's jb × jb lower part */
     double *colbuf = Ls + NB * S;    /* two columns of the diagonal block in flight */
@@ -85,47 +80,13 @@ __global__ void __launch_bounds__(NT) leaf_kernel(double *D, int ld, int rows, i
         b[i] = live && cc < jb ? D[(size_t)cc * ld + row] : 0.0;
     }
 
-    if (sh::WARP && tid < 32) {
-        /* ---- the diagonal block in one warp: lane r owns row r; A(cc, c) comes from lane cc by
-         * shuffle, so no barrier at all; entries above the diagonal take garbage nothing reads */
-        const int r = tid;
-        double a[NB];
-#pragma unroll
-        for (int cc = 0; cc < NB; cc++) a[cc] = (cc <= r && r < jb) ? D[(size_t)cc * ld + r] : 0.0;
-        int failed = 0;
-#pragma unroll
-        for (int c = 0; c < NB; c++) {
-            if (c < jb && !failed) { /* the same in every lane */
-                const double piv = __shfl_sync(0xffffffffu, a[c], c);
-                if (!(piv > 0.0)) {
-                    failed = c + 1;
-                } else {
-                    const double f = r > c && r < jb ? a[c] * (1.0 / piv) : 0.0;
-#pragma unroll
-                    for (int cc = c + 1; cc < NB; cc++) a[cc] -= f * __shfl_sync(0xffffffffu, a[c], cc);
-                }
-            }
-        }
-        if (tid == 0) fail_at = failed;
-        if (!failed) {
-            double dr = 1.0; /* lane r's pivot, by selects (a[r] would put a in local memory) */
-#pragma unroll
-            for (int cc = 0; cc < NB; cc++) dr = cc == r && r < jb ? a[cc] : dr;
-            const double d = r < jb ? sqrt(dr) : 1.0;
-            dsq[r] = d, rinv[r] = 1.0 / d;
-            __syncwarp();
-#pragma unroll
-            for (int cc = 0; cc < NB; cc++)
-                Ls[cc * S + r] = cc < jb && r < jb && cc <= r ? (cc == r ? d : a[cc] * rinv[cc]) : 0.0;
-        }
-    }
-    if (!sh::WARP && tid < DT) {
-        /* ---- the diagonal block, in registers: thread (r, g) owns A(r, g + GB·i) */
+    if (tid < DT) {
+        /* ---- the diagonal block, in registers: thread (r, g) owns A(r, g + GD·i) */
         const int r = tid % NB, g = tid / NB;
         double a[CD];
 #pragma unroll
         for (int i = 0; i < CD; i++) {
-            const int cc = g + GB * i;
+            const int cc = g + GD * i;
             a[i] = (cc <= r && r < jb) ? D[(size_t)cc * ld + r] : 0.0;
         }
         if (g == 0 && r < jb) colbuf[r] = a[0];
@@ -140,19 +101,19 @@ __global__ void __launch_bounds__(NT) leaf_kernel(double *D, int ld, int rows, i
                     failed = c + 1;
                 } else {
                     const double f = r > c && r < jb ? buf[r] * prcp[c] : 0.0;
-                    /* columns cc ≤ c are final: i < c / GB never reaches them, i = c / GB by a
+                    /* columns cc ≤ c are final: i < c / GD never reaches them, i = c / GD by a
                      * select; entries above the diagonal take garbage that nothing reads */
                     double v = 0.0;
 #pragma unroll
-                    for (int i = c / GB; i < CD; i++) {
-                        const int cc = g + GB * i;
-                        const double fi = i == c / GB ? (cc > c ? f : 0.0) : f;
+                    for (int i = c / GD; i < CD; i++) {
+                        const int cc = g + GD * i;
+                        const double fi = i == c / GD ? (cc > c ? f : 0.0) : f;
                         a[i] -= fi * buf[cc];
-                        if (i == (c + 1) / GB) v = cc == c + 1 ? a[i] : v;
+                        if (i == (c + 1) / GD) v = cc == c + 1 ? a[i] : v;
                     }
                     /* the next column to its buffer (read last in phase c − 1, before the
                      * barrier); its pivot's owner makes the reciprocal the next phase needs */
-                    if (c + 1 < jb && g == (c + 1) % GB && r < jb) {
+                    if (c + 1 < jb && g == (c + 1) % GD && r < jb) {
                         colbuf[((c + 1) & 1) * NB + r] = v;
                         if (r == c + 1) pv[c + 1] = v, prcp[c + 1] = 1.0 / v;
                     }
@@ -170,7 +131,7 @@ __global__ void __launch_bounds__(NT) leaf_kernel(double *D, int ld, int rows, i
             /* L(r, c) = A(r, c) / sqrt(A(c, c)) into shared memory: every (r, c) of the square */
 #pragma unroll
             for (int i = 0; i < CD; i++) {
-                const int cc = g + GB * i;
+                const int cc = g + GD * i;
                 Ls[cc * S + r] = cc < jb && r < jb && cc <= r ? (cc == r ? dsq[cc] : a[i] * rinv[cc]) : 0.0;
             }
         }
@@ -248,7 +209,7 @@ static int leaf_launch(double *D, int ld, int rows, int jb, const leaf_ctx &x, i
 static int leaf(double *D, int ld, int rows, int jb, const leaf_ctx &x, int col0)
 {
     switch (x.nb) {
-    case 32: return leaf_launch<32, 256, 64, 0>(D, ld, rows, jb, x, col0);
+    case 32: return leaf_launch<32, 256, 64, 2>(D, ld, rows, jb, x, col0);
     case 64: return leaf_launch<64, 512, 64, 2>(D, ld, rows, jb, x, col0);
     default: return leaf_launch<128, 512, 32, 4>(D, ld, rows, jb, x, col0);
     }
