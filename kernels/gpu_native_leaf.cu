@@ -7,9 +7,8 @@
  *
  * leaf_kernel: every block loads the leaf's nb × nb diagonal block, factors
  * it in registers (a thread owns one row's columns g, g + GD, …; one barrier
- * a column, among the threads that hold the block), then solves its R rows
- * of the panel below (a lane group of G lanes owns one row; the solved entry
- * passes along the group by shuffle).
+ * a column), then solves its R rows of the panel below (a lane group of G
+ * lanes owns one row; the solved entry passes along the group by shuffle).
  * The diagonal factorization is repeated in every block: it costs the
  * blocks no more time than one copy would cost the launch, and no block
  * waits for another. The last block to finish (a ticket on a device
@@ -26,151 +25,108 @@
 
 namespace sylva {
 
-/* Shape of one leaf kernel: NB columns at most, NT threads, R rows below a
- * block. The diagonal block is factored by its first DT = NB·GD threads
- * (NB rows × GD column groups, CD columns a thread; the others go on to
- * load their rows meanwhile), the rows below by R rows × G lanes (CB
- * columns a thread). */
-template <int NB, int NT, int R, int GD> struct leaf_shape {
-    static constexpr int DT = NB * GD, CD = NB / GD;
-    static constexpr int G = NT / R, CB = NB / G;
-    static constexpr int S = NB + 1; /* shared leading dimension */
-    static constexpr size_t SHARED = sizeof(double) * ((size_t)NB * S + 6 * NB);
-    static_assert(G <= 32 && 32 % G == 0 && NB % G == 0 && NB % GD == 0 && DT <= NT && DT % 32 == 0,
-                  "leaf shape");
+/* Shape of one leaf kernel: NB columns at most, NT threads; the diagonal
+ * block as NB rows × GD column groups, the rows below as R rows × G lanes. */
+template <int NB, int NT> struct leaf_shape {
+    static constexpr int GD = NT / NB;      /* column groups of the diagonal block */
+    static constexpr int CD = NB / GD;      /* its columns a thread owns */
+    static constexpr int G = NB >= 128 ? 16 : 4; /* lanes a row of the panel below */
+    static constexpr int R = NT / G;        /* rows below a block */
+    static constexpr int CB = NB / G;       /* their columns a thread owns */
+    static constexpr int S = NB + 1;        /* shared leading dimension */
+    static constexpr size_t SHARED = sizeof(double) * ((size_t)NB * S + 4 * NB);
 };
 
-/* The diagonal threads' barrier: the whole block's when they are all of it,
- * else barrier 1 for those DT threads alone. */
-template <int DT, int NT> __device__ __forceinline__ void diag_sync()
-{
-    if constexpr (DT == NT) __syncthreads();
-    else asm volatile("bar.sync 1, %0;" ::"n"(DT) : "memory");
-}
-
-/* Both loops over the columns are unrolled, so every register index is a
- * constant; the updates are branch-free (selects) and the solve loads each
- * column of L one column ahead (perf-log v16: a guard on each update, then
- * each shared load waited for by its own FMA, made a leaf of 64 columns take
- * 88, then 40 µs). */
-template <int NB, int NT, int R, int GD>
+template <int NB, int NT>
 __global__ void __launch_bounds__(NT) leaf_kernel(double *D, int ld, int rows, int jb, int *info, int col0,
                                                   int *tickets)
 {
-    using sh = leaf_shape<NB, NT, R, GD>;
-    constexpr int DT = sh::DT, CD = sh::CD, G = sh::G, CB = sh::CB, S = sh::S;
+    using sh = leaf_shape<NB, NT>;
     extern __shared__ double smem[];
-    double *Ls = smem;               /* L(r, c) at Ls[c·S + r], zero outside L's jb × jb lower part */
-    double *colbuf = Ls + NB * S;    /* two columns of the diagonal block in flight */
-    double *pv = colbuf + 2 * NB;    /* the pivots */
-    double *prcp = pv + NB;          /* their reciprocals */
-    double *dsq = prcp + NB;         /* their square roots */
-    double *rinv = dsq + NB;         /* 1 / L(c, c) */
-    __shared__ int fail_at, last;
+    double *Ls = smem;                  /* L(r, c) at Ls[c·S + r] */
+    double *colbuf = Ls + NB * sh::S;   /* two columns of the diagonal block in flight */
+    double *dsq = colbuf + 2 * NB;      /* sqrt of each pivot */
+    double *rinv = dsq + NB;            /* 1 / L(c, c) */
     const int tid = threadIdx.x;
 
-    /* the rows below, loaded first: lane group (row q, lane g2) owns B(q, g2 + G·i) */
-    const int q = tid / G, g2 = tid % G, lane = tid & 31;
-    const int row = jb + blockIdx.x * R + q;
-    const bool live = row < rows;
-    double b[CB];
+    /* ---- the diagonal block, in registers: thread (r, g) owns A(r, g + GD·i) */
+    const int r = tid % NB, g = tid / NB;
+    double a[sh::CD];
 #pragma unroll
-    for (int i = 0; i < CB; i++) {
-        const int cc = g2 + G * i;
-        b[i] = live && cc < jb ? D[(size_t)cc * ld + row] : 0.0;
+    for (int i = 0; i < sh::CD; i++) {
+        const int cc = g + sh::GD * i;
+        a[i] = (cc <= r && r < jb) ? D[(size_t)cc * ld + r] : 0.0;
     }
-
-    if (tid < DT) {
-        /* ---- the diagonal block, in registers: thread (r, g) owns A(r, g + GD·i) */
-        const int r = tid % NB, g = tid / NB;
-        double a[CD];
-#pragma unroll
-        for (int i = 0; i < CD; i++) {
-            const int cc = g + GD * i;
-            a[i] = (cc <= r && r < jb) ? D[(size_t)cc * ld + r] : 0.0;
+    if (g == 0 && r < jb) colbuf[r] = a[0];
+    __syncthreads();
+    int failed = 0;
+    for (int c = 0; c < jb; c++) {
+        const double *buf = colbuf + (c & 1) * NB;
+        const double piv = buf[c];
+        if (!(piv > 0.0)) { /* the same in every thread: no barrier is skipped by some only */
+            failed = c + 1;
+            break;
         }
-        if (g == 0 && r < jb) colbuf[r] = a[0];
-        if (tid == 0) pv[0] = a[0], prcp[0] = 1.0 / a[0];
-        diag_sync<DT, NT>();
-        int failed = 0;
+        if (tid == 0) dsq[c] = sqrt(piv), rinv[c] = 1.0 / sqrt(piv);
+        const double f = r > c && r < jb ? buf[r] / piv : 0.0;
+        double *next = colbuf + ((c + 1) & 1) * NB;
 #pragma unroll
-        for (int c = 0; c < NB; c++) {
-            if (c < jb && !failed) { /* the same in every diagonal thread */
-                const double *buf = colbuf + (c & 1) * NB;
-                if (!(buf[c] > 0.0)) {
-                    failed = c + 1;
-                } else {
-                    const double f = r > c && r < jb ? buf[r] * prcp[c] : 0.0;
-                    /* columns cc ≤ c are final: i < c / GD never reaches them, i = c / GD by a
-                     * select; entries above the diagonal take garbage that nothing reads */
-                    double v = 0.0;
-#pragma unroll
-                    for (int i = c / GD; i < CD; i++) {
-                        const int cc = g + GD * i;
-                        const double fi = i == c / GD ? (cc > c ? f : 0.0) : f;
-                        a[i] -= fi * buf[cc];
-                        if (i == (c + 1) / GD) v = cc == c + 1 ? a[i] : v;
-                    }
-                    /* the next column to its buffer (read last in phase c − 1, before the
-                     * barrier); its pivot's owner makes the reciprocal the next phase needs */
-                    if (c + 1 < jb && g == (c + 1) % GD && r < jb) {
-                        colbuf[((c + 1) & 1) * NB + r] = v;
-                        if (r == c + 1) pv[c + 1] = v, prcp[c + 1] = 1.0 / v;
-                    }
-                    diag_sync<DT, NT>();
-                }
-            }
+        for (int i = 0; i < sh::CD; i++) {
+            const int cc = g + sh::GD * i;
+            if (cc > c && cc <= r) a[i] -= f * buf[cc];
+            if (cc == c + 1 && r < jb) next[r] = a[i];
         }
-        if (tid == 0) fail_at = failed;
-        if (!failed) {
-            if (tid < NB) {
-                const double d = tid < jb ? sqrt(pv[tid]) : 1.0;
-                dsq[tid] = d, rinv[tid] = 1.0 / d;
-            }
-            diag_sync<DT, NT>();
-            /* L(r, c) = A(r, c) / sqrt(A(c, c)) into shared memory: every (r, c) of the square */
+        __syncthreads();
+    }
+    if (failed) {
+        if (blockIdx.x == 0 && tid == 0) atomicCAS(info, 0, col0 + failed);
+        return;
+    }
+    /* scale: L(r, c) = A(r, c) / sqrt(A(c, c)); the block to shared memory */
 #pragma unroll
-            for (int i = 0; i < CD; i++) {
-                const int cc = g + GD * i;
-                Ls[cc * S + r] = cc < jb && r < jb && cc <= r ? (cc == r ? dsq[cc] : a[i] * rinv[cc]) : 0.0;
-            }
+    for (int i = 0; i < sh::CD; i++) {
+        const int cc = g + sh::GD * i;
+        if (cc < jb && r < jb && cc <= r) {
+            const double l = cc == r ? dsq[cc] : a[i] * rinv[cc];
+            Ls[cc * sh::S + r] = l;
         }
     }
     __syncthreads();
-    if (fail_at) {
-        if (blockIdx.x == 0 && tid == 0) atomicCAS(info, 0, col0 + fail_at);
-        return;
-    }
 
-    /* ---- the rows below: x = B(q, c) / L(c, c) passes along the lane group by shuffle; past jb,
-     * L is zero and 1 / L(c, c) one, so those columns change nothing */
-    const int base = lane & ~(G - 1);
-    double lc[CB], ln[CB], rc = rinv[0], rn = 0.0;
+    /* ---- the rows below: lane group (row q, lane g2) owns B(q, g2 + G·i) */
+    const int q = tid / sh::G, g2 = tid % sh::G, lane = tid & 31;
+    const int row = jb + blockIdx.x * sh::R + q;
+    const bool live = row < rows;
+    double b[sh::CB];
 #pragma unroll
-    for (int i = 0; i < CB; i++) lc[i] = Ls[g2 + G * i], ln[i] = 0.0;
+    for (int i = 0; i < sh::CB; i++) {
+        const int cc = g2 + sh::G * i;
+        b[i] = live && cc < jb ? D[(size_t)cc * ld + row] : 0.0;
+    }
+    const int base = lane & ~(sh::G - 1);
 #pragma unroll
     for (int c = 0; c < NB; c++) {
-        if (c + 1 < NB) { /* the next column's L, loaded while this one is used */
+        if (c < jb) { /* the same in every thread (no break: the loop must unroll, b in registers) */
+            /* x = B(q, c) / L(c, c), held by lane c mod G of the group */
+            const double mine = b[c / sh::G] * rinv[c];
+            const double x = __shfl_sync(0xffffffffu, mine, base | (c % sh::G));
+            if (g2 == c % sh::G) b[c / sh::G] = x;
 #pragma unroll
-            for (int i = (c + 1) / G; i < CB; i++) ln[i] = Ls[(c + 1) * S + g2 + G * i];
-            rn = rinv[c + 1];
+            for (int i = c / sh::G; i < sh::CB; i++) {
+                const int cc = g2 + sh::G * i;
+                if (cc > c && cc < jb) b[i] -= x * Ls[c * sh::S + cc];
+            }
         }
-        const double x = __shfl_sync(0xffffffffu, b[c / G] * rc, base | (c % G));
-        b[c / G] = g2 == c % G ? x : b[c / G];
-#pragma unroll
-        for (int i = c / G; i < CB; i++) b[i] -= x * (i == c / G ? (g2 > c % G ? lc[i] : 0.0) : lc[i]);
-#pragma unroll
-        for (int i = 0; i < CB; i++) lc[i] = ln[i];
-        rc = rn;
     }
     if (live) {
 #pragma unroll
-        for (int i = 0; i < CB; i++) {
-            const int cc = g2 + G * i;
+        for (int i = 0; i < sh::CB; i++) {
+            const int cc = g2 + sh::G * i;
             if (cc < jb) D[(size_t)cc * ld + row] = b[i];
         }
     }
     /* the last block out writes the diagonal block */
+    __shared__ int last;
     __syncthreads();
     if (tid == 0) {
         last = atomicAdd(tickets, 1) == (int)gridDim.x - 1;
@@ -180,11 +136,13 @@ __global__ void __launch_bounds__(NT) leaf_kernel(double *D, int ld, int rows, i
     if (last) {
         for (int e = tid; e < jb * jb; e += NT) {
             const int rr = e % jb, cc = e / jb;
-            if (rr >= cc) D[(size_t)cc * ld + rr] = Ls[cc * S + rr];
+            if (rr >= cc) D[(size_t)cc * ld + rr] = Ls[cc * sh::S + rr];
         }
     }
 }
 
+/* Launch one leaf: D its diagonal entry, rows ≥ jb rows from there down,
+ * jb ≤ NB columns, col0 its first column in the front (0-based). */
 /* What every leaf of one front shares. */
 struct leaf_ctx {
     cublasHandle_t blas;
@@ -193,25 +151,25 @@ struct leaf_ctx {
     cudaStream_t s;
 };
 
-template <int NB, int NT, int R, int GD>
+template <int NB, int NT>
 static int leaf_launch(double *D, int ld, int rows, int jb, const leaf_ctx &x, int col0)
 {
-    using sh = leaf_shape<NB, NT, R, GD>;
+    using sh = leaf_shape<NB, NT>;
     /* the opt-in above 48 KB, per launch (per device; the same value from every thread) */
-    if (cudaFuncSetAttribute(leaf_kernel<NB, NT, R, GD>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    if (cudaFuncSetAttribute(leaf_kernel<NB, NT>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              (int)sh::SHARED) != cudaSuccess)
         return sylva__launch_status();
-    const int below = rows - jb, blocks = below > 0 ? (below + R - 1) / R : 1;
-    leaf_kernel<NB, NT, R, GD><<<blocks, NT, sh::SHARED, x.s>>>(D, ld, rows, jb, x.info, col0, x.tickets);
+    const int below = rows - jb, blocks = below > 0 ? (below + sh::R - 1) / sh::R : 1;
+    leaf_kernel<NB, NT><<<blocks, NT, sh::SHARED, x.s>>>(D, ld, rows, jb, x.info, col0, x.tickets);
     return sylva__launch_status();
 }
 
 static int leaf(double *D, int ld, int rows, int jb, const leaf_ctx &x, int col0)
 {
     switch (x.nb) {
-    case 32: return leaf_launch<32, 256, 64, 2>(D, ld, rows, jb, x, col0);
-    case 64: return leaf_launch<64, 512, 64, 2>(D, ld, rows, jb, x, col0);
-    default: return leaf_launch<128, 512, 32, 4>(D, ld, rows, jb, x, col0);
+    case 32: return leaf_launch<32, 256>(D, ld, rows, jb, x, col0);
+    case 64: return leaf_launch<64, 256>(D, ld, rows, jb, x, col0);
+    default: return leaf_launch<128, 512>(D, ld, rows, jb, x, col0);
     }
 }
 
