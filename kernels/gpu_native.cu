@@ -2,9 +2,7 @@
  * GPU (native mode): cuSOLVER POTRF on F11 and TRSM for L21 (cuBLAS's, or
  * the inverted-block form of gpu_native_parts.cu that the table's
  * native_trsm_nb chooses; or, with tune->native_panel_nb > 0, right-looking
- * panels whose updates are GEMM; or, with tune->native_leaf_nb > 0, both
- * together by recursive halves down to one kernel a leaf, gpu_native_leaf.cu),
- * and the CB update either by cuBLAS SYRK or, when
+ * panels whose updates are GEMM), and the CB update either by cuBLAS SYRK or, when
  * tune->native_syrk_nb > 0, as column tiles of width nb: a SYRK on each
  * nb × nb diagonal block and one GEMM for everything below it (cuBLAS's
  * GEMM outruns its SYRK; the tuning sweep in docs/perf-log.md chose the
@@ -14,8 +12,6 @@
  * POTRF leaves its column in *info (device) and P, C unspecified. Written
  * once for any scalar type T over the overloads of gpu_blas.cuh; the C
  * entry points are double. */
-#include <type_traits>
-
 #include "gpu_blas.cuh"
 #include "gpu_common.cuh"
 #include "gpu_native_parts.cuh"
@@ -92,12 +88,9 @@ static int factor_native(cusolverDnHandle_t solver, cublasHandle_t blas, int m, 
         cublasSetStream(blas, s) != CUBLAS_STATUS_SUCCESS ||
         cublasSetPointerMode(blas, CUBLAS_POINTER_MODE_HOST) != CUBLAS_STATUS_SUCCESS)
         return sylva__fail(SYLVA_ERR_RUNTIME, "binding the cuSOLVER/cuBLAS handles to the stream failed");
-    const int pnb = tune ? tune->native_panel_nb : 0, lnb = tune ? tune->native_leaf_nb : 0;
+    const int pnb = tune ? tune->native_panel_nb : 0;
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
-    if (std::is_same<T, double>::value && lnb > 0) {
-        int rc = native_leaf_factor(blas, m, k, (double *)P, ldp, info, pinfo + 1, lnb, s);
-        if (rc != SYLVA_OK) return rc;
-    } else if (pnb > 0 && pnb < k) {
+    if (pnb > 0 && pnb < k) {
         int rc = panels(solver, blas, m, k, P, ldp, (T *)((char *)work + lay.potrf), lwork,
                         pinfo, info, pnb, s);
         if (rc != SYLVA_OK) return rc;

@@ -1,7 +1,6 @@
 /* gpu_native_parts.cuh — the native path's TRSM in the form the tuning
- * table may choose instead of cuBLAS's (gpu_native_parts.cu), the pivot
- * columns by recursive halves and leaf kernels (gpu_native_leaf.cu), and
- * the layout of the native workspace they share with gpu_native.cu. Internal to
+ * table may choose instead of cuBLAS's (gpu_native_parts.cu), and the
+ * layout of the native workspace it shares with gpu_native.cu. Internal to
  * kernels/; the C entry is in gpu_front.h. */
 #ifndef SYLVA_KERNELS_GPU_NATIVE_PARTS_CUH
 #define SYLVA_KERNELS_GPU_NATIVE_PARTS_CUH
@@ -34,13 +33,6 @@ native_layout native_layout_for(int k, const sylva__kernel_tuning *t);
  * made for. */
 int native_trsm(cublasHandle_t blas, int m, int n, const double *L, int ldl, double *B, int ldb,
                 void *work, const native_layout &lay, cudaStream_t s);
-
-/* F11's POTRF and L21's TRSM of the m × k panel P together, by recursive
- * halves down to leaves of nb (32 or 64) columns, one kernel launch a
- * leaf (gpu_native_leaf.cu). *info ← 0 or the first failing column
- * (1-based); tickets: one device int of scratch. */
-int native_leaf_factor(cublasHandle_t blas, int m, int k, double *P, int ldp, int *info,
-                       int *tickets, int nb, cudaStream_t s);
 
 } // namespace sylva
 

@@ -54,7 +54,6 @@ void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
     t->panel_nb = 32;
     t->native_syrk_nb = 2048;
     t->native_panel_nb = 0;
-    t->native_leaf_nb = 0;
     t->native_min_m = 2048;
     t->fused_mma_min_m = 0;
     t->fused_small_m = 96;
@@ -74,7 +73,7 @@ void sylva__kernel_tuning_defaults(sylva__kernel_tuning *t)
 
 #define SYLVA_TUNING_KEYS(X)                                                                  \
     X(tiny_max_m) X(fused_max_m) X(fused_threads) X(fused_panel) X(panel_nb)                 \
-    X(native_syrk_nb) X(native_panel_nb) X(native_leaf_nb) X(native_min_m) X(fused_mma_min_m) X(fused_small_m)  \
+    X(native_syrk_nb) X(native_panel_nb) X(native_min_m) X(fused_mma_min_m) X(fused_small_m)  \
     X(gemm_mma) X(panel_merge_min_count) X(tiny_min_blocks) X(tiny_fronts4)                    \
     X(tiny_min_blocks4) X(tiny_one_launch) X(tiny_warp_uniform) X(native_trsm_nb) \
     X(native_trsm_doubling) X(medium_list) X(fused_list) X(class_streams)
@@ -88,7 +87,6 @@ int sylva__kernel_tuning_check(const sylva__kernel_tuning *t)
     if (t->panel_nb != 16 && t->panel_nb != 32) return -1;
     if (t->native_syrk_nb < 0) return -1;
     if (t->native_panel_nb < 0) return -1;
-    if (t->native_leaf_nb != 0 && t->native_leaf_nb != 32 && t->native_leaf_nb != 64) return -1;
     if (t->native_min_m < 0) return -1;
     if (t->fused_mma_min_m < 0 || t->fused_mma_min_m > 192) return -1;
     if (t->fused_small_m < 0 || t->fused_small_m > 192) return -1;

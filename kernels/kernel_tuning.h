@@ -22,8 +22,6 @@ typedef struct sylva__kernel_tuning {
     int panel_nb;       /* 16 or 32: left-looking panel width above fused_max_m */
     int native_syrk_nb; /* 0: cublasDsyrk; else DGEMM column tiles of this width */
     int native_panel_nb; /* 0: one POTRF + one TRSM; else right-looking panels of this width */
-    int native_leaf_nb; /* 0: as native_panel_nb says; 32 or 64: POTRF and TRSM together by
-                           recursive halves down to leaves of this width, one kernel a leaf */
     int native_min_m;   /* the GPU runs' small/large threshold: fronts with more rows go
                            native (chosen from bench-solver sweeps, not by the tuner) */
     int fused_mma_min_m; /* fused buckets of fronts with m > this (≤ 192) run their trailing

@@ -6,8 +6,7 @@
  *   bench-kernels --profile N      (one call per variant at fixed n = N, for ncu;
  *                                   n ≤ 4: the 4-lane kernel's register caps)
  *   bench-kernels --variants       (v7 candidates: tiny fixed and vbatched rows, each timed twice)
- *   bench-kernels --variants-native (v8 candidates: native TRSM forms; POTRF alternatives;
- *                                   v16: the leaf forms)
+ *   bench-kernels --variants-native (v8 candidates: native TRSM forms; POTRF alternatives)
  *   bench-kernels --variants-medium (v10: the medium path's grids with and without its list)
  *   bench-kernels --variants-fused (v11: the fused buckets with and without their lists, and
  *                                   the medium path's GEMM tile forms)
@@ -483,26 +482,6 @@ static void native_variants(const sylva__kernel_tuning *t)
             phase_sel = 1;
             float tt = time_ms(run_phase, native_restore, &a, 5);
             printf(" GFLOP/s; TRSM phase %.3f ms (%.0f GFLOP/s)\n", tt, gf(r * k * k, tt));
-        }
-        /* v16: the pivot columns by recursive halves and leaf kernels; their
-         * time is the whole front's less the CB update timed alone */
-        a.tune = *t;
-        phase_sel = 2;
-        const float cb = time_ms(run_phase, native_restore, &a, 5);
-        static const int lnbs[2] = {32, 64};
-        for (int p = 0; p < 2; p++) {
-            a.tune = *t, a.tune.native_leaf_nb = lnbs[p];
-            printf("variants native (%d, %d) leaf_nb %4d:", m, k, lnbs[p]);
-            float best = 1e30f;
-            for (int rep = 0; rep < 2; rep++) {
-                const float w = time_ms(run_native, native_restore, &a, 5);
-                best = w < best ? w : best;
-                printf(" %6.0f", gf(fl, w));
-            }
-            int info = 0;
-            CK(cudaMemcpy(&info, a.s.dinfo, sizeof(int), cudaMemcpyDeviceToHost));
-            printf(" GFLOP/s; whole %.3f ms, less the CB update alone (%.3f ms): %.3f ms%s\n", best, cb,
-                   best - cb, info ? " (info set!)" : "");
         }
         a.tune = *t;
         phase_sel = 0;
@@ -1239,17 +1218,14 @@ static void tune(sylva__kernel_tuning *t, const char *gpu)
     tune_native_key(t, offsetof(sylva__kernel_tuning, native_trsm_doubling), tinv, 2, "trsm_doubling (nb 256)", 0.01);
     tune_native_key(t, offsetof(sylva__kernel_tuning, native_trsm_nb), tnbs, 4, "trsm_nb", 0.01);
     if (t->native_trsm_nb == 0) t->native_trsm_doubling = 0;
-    /* v16: the pivot columns by recursive halves and leaf kernels (kept on a 1% gain) */
-    static const int lnbs[3] = {0, 32, 64};
-    tune_native_key(t, offsetof(sylva__kernel_tuning, native_leaf_nb), lnbs, 3, "leaf_nb", 0.01);
     free(m), free(k);
     printf("tuned: tiny_max_m %d fused_max_m %d fused_threads %d fused_panel %d panel_nb %d "
-           "native_syrk_nb %d native_panel_nb %d native_leaf_nb %d fused_mma_min_m %d fused_small_m %d gemm_mma %d "
+           "native_syrk_nb %d native_panel_nb %d fused_mma_min_m %d fused_small_m %d gemm_mma %d "
            "panel_merge_min_count %d tiny_min_blocks %d tiny_fronts4 %d tiny_min_blocks4 %d "
            "tiny_one_launch %d tiny_warp_uniform %d native_trsm_nb %d native_trsm_doubling %d "
            "medium_list %d fused_list %d class_streams %d\n",
            t->tiny_max_m, t->fused_max_m, t->fused_threads, t->fused_panel, t->panel_nb,
-           t->native_syrk_nb, t->native_panel_nb, t->native_leaf_nb, t->fused_mma_min_m, t->fused_small_m,
+           t->native_syrk_nb, t->native_panel_nb, t->fused_mma_min_m, t->fused_small_m,
            t->gemm_mma, t->panel_merge_min_count, t->tiny_min_blocks, t->tiny_fronts4,
            t->tiny_min_blocks4, t->tiny_one_launch, t->tiny_warp_uniform, t->native_trsm_nb,
            t->native_trsm_doubling, t->medium_list, t->fused_list, t->class_streams);

@@ -6,12 +6,8 @@
  * v8 the TRSM by inverted diagonal blocks, the inverses by a batched TRSM
  * or by doubling (k at and one past the block width, tails, widths 64–512
  * and 96 (no doubling: the batched TRSM), non-SPD fronts, L21 taller than
- * one GEMM's row chunk: 10000 × 1500); since v16 the pivot columns by
- * recursive halves and leaf kernels of 32 and 64 columns (one leaf, a
- * narrow leaf, tails, k = m, failures in the first, a middle and the last
- * column, the benchmark's fronts).
- * Usage: test_gpu_native [--quick] [leaf] (leaf: the leaf cases only). Exit: 0 pass, 1 fail,
- * 77 no GPU. */
+ * one GEMM's row chunk: 10000 × 1500).
+ * Usage: test_gpu_native [--quick]. Exit: 0 pass, 1 fail, 77 no GPU. */
 #include <cublas_v2.h>
 #include <cusolverDn.h>
 #include <float.h>
@@ -25,45 +21,25 @@
 
 int main(int argc, char **argv)
 {
-    int quick = 0, leaf_only = 0;
-    for (int a = 1; a < argc; a++) {
-        if (strcmp(argv[a], "--quick") == 0) quick = 1;
-        else if (strcmp(argv[a], "leaf") == 0) leaf_only = 1;
-        else {
-            fprintf(stderr, "usage: %s [--quick] [leaf]\n", argv[0]);
-            return 2;
-        }
-    }
+    int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
     gt_require_gpu();
     gt_seed();
-    static const int sizes[][8] = {
-        /* m, k, syrk nb, bad column, panel nb, TRSM nb, inverses by doubling, leaf nb */
-        {1, 1, 0, 0, 0, 0, 0, 0},              {2, 1, 0, 0, 0, 0, 0, 0},
-        {5, 3, 512, 0, 2, 0, 0, 0},            {600, 128, 0, 0, 0, 128, 1, 0},
-        {600, 129, 0, 0, 0, 128, 0, 0},        {600, 129, 0, 0, 0, 128, 1, 0},
-        {1500, 400, 0, 0, 0, 64, 0, 0},        {2000, 600, 512, 300, 0, 256, 1, 0},
-        {2000, 600, 0, 77, 0, 64, 0, 0},       {1200, 1000, 0, 0, 0, 96, 1, 0},
-        {3000, 1100, 0, 0, 0, 512, 0, 0},      {2500, 700, 0, 0, 0, 64, 1, 0},
-        {1500, 1024, 0, 0, 0, 512, 1, 0},      {700, 700, 0, 0, 256, 0, 0, 0},
-        {900, 1, 256, 0, 0, 0, 0, 0},          {1500, 400, 256, 0, 128, 0, 0, 0},
-        {2000, 600, 512, 300, 256, 0, 0, 0},   {2000, 600, 0, 77, 0, 0, 0, 0},
-        {4096, 1024, 1024, 0, 512, 0, 0, 0},   {8192, 2048, 1024, 0, 512, 0, 0, 0},
-        {8192, 2048, 2048, 0, 0, 256, 1, 0},   {10000, 1500, 2048, 0, 0, 256, 0, 0},
-        {16384, 4096, 0, 0, 0, 0, 0, 0},       {16384, 4096, 2048, 0, 1024, 0, 0, 0},
-        /* v16: the pivot columns by recursive halves and leaf kernels: one leaf with no
-         * row below; a leaf narrower than nb; halves of nb and a 1-column tail; k = m;
-         * failures in the first leaf, a middle one, the last column; two row blocks and
-         * many; the benchmark's fronts */
-        {1, 1, 0, 0, 0, 0, 0, 32},          {5, 3, 512, 0, 0, 0, 0, 32},
-        {600, 129, 0, 0, 0, 0, 0, 64},      {700, 700, 0, 0, 0, 0, 0, 64},
-        {1500, 400, 256, 0, 0, 0, 0, 64},  {2000, 600, 512, 300, 0, 0, 0, 64},
-        {2000, 600, 0, 77, 0, 0, 0, 32},    {1200, 1000, 0, 1000, 0, 0, 0, 64},
-        {300, 202, 0, 0, 0, 0, 0, 64},     {1000, 333, 0, 0, 0, 0, 0, 32},
-        {8192, 2048, 2048, 0, 0, 256, 1, 64}, {8192, 2048, 2048, 0, 0, 256, 1, 32},
-        {10000, 1500, 2048, 0, 0, 0, 0, 32}, {16384, 4096, 2048, 0, 0, 0, 0, 64}};
+    static const int sizes[][7] = {
+        /* m, k, syrk nb, bad column, panel nb, TRSM nb, inverses by doubling */
+        {1, 1, 0, 0, 0, 0, 0},              {2, 1, 0, 0, 0, 0, 0},
+        {5, 3, 512, 0, 2, 0, 0},            {600, 128, 0, 0, 0, 128, 1},
+        {600, 129, 0, 0, 0, 128, 0},        {600, 129, 0, 0, 0, 128, 1},
+        {1500, 400, 0, 0, 0, 64, 0},        {2000, 600, 512, 300, 0, 256, 1},
+        {2000, 600, 0, 77, 0, 64, 0},       {1200, 1000, 0, 0, 0, 96, 1},
+        {3000, 1100, 0, 0, 0, 512, 0},      {2500, 700, 0, 0, 0, 64, 1},
+        {1500, 1024, 0, 0, 0, 512, 1},      {700, 700, 0, 0, 256, 0, 0},
+        {900, 1, 256, 0, 0, 0, 0},          {1500, 400, 256, 0, 128, 0, 0},
+        {2000, 600, 512, 300, 256, 0, 0},   {2000, 600, 0, 77, 0, 0, 0},
+        {4096, 1024, 1024, 0, 512, 0, 0},   {8192, 2048, 1024, 0, 512, 0, 0},
+        {8192, 2048, 2048, 0, 0, 256, 1},   {10000, 1500, 2048, 0, 0, 256, 0},
+        {16384, 4096, 0, 0, 0, 0, 0},       {16384, 4096, 2048, 0, 1024, 0, 0}};
     int n = (int)(sizeof sizes / sizeof sizes[0]), failures = 0;
-    /* --quick: the first 18 (up to (2000, 600)) and the leaf cases up to m = 2000: what the
-     * sanitizers run */
+    if (quick) n = 18; /* up to (2000, 600): what the sanitizers run */
     cusolverDnHandle_t solver;
     cublasHandle_t blas;
     if (cusolverDnCreate(&solver) != CUSOLVER_STATUS_SUCCESS || cublasCreate(&blas) != CUBLAS_STATUS_SUCCESS) {
@@ -72,7 +48,6 @@ int main(int argc, char **argv)
     }
     for (int t = 0; t < n; t++) {
         int m = sizes[t][0], k = sizes[t][1], whole = 1, bad = sizes[t][3];
-        if ((quick && t >= 18 && !(sizes[t][7] && m <= 2000)) || (leaf_only && !sizes[t][7])) continue;
         if (t % 3 == 1) whole = 0;
         frontset s;
         fs_make(&s, 1, &m, &k, &whole, &bad);
@@ -83,7 +58,6 @@ int main(int argc, char **argv)
         tune.native_panel_nb = sizes[t][4];
         tune.native_trsm_nb = sizes[t][5];
         tune.native_trsm_doubling = sizes[t][6];
-        tune.native_leaf_nb = sizes[t][7];
         double *P = s.dpool + s.offP[0], *C = s.dpool + s.offC[0];
         int64_t wb = sylva__gpu_native_workspace_bytes(solver, k, P, s.ldp[0], &tune);
         void *work = NULL;
@@ -103,9 +77,8 @@ int main(int argc, char **argv)
             d = fs_diff(&s, 0, s.res, cpu);
             ok = e <= 10 * eps_m && d <= 1000 * eps_m;
         }
-        printf("  native m=%5d k=%5d syrk_nb=%4d panel_nb=%4d leaf_nb=%3d trsm_nb=%4d%s %s: info %d (cpu %d) "
-               "backward %.2f m·eps, diff %.2g  %s\n",
-               m, k, sizes[t][2], sizes[t][4], sizes[t][7], sizes[t][5], sizes[t][5] == 0 ? "   " : sizes[t][6] ? "dbl" : "bat", whole ? "whole" : "split", s.info[0], info,
+        printf("  native m=%5d k=%5d syrk_nb=%4d panel_nb=%4d trsm_nb=%4d%s %s: info %d (cpu %d) backward %.2f m·eps, diff %.2g  %s\n",
+               m, k, sizes[t][2], sizes[t][4], sizes[t][5], sizes[t][5] == 0 ? "   " : sizes[t][6] ? "dbl" : "bat", whole ? "whole" : "split", s.info[0], info,
                e < 0 ? -1.0 : e / eps_m, d, ok ? "ok" : "FAIL");
         failures += !ok;
         free(cpu);
