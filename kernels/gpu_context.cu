@@ -111,8 +111,6 @@ extern "C" const sylva__kernel_tuning *sylva__gpu_context_tuning(const sylva__gp
 
 extern "C" const char *sylva__gpu_context_name(const sylva__gpu_context *c) { return c->name; }
 
-extern "C" void *sylva__gpu_context_blas(sylva__gpu_context *c) { return c->blas; }
-
 extern "C" int sylva__gpu_context_reset(sylva__gpu_context *c)
 {
     c->peak = 0;

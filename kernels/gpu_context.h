@@ -37,9 +37,6 @@ int sylva__gpu_context_create(struct CUstream_st *s, sylva__gpu_context **ctx);
 void sylva__gpu_context_free(sylva__gpu_context *ctx);
 
 const sylva__kernel_tuning *sylva__gpu_context_tuning(const sylva__gpu_context *ctx);
-/* Its cuBLAS handle (a cublasHandle_t; bound to the worker's stream, and
- * any user that sets another stream puts it back). */
-void *sylva__gpu_context_blas(sylva__gpu_context *ctx);
 /* "NVIDIA H100 80GB HBM3". */
 const char *sylva__gpu_context_name(const sylva__gpu_context *ctx);
 

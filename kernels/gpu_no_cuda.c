@@ -29,11 +29,6 @@ const sylva__kernel_tuning *sylva__gpu_context_tuning(const sylva__gpu_context *
     (void)ctx;
     return 0;
 }
-void *sylva__gpu_context_blas(sylva__gpu_context *ctx)
-{
-    (void)ctx;
-    return 0;
-}
 const char *sylva__gpu_context_name(const sylva__gpu_context *ctx)
 {
     (void)ctx;
@@ -268,13 +263,6 @@ int sylva__gpu_stream_open(int device, struct CUstream_st **s)
     return SYLVA_ERR_UNSUPPORTED;
 }
 void sylva__gpu_stream_close(int device, struct CUstream_st *s) { (void)device, (void)s; }
-int sylva__gpu_blas_open(int device, void **h)
-{
-    (void)device;
-    *h = NULL;
-    return SYLVA_ERR_UNSUPPORTED;
-}
-void sylva__gpu_blas_close(int device, void *h) { (void)device, (void)h; }
 int sylva__gpu_device_enter(int device, int *prev)
 {
     (void)device;

@@ -6,7 +6,6 @@
  * on the scalar type T; the C entry points are double. Every launch is
  * checked and a failure names it. */
 #include <climits>
-#include <cublas_v2.h>
 #include <math_constants.h>
 
 #include "gpu_common.cuh"
@@ -244,29 +243,6 @@ extern "C" int sylva__gpu_device_enter(int device, int *prev)
 }
 
 extern "C" void sylva__gpu_device_leave(int prev) { cudaSetDevice(prev); }
-
-extern "C" int sylva__gpu_blas_open(int device, void **h)
-{
-    *h = NULL;
-    int prev = 0;
-    int st = sylva__gpu_device_enter(device, &prev);
-    if (st) return st;
-    cublasHandle_t c = NULL;
-    cublasStatus_t e = cublasCreate(&c);
-    sylva__gpu_device_leave(prev);
-    if (e != CUBLAS_STATUS_SUCCESS)
-        return sylva__fail(SYLVA_ERR_RUNTIME, "cublasCreate (the direct solve's BLAS fronts): status %d", (int)e);
-    *h = c;
-    return SYLVA_OK;
-}
-
-extern "C" void sylva__gpu_blas_close(int device, void *h)
-{
-    int prev = 0;
-    if (!h || sylva__gpu_device_enter(device, &prev)) return;
-    cublasDestroy((cublasHandle_t)h);
-    sylva__gpu_device_leave(prev);
-}
 
 extern "C" int sylva__gpu_stream_open(int device, cudaStream_t *s)
 {

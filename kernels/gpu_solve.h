@@ -115,23 +115,6 @@ extern "C" {
  * overrides, 0 launches them one after the other). Both: 1–8% faster than
  * backward alone on the five benchmark matrices (docs/perf-log.md, v20). */
 #define SYLVA_SOLVE_OVERLAP_DEFAULT 3
-/* Many right-hand sides: a block of at least BLAS_NRHS columns runs the
- * fronts of at least BLAS_K pivots and their ancestors (the BLAS fronts,
- * closed upwards like the top, of which they are a part) by cuBLAS, one
- * front after another on the stream, reading each front's L once for the
- * whole block: forward, after both launches, DTRSM on its pivot rows of
- * X, DGEMM of L21 with them into the workspace (ws.bt) and a scatter that
- * subtracts it from the CB rows; backward, before both launches, a gather
- * of the CB rows, DGEMM with L21ᵀ, DTRSM. The launches take the BLAS
- * fronts' items and skip them (no wait, no count), and backward their
- * ready counters start at 1. Why: the items read L once per column chunk
- * of SYLVA_SOLVE_COLS, and the top's fronts are most of L (lap3d7:100: 88%
- * of its 6.4 GB; 64 columns reread it 16 times) (docs/perf-log.md, "The
- * solve, v22"). SYLVA_SOLVE_BLAS=K in the environment when the lists are
- * made overrides BLAS_K (0: never), SYLVA_SOLVE_BLAS_NRHS=N when a solve
- * first runs overrides BLAS_NRHS. */
-#define SYLVA_SOLVE_BLAS_K 512
-#define SYLVA_SOLVE_BLAS_NRHS 16
 /* An item is two ints: the front record, then kind << 24 | index. FOLD:
  * the whole front. TRI: triangle block `index`. UPD: update chunk `index`
  * (forward: row chunk · ceil(k/UK) + pivot chunk; backward: pivot chunk ·
@@ -166,8 +149,6 @@ typedef struct sylva__solve_layout {
     int64_t nchild; /* int[F]: children */
     int64_t nt;     /* int[F]: triangle items, 0 for a folded front */
     int64_t nuf, nub; /* int[F]: forward and backward update items */
-    int64_t blas;   /* int[F]: 1 for a BLAS front (above) */
-    int64_t blas_rec; /* int[nblas]: the BLAS fronts' records, children first */
     int64_t fitems, bitems; /* int[2 · nitems_*]: the items of each sweep, in order */
     int64_t col;    /* int64[F]: first pivot column (permuted numbering) */
     int64_t lofs;   /* int64[F]: offset (scalars) of its columns in its group's slice */
@@ -187,9 +168,6 @@ typedef struct sylva__solve_desc {
     const void *host_blob;     /* the blob's host copy */
     const int *level_ptr;      /* nlevels + 1: front records of each level */
     int64_t max_cb_rows;       /* largest m − k of any front (the CPU twin's workspace) */
-    int nblas;                 /* BLAS fronts (above) */
-    const int *blas_rec;       /* their records in the host blob (lay.blas_rec) */
-    int64_t max_blas_rows;     /* largest m − k of a BLAS front */
 } sylva__solve_desc;
 
 /* Items of F fronts (m, k, parent record; records children first): fills
@@ -202,13 +180,6 @@ typedef struct sylva__solve_desc {
  * lists more than INT_MAX / 2, SYLVA_ERR_NO_MEMORY. */
 int sylva__solve_items(int F, const int *m, const int *k, const int *parent, int *nt, int *nuf, int *nub,
                        int *fitems, int *bitems, int *nitems_f, int *nitems_b, int *ntop_f, int *ntop_b);
-/* The BLAS fronts (above) of F fronts (pivots k, parent record; records
- * children first): flag[i] = 1 for each, the others 0; returns their
- * number. */
-int sylva__solve_blas_fronts(int F, const int *k, const int *parent, int *flag);
-/* 1 when a block of nrhs columns runs d's BLAS fronts by cuBLAS (the GPU)
- * or by BLAS (the CPU twin): d has some and nrhs reaches the threshold. */
-int sylva__solve_blas_on(const sylva__solve_desc *d, int64_t nrhs);
 
 /* A's full pattern (permuted, both triangles; frontal.h's
  * sylva__full_pattern) as device arrays, for the residual. */
@@ -224,11 +195,9 @@ typedef struct sylva__solve_pattern {
  * int and a double per front record), the permuted solution x (n × nrhs,
  * ld n) and, with refinement, the permuted right-hand side b, the residual
  * r, the correction d and the per-column backward errors; stage: the block as the caller's host
- * arrays hold it (n × nrhs, ld n), copied in and out by the task; bt: when
- * the BLAS fronts run (sylva__solve_blas_on), their CB rows (max_blas_rows
- * × nrhs), else empty. */
+ * arrays hold it (n × nrhs, ld n), copied in and out by the task. */
 typedef struct sylva__solve_ws {
-    size_t Lp, gbase, flow, bad, badval, x, b, r, d, omega, stage, bt, bytes;
+    size_t Lp, gbase, flow, bad, badval, x, b, r, d, omega, stage, bytes;
 } sylva__solve_ws;
 void sylva__solve_ws_layout(const sylva__solve_desc *d, int64_t nrhs, int refine, sylva__solve_ws *w);
 
@@ -239,8 +208,6 @@ typedef struct sylva__solve_bufs {
     void *work;               /* ws.bytes of device memory */
     sylva__solve_ws ws;       /* its layout (sylva__solve_ws_layout) */
     unsigned long long *trace[2]; /* NULL, or each sweep's trace (sylva__gpu_solve_trace_begin) */
-    void *blas;               /* a cuBLAS handle of this device (the BLAS fronts'; any stream, it is set
-                               * and put back), or NULL when sylva__solve_blas_on is 0 */
 } sylva__solve_bufs;
 
 /* A diagnostic: when trace is set, each sweep records per ticket the
@@ -307,11 +274,6 @@ int sylva__gpu_memcpy(void *dst, const void *src, size_t bytes, int to_device);
  * thread's current device is the same after either call. */
 int sylva__gpu_stream_open(int device, struct CUstream_st **s);
 void sylva__gpu_stream_close(int device, struct CUstream_st *s);
-/* A cuBLAS handle on CUDA device `device` (the direct solve's BLAS
- * fronts), and its end; the calling thread's current device is the same
- * after either call. */
-int sylva__gpu_blas_open(int device, void **h);
-void sylva__gpu_blas_close(int device, void *h);
 /* Make `device` the calling thread's current device; *prev gets the one it
  * was, for sylva__gpu_device_leave(prev). */
 int sylva__gpu_device_enter(int device, int *prev);
@@ -319,9 +281,7 @@ void sylva__gpu_device_leave(int prev);
 
 /* The CPU twin: X (n × nrhs, ld n, permuted) ← L⁻¹ X then L⁻ᵀ X with the
  * blob on the host and group_L the host bases of the L slices, item by
- * item in list order, the BLAS fronts as the GPU runs them (after the
- * forward list, before the backward one, when sylva__solve_blas_on); T is
- * a workspace of max_cb_rows · nrhs scalars. */
+ * item in list order; T is a workspace of max_cb_rows · nrhs scalars. */
 void sylva__solve_items_cpu(const sylva__solve_desc *d, const void *blob, double *const *group_L,
                             int64_t nrhs, double *X, double *T);
 

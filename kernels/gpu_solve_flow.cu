@@ -34,9 +34,6 @@
  * is placed before every block of the first has started. SYLVA_SOLVE_OVERLAP
  * (gpu_solve.h) chooses the sweeps that overlap; 0 launches them one after
  * the other.
- * With a wide block the BLAS fronts (gpu_solve.h) run by cuBLAS after the
- * forward launches and before the backward ones (gpu_solve_blas.cu), and
- * the launches skip their items.
  * Replaced the level-by-level launches (4 per level and direction, 6
  * cuBLAS calls per large front: 9 ms for a 2.4 ms cuDSS solve of
  * lap3d7:60, docs/perf-log.md). */
@@ -44,7 +41,6 @@
 #include <atomic>
 #include <cstdlib>
 
-#include "gpu_solve_blas.cuh"
 #include "gpu_solve_leaf.cuh"
 #include "gpu_solve_top.cuh"
 
@@ -129,13 +125,6 @@ __global__ void __launch_bounds__(FLOW_THREADS, Top ? TOP_MIN_BLOCKS : FLOW_MIN_
             if (Forward) leaf_signal(a, ready, first, count);
             else __syncthreads();
             if (a.trace && threadIdx.x == 0) trace_done(a, ticket);
-            continue;
-        }
-        if (a.blas && a.blas[F.f]) { /* cuBLAS runs it (gpu_solve_blas.cu): nothing to wait for or count */
-            if (a.trace && threadIdx.x == 0) {
-                a.trace[4 * (int64_t)ticket] = a.trace[4 * (int64_t)ticket + 1] = t_take;
-                trace_done(a, ticket);
-            }
             continue;
         }
         F.m = a.m[F.f];
@@ -357,14 +346,6 @@ int sweep(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, 
     const int64_t nflow = 3 * (int64_t)F * nchunks + SYLVA_SOLVE_TICKETS + (forward || !d->ntop_b ? 0 : d->n * nchunks);
     cudaError_t e = cudaMemsetAsync(flow, 0, (size_t)nflow * sizeof(int), s);
     if (e != cudaSuccess) return cuda_fail("cudaMemsetAsync (solve counters)", e);
-    const bool blas = sylva__solve_blas_on(d, nrhs);
-    if (blas && !b->blas) return sylva__fail(SYLVA_ERR_RUNTIME, "GPU solve of %lld columns: no cuBLAS handle for "
-                                             "its BLAS fronts", (long long)nrhs);
-    if (blas && !forward) { /* the BLAS fronts first, solved before the launches: ready */
-        int rc = blas_sweep(d, b, nrhs, X, false, s);
-        if (rc == SYLVA_OK) rc = blas_ready(d, b, nchunks, flow + SYLVA_SOLVE_TICKETS, s);
-        if (rc != SYLVA_OK) return rc;
-    }
     flow_args a = {(const int *)(bl + y->m),
                    (const int *)(bl + y->k),
                    (const int *)(bl + y->parent),
@@ -388,15 +369,13 @@ int sweep(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, 
                    b->trace[forward ? 0 : 1],
                    step_bits(),
                    poll_ns(0),
-                   poll_ns(1),
-                   blas ? (const int *)(bl + y->blas) : NULL};
+                   poll_ns(1)};
     /* Forward the bottom then the top; backward the top then the bottom
      * (the lists' phases, solve_items.c): the counters carry over. */
     if (forward) {
         const int nbot = count - d->ntop_f;
         int rc = part<false>(a, 0, nbot, flow, true, false, s);
-        if (rc == SYLVA_OK) rc = part<true>(a, nbot, d->ntop_f, flow + 1, true, nbot > 0, s);
-        return rc != SYLVA_OK || !blas ? rc : blas_sweep(d, b, nrhs, X, true, s);
+        return rc != SYLVA_OK ? rc : part<true>(a, nbot, d->ntop_f, flow + 1, true, nbot > 0, s);
     }
     int rc = part<true>(a, 0, d->ntop_b, flow, false, false, s);
     return rc != SYLVA_OK ? rc : part<false>(a, d->ntop_b, count - d->ntop_b, flow + 1, false, d->ntop_b > 0, s);

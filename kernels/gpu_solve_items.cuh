@@ -75,7 +75,6 @@ struct flow_args {
     unsigned long long *trace; /* NULL, or 4 per ticket (sylva__gpu_solve_trace_*) */
     int step;            /* SYLVA_SOLVE_STEP_* bits (gpu_solve.h) */
     int poll_min, poll_max; /* a poll's sleep (ns): from poll_min, doubling up to poll_max */
-    const int *blas;     /* int[F], 1 for a front cuBLAS runs (its items skipped), or NULL */
 };
 
 __device__ __forceinline__ unsigned long long flow_clock()

@@ -18,8 +18,7 @@
  * triangle items SYLVA_SOLVE_TOP_TB rows. Small leaves go several to a
  * LEAF item (SYLVA_SOLVE_LEAF), which starts at once forward and after its
  * leaves' parents backward; SYLVA_SOLVE_FOLD moves the fold threshold
- * down for measurements. Also the BLAS fronts (SYLVA_SOLVE_BLAS), which
- * keep their items (a narrow block runs them). Called twice per pattern by
+ * down for measurements. Called twice per pattern by
  * runtime/gpu_solve_plan.c (count, then fill); fails on memory or when
  * counts pass the encoding's limits.
  */
@@ -130,43 +129,6 @@ static void mark_top(int F, const int *m, const int *k, const int *parent, int l
         if (top[i] && parent[i] >= 0) top[parent[i]] = 1;
     }
 }
-
-/* SYLVA_SOLVE_BLAS from the environment (pivots, ≥ 0; 0: none), else the
- * default; read at each call (once per analysis). */
-static int blas_pivots(void)
-{
-    const char *e = getenv("SYLVA_SOLVE_BLAS");
-    long v = e && *e ? strtol(e, NULL, 10) : SYLVA_SOLVE_BLAS_K;
-    return v < 0 ? SYLVA_SOLVE_BLAS_K : v > INT_MAX ? INT_MAX : (int)v;
-}
-
-int sylva__solve_blas_fronts(int F, const int *k, const int *parent, int *flag)
-{
-    const int least = blas_pivots();
-    int count = 0;
-    for (int i = 0; i < F; i++) flag[i] = 0;
-    for (int i = 0; i < F; i++) { /* children first: a flag reaches every ancestor */
-        if (least > 0 && k[i] >= least) flag[i] = 1;
-        if (flag[i] && parent[i] >= 0) flag[parent[i]] = 1;
-        count += flag[i];
-    }
-    return count;
-}
-
-/* SYLVA_SOLVE_BLAS_NRHS from the environment (read once; ≥ 1), else the
- * default. */
-static int blas_nrhs(void)
-{
-    static int v = 0;
-    if (v == 0) {
-        const char *e = getenv("SYLVA_SOLVE_BLAS_NRHS");
-        long x = e && *e ? strtol(e, NULL, 10) : SYLVA_SOLVE_BLAS_NRHS;
-        __atomic_store_n(&v, x >= 1 && x <= INT_MAX ? (int)x : SYLVA_SOLVE_BLAS_NRHS, __ATOMIC_RELAXED);
-    }
-    return __atomic_load_n(&v, __ATOMIC_RELAXED);
-}
-
-int sylva__solve_blas_on(const sylva__solve_desc *d, int64_t nrhs) { return d->nblas > 0 && nrhs >= blas_nrhs(); }
 
 int sylva__solve_items(int F, const int *m, const int *k, const int *parent, int *nt, int *nuf, int *nub,
                        int *fitems, int *bitems, int *nitems_f, int *nitems_b, int *ntop_f, int *ntop_b)

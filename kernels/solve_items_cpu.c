@@ -3,8 +3,7 @@
  * in their list order, each doing what the GPU does with it (a folded
  * front, and each leaf of a LEAF item, with the CPU kernels of
  * front_cpu.h; triangle and update items with plain loops over their
- * blocks; the BLAS fronts, when a block is wide enough, whole with the
- * same kernels). It exists to test the blob and
+ * blocks). It exists to test the blob and
  * the item lists without a GPU: an item left out, listed twice or listed
  * before what it needs gives a wrong solution. The CPU solve itself runs
  * runtime/'s pieces, which need no blob. */
@@ -47,8 +46,6 @@ void sylva__solve_ws_layout(const sylva__solve_desc *d, int64_t nrhs, int refine
     }
     w->stage = o;
     o = round_up(o + vec);
-    w->bt = o;
-    if (sylva__solve_blas_on(d, nrhs)) o = round_up(o + (size_t)d->max_blas_rows * (size_t)nrhs * sizeof(double));
     w->bytes = o > 0 ? o : SOLVE_ALIGN;
 }
 
@@ -144,22 +141,6 @@ static void fold(const front_at *f, int backward, double *X, int64_t n, int64_t 
     }
 }
 
-/* The BLAS fronts whole, children first forward, parents first backward
- * (what gpu_solve_blas.cu does with cuBLAS). */
-static void blas_fronts(const sylva__solve_desc *d, const void *blob, double *const *group_L, int backward,
-                        int64_t nrhs, double *X, double *T)
-{
-    const sylva__solve_layout *y = &d->lay;
-    const int *m = AT(int, y->m), *k = AT(int, y->k), *grp = AT(int, y->group);
-    const int64_t *col = AT(int64_t, y->col), *lofs = AT(int64_t, y->lofs);
-    const int64_t *rofs = AT(int64_t, y->rofs), *rows = AT(int64_t, y->rows);
-    for (int q = 0; q < d->nblas; q++) {
-        int i = d->blas_rec[backward ? d->nblas - 1 - q : q];
-        front_at f = {m[i], k[i], (int64_t)m[i] - k[i], group_L[grp[i]] + lofs[i], X + col[i], rows + rofs[i]};
-        fold(&f, backward, X, d->n, nrhs, T);
-    }
-}
-
 void sylva__solve_items_cpu(const sylva__solve_desc *d, const void *blob, double *const *group_L,
                             int64_t nrhs, double *X, double *T)
 {
@@ -167,17 +148,14 @@ void sylva__solve_items_cpu(const sylva__solve_desc *d, const void *blob, double
     const int *m = AT(int, y->m), *k = AT(int, y->k), *grp = AT(int, y->group);
     const int64_t *col = AT(int64_t, y->col), *lofs = AT(int64_t, y->lofs);
     const int64_t *rofs = AT(int64_t, y->rofs), *rows = AT(int64_t, y->rows);
-    const int *blas = sylva__solve_blas_on(d, nrhs) ? AT(int, y->blas) : NULL;
     int64_t n = d->n;
     for (int sweep = 0; sweep < 2; sweep++) {
         const int *items = AT(int, sweep == 0 ? y->fitems : y->bitems);
         int count = sweep == 0 ? d->nitems_f : d->nitems_b;
         /* The top's items: the forward list's last, the backward's first. */
         int top0 = sweep == 0 ? count - d->ntop_f : 0, top1 = sweep == 0 ? count : d->ntop_b;
-        if (blas && sweep == 1) blas_fronts(d, blob, group_L, 1, nrhs, X, T);
         for (int q = 0; q < count; q++) {
             int i = items[2 * q], code = items[2 * q + 1], idx = SYLVA_SOLVE_INDEX(code);
-            if (blas && blas[i]) continue; /* a LEAF item's leaves are never BLAS fronts */
             int64_t tb = q >= top0 && q < top1 ? SYLVA_SOLVE_TOP_TB : SYLVA_SOLVE_TB;
             front_at f = {m[i], k[i], (int64_t)m[i] - k[i], group_L[grp[i]] + lofs[i], X + col[i], rows + rofs[i]};
             switch (SYLVA_SOLVE_KIND(code) * 2 + sweep) {
@@ -197,6 +175,5 @@ void sylva__solve_items_cpu(const sylva__solve_desc *d, const void *blob, double
             default: upd_backward(&f, idx, X, n, nrhs); break;
             }
         }
-        if (blas && sweep == 0) blas_fronts(d, blob, group_L, 0, nrhs, X, T);
     }
 }

@@ -167,7 +167,7 @@ int sylva__solve_gpu_body(sylva__solve_gpu_args *a, const sylva__solve_gpu_ptrs 
 {
     const sylva__solve_desc *d = &a->gs->desc;
     int64_t n = d->n, nrhs = a->nrhs;
-    sylva__solve_bufs b = {.blob = p->blob, .group_L = a->group_L, .work = p->work, .blas = p->blas};
+    sylva__solve_bufs b = {.blob = p->blob, .group_L = a->group_L, .work = p->work};
     sylva__solve_ws_layout(d, nrhs, a->refine != 0, &b.ws);
     if (p->work_bytes < b.ws.bytes)
         return sylva__fail(SYLVA_ERR_RUNTIME, "GPU solve workspace of %zu bytes, %zu needed", p->work_bytes,
@@ -252,8 +252,6 @@ static void solve_gpu_cuda(void *buffers[], void *cl_arg)
     }
     if (a->buf_pattern >= 0) p.pattern = sylva__buf_ptr(buffers[a->buf_pattern]);
     if (a->buf_avals >= 0) p.avals = sylva__buf_ptr(buffers[a->buf_avals]);
-    sylva__gpu_context *ctx = sylva__gpu_worker_context(starpu_worker_get_id());
-    p.blas = ctx ? sylva__gpu_context_blas(ctx) : NULL;
     a->status = sylva__solve_gpu_body(a, &p, sylva__worker_stream());
     a->t_end = sylva__now();
     if (a->status) snprintf(a->error, sizeof a->error, "%s", sylva__last_error());

@@ -2,7 +2,7 @@
  * fronts sorted by height (children before parents; ties by front number,
  * so the order is the same in every run), each with its sizes, first
  * column, group, offset in the group's L slice, CB rows, parent record and
- * number of children, the two sweeps' item lists and the BLAS fronts
+ * number of children, and the two sweeps' item lists
  * (kernels/solve_items.c). O(Σ m) once per pattern; fails only on memory
  * or on sizes beyond 32-bit ints.
  */
@@ -28,7 +28,7 @@ static void level_order(const sylva__tree *t, int64_t *order, int *level_ptr)
     for (int64_t f = 0; f < t->nfronts; f++) order[pos[t->fronts[f].height]++] = f;
 }
 
-static void layout(int64_t F, int64_t nr, int64_t n, int64_t nif, int64_t nib, int64_t nblas, sylva__solve_layout *y)
+static void layout(int64_t F, int64_t nr, int64_t n, int64_t nif, int64_t nib, sylva__solve_layout *y)
 {
     int64_t o = 0, i4 = (int64_t)sizeof(int), i8 = (int64_t)sizeof(int64_t);
 #define SYLVA_PUT(field, count, size) (y->field = o, o = align16(o + (count) * (size)))
@@ -41,8 +41,6 @@ static void layout(int64_t F, int64_t nr, int64_t n, int64_t nif, int64_t nib, i
     SYLVA_PUT(nt, F, i4);
     SYLVA_PUT(nuf, F, i4);
     SYLVA_PUT(nub, F, i4);
-    SYLVA_PUT(blas, F, i4);
-    SYLVA_PUT(blas_rec, nblas, i4);
     SYLVA_PUT(fitems, 2 * nif, i4);
     SYLVA_PUT(bitems, 2 * nib, i4);
     SYLVA_PUT(col, F, i8);
@@ -66,7 +64,7 @@ int sylva__gpu_solve_plan_build(const sylva__plan *pl, sylva__gpu_solve_plan **o
     sylva__gpu_solve_plan *gs = sylva__calloc(1, sizeof *gs);
     int64_t *order = sylva__malloc((size_t)(F + H + 1), sizeof *order);
     int64_t *record = sylva__malloc((size_t)F + 1, sizeof *record);
-    int *sizes = sylva__malloc((size_t)(7 * F + 1), sizeof *sizes);
+    int *sizes = sylva__malloc((size_t)(6 * F + 1), sizeof *sizes);
     int rc = SYLVA_ERR_NO_MEMORY;
     if (!gs || !order || !record || !sizes) goto fail;
     gs->ints = sylva__malloc((size_t)(H + 1), sizeof *gs->ints);
@@ -78,7 +76,7 @@ int sylva__gpu_solve_plan_build(const sylva__plan *pl, sylva__gpu_solve_plan **o
     d->ngroups = (int)pl->ngroups;
     int *level_ptr = gs->ints;
     level_order(t, order, level_ptr);
-    int *m = sizes, *k = m + F, *par = k + F, *nt = par + F, *nuf = nt + F, *nub = nuf + F, *blas = nub + F;
+    int *m = sizes, *k = m + F, *par = k + F, *nt = par + F, *nuf = nt + F, *nub = nuf + F;
     for (int64_t i = 0; i < F; i++) record[order[i]] = i;
     for (int64_t i = 0; i < F; i++) {
         const sylva__front *fr = &t->fronts[order[i]];
@@ -89,9 +87,8 @@ int sylva__gpu_solve_plan_build(const sylva__plan *pl, sylva__gpu_solve_plan **o
     rc = sylva__solve_items((int)F, m, k, par, nt, nuf, nub, NULL, NULL, &d->nitems_f, &d->nitems_b,
                             &d->ntop_f, &d->ntop_b);
     if (rc != SYLVA_OK) goto fail;
-    d->nblas = sylva__solve_blas_fronts((int)F, k, par, blas);
     rc = SYLVA_ERR_NO_MEMORY;
-    layout(F, nr, t->n, d->nitems_f, d->nitems_b, d->nblas, &d->lay);
+    layout(F, nr, t->n, d->nitems_f, d->nitems_b, &d->lay);
     gs->blob = aligned_alloc(64, (size_t)((d->lay.bytes + 63) / 64 * 64));
     if (!gs->blob) goto fail;
     memset(gs->blob, 0, (size_t)d->lay.bytes);
@@ -103,14 +100,6 @@ int sylva__gpu_solve_plan_build(const sylva__plan *pl, sylva__gpu_solve_plan **o
                             AT(int, gs->blob, y->nub), AT(int, gs->blob, y->fitems), AT(int, gs->blob, y->bitems),
                             &d->nitems_f, &d->nitems_b, &d->ntop_f, &d->ntop_b);
     if (rc != SYLVA_OK) goto fail;
-    memcpy(AT(int, gs->blob, y->blas), blas, (size_t)F * sizeof(int));
-    int *blas_rec = AT(int, gs->blob, y->blas_rec), nb = 0;
-    for (int64_t i = 0; i < F; i++)
-        if (blas[i]) {
-            blas_rec[nb++] = (int)i;
-            if (m[i] - k[i] > d->max_blas_rows) d->max_blas_rows = m[i] - k[i];
-        }
-    d->blas_rec = blas_rec;
     int64_t ri = 0;
     for (int64_t i = 0; i < F; i++) {
         int64_t f = order[i], g = pl->front_group[f], r = t->fronts[f].m - t->fronts[f].k;

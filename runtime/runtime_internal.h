@@ -473,7 +473,6 @@ typedef struct sylva__solve_gpu_ptrs {
     int64_t ldb;
     const void *pattern;
     const double *avals;
-    void *blas; /* a cuBLAS handle of the device (gpu_solve.h's sylva__solve_bufs), or NULL */
 } sylva__solve_gpu_ptrs;
 /* One block's solve (or pivot check) on stream s (codelet_solve_gpu.c): the
  * task's body, and the direct solve's (solve_gpu_direct.c). */

@@ -4,9 +4,7 @@
  * solve acquires on that GPU's memory node, for reading, every L slice, the
  * solve blob and (at the first refined solve) the pattern blob and A's
  * values, and for writing a workspace; it keeps those acquisitions, their
- * device pointers, a stream and (at the first block wide enough for the
- * BLAS fronts, kernels/gpu_solve.h) a cuBLAS handle of its own (N->hold)
- * between solves, and
+ * device pointers and a stream of its own (N->hold) between solves, and
  * every block runs the task's body (codelet_solve_gpu.c) on that stream from
  * the calling thread, StarPU's workers left paused. Why not a task: on the
  * H100 a one-column solve's task cost 0.1–0.55 ms around its kernels
@@ -39,7 +37,6 @@ struct sylva__solve_hold {
     sylva__numeric *N;
     int device, node, worker;
     struct CUstream_st *stream;
-    void *blas;                          /* a cuBLAS handle, at the first block wide enough for the BLAS fronts */
     int64_t nL;                          /* L groups acquired (all of them once ready) */
     double **group_L;                    /* their device pointers */
     const void *blob, *pattern;          /* NULL until acquired */
@@ -100,7 +97,6 @@ void sylva__solve_gpu_unhold(sylva__numeric *N)
             sylva__runtime_hold();
             release_all(h);
             sylva__runtime_release();
-            sylva__gpu_blas_close(h->device, h->blas);
             sylva__gpu_stream_close(h->device, h->stream);
         }
         free(h->group_L);
@@ -253,12 +249,6 @@ int sylva__solve_gpu_direct_block(sylva__solve_hold *h, sylva__solve_gpu_args *a
     sylva__solve_gpu_ptrs p = {.blob = h->blob, .work = h->work_ptr, .work_bytes = h->work_bytes,
                                .lp_ready = h->lp_ready && !a->pivots, .B = q->on_device ? B : NULL, .ldb = ldb,
                                .pattern = h->pattern, .avals = h->avals};
-    /* A handle of its own: the worker's may be in use by its thread. */
-    if (!h->blas && !a->pivots && sylva__solve_blas_on(&a->gs->desc, a->nrhs)) {
-        int status = sylva__gpu_blas_open(h->device, &h->blas);
-        if (status) return status;
-    }
-    p.blas = h->blas;
     int prev = 0;
     int status = sylva__gpu_device_enter(h->device, &prev);
     if (status) return status;

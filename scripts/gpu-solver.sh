@@ -9,8 +9,7 @@
 # (SYLVA_SOLVE_PIN), the sweeps' chain-step
 # variants (SYLVA_SOLVE_STEP, SYLVA_SOLVE_POLL), the top of the tree's launch
 # with its crossover forced low (SYLVA_SOLVE_TOP), the small leaves' grouping (SYLVA_SOLVE_LEAF), the fold threshold
-# moved down (SYLVA_SOLVE_FOLD), the BLAS fronts of wide blocks
-# (SYLVA_SOLVE_BLAS), memcheck,
+# moved down (SYLVA_SOLVE_FOLD), memcheck,
 # racecheck), and bench-solver (sylva in each
 # mode, CHOLMOD at several thread counts, cuDSS when its library is given;
 # solve timings for 1 and 64 right-hand sides). Logs and JSON go to $OUT
@@ -196,23 +195,6 @@ for p in $phases; do
       env ${e//,/ } timeout 240 "$B/bin/test_gpu_solve" ${c#* } >> "$OUT/solve-tests.log" 2>&1; rc=$?
       note "test_gpu_solve $(basename "${c#* }") ${c%% *}: rc=$rc ($(( $(date +%s) - s )) s)"
     done
-    # The BLAS fronts of wide blocks (default: fronts of 512 pivots and more, in lap3d7:28 and :40 above) with
-    # the threshold moved down (64 pivots, every front), for one column too, on the task's path, without a top.
-    for c in "SYLVA_SOLVE_BLAS=64 lap3d7:16" "SYLVA_SOLVE_BLAS=64 elast3d:6 small=64" \
-      "SYLVA_SOLVE_BLAS=64 $R/bcsstk13.mtx" "SYLVA_SOLVE_BLAS=64 lap2d5:60" "SYLVA_SOLVE_BLAS=1 lap3d7:16" \
-      "SYLVA_SOLVE_BLAS=1 $R/bcsstk13.mtx" "SYLVA_SOLVE_BLAS=64,SYLVA_SOLVE_BLAS_NRHS=1 lap3d7:16" \
-      "SYLVA_SOLVE_BLAS=64,SYLVA_SOLVE_BLAS_NRHS=1 $R/bcsstk13.mtx" "SYLVA_SOLVE_BLAS=64,SYLVA_SOLVE_DIRECT=0 lap3d7:16" \
-      "SYLVA_SOLVE_BLAS=64,SYLVA_SOLVE_DIRECT=0 $R/bcsstk13.mtx" "SYLVA_SOLVE_BLAS=64,SYLVA_SOLVE_TOP=0 lap3d7:16" \
-      "SYLVA_SOLVE_BLAS=64,SYLVA_SOLVE_TOP=0 $R/bcsstk13.mtx"; do
-      s=$(date +%s) e=${c%% *}
-      # shellcheck disable=SC2086
-      env ${e//,/ } timeout 240 "$B/bin/test_gpu_solve" ${c#* } >> "$OUT/solve-tests.log" 2>&1; rc=$?
-      note "test_gpu_solve $(basename "${c#* }") ${c%% *}: rc=$rc ($(( $(date +%s) - s )) s)"
-    done
-    s=$(date +%s)
-    SYLVA_SOLVE_BLAS=64 timeout 300 "$CS" --tool memcheck --error-exitcode 9 --print-limit 20 \
-      "$B/bin/test_gpu_solve" lap3d7:16 > "$OUT/sanitize-solve-blas.log" 2>&1; rc=$?
-    note "memcheck test_gpu_solve lap3d7:16 SYLVA_SOLVE_BLAS=64: rc=$rc ($(( $(date +%s) - s )) s)"
     s=$(date +%s)
     SYLVA_SOLVE_TOP=1 timeout 300 "$CS" --tool memcheck --error-exitcode 9 --print-limit 20 \
       "$B/bin/test_gpu_solve" lap3d7:12 > "$OUT/sanitize-solve-top.log" 2>&1; rc=$?

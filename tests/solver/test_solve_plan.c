@@ -213,48 +213,6 @@ static void check_blob(const sylva__plan *pl, const sylva__gpu_solve_plan *gs)
     free(level);
 }
 
-/* The BLAS fronts (gpu_solve.h): the fronts of at least SYLVA_SOLVE_BLAS
- * pivots (the default without it) and every ancestor of one, flagged and
- * listed children first, and the largest one's CB rows; a wide block's
- * workspace has room for them, a narrow one's none. */
-static void check_blas(const sylva__gpu_solve_plan *gs)
-{
-    const sylva__solve_desc *d = &gs->desc;
-    const sylva__solve_layout *y = &d->lay;
-    const void *b = gs->blob;
-    const int *k = AT(int, b, y->k), *m = AT(int, b, y->m), *par = AT(int, b, y->parent), *flag = AT(int, b, y->blas);
-    const char *e = getenv("SYLVA_SOLVE_BLAS");
-    long least = e && *e ? strtol(e, NULL, 10) : SYLVA_SOLVE_BLAS_K;
-    int F = d->nfronts, count = 0;
-    int *want = calloc((size_t)F + 1, sizeof *want);
-    int64_t rows = 0;
-    for (int i = 0; i < F; i++) want[i] = least > 0 && k[i] >= least;
-    for (int i = 0; i < F; i++) /* records children first */
-        if (want[i] && par[i] >= 0) {
-            CHECK(par[i] > i, "record %d's parent %d comes before it", i, par[i]);
-            want[par[i]] = 1;
-        }
-    for (int i = 0; i < F; i++) {
-        CHECK(flag[i] == want[i], "record %d (%d pivots): BLAS flag %d, expected %d", i, k[i], flag[i], want[i]);
-        if (!want[i]) continue;
-        CHECK(count < d->nblas && d->blas_rec[count] == i, "BLAS front %d: listed %d-th as %d", i, count,
-              count < d->nblas ? d->blas_rec[count] : -1);
-        count++;
-        if (m[i] - k[i] > rows) rows = m[i] - k[i];
-    }
-    CHECK(count == d->nblas && rows == d->max_blas_rows, "%d BLAS fronts of %d listed, %lld CB rows of %lld", count,
-          d->nblas, (long long)rows, (long long)d->max_blas_rows);
-    CHECK(d->blas_rec == AT(int, b, y->blas_rec), "BLAS records not in the blob");
-    sylva__solve_ws w;
-    for (int64_t nrhs = 1; nrhs <= 2 * SYLVA_SOLVE_BLAS_NRHS; nrhs += SYLVA_SOLVE_BLAS_NRHS - 1) {
-        sylva__solve_ws_layout(d, nrhs, 0, &w);
-        size_t need = sylva__solve_blas_on(d, nrhs) ? (size_t)(rows * nrhs) * sizeof(double) : 0;
-        CHECK(w.bt % 256 == 0 && w.bt >= w.stage + (size_t)(d->n * nrhs) * sizeof(double) && w.bt + need <= w.bytes,
-              "workspace of %lld columns: BLAS rows at %zu, %zu bytes, of %zu", (long long)nrhs, w.bt, need, w.bytes);
-    }
-    free(want);
-}
-
 /* Solve nrhs random columns through the twin; returns the worst backward error. */
 static double twin_solve(const sylva_matrix *A, const sylva__plan *pl, const sylva__gpu_solve_plan *gs,
                          const double *L, int64_t nrhs)
@@ -349,18 +307,14 @@ int main(int argc, char **argv)
         const double *L = sylva__numeric_host_values(F->num);
         if (gs && L) {
             check_blob(pl, gs);
-            check_blas(gs);
-            /* 17 columns: a wide block (its BLAS fronts whole, when it has some). */
             double e1 = twin_solve(A, pl, gs, L, 1), e5 = twin_solve(A, pl, gs, L, 5);
-            double e17 = twin_solve(A, pl, gs, L, SYLVA_SOLVE_BLAS_NRHS + 1);
             const int *fi = AT(int, gs->blob, gs->desc.lay.fitems);
             int leaves = 0;
             for (int q = 0; q < gs->desc.nitems_f; q++)
                 if (SYLVA_SOLVE_KIND(fi[2 * q + 1]) == SYLVA_SOLVE_LEAF) leaves += SYLVA_SOLVE_INDEX(fi[2 * q + 1]);
-            printf("%s %s: %d levels, %d + %d items (top %d + %d; %d leaves in LEAF items; %d BLAS fronts), blob "
-                   "%.2f MB; twin solve backward error %.2e (1), %.2e (5), %.2e (%d)\n", argv[1], argv[2],
-                   gs->desc.nlevels, gs->desc.nitems_f, gs->desc.nitems_b, gs->desc.ntop_f, gs->desc.ntop_b, leaves,
-                   gs->desc.nblas, gs->desc.lay.bytes / 1e6, e1, e5, e17, SYLVA_SOLVE_BLAS_NRHS + 1);
+            printf("%s %s: %d levels, %d + %d items (top %d + %d; %d leaves in LEAF items), blob %.2f MB; twin solve "
+                   "backward error %.2e (1), %.2e (5)\n", argv[1], argv[2], gs->desc.nlevels, gs->desc.nitems_f,
+                   gs->desc.nitems_b, gs->desc.ntop_f, gs->desc.ntop_b, leaves, gs->desc.lay.bytes / 1e6, e1, e5);
         }
         check_residual(A, pl->tree);
         int64_t *bad = malloc((size_t)(pl->tree->nfronts + 1) * sizeof *bad);
