@@ -131,12 +131,6 @@ enum { SYLVA_SOLVE_FOLD = 0, SYLVA_SOLVE_TRI = 1, SYLVA_SOLVE_UPD = 2, SYLVA_SOL
  * items each took a ticket, its waits and its signal per column chunk, a
  * block's item latency for a few dozen flops. The default group is the
  * fastest of 8, 16 and 32 (16 and 32 within 1%; docs/perf-log.md v21). */
-/* With several column chunks a LEAF item's first chunk's ticket does them
- * all (its lanes' rows of L, its leaves' sizes and pointers loaded once,
- * not once a chunk), and its other tickets pass (SYLVA_SOLVE_LEAF_WIDE=0
- * in the environment: a ticket a chunk, as before; docs/perf-log.md, "The
- * solve, v23"). */
-#define SYLVA_SOLVE_LEAF_WIDE 1
 #define SYLVA_SOLVE_LEAF_M 32
 #define SYLVA_SOLVE_LEAF_K 8
 #define SYLVA_SOLVE_LEAF_DEFAULT 16

@@ -114,23 +114,15 @@ __global__ void __launch_bounds__(FLOW_THREADS, Top ? TOP_MIN_BLOCKS : FLOW_MIN_
         F.f = a.items[2 * it];
         const int code = a.items[2 * it + 1], kind = SYLVA_SOLVE_KIND(code), idx = SYLVA_SOLVE_INDEX(code);
         if (!Top && kind == SYLVA_SOLVE_LEAF) {
-            /* Wide (gpu_solve.h): the item's first chunk's ticket does
-             * every chunk, the others' tickets pass. */
-            const int first = F.f, count = idx, chunks = W > 1 && a.leaf_wide ? a.nchunks : 1;
-            if (W > 1 && a.leaf_wide && chunk > 0) {
-                if (a.trace && threadIdx.x == 0) {
-                    a.trace[4 * (int64_t)ticket] = a.trace[4 * (int64_t)ticket + 1] = t_take;
-                    trace_done(a, ticket);
-                }
-                continue;
-            }
-            if (!Forward) leaf_wait(a, ready, first, count, chunks);
+            const int first = F.f, count = idx;
+            const int c0 = chunk * SYLVA_SOLVE_COLS, nc = min(FLOW_COLS, a.nrhs - c0);
+            if (!Forward) leaf_wait(a, ready, first, count);
             if (a.trace && threadIdx.x == 0) {
                 a.trace[4 * (int64_t)ticket] = t_take;
                 a.trace[4 * (int64_t)ticket + 1] = flow_clock();
             }
-            leaf_items<W, Forward>(a, first, count, chunk * SYLVA_SOLVE_COLS, chunks);
-            if (Forward) leaf_signal(a, ready, first, count, chunks);
+            leaf_items<W, Forward>(a, first, count, c0, nc);
+            if (Forward) leaf_signal(a, ready, first, count);
             else __syncthreads();
             if (a.trace && threadIdx.x == 0) trace_done(a, ticket);
             continue;
@@ -336,20 +328,6 @@ int poll_ns(int which)
     return v;
 }
 
-/* SYLVA_SOLVE_LEAF_WIDE from the environment (read once; 0 or 1), else
- * the default. */
-int leaf_wide()
-{
-    static std::atomic<int> v{-1};
-    int w = v.load(std::memory_order_relaxed);
-    if (w < 0) {
-        const char *e = getenv("SYLVA_SOLVE_LEAF_WIDE");
-        w = e && *e ? (int)(strtol(e, NULL, 10) != 0) : SYLVA_SOLVE_LEAF_WIDE;
-        v.store(w, std::memory_order_relaxed);
-    }
-    return w;
-}
-
 int sweep(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, double *X, cudaStream_t s,
           bool forward)
 {
@@ -391,8 +369,7 @@ int sweep(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, 
                    b->trace[forward ? 0 : 1],
                    step_bits(),
                    poll_ns(0),
-                   poll_ns(1),
-                   leaf_wide()};
+                   poll_ns(1)};
     /* Forward the bottom then the top; backward the top then the bottom
      * (the lists' phases, solve_items.c): the counters carry over. */
     if (forward) {

@@ -15,16 +15,14 @@ namespace {
 
 /* A LEAF item: `count` small leaves from record `first` (gpu_solve.h), a
  * warp each (warp w takes leaves w, w + FLOW_WARPS, ...), a lane per row:
- * its row of L (at most LEAF_K pivots) in registers, loaded once for the
- * `chunks` column chunks from the one of column c0 (every chunk of the
- * block: the item's one ticket does them all, below), its rows of one
- * chunk's columns at a time in registers, the chain by shuffles. Forward:
- * X1 ← L11⁻¹ X1, then X(rows) −= L21 X1 by atomic adds (the leaf's pivot
- * rows need no wait: nothing below a leaf updates them). Backward (the
- * parents done): X1 ← L11⁻ᵀ (X1 − L21ᵀ X(rows)). No barrier: the caller's
- * signal or the next ticket's passes one. */
+ * its row of L (at most LEAF_K pivots) in registers, its rows of the
+ * chunk's columns in registers, the chain by shuffles. Forward: X1 ←
+ * L11⁻¹ X1, then X(rows) −= L21 X1 by atomic adds (the leaf's pivot rows
+ * need no wait: nothing below a leaf updates them). Backward (the parents
+ * done): X1 ← L11⁻ᵀ (X1 − L21ᵀ X(rows)). No barrier: the caller's signal
+ * or the next ticket's passes one. */
 template <int W, bool Forward>
-__device__ void leaf_items(const flow_args &a, int first, int count, int c0, int chunks)
+__device__ void leaf_items(const flow_args &a, int first, int count, int c0, int nc)
 {
     static_assert(SYLVA_SOLVE_LEAF_M <= 32, "a leaf's rows are one warp's lanes");
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -37,71 +35,64 @@ __device__ void leaf_items(const flow_args &a, int first, int count, int c0, int
         double l[SYLVA_SOLVE_LEAF_K]; /* L[lane, j] */
 #pragma unroll
         for (int j = 0; j < SYLVA_SOLVE_LEAF_K; j++) l[j] = mine && j < k ? __ldg(L + lane + (int64_t)j * m) : 0.0;
-        for (int q = 0; q < (W == 1 ? 1 : chunks); q++) { /* one column: one chunk */
-            const int cq = c0 + q * SYLVA_SOLVE_COLS, nc = min(FLOW_COLS, a.nrhs - cq);
-            double x[FLOW_COLS];
+        double x[FLOW_COLS];
 #pragma unroll
-            for (int c = 0; c < FLOW_COLS; c++)
-                x[c] = c < nc && mine && (!Forward || lane < k) ? __ldcg(xr + (int64_t)(cq + c) * a.ldx) : 0.0;
-            if (Forward) {
+        for (int c = 0; c < FLOW_COLS; c++)
+            x[c] = c < nc && mine && (!Forward || lane < k) ? __ldcg(xr + (int64_t)(c0 + c) * a.ldx) : 0.0;
+        if (Forward) {
 #pragma unroll
-                for (int j = 0; j < SYLVA_SOLVE_LEAF_K; j++) {
-                    if (j >= k) break;
-#pragma unroll
-                    for (int c = 0; c < FLOW_COLS; c++) {
-                        if (lane == j) x[c] /= l[j];
-                        const double xj = __shfl_sync(FLOW_FULL, x[c], j);
-                        if (lane > j) x[c] -= l[j] * xj; /* pivot rows: solved; CB rows: −(L21 X1) */
-                    }
-                }
+            for (int j = 0; j < SYLVA_SOLVE_LEAF_K; j++) {
+                if (j >= k) break;
 #pragma unroll
                 for (int c = 0; c < FLOW_COLS; c++) {
-                    if (c >= nc || !mine) continue;
-                    if (lane < k) __stcg(xr + (int64_t)(cq + c) * a.ldx, x[c]);
-                    else atomicAdd(xr + (int64_t)(cq + c) * a.ldx, x[c]);
+                    if (lane == j) x[c] /= l[j];
+                    const double xj = __shfl_sync(FLOW_FULL, x[c], j);
+                    if (lane > j) x[c] -= l[j] * xj; /* pivot rows: solved; CB rows: −(L21 X1) */
                 }
-            } else {
-#pragma unroll
-                for (int j = SYLVA_SOLVE_LEAF_K - 1; j >= 0; j--) {
-                    if (j >= k) continue;
-#pragma unroll
-                    for (int c = 0; c < FLOW_COLS; c++) {
-                        double v = lane > j ? l[j] * x[c] : 0.0;
-                        for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(FLOW_FULL, v, o);
-                        if (lane == j) x[c] = (x[c] - v) / l[j];
-                    }
-                }
-#pragma unroll
-                for (int c = 0; c < FLOW_COLS; c++)
-                    if (c < nc && lane < k) __stcg(xr + (int64_t)(cq + c) * a.ldx, x[c]);
             }
+#pragma unroll
+            for (int c = 0; c < FLOW_COLS; c++) {
+                if (c >= nc || !mine) continue;
+                if (lane < k) __stcg(xr + (int64_t)(c0 + c) * a.ldx, x[c]);
+                else atomicAdd(xr + (int64_t)(c0 + c) * a.ldx, x[c]);
+            }
+        } else {
+#pragma unroll
+            for (int j = SYLVA_SOLVE_LEAF_K - 1; j >= 0; j--) {
+                if (j >= k) continue;
+#pragma unroll
+                for (int c = 0; c < FLOW_COLS; c++) {
+                    double v = lane > j ? l[j] * x[c] : 0.0;
+                    for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(FLOW_FULL, v, o);
+                    if (lane == j) x[c] = (x[c] - v) / l[j];
+                }
+            }
+#pragma unroll
+            for (int c = 0; c < FLOW_COLS; c++)
+                if (c < nc && lane < k) __stcg(xr + (int64_t)(c0 + c) * a.ldx, x[c]);
         }
     }
 }
 
 /* A LEAF item's counts forward: after the block's barrier (as
- * block_signal), thread t counts leaf t's parent, all at once, in each of
- * `chunks` column chunks' counters from `ready` (3 F apart). */
-__device__ void leaf_signal(const flow_args &a, int *ready, int first, int count, int chunks)
+ * block_signal), thread t counts leaf t's parent, all at once. */
+__device__ void leaf_signal(const flow_args &a, int *ready, int first, int count)
 {
     static_assert(SYLVA_SOLVE_LEAF_MAX <= FLOW_THREADS, "a thread per leaf of a LEAF item");
     if (!(a.step & SYLVA_SOLVE_STEP_SYNC)) __threadfence();
     __syncthreads();
     const int p = threadIdx.x < count ? a.parent[first + threadIdx.x] : -1;
     if (p < 0) return;
-    for (int q = 0; q < chunks; q++, ready += 3 * (int64_t)a.nfronts) {
-        if (a.step & SYLVA_SOLVE_STEP_SYNC) add_release(ready + p);
-        else atomicAdd(ready + p, 1);
-    }
+    if (a.step & SYLVA_SOLVE_STEP_SYNC) add_release(ready + p);
+    else atomicAdd(ready + p, 1);
 }
 
 /* A LEAF item's waits backward: thread t polls leaf t's parent (as
- * block_wait's thread 0) in each of `chunks` column chunks' counters,
- * all leaves at once, then the block's barrier. */
-__device__ void leaf_wait(const flow_args &a, const int *ready, int first, int count, int chunks)
+ * block_wait's thread 0), all at once, then the block's barrier. */
+__device__ void leaf_wait(const flow_args &a, const int *ready, int first, int count)
 {
     const int p = threadIdx.x < count ? a.parent[first + threadIdx.x] : -1;
-    for (int q = 0; q < chunks && p >= 0; q++, ready += 3 * (int64_t)a.nfronts) poll_until(ready + p, 1, a);
+    if (p >= 0) poll_until(ready + p, 1, a);
     __syncthreads();
 }
 
