@@ -201,7 +201,12 @@ int sylva__solve_gpu_body(sylva__solve_gpu_args *a, const sylva__solve_gpu_ptrs 
         st = sylva__gpu_copy_device(ws + b.ws.b, x, (size_t)(n * nrhs) * sizeof(double), s);
     if (!st) st = sylva__gpu_solve_forward(d, &b, nrhs, x, s);
     if (!st) st = sylva__gpu_solve_backward(d, &b, nrhs, x, s);
-    if (!st) st = sylva__gpu_sync(s);
+    /* A wait here only to split the solve's seconds from the refinement's
+     * (the trace waits anyway): without refinement the permutation back is
+     * queued behind the sweeps and its wait ends the solve's seconds, one
+     * host round trip fewer (docs/perf-log.md, "The solve, v24"). */
+    const int split = a->refine || b.trace[0];
+    if (!st && split) st = sylva__gpu_sync(s);
     a->seconds_solve = sylva__now() - t0;
     if (b.trace[0]) {
         int traced = sylva__gpu_solve_trace_end(d, &b, nrhs, trace, s);
@@ -225,6 +230,7 @@ int sylva__solve_gpu_body(sylva__solve_gpu_args *a, const sylva__solve_gpu_ptrs 
     }
     if (!st) st = sylva__gpu_solve_permute(d, &b, 0, nrhs, B, ldb, x, s);
     if (!st) st = sylva__gpu_sync(s);
+    if (!split) a->seconds_solve = sylva__now() - t0;
     if (!st && a->host_B) {
         t0 = sylva__now();
         st = copy_down(&pin, a->host_B, a->host_ldb, B, ldb, n, nrhs, s);
