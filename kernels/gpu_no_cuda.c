@@ -196,21 +196,27 @@ int sylva__gpu_solve_setup(const sylva__solve_desc *d, const sylva__solve_bufs *
     return SYLVA_ERR_UNSUPPORTED;
 }
 int sylva__gpu_solve_forward(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, double *X,
-                             struct CUstream_st *s)
+                             int zeroed, struct CUstream_st *s)
 {
-    (void)d, (void)b, (void)nrhs, (void)X, (void)s;
+    (void)d, (void)b, (void)nrhs, (void)X, (void)zeroed, (void)s;
     return SYLVA_ERR_UNSUPPORTED;
 }
 int sylva__gpu_solve_backward(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, double *X,
-                              struct CUstream_st *s)
+                              int zeroed, struct CUstream_st *s)
 {
-    (void)d, (void)b, (void)nrhs, (void)X, (void)s;
+    (void)d, (void)b, (void)nrhs, (void)X, (void)zeroed, (void)s;
     return SYLVA_ERR_UNSUPPORTED;
 }
 int sylva__gpu_solve_permute(const sylva__solve_desc *d, const sylva__solve_bufs *b, int to_permuted,
                              int64_t nrhs, double *B, int64_t ldb, double *X, struct CUstream_st *s)
 {
     (void)d, (void)b, (void)to_permuted, (void)nrhs, (void)B, (void)ldb, (void)X, (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+int sylva__gpu_solve_begin(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, double *B,
+                           int64_t ldb, double *X, struct CUstream_st *s)
+{
+    (void)d, (void)b, (void)nrhs, (void)B, (void)ldb, (void)X, (void)s;
     return SYLVA_ERR_UNSUPPORTED;
 }
 int sylva__gpu_residual(const sylva__solve_pattern *A, const double *values, int64_t nrhs,

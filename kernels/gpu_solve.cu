@@ -1,7 +1,8 @@
 /* gpu_solve.cu — the GPU solve's kernels around the sweeps (contract in
  * gpu_solve.h; the sweeps themselves are gpu_solve_flow.cu): every
  * front's L pointer from its group's base, the pivot check (a warp per
- * front), the permutations into and out of the solve's numbering, and the
+ * front), the permutations into and out of the solve's numbering (the
+ * first with the sweeps' counters' reset), and the
  * refinement's residual (a warp per row), update and copies. Written once
  * on the scalar type T; the C entry points are double. Every launch is
  * checked and a failure names it. */
@@ -58,6 +59,20 @@ __global__ void pivots_kernel(int F, const int *m, const int *k, double *const *
             bad[i] = least;
             badval[i] = val;
         }
+    }
+}
+
+/* The solve's first launch: X[i] = B[perm[i]] and `nzero` ints from
+ * `zero` set to 0 (both sweeps' counters), a grid-stride loop over the
+ * larger of the two. */
+template <typename T>
+__global__ void begin_kernel(int64_t n, int nrhs, const int64_t *perm, const T *B, int64_t ldb, T *X, int *zero,
+                             int64_t nzero)
+{
+    const int64_t total = n * nrhs, most = total > nzero ? total : nzero;
+    for (int64_t u = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; u < most; u += (int64_t)gridDim.x * blockDim.x) {
+        if (u < total) X[u] = B[perm[u % n] + u / n * ldb];
+        if (u < nzero) zero[u] = 0;
     }
 }
 
@@ -171,6 +186,17 @@ extern "C" int sylva__gpu_solve_permute(const sylva__solve_desc *d, const sylva_
     const int64_t *perm = (const int64_t *)((const char *)b->blob + d->lay.perm);
     permute_kernel<double><<<grid_for(d->n * nrhs, 256), 256, 0, s>>>(d->n, (int)nrhs, perm, to_permuted, B, ldb, X);
     return launched("permute_kernel");
+}
+
+extern "C" int sylva__gpu_solve_begin(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs,
+                                      double *B, int64_t ldb, double *X, cudaStream_t s)
+{
+    const int64_t *perm = (const int64_t *)((const char *)b->blob + d->lay.perm);
+    int *zero = (int *)((char *)b->work + b->ws.flow);
+    const int64_t nzero = (int64_t)((b->ws.bad - b->ws.flow) / sizeof(int)), total = d->n * nrhs;
+    begin_kernel<double><<<grid_for(total > nzero ? total : nzero, 256), 256, 0, s>>>(d->n, (int)nrhs, perm, B, ldb,
+                                                                                     X, zero, nzero);
+    return launched("begin_kernel");
 }
 
 extern "C" int sylva__gpu_residual(const sylva__solve_pattern *A, const double *values, int64_t nrhs,

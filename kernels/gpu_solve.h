@@ -189,15 +189,17 @@ typedef struct sylva__solve_pattern {
 } sylva__solve_pattern;
 
 /* Workspace of one solve of nrhs columns (offsets in bytes): the fronts' L
- * pointers, the groups' base pointers, the sweeps' counters (two tickets,
- * three ints per front and column chunk, and the backward top's per pivot
- * chunk: n ints per column chunk, the entry of a chunk's first pivot), the pivot check's results (an
+ * pointers, the groups' base pointers, each sweep's counters (flow: the
+ * forward's, flowb: the backward's, so that one launch zeroes both; two
+ * tickets, three ints per front and column chunk, and the backward top's
+ * per pivot chunk: n ints per column chunk, the entry of a chunk's first
+ * pivot), the pivot check's results (an
  * int and a double per front record), the permuted solution x (n × nrhs,
  * ld n) and, with refinement, the permuted right-hand side b, the residual
  * r, the correction d and the per-column backward errors; stage: the block as the caller's host
  * arrays hold it (n × nrhs, ld n), copied in and out by the task. */
 typedef struct sylva__solve_ws {
-    size_t Lp, gbase, flow, bad, badval, x, b, r, d, omega, stage, bytes;
+    size_t Lp, gbase, flow, flowb, bad, badval, x, b, r, d, omega, stage, bytes;
 } sylva__solve_ws;
 void sylva__solve_ws_layout(const sylva__solve_desc *d, int64_t nrhs, int refine, sylva__solve_ws *w);
 
@@ -227,11 +229,13 @@ int sylva__gpu_solve_trace_end(const sylva__solve_desc *d, sylva__solve_bufs *b,
 /* The fronts' L pointers in b->work from b->group_L (queued). */
 int sylva__gpu_solve_setup(const sylva__solve_desc *d, const sylva__solve_bufs *b, struct CUstream_st *s);
 /* X (n × nrhs, ld n, permuted) ← L⁻¹ X; then, backward, ← L⁻ᵀ X. The
- * workspace must have been laid out for at least nrhs columns. */
+ * workspace must have been laid out for at least nrhs columns. zeroed:
+ * the sweep's counters are zero already (sylva__gpu_solve_begin since the
+ * last sweep of that direction), else the sweep zeroes them. */
 int sylva__gpu_solve_forward(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, double *X,
-                             struct CUstream_st *s);
+                             int zeroed, struct CUstream_st *s);
 int sylva__gpu_solve_backward(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, double *X,
-                              struct CUstream_st *s);
+                              int zeroed, struct CUstream_st *s);
 /* For every front record i (level order): bad[i] = the first of its pivots
  * (diagonal entries of L11) that is not finite and positive, −1 if none,
  * and badval[i] = that pivot, or when there is none the sum of the natural
@@ -243,6 +247,12 @@ int sylva__gpu_solve_pivots(const sylva__solve_desc *d, const sylva__solve_bufs 
  * X ld n, B ld ldb). */
 int sylva__gpu_solve_permute(const sylva__solve_desc *d, const sylva__solve_bufs *b, int to_permuted,
                              int64_t nrhs, double *B, int64_t ldb, double *X, struct CUstream_st *s);
+/* The start of a solve in one launch: X[i] = B[perm[i]] (as the permute's
+ * to_permuted) and both sweeps' counters zeroed, so that the sweeps run
+ * with `zeroed` (two resets fewer a solve: docs/perf-log.md, "The solve,
+ * v24"). */
+int sylva__gpu_solve_begin(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, double *B,
+                           int64_t ldb, double *X, struct CUstream_st *s);
 /* R = B − A X and omega[c] = the componentwise backward error of column c
  * (residual_cpu.h's definition), all permuted, ld n; A's stored values in
  * `values` (device). omega is a device array of nrhs doubles. */

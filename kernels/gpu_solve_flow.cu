@@ -5,8 +5,9 @@
  * gpu_solve_top.cuh, the LEAF items in gpu_solve_leaf.cuh). Each launch
  * is a persistent grid: each block takes the next item of the sweep's
  * list from an atomic ticket, waits on the per-front counters for what
- * the item needs, does it, and counts it done. Counters (device ints,
- * zeroed before a sweep):
+ * the item needs, does it, and counts it done. Counters (device ints, a
+ * set per sweep, zeroed before it: by the sweep, or both sets by the
+ * solve's first launch, sylva__gpu_solve_begin):
  * ready[f] — forward: children whose updates have all landed; backward: 1
  * once the front is solved; tdone[f] — triangle items done (they finish in
  * order: each needs the one before; a forward update item takes its
@@ -329,7 +330,7 @@ int poll_ns(int which)
 }
 
 int sweep(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, double *X, cudaStream_t s,
-          bool forward)
+          bool forward, bool zeroed)
 {
     if (d->n > INT32_MAX || nrhs < 1 || nrhs > INT32_MAX)
         return sylva__fail(SYLVA_ERR_UNSUPPORTED, "GPU solve of n = %lld with %lld right-hand sides at once: "
@@ -338,14 +339,16 @@ int sweep(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, 
     if (count == 0) return SYLVA_OK;
     const sylva__solve_layout *y = &d->lay;
     const char *bl = (const char *)b->blob;
-    int *flow = (int *)((char *)b->work + b->ws.flow);
+    int *flow = (int *)((char *)b->work + (forward ? b->ws.flow : b->ws.flowb));
     const int nchunks = (int)((nrhs + SYLVA_SOLVE_COLS - 1) / SYLVA_SOLVE_COLS);
     if ((int64_t)count * nchunks > INT32_MAX)
         return sylva__fail(SYLVA_ERR_UNSUPPORTED, "GPU solve: %d items × %d column chunks", count, nchunks);
     /* Backward with a top also the per-pivot-chunk counters (after the others). */
     const int64_t nflow = 3 * (int64_t)F * nchunks + SYLVA_SOLVE_TICKETS + (forward || !d->ntop_b ? 0 : d->n * nchunks);
-    cudaError_t e = cudaMemsetAsync(flow, 0, (size_t)nflow * sizeof(int), s);
-    if (e != cudaSuccess) return cuda_fail("cudaMemsetAsync (solve counters)", e);
+    if (!zeroed) {
+        cudaError_t e = cudaMemsetAsync(flow, 0, (size_t)nflow * sizeof(int), s);
+        if (e != cudaSuccess) return cuda_fail("cudaMemsetAsync (solve counters)", e);
+    }
     flow_args a = {(const int *)(bl + y->m),
                    (const int *)(bl + y->k),
                    (const int *)(bl + y->parent),
@@ -385,13 +388,13 @@ int sweep(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, 
 } // namespace sylva
 
 extern "C" int sylva__gpu_solve_forward(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs,
-                                        double *X, cudaStream_t s)
+                                        double *X, int zeroed, cudaStream_t s)
 {
-    return sylva::sweep(d, b, nrhs, X, s, true);
+    return sylva::sweep(d, b, nrhs, X, s, true, zeroed != 0);
 }
 
 extern "C" int sylva__gpu_solve_backward(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs,
-                                         double *X, cudaStream_t s)
+                                         double *X, int zeroed, cudaStream_t s)
 {
-    return sylva::sweep(d, b, nrhs, X, s, false);
+    return sylva::sweep(d, b, nrhs, X, s, false, zeroed != 0);
 }

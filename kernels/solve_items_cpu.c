@@ -21,11 +21,14 @@ void sylva__solve_ws_layout(const sylva__solve_desc *d, int64_t nrhs, int refine
     o = round_up(o + (size_t)d->nfronts * sizeof(double *));
     w->gbase = o;
     o = round_up(o + (size_t)d->ngroups * sizeof(double *));
-    w->flow = o;
-    /* Per column chunk: three counters a front, and with a backward top
-     * one a pivot (its per-pivot-chunk counters, gpu_solve_flow.cu). */
+    /* Per column chunk: three counters a front, and backward with a top
+     * one a pivot (its per-pivot-chunk counters, gpu_solve_flow.cu). The
+     * two sweeps' sets back to back (sylva__gpu_solve_begin zeroes both). */
     int64_t chunks = (nrhs + SYLVA_SOLVE_COLS - 1) / SYLVA_SOLVE_COLS, per_chunk = 3 * (int64_t)d->nfronts;
+    w->flow = o;
+    o += (size_t)(per_chunk * chunks + SYLVA_SOLVE_TICKETS) * sizeof(int);
     if (d->ntop_b > 0) per_chunk += d->n;
+    w->flowb = o;
     o = round_up(o + (size_t)(per_chunk * chunks + SYLVA_SOLVE_TICKETS) * sizeof(int));
     w->bad = o;
     o = round_up(o + (size_t)d->nfronts * sizeof(int));

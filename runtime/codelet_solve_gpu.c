@@ -52,8 +52,8 @@ static int op_solve(void *c)
     gpu_refine *g = c;
     size_t bytes = (size_t)(g->d->n * g->a->nrhs) * sizeof(double);
     int st = sylva__gpu_copy_device(g->dx, g->r, bytes, g->s);
-    if (!st) st = sylva__gpu_solve_forward(g->d, g->b, g->a->nrhs, g->dx, g->s);
-    return st ? st : sylva__gpu_solve_backward(g->d, g->b, g->a->nrhs, g->dx, g->s);
+    if (!st) st = sylva__gpu_solve_forward(g->d, g->b, g->a->nrhs, g->dx, 0, g->s);
+    return st ? st : sylva__gpu_solve_backward(g->d, g->b, g->a->nrhs, g->dx, 0, g->s);
 }
 
 static int op_update(void *c, int sign)
@@ -196,11 +196,11 @@ int sylva__solve_gpu_body(sylva__solve_gpu_args *a, const sylva__solve_gpu_ptrs 
     const char *trace = getenv("SYLVA_SOLVE_TRACE");
     if (!st && trace && *trace) st = sylva__gpu_solve_trace_begin(d, nrhs, &b);
     if (!st && (!p->lp_ready || b.trace[0])) st = sylva__gpu_solve_setup(d, &b, s);
-    if (!st) st = sylva__gpu_solve_permute(d, &b, 1, nrhs, B, ldb, x, s);
+    if (!st) st = sylva__gpu_solve_begin(d, &b, nrhs, B, ldb, x, s); /* and the sweeps' counters zeroed */
     if (!st && a->refine)
         st = sylva__gpu_copy_device(ws + b.ws.b, x, (size_t)(n * nrhs) * sizeof(double), s);
-    if (!st) st = sylva__gpu_solve_forward(d, &b, nrhs, x, s);
-    if (!st) st = sylva__gpu_solve_backward(d, &b, nrhs, x, s);
+    if (!st) st = sylva__gpu_solve_forward(d, &b, nrhs, x, 1, s);
+    if (!st) st = sylva__gpu_solve_backward(d, &b, nrhs, x, 1, s);
     /* A wait here only to split the solve's seconds from the refinement's
      * (the trace waits anyway): without refinement the permutation back is
      * queued behind the sweeps and its wait ends the solve's seconds, one

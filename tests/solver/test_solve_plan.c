@@ -195,16 +195,21 @@ static void check_blob(const sylva__plan *pl, const sylva__gpu_solve_plan *gs)
         sylva__solve_ws w;
         sylva__solve_ws_layout(d, 7, refine, &w);
         size_t vec = (size_t)t->n * 7 * sizeof(double);
-        size_t start[] = {w.Lp, w.gbase, w.flow, w.bad, w.badval, w.x, w.b, w.r, w.d, w.omega};
-        size_t flow = (size_t)((3 * d->nfronts + (d->ntop_b > 0 ? t->n : 0)) *
-                                   ((7 + SYLVA_SOLVE_COLS - 1) / SYLVA_SOLVE_COLS) + SYLVA_SOLVE_TICKETS);
-        size_t size[] = {(size_t)d->nfronts * 8, (size_t)d->ngroups * 8, flow * 4,
+        /* The forward's counters, then the backward's right after them
+         * (sylva__gpu_solve_begin zeroes both at once). */
+        size_t start[] = {w.Lp, w.gbase, w.flow, w.flowb, w.bad, w.badval, w.x, w.b, w.r, w.d, w.omega};
+        size_t chunks = (7 + SYLVA_SOLVE_COLS - 1) / SYLVA_SOLVE_COLS;
+        size_t flow = 3 * (size_t)d->nfronts * chunks + SYLVA_SOLVE_TICKETS;
+        size_t flowb = (size_t)(3 * d->nfronts + (d->ntop_b > 0 ? t->n : 0)) * chunks + SYLVA_SOLVE_TICKETS;
+        size_t size[] = {(size_t)d->nfronts * 8, (size_t)d->ngroups * 8, flow * 4, flowb * 4,
                          (size_t)d->nfronts * 4, (size_t)d->nfronts * 8, vec, vec, vec, vec, 7 * 8};
-        int count = refine ? 10 : 6;
+        int count = refine ? 11 : 7;
+        CHECK(w.flowb == w.flow + flow * 4, "workspace: the backward's counters at %zu, not right after the "
+              "forward's (%zu + %zu)", w.flowb, w.flow, flow * 4);
         for (int i = 0; i < count; i++) {
             size_t end = i + 1 < count ? start[i + 1] : w.bytes;
-            CHECK(start[i] % 256 == 0 && start[i] + size[i] <= end, "workspace (refine %d): array %d at %zu, "
-                  "%zu bytes, next at %zu", refine, i, start[i], size[i], end);
+            CHECK((i == 3 ? start[i] % 4 : start[i] % 256) == 0 && start[i] + size[i] <= end, "workspace (refine "
+                  "%d): array %d at %zu, %zu bytes, next at %zu", refine, i, start[i], size[i], end);
         }
         CHECK(w.stage % 256 == 0 && w.stage >= start[count - 1] + size[count - 1] &&
                   w.stage + (size_t)t->n * 7 * sizeof(double) <= w.bytes,
