@@ -38,8 +38,8 @@ def main(path):
             s[2].add((p[11], p[12]))
     for (sweep, top) in sorted(parts):
         s = span[(sweep, top)]
-        print(f"{'forward' if sweep == 0 else 'backward'} {'top' if top else 'bottom'}: span {(s[1] - s[0]) / 1e6:.3f} ms,"
-              f" {len(s[2])} blocks")
+        name = f"{'forward' if sweep == 0 else 'backward'} {'top' if top else 'bottom'}"
+        print(f"{name}: span {(s[1] - s[0]) / 1e6:.3f} ms, {len(s[2])} blocks")
         for kind, (n, wait, work) in sorted(parts[(sweep, top)].items()):
             print(f"  {KINDS.get(kind, kind):5s} {n:8d} tickets  wait {wait / 1e6:9.2f} ms  work {work / 1e6:9.2f} ms"
                   f"  ({work / n / 1e3:.2f} us a ticket)")
