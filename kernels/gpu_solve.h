@@ -85,13 +85,6 @@ extern "C" {
  * and from 1.1% faster to 2.6% slower on the other four (docs/perf-log.md
  * v13–v15); a threshold on the update items (v14) took only the long waves
  * and lost most of the gain. */
-/* With several column chunks the top's update items go two chunks a ticket
- * (the even chunk's; the odd one's passes), reading each L21 value once
- * for both (SYLVA_SOLVE_UPD_PAIR=0 in the environment: a chunk a ticket).
- * A wide block's top launches are bound by their update items' reads of L
- * from L2, ~11 GB/s a block (docs/perf-log.md, "The solve, v24" and
- * "v25"). */
-#define SYLVA_SOLVE_UPD_PAIR 1
 /* A ticket per launch of a sweep (the bottom's, the top's), ahead of the
  * counters in the workspace. */
 #define SYLVA_SOLVE_TICKETS 2

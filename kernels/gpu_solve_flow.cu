@@ -128,16 +128,6 @@ __global__ void __launch_bounds__(FLOW_THREADS, Top ? TOP_MIN_BLOCKS : FLOW_MIN_
             if (a.trace && threadIdx.x == 0) trace_done(a, ticket);
             continue;
         }
-        /* A top update item's chunks in pairs (gpu_solve.h): the even
-         * chunk's ticket does both, the odd one's passes. */
-        const int span = Top && W > 1 && kind == SYLVA_SOLVE_UPD && a.upd_pair ? min(2, a.nchunks - chunk) : 1;
-        if (Top && W > 1 && kind == SYLVA_SOLVE_UPD && a.upd_pair && chunk % 2) {
-            if (a.trace && threadIdx.x == 0) {
-                a.trace[4 * (int64_t)ticket] = a.trace[4 * (int64_t)ticket + 1] = t_take;
-                trace_done(a, ticket);
-            }
-            continue;
-        }
         F.m = a.m[F.f];
         F.k = a.k[F.f];
         F.r = F.m - F.k;
@@ -150,8 +140,7 @@ __global__ void __launch_bounds__(FLOW_THREADS, Top ? TOP_MIN_BLOCKS : FLOW_MIN_
             /* An update item waits on its triangle blocks as it goes. */
             if (kind != SYLVA_SOLVE_UPD) block_wait(ready + F.f, a.nchild[F.f], &flag, a);
         } else {
-            if (parent >= 0 && (kind != SYLVA_SOLVE_TRI || nu == 0))
-                for (int q = 0; q < span; q++) block_wait(ready + q * (int64_t)F3 + parent, 1, &flag, a);
+            if (parent >= 0 && (kind != SYLVA_SOLVE_TRI || nu == 0)) block_wait(ready + parent, 1, &flag, a);
             if (Top && kind == SYLVA_SOLVE_TRI && nu > 0) { /* its pivots' chunks */
                 const int nbr = (F.r + SYLVA_SOLVE_BR - 1) / SYLVA_SOLVE_BR;
                 const int *const pd = a.pdone + (int64_t)chunk * a.ldx + a.col[F.f] + idx * TOP_TB;
@@ -176,8 +165,6 @@ __global__ void __launch_bounds__(FLOW_THREADS, Top ? TOP_MIN_BLOCKS : FLOW_MIN_
                 else if (Top) top_tri_backward<W>(F, a, tdone, idx, nt, c0, nc, s, d, &flag);
                 else if (Forward) tri_forward<W>(F, a, tdone, idx, c0, nc, s, d, &flag);
                 else tri_backward<W>(F, a, tdone, idx, nt, c0, nc, s, d, &flag);
-            } else if (Top && W > 1 && a.upd_pair) {
-                top_upd_pair<W, Forward>(F, a, idx, chunk, span, s, &flag);
             } else if (Forward) {
                 upd_forward<W>(F, a, tdone, idx, Top ? TOP_TB : FLOW_TB, c0, nc, s, &flag);
             } else {
@@ -196,26 +183,21 @@ __global__ void __launch_bounds__(FLOW_THREADS, Top ? TOP_MIN_BLOCKS : FLOW_MIN_
         } else if (Forward) {
             /* The last update item to finish signals the parent: an
              * acquire-release add (it acquires the others' releases and
-             * passes them on), or fences; in each of its chunks. */
+             * passes them on), or fences. */
             if (a.step & SYLVA_SOLVE_STEP_SYNC) {
                 __syncthreads();
-                for (int q = 0; q < span && threadIdx.x == 0; q++)
-                    if (add_acq_rel(udone + q * (int64_t)F3 + F.f) == nu - 1 && parent >= 0)
-                        add_release(ready + q * (int64_t)F3 + parent);
+                if (threadIdx.x == 0 && add_acq_rel(udone + F.f) == nu - 1 && parent >= 0) add_release(ready + parent);
             } else {
                 __threadfence();
                 __syncthreads();
-                for (int q = 0; q < span && threadIdx.x == 0; q++)
-                    if (atomicAdd(udone + q * (int64_t)F3 + F.f, 1) == nu - 1 && parent >= 0) {
-                        __threadfence();
-                        atomicAdd(ready + q * (int64_t)F3 + parent, 1);
-                    }
+                if (threadIdx.x == 0 && atomicAdd(udone + F.f, 1) == nu - 1 && parent >= 0) {
+                    __threadfence();
+                    atomicAdd(ready + parent, 1);
+                }
             }
         } else if (Top) {
             const int nbr = (F.r + SYLVA_SOLVE_BR - 1) / SYLVA_SOLVE_BR;
-            for (int q = 0; q < span; q++)
-                block_signal(a.pdone + (int64_t)(chunk + q) * a.ldx + a.col[F.f] + idx / nbr * SYLVA_SOLVE_BK, NULL,
-                             a.step);
+            block_signal(a.pdone + (int64_t)chunk * a.ldx + a.col[F.f] + idx / nbr * SYLVA_SOLVE_BK, NULL, a.step);
         } else {
             block_signal(udone + F.f, NULL, a.step);
         }
@@ -347,20 +329,6 @@ int poll_ns(int which)
     return v;
 }
 
-/* SYLVA_SOLVE_UPD_PAIR from the environment (read once; 0 or 1), else the
- * default. */
-int upd_pair()
-{
-    static std::atomic<int> v{-1};
-    int w = v.load(std::memory_order_relaxed);
-    if (w < 0) {
-        const char *e = getenv("SYLVA_SOLVE_UPD_PAIR");
-        w = e && *e ? (int)(strtol(e, NULL, 10) != 0) : SYLVA_SOLVE_UPD_PAIR;
-        v.store(w, std::memory_order_relaxed);
-    }
-    return w;
-}
-
 int sweep(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, double *X, cudaStream_t s,
           bool forward, bool zeroed)
 {
@@ -404,8 +372,7 @@ int sweep(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs, 
                    b->trace[forward ? 0 : 1],
                    step_bits(),
                    poll_ns(0),
-                   poll_ns(1),
-                   upd_pair()};
+                   poll_ns(1)};
     /* Forward the bottom then the top; backward the top then the bottom
      * (the lists' phases, solve_items.c): the counters carry over. */
     if (forward) {

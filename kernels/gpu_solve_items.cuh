@@ -75,7 +75,6 @@ struct flow_args {
     unsigned long long *trace; /* NULL, or 4 per ticket (sylva__gpu_solve_trace_*) */
     int step;            /* SYLVA_SOLVE_STEP_* bits (gpu_solve.h) */
     int poll_min, poll_max; /* a poll's sleep (ns): from poll_min, doubling up to poll_max */
-    int upd_pair;        /* the top's update items two column chunks a ticket (SYLVA_SOLVE_UPD_PAIR, gpu_solve.h) */
 };
 
 __device__ __forceinline__ unsigned long long flow_clock()

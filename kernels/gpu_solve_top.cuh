@@ -295,46 +295,6 @@ __device__ void top_tri_backward_one(const front &F, const flow_args &a, const i
     top_finish<1, true>(F, a, part, r0, jb, c0, 1, s);
 }
 
-/* A top update item for `span` (1 or 2) consecutive column chunks from
- * `chunk` in one ticket (SYLVA_SOLVE_UPD_PAIR, gpu_solve.h): each L21 value
- * read once for both chunks' columns (2·W accumulators; the top's blocks
- * have the registers, and its shared memory the 512 rows × 8 columns of a
- * backward chunk). Forward it takes its pivots' triangle blocks as both
- * chunks' counts pass them; backward the caller has waited for the parent
- * in both chunks. The counts are the caller's, for each chunk. */
-template <int W, bool Forward>
-__device__ void top_upd_pair(const front &F, const flow_args &a, int u, int chunk, int span, double *s, int *flag)
-{
-    constexpr int C = 2 * W;
-    static_assert(FLOW_MAX(TOP_BUF, FLOW_BUF_OF(W)) >= C * FLOW_STAGE_ROWS, "a backward chunk's rows staged for 2 W");
-    const int c0 = chunk * SYLVA_SOLVE_COLS, nc = min(span * SYLVA_SOLVE_COLS, a.nrhs - c0);
-    if (!Forward) {
-        upd_backward<C>(F, a, u, c0, nc, s);
-        return;
-    }
-    constexpr int R = FLOW_UPD_RPT;
-    const int *const t0 = a.ready + (int64_t)chunk * 3 * a.nfronts + a.nfronts, *const t1 = t0 + 3 * a.nfronts;
-    const int nku = (F.k + SYLVA_SOLVE_UK - 1) / SYLVA_SOLVE_UK;
-    const int i0 = u / nku * SYLVA_SOLVE_UR, j0 = u % nku * SYLVA_SOLVE_UK;
-    const int i1 = min(F.r, i0 + SYLVA_SOLVE_UR), j1 = min(F.k, j0 + SYLVA_SOLVE_UK);
-    double acc[R][C];
-#pragma unroll
-    for (int q = 0; q < R; q++)
-#pragma unroll
-        for (int c = 0; c < C; c++) acc[q][c] = 0;
-    for (int j = j0; j < j1;) {
-        /* Triangle blocks done in both chunks (at least the one holding pivot j). */
-        int done = block_wait(t0 + F.f, j / TOP_TB + 1, flag, a);
-        if (span > 1) done = min(done, block_wait(t1 + F.f, j / TOP_TB + 1, flag, a));
-        const int jh = min(j1, done * TOP_TB);
-        stage_pivots<C>(F, a, j, jh, c0, nc, s);
-        accumulate_rows<C, R>(F, i0, i1, j, jh, s, acc);
-        __syncthreads(); /* s is staged again next round */
-        j = jh;
-    }
-    subtract_rows<C, R>(F, a, i0, i1, c0, nc, acc);
-}
-
 } // namespace
 } // namespace sylva
 

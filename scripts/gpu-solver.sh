@@ -8,8 +8,7 @@
 # refinement on the device, the staged host copies, the page-locked ones
 # (SYLVA_SOLVE_PIN), the sweeps' chain-step
 # variants (SYLVA_SOLVE_STEP, SYLVA_SOLVE_POLL), the top of the tree's launch
-# with its crossover forced low (SYLVA_SOLVE_TOP), the top's update items by pairs of column chunks
-# (SYLVA_SOLVE_UPD_PAIR), the small leaves' grouping (SYLVA_SOLVE_LEAF), the fold threshold
+# with its crossover forced low (SYLVA_SOLVE_TOP), the small leaves' grouping (SYLVA_SOLVE_LEAF), the fold threshold
 # moved down (SYLVA_SOLVE_FOLD), memcheck,
 # racecheck), and bench-solver (sylva in each
 # mode, CHOLMOD at several thread counts, cuDSS when its library is given;
@@ -159,11 +158,9 @@ for p in $phases; do
       SYLVA_SOLVE_PIN=${c%% *} timeout 240 "$B/bin/test_gpu_solve" ${c#* } >> "$OUT/solve-tests.log" 2>&1; rc=$?
       note "test_gpu_solve ${c#* } SYLVA_SOLVE_PIN=${c%% *}: rc=$rc ($(( $(date +%s) - s )) s)"
     done
-    # The task's path where the direct solve would run; a sweep's two launches one after the other; the top's
-    # update items a column chunk a ticket (SYLVA_SOLVE_UPD_PAIR=0).
+    # The task's path where the direct solve would run; a sweep's two launches one after the other.
     for c in "SYLVA_SOLVE_DIRECT=0 lap3d7:16" "SYLVA_SOLVE_DIRECT=0 elast3d:6 small=64" \
-      "SYLVA_SOLVE_OVERLAP=0 lap3d7:16" "SYLVA_SOLVE_OVERLAP=0 lap3d27:12" "SYLVA_SOLVE_UPD_PAIR=0 lap3d7:40" \
-      "SYLVA_SOLVE_UPD_PAIR=0 lap3d27:16"; do
+      "SYLVA_SOLVE_OVERLAP=0 lap3d7:16" "SYLVA_SOLVE_OVERLAP=0 lap3d27:12"; do
       s=$(date +%s)
       # shellcheck disable=SC2086
       env ${c%% *} timeout 240 "$B/bin/test_gpu_solve" ${c#* } >> "$OUT/solve-tests.log" 2>&1; rc=$?
