@@ -190,7 +190,8 @@ typedef struct sylva__solve_pattern {
 
 /* Workspace of one solve of nrhs columns (offsets in bytes): the fronts' L
  * pointers, the groups' base pointers, each sweep's counters (flow: the
- * forward's, flowb: the backward's, so that one launch zeroes both; two
+ * forward's, flowb: the backward's right after it, so that one launch
+ * zeroes both: every int from flow up to bad; two
  * tickets, three ints per front and column chunk, and the backward top's
  * per pivot chunk: n ints per column chunk, the entry of a chunk's first
  * pivot), the pivot check's results (an
