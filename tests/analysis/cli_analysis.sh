@@ -63,19 +63,26 @@ if command -v script >/dev/null; then
   # A terminal: redrawn in place with --progress.
   script -qec "'$sylva' factor '$M' --progress" "$tmp/tty" >/dev/null 2>&1
   grep -q $'\r.*factorize \\[' "$tmp/tty" || fail "--progress on a terminal: no in-place line"
-  # Without --progress: shown only when the run lasts over a second.
+  # Without --progress: shown only when the run lasts over a second. A
+  # progress line is redrawn in place: a bar while the phase runs, its name
+  # and seconds once it ends (the summary's "factorize 0.5 s" has no such
+  # prefix).
+  shown=$'\033\\[K  factorize '
   script -qec "'$sylva' factor '$M'" "$tmp/tty1" >/dev/null 2>&1
-  grep -q "factorize \[" "$tmp/tty1" && fail "progress shown on a terminal for a short run"
+  grep -q "$shown" "$tmp/tty1" && fail "progress shown on a terminal for a short run"
   grep -q "backward error" "$tmp/tty1" || fail "terminal run of $M: no summary"
-  "$gen" lap3d7 36 -o "$tmp/l.mtx" >/dev/null
+  "$gen" lap3d7 44 -o "$tmp/l.mtx" >/dev/null
   script -qec "'$sylva' factor '$tmp/l.mtx' --json '$tmp/l.json'" "$tmp/tty2" >/dev/null 2>&1
   total=$(json "$tmp/l.json" "sum(d['seconds'][k] for k in ('read', 'analyze', 'factorize'))")
-  if grep -q "factorize \[" "$tmp/tty2"; then
+  if grep -q "$shown" "$tmp/tty2"; then
     python3 -c "import sys; sys.exit(not $total > 0.5)" || fail "progress shown for a ${total} s run (plus sylva_init)"
   else
-    python3 -c "import sys; sys.exit(not $total < 1.1)" || fail "no progress for a ${total} s run"
+    # The JSON's factorize seconds run past the phase's last progress call
+    # (its bookkeeping: lap3d7:44 here 1.04 s against the 0.93 s drawn), so
+    # a run just over a second may end before any call past the second.
+    python3 -c "import sys; sys.exit(not $total < 1.25)" || fail "no progress for a ${total} s run"
   fi
-  echo "terminal run of ${total} s: progress $(grep -q 'factorize \[' "$tmp/tty2" && echo shown || echo not shown)"
+  echo "terminal run of ${total} s: progress $(grep -q "$shown" "$tmp/tty2" && echo shown || echo not shown)"
 else
   echo "script(1) not found: terminal cases not run"
 fi
