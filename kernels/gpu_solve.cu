@@ -62,28 +62,21 @@ __global__ void pivots_kernel(int F, const int *m, const int *k, double *const *
     }
 }
 
-/* The solve's first launch: X[i] = B[perm[i]] and `nzero` ints from
- * `zero` set to 0 (both sweeps' counters), a grid-stride loop over the
- * larger of the two. */
+/* to_permuted: X[i] = B[perm[i]], else B[perm[i]] = X[i]; and `nzero`
+ * ints from `zero` set to 0 (the solve's first launch: both sweeps'
+ * counters; else none), a grid-stride loop over the larger of the two. */
 template <typename T>
-__global__ void begin_kernel(int64_t n, int nrhs, const int64_t *perm, const T *B, int64_t ldb, T *X, int *zero,
-                             int64_t nzero)
+__global__ void permute_kernel(int64_t n, int nrhs, const int64_t *perm, int to_permuted, T *B, int64_t ldb, T *X,
+                               int *zero, int64_t nzero)
 {
     const int64_t total = n * nrhs, most = total > nzero ? total : nzero;
     for (int64_t u = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; u < most; u += (int64_t)gridDim.x * blockDim.x) {
-        if (u < total) X[u] = B[perm[u % n] + u / n * ldb];
+        if (u < total) {
+            const int64_t i = u % n, c = u / n;
+            if (to_permuted) X[u] = B[perm[i] + c * ldb];
+            else B[perm[i] + c * ldb] = X[u];
+        }
         if (u < nzero) zero[u] = 0;
-    }
-}
-
-template <typename T>
-__global__ void permute_kernel(int64_t n, int nrhs, const int64_t *perm, int to_permuted, T *B, int64_t ldb, T *X)
-{
-    const int64_t total = n * nrhs;
-    for (int64_t u = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; u < total; u += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t i = u % n, c = u / n;
-        if (to_permuted) X[u] = B[perm[i] + c * ldb];
-        else B[perm[i] + c * ldb] = X[u];
     }
 }
 
@@ -179,24 +172,29 @@ extern "C" int sylva__gpu_solve_pivots(const sylva__solve_desc *d, const sylva__
     return launched("pivots_kernel");
 }
 
+/* The permutation kernel over nrhs columns, resetting nzero ints from zero. */
+static int permute(const sylva__solve_desc *d, const sylva__solve_bufs *b, int to_permuted, int64_t nrhs, double *B,
+                   int64_t ldb, double *X, int *zero, int64_t nzero, cudaStream_t s)
+{
+    const int64_t total = d->n * nrhs, most = total > nzero ? total : nzero;
+    if (most == 0) return SYLVA_OK;
+    const int64_t *perm = (const int64_t *)((const char *)b->blob + d->lay.perm);
+    permute_kernel<double><<<grid_for(most, 256), 256, 0, s>>>(d->n, (int)nrhs, perm, to_permuted, B, ldb, X, zero,
+                                                                nzero);
+    return launched("permute_kernel");
+}
+
 extern "C" int sylva__gpu_solve_permute(const sylva__solve_desc *d, const sylva__solve_bufs *b, int to_permuted,
                                         int64_t nrhs, double *B, int64_t ldb, double *X, cudaStream_t s)
 {
-    if (d->n == 0 || nrhs == 0) return SYLVA_OK;
-    const int64_t *perm = (const int64_t *)((const char *)b->blob + d->lay.perm);
-    permute_kernel<double><<<grid_for(d->n * nrhs, 256), 256, 0, s>>>(d->n, (int)nrhs, perm, to_permuted, B, ldb, X);
-    return launched("permute_kernel");
+    return permute(d, b, to_permuted, nrhs, B, ldb, X, NULL, 0, s);
 }
 
 extern "C" int sylva__gpu_solve_begin(const sylva__solve_desc *d, const sylva__solve_bufs *b, int64_t nrhs,
                                       double *B, int64_t ldb, double *X, cudaStream_t s)
 {
-    const int64_t *perm = (const int64_t *)((const char *)b->blob + d->lay.perm);
     int *zero = (int *)((char *)b->work + b->ws.flow);
-    const int64_t nzero = (int64_t)((b->ws.bad - b->ws.flow) / sizeof(int)), total = d->n * nrhs;
-    begin_kernel<double><<<grid_for(total > nzero ? total : nzero, 256), 256, 0, s>>>(d->n, (int)nrhs, perm, B, ldb,
-                                                                                     X, zero, nzero);
-    return launched("begin_kernel");
+    return permute(d, b, 1, nrhs, B, ldb, X, zero, (int64_t)((b->ws.bad - b->ws.flow) / sizeof(int)), s);
 }
 
 extern "C" int sylva__gpu_residual(const sylva__solve_pattern *A, const double *values, int64_t nrhs,
