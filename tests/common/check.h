@@ -2,11 +2,14 @@
  * prints file:line, the condition and a message when cond is false and
  * counts a failure; test_exit() prints the totals and returns the exit
  * status (0 when every check held, else the failure count, capped), so CTest
- * sees a failure. Header-only: each test is one small program. */
+ * sees a failure; test_alloc() is malloc that ends the test (exit 2, a
+ * message) instead of returning NULL. Header-only: each test is one small
+ * program. */
 #ifndef SYLVA_TESTS_CHECK_H
 #define SYLVA_TESTS_CHECK_H
 
 #include <stdio.h>
+#include <stdlib.h>
 
 static int test_failures = 0;
 static int test_checks = 0;
@@ -21,6 +24,16 @@ static int test_checks = 0;
             fprintf(stderr, "\n");                                                               \
         }                                                                                        \
     } while (0)
+
+static inline void *test_alloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) {
+        fprintf(stderr, "test: out of memory (%zu bytes)\n", bytes);
+        exit(2);
+    }
+    return p;
+}
 
 static inline int test_exit(const char *name)
 {

@@ -29,7 +29,7 @@ static int *expand_leaves(const sylva__solve_desc *d, const void *b, int forward
     const sylva__solve_layout *y = &d->lay;
     const int *items = AT(int, b, forward ? y->fitems : y->bitems), count = forward ? d->nitems_f : d->nitems_b;
     const int *m = AT(int, b, y->m), *k = AT(int, b, y->k), *nchild = AT(int, b, y->nchild);
-    int *out = malloc(3 * ((size_t)count + (size_t)d->nfronts) * sizeof *out + 1), e = 0;
+    int *out = test_alloc(3 * ((size_t)count + (size_t)d->nfronts) * sizeof *out + 1), e = 0;
     for (int q = 0; q < count && e < count + d->nfronts; q++) {
         int i = items[2 * q], code = items[2 * q + 1], leaves = SYLVA_SOLVE_INDEX(code);
         if (SYLVA_SOLVE_KIND(code) != SYLVA_SOLVE_LEAF) {
@@ -68,14 +68,14 @@ static void check_items(const sylva__solve_desc *d, const void *b, int forward)
     const int *nt = AT(int, b, y->nt), *nu = AT(int, b, forward ? y->nuf : y->nub), *par = AT(int, b, y->parent);
     const int *k = AT(int, b, y->k);
     int F = d->nfronts;
-    int *first = malloc((size_t)F * sizeof *first + 1), *last = malloc((size_t)F * sizeof *last + 1);
-    int *tri = malloc((size_t)F * sizeof *tri + 1), *upd = malloc((size_t)F * sizeof *upd + 1);
-    int *top = malloc((size_t)F * sizeof *top + 1), *last_chunk = malloc((size_t)F * sizeof *last_chunk + 1);
+    int *first = test_alloc((size_t)F * sizeof *first + 1), *last = test_alloc((size_t)F * sizeof *last + 1);
+    int *tri = test_alloc((size_t)F * sizeof *tri + 1), *upd = test_alloc((size_t)F * sizeof *upd + 1);
+    int *top = test_alloc((size_t)F * sizeof *top + 1), *last_chunk = test_alloc((size_t)F * sizeof *last_chunk + 1);
     const int top0 = forward ? count - d->ntop_f : 0, top1 = forward ? count : d->ntop_b;
-    char **seen = malloc((size_t)F * sizeof *seen + 1);
+    char **seen = test_alloc((size_t)F * sizeof *seen + 1);
     for (int i = 0; i < F; i++) {
         first[i] = last[i] = -1, tri[i] = upd[i] = 0;
-        seen[i] = calloc((size_t)nu[i] + 1, 1);
+        seen[i] = memset(test_alloc((size_t)nu[i] + 1), 0, (size_t)nu[i] + 1);
     }
     for (int x = 0; x < nex; x++) {
         int q = ex[3 * x], i = ex[3 * x + 1], kind = SYLVA_SOLVE_KIND(ex[3 * x + 2]);
@@ -152,11 +152,11 @@ static void check_blob(const sylva__plan *pl, const sylva__gpu_solve_plan *gs)
     const sylva__solve_desc *d = &gs->desc;
     const sylva__solve_layout *y = &d->lay;
     const void *b = gs->blob;
-    int64_t *level = malloc((size_t)t->nfronts * sizeof *level + 1), rows = 0;
+    int64_t *level = test_alloc((size_t)t->nfronts * sizeof *level + 1), rows = 0;
     for (int64_t f = 0; f < t->nfronts; f++) level[f] = -1;
     CHECK(d->nfronts == t->nfronts && d->level_ptr[0] == 0 && d->level_ptr[d->nlevels] == d->nfronts,
           "levels cover %d of %lld fronts", d->level_ptr[d->nlevels], (long long)t->nfronts);
-    int64_t *record = malloc((size_t)t->nfronts * sizeof *record + 1);
+    int64_t *record = test_alloc((size_t)t->nfronts * sizeof *record + 1);
     for (int l = 0; l < d->nlevels; l++) {
         for (int i = d->level_ptr[l]; i < d->level_ptr[l + 1]; i++) {
             int64_t col = AT(int64_t, b, y->col)[i], f = t->col2front[col];
@@ -224,11 +224,11 @@ static double twin_solve(const sylva_matrix *A, const sylva__plan *pl, const syl
 {
     const sylva__solve_desc *d = &gs->desc;
     int64_t n = A->n;
-    double **gbase = malloc((size_t)(pl->ngroups + 1) * sizeof *gbase);
+    double **gbase = test_alloc((size_t)(pl->ngroups + 1) * sizeof *gbase);
     for (int64_t g = 0; g < pl->ngroups; g++) gbase[g] = (double *)L + pl->l_off[pl->front_list[pl->group_ptr[g]]];
-    double *B = malloc((size_t)(n * nrhs + 1) * sizeof *B), *X = malloc((size_t)(n * nrhs + 1) * sizeof *X);
-    double *Y = malloc((size_t)(n * nrhs + 1) * sizeof *Y);
-    double *T = malloc((size_t)(d->max_cb_rows * nrhs + 1) * sizeof *T);
+    double *B = test_alloc((size_t)(n * nrhs + 1) * sizeof *B), *X = test_alloc((size_t)(n * nrhs + 1) * sizeof *X);
+    double *Y = test_alloc((size_t)(n * nrhs + 1) * sizeof *Y);
+    double *T = test_alloc((size_t)(d->max_cb_rows * nrhs + 1) * sizeof *T);
     const int64_t *perm = AT(int64_t, gs->blob, d->lay.perm);
     for (int64_t i = 0; i < n * nrhs; i++) B[i] = test_rand();
     for (int64_t c = 0; c < nrhs; c++)
@@ -255,10 +255,10 @@ static void check_residual(const sylva_matrix *A, const sylva__tree *t)
     int64_t n = A->n;
     CHECK(fp->nnz == 2 * A->nnz - n || fp->nnz < 2 * A->nnz, "full pattern has %lld entries for %lld stored",
           (long long)fp->nnz, (long long)A->nnz);
-    double *x = malloc((size_t)(n + 1) * sizeof *x), *b = malloc((size_t)(n + 1) * sizeof *b);
-    double *ax = malloc((size_t)(n + 1) * sizeof *ax), *r = malloc((size_t)(n + 1) * sizeof *r);
-    double *xp = malloc((size_t)(n + 1) * sizeof *xp), *bp = malloc((size_t)(n + 1) * sizeof *bp);
-    double *rp = malloc((size_t)(n + 1) * sizeof *rp);
+    double *x = test_alloc((size_t)(n + 1) * sizeof *x), *b = test_alloc((size_t)(n + 1) * sizeof *b);
+    double *ax = test_alloc((size_t)(n + 1) * sizeof *ax), *r = test_alloc((size_t)(n + 1) * sizeof *r);
+    double *xp = test_alloc((size_t)(n + 1) * sizeof *xp), *bp = test_alloc((size_t)(n + 1) * sizeof *bp);
+    double *rp = test_alloc((size_t)(n + 1) * sizeof *rp);
     for (int64_t i = 0; i < n; i++) x[i] = test_rand(), b[i] = test_rand();
     sylva_matrix_symv(A, x, ax);
     double w_user, w_perm, worst = 0, scale = 0;
@@ -322,8 +322,8 @@ int main(int argc, char **argv)
                    gs->desc.nitems_b, gs->desc.ntop_f, gs->desc.ntop_b, leaves, gs->desc.lay.bytes / 1e6, e1, e5);
         }
         check_residual(A, pl->tree);
-        int64_t *bad = malloc((size_t)(pl->tree->nfronts + 1) * sizeof *bad);
-        double *val = malloc((size_t)(pl->tree->nfronts + 1) * sizeof *val);
+        int64_t *bad = test_alloc((size_t)(pl->tree->nfronts + 1) * sizeof *bad);
+        double *val = test_alloc((size_t)(pl->tree->nfronts + 1) * sizeof *val);
         CHECK(sylva__numeric_pivot_scan(F->num, bad, val, NULL) == SYLVA_OK, "pivot scan");
         for (int64_t f = 0; f < pl->tree->nfronts; f++) CHECK(bad[f] == -1, "front %lld: bad pivot %lld", (long long)f, (long long)bad[f]);
         free(bad);
