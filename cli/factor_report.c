@@ -128,6 +128,7 @@ static void json_options(json_writer *j, const cli_args *a, const factor_report 
     if (o->refine == SYLVA_REFINE_AUTO) json_str(j, "refine", "auto");
     else json_int(j, "refine", o->refine);
     json_str(j, "solve_mode", sylva_solve_mode_name(o->solve_mode));
+    json_int(j, "solve_block", o->solve_block);
     static const char *both[] = {"refuse", "sum", "lower", "average"}, *sym[] = {"none", "lower", "upper", "average"};
     json_str(j, "symmetric_both", both[a->read.symmetric_both & 3]);
     json_str(j, "symmetrize", sym[a->read.symmetrize & 3]);

@@ -23,7 +23,7 @@ enum {
     O_RHS = 256, O_JSON, O_BATCHES, O_ORDERING, O_PERM, O_POLICY, O_THREADS, O_GPUS, O_MODE,
     O_DEVICE_MEMORY, O_GPU_MAP, O_SCHEDULER, O_PRECISION, O_REPEAT, O_SMALL_ROWS, O_TILE_ROWS, O_GPU_TILE_ROWS, O_BATCH_FLOPS,
     O_SAVE, O_ANALYSIS, O_MAX_BERR, O_RCOND, O_PROGRESS, O_SYMMETRIC_BOTH, O_SYMMETRIZE, O_TRACE,
-    O_POLICIES, O_THRESHOLDS, O_NRHS, O_REFINE, O_SOLVE_MODE
+    O_POLICIES, O_THRESHOLDS, O_NRHS, O_REFINE, O_SOLVE_MODE, O_SOLVE_BLOCK
 };
 
 typedef struct opt_spec {
@@ -48,6 +48,9 @@ static const opt_spec specs[] = {
     {"solve-mode", O_SOLVE_MODE, "M", CMD_FACTOR,
      "where the solve runs: auto (where the factor is, default), gpu,\n"
      "cpu (StarPU tasks), sequential"},
+    {"solve-block", O_SOLVE_BLOCK, "K", CMD_FACTOR,
+     "right-hand sides solved at once (memory: about 2 n K doubles, 5 n K\n"
+     "with refinement); default 0: 256 MiB / (8 n), at least 16"},
     {"output", 'o', "FILE", RUNS,
      "factor: write the solution (Matrix Market array); study: the folder\n"
      "of study.json, study.html and the traces (default .)"},
@@ -402,6 +405,10 @@ static int apply(cli_args *a, const opt_spec *s, const char *v)
         else if (parse_count(v, 0, SYLVA_MAX_REFINE_STEPS, &n))
             return usage_error("--refine needs auto or an integer in 0..%d, not '%s'", SYLVA_MAX_REFINE_STEPS, v);
         else a->opts.refine = (int)n;
+        break;
+    case O_SOLVE_BLOCK:
+        if (parse_count(v, 0, INT32_MAX, &n)) return usage_range(opt, 0, INT32_MAX, v);
+        a->opts.solve_block = n;
         break;
     case O_SOLVE_MODE: {
         int m = sylva_solve_mode_from_name(v);

@@ -9,11 +9,14 @@
  * and writes every row as JSON.
  *   bench-solver [--threads T] [--repeat R] [--policies P,...|all]
  *                [--modes gpu,hybrid,cpu] [--small-rows N,...] [--cholmod-threads T,...|none]
- *                [--cudss LIB] [--in-process] [--gpu-solves-only] [--json F] SPEC...
+ *                [--cudss LIB] [--in-process] [--gpu-solves-only] [--nrhs K,...]
+ *                [--solve-block K] [--json F] SPEC...
  * SPEC: lap2d5:N, lap3d7:N, lap3d27:N, elast3d:N (N per side) or a .mtx
  * path. --cudss (or $SYLVA_CUDSS_LIB): path of libcudss.so.1.
  * --gpu-solves-only: time the GPU solves alone (the CPU and sequential
  * solves of a 10⁶-row matrix with 64 columns take minutes).
+ * --solve-block K (or $BENCH_SOLVE_BLOCK): sylva's options.solve_block for
+ * every solve (default 0, automatic); the JSON rows carry it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,7 +191,8 @@ static void write_json(const char *path, const bench_row *rows, int nrows, const
         const bench_row *r = &rows[i];
         fprintf(f,
                 "  {\"matrix\": \"%s\", \"solver\": \"%s\", \"config\": \"%s\", \"ok\": %s, \"note\": \"%s\", "
-                "\"threads\": %d, \"repeat\": %d, \"device\": \"%s\", \"n\": %lld, \"nnz_L\": %lld, \"flops\": %.17g,\n"
+                "\"threads\": %d, \"repeat\": %d, \"solve_block\": %lld, \"device\": \"%s\", \"n\": %lld, "
+                "\"nnz_L\": %lld, \"flops\": %.17g,\n"
                 "   \"analyze\": %.6g, \"factorize_first\": %.6g, \"factorize\": %.6g, \"to_host\": %.6g, "
                 "\"solve\": %.6g, \"backward_error\": %.3g, \"tasks\": %lld, \"tasks_gpu\": %lld, "
                 "\"tasks_cpu\": %lld, \"gpu_busy\": %.6g, \"bytes_to_device\": %.17g, "
@@ -196,7 +200,7 @@ static void write_json(const char *path, const bench_row *rows, int nrows, const
                 "\"gpu_flops_batched\": %.6g, \"gpu_seconds_large\": %.6g, \"gpu_flops_large\": %.6g, "
                 "\"peak_rss_bytes\": %.17g, \"predicted_peak_bytes\": %.17g,\n   \"solves\": [",
                 r->matrix, r->solver, r->config, r->ok ? "true" : "false", r->note, o->threads, o->repeat,
-                r->device, (long long)r->n, (long long)r->nnz_L, r->flops, r->analyze,
+                (long long)o->solve_block, r->device, (long long)r->n, (long long)r->nnz_L, r->flops, r->analyze,
                 r->factor_first, r->factor_best, r->to_host, r->solve, r->berr, (long long)r->tasks,
                 (long long)r->tasks_gpu, (long long)r->tasks_cpu, r->gpu_busy, r->bytes_to_device,
                 r->bytes_to_host, r->peak_device, r->gpu_s_batched, r->gpu_f_batched, r->gpu_s_large,
@@ -219,6 +223,7 @@ static void write_json(const char *path, const bench_row *rows, int nrows, const
 int main(int argc, char **argv)
 {
     bench_opts o = {.threads = -1, .repeat = 3, .cudss = getenv("SYLVA_CUDSS_LIB")};
+    if (getenv("BENCH_SOLVE_BLOCK")) o.solve_block = atoll(getenv("BENCH_SOLVE_BLOCK"));
     const char *json = NULL, *policies = "subtree", *modes = NULL, *cholmod_threads = NULL;
     const char *small_list = "0", *nrhs_list = "1,64";
     int in_process = 0;
@@ -236,6 +241,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--cholmod-threads") && v) cholmod_threads = argv[++i];
         else if (!strcmp(a, "--cudss") && v) o.cudss = argv[++i];
         else if (!strcmp(a, "--nrhs") && v) nrhs_list = argv[++i];
+        else if (!strcmp(a, "--solve-block") && v) o.solve_block = atoll(argv[++i]);
         else if (!strcmp(a, "--json") && v) json = argv[++i];
         else if (!strcmp(a, "--in-process")) in_process = 1;
         else if (!strcmp(a, "--gpu-solves-only")) o.gpu_solves_only = 1;
@@ -245,6 +251,11 @@ int main(int argc, char **argv)
         } else if (nspecs < 64) specs[nspecs++] = a;
     }
     if (o.repeat < 1) o.repeat = 1;
+    if (o.solve_block < 0) {
+        fprintf(stderr, "bench-solver: --solve-block %lld: must be 0 (automatic) or positive\n",
+                (long long)o.solve_block);
+        return 2;
+    }
     char kbuf[128];
     const char *ks[MAX_ITEMS];
     int nk = strcmp(nrhs_list, "none") ? split(nrhs_list, kbuf, sizeof kbuf, ks) : 0;

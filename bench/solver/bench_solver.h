@@ -44,6 +44,7 @@ typedef struct bench_opts {
     int repeat;        /* factorizations timed: first, then refactorizations */
     const char *cudss; /* path of libcudss.so.1, or NULL */
     int gpu_solves_only; /* --gpu-solves-only: no CPU or sequential solve timings (quick GPU A/B runs) */
+    int64_t solve_block; /* --solve-block (or BENCH_SOLVE_BLOCK): options.solve_block of the solves, 0 automatic */
     int n_nrhs;        /* right-hand-side counts of the solve timings */
     int64_t nrhs[BENCH_MAX_NRHS];
 } bench_opts;

@@ -18,14 +18,17 @@
  * same on device arrays (sylva_solve_device, the whole call) into it, 0
  * when there is no device memory. *berr: the worst backward error of the
  * last solutions. */
-static int time_solve(const sylva_matrix *A, sylva_factor_t *F, sylva_solve_mode mode, int64_t nrhs, int repeat,
-                      double *best, sylva_solve_info *best_info, double *best_device, double *berr)
+static int time_solve(const sylva_matrix *A, sylva_factor_t *F, sylva_solve_mode mode, int64_t nrhs,
+                      const bench_opts *bo, double *best, sylva_solve_info *best_info, double *best_device,
+                      double *berr)
 {
     int64_t n = A->n;
+    const int repeat = bo->repeat;
     double *B = bench_rhs(n, nrhs), *X = malloc((size_t)(n * nrhs + 1) * sizeof *X);
     sylva_options o;
     sylva_default_options(&o);
     o.solve_mode = mode;
+    o.solve_block = bo->solve_block;
     int st = B && X ? SYLVA_OK : SYLVA_ERR_NO_MEMORY;
     *best = 1e300;
     for (int k = 0; k < repeat && !st; k++) {
@@ -135,7 +138,7 @@ int bench_sylva(const sylva_matrix *A, const bench_opts *o, sylva_exec_mode mode
     for (int q = 0; q < o->n_nrhs && r->tasks_gpu > 0; q++) {
         bench_solve *bs = &r->solves[q];
         sylva_solve_info gi;
-        st = time_solve(A, F, SYLVA_SOLVE_GPU, bs->nrhs, o->repeat, &bs->gpu, &gi, &bs->gpu_device, &bs->berr);
+        st = time_solve(A, F, SYLVA_SOLVE_GPU, bs->nrhs, o, &bs->gpu, &gi, &bs->gpu_device, &bs->berr);
         if (st) {
             snprintf(r->note, sizeof r->note, "GPU solve failed: %s", sylva_last_error());
             bs->gpu = 0;
@@ -160,8 +163,8 @@ int bench_sylva(const sylva_matrix *A, const bench_opts *o, sylva_exec_mode mode
     for (int q = 0; q < o->n_nrhs && !st && !o->gpu_solves_only; q++) {
         bench_solve *bs = &r->solves[q];
         double e = 0;
-        st = time_solve(A, F, SYLVA_SOLVE_CPU, bs->nrhs, o->repeat, &bs->cpu, NULL, NULL, &e);
-        if (!st) st = time_solve(A, F, SYLVA_SOLVE_SEQUENTIAL, bs->nrhs, o->repeat, &bs->seq, NULL, NULL, &e);
+        st = time_solve(A, F, SYLVA_SOLVE_CPU, bs->nrhs, o, &bs->cpu, NULL, NULL, &e);
+        if (!st) st = time_solve(A, F, SYLVA_SOLVE_SEQUENTIAL, bs->nrhs, o, &bs->seq, NULL, NULL, &e);
         if (!(e <= bs->berr)) bs->berr = e;
         fprintf(stderr, "  solve %lld rhs: gpu %.4f cpu %.4f sequential %.4f s\n", (long long)bs->nrhs,
                 bs->gpu, bs->cpu, bs->seq);

@@ -45,6 +45,10 @@ for m in sequential cpu; do
   check "$tmp/m.json" "d['solve']['mode'] == '$m' and d['options']['solve_mode'] == '$m' and d['backward_error'] < 1e-14"
 done
 
+# --solve-block: the blocks the right-hand sides ran in.
+expect 0 "backward error" -- factor "$bcs" --nrhs 5 --solve-block 2 --json "$tmp/b2.json"
+check "$tmp/b2.json" "d['solve']['blocks'] == 3 and d['options']['solve_block'] == 2 and d['backward_error'] < 1e-14"
+
 # The memory record: the prediction, the measured peak, L.
 check "$tmp/k3.json" "d['memory']['predicted_peak_bytes'] > d['memory']['baseline_bytes'] > 0"
 check "$tmp/k3.json" "d['memory']['peak_rss_bytes'] > 0 and d['memory']['factor_bytes'] > 0"
@@ -58,6 +62,7 @@ expect 2 "come from --rhs" -- factor "$bcs" --nrhs 2 --rhs "$tmp/x3.mtx"
 expect 2 "--refine needs auto or an integer" -- factor "$bcs" --refine 101
 expect 2 "--refine needs auto or an integer" -- factor "$bcs" --refine -1
 expect 2 "unknown solve mode 'frob'" -- factor "$bcs" --solve-mode frob
+expect 2 "--solve-block needs an integer in 0..2147483647" -- factor "$bcs" --solve-block -1
 expect 2 "does not apply to 'analyze'" -- analyze "$bcs" --refine 1
 expect 2 "does not apply to 'analyze'" -- analyze "$bcs" --nrhs 2
 
