@@ -121,6 +121,7 @@ static int solve_here(const sylva_factor_t *F, const sylva_options *opts, sylva_
     sylva__solve_request q = {.mode = o->solve_mode,
                               .refine = o->refine,
                               .block = block_size(o, n, sylva_dtype_size(dtype), nrhs),
+                              .block_auto = o->solve_block == 0,
                               .dtype = dtype,
                               .on_device = on_device,
                               .local = local};

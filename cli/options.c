@@ -50,7 +50,8 @@ static const opt_spec specs[] = {
      "cpu (StarPU tasks), sequential"},
     {"solve-block", O_SOLVE_BLOCK, "K", CMD_FACTOR,
      "right-hand sides solved at once (memory: about 2 n K doubles, 5 n K\n"
-     "with refinement); default 0: 256 MiB / (8 n), at least 16"},
+     "with refinement); default 0: 512 MiB / (8 n), at least 16, halved\n"
+     "on a GPU until it fits there"},
     {"output", 'o', "FILE", RUNS,
      "factor: write the solution (Matrix Market array); study: the folder\n"
      "of study.json, study.html and the traces (default .)"},

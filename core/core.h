@@ -179,9 +179,13 @@ double sylva__now(void);
  * at least this many columns when workers would otherwise idle. */
 #define SYLVA__SOLVE_MIN_CHUNK 16
 /* Automatic solve block (options.solve_block = 0): as many right-hand
- * sides at once as fit this many bytes of permuted copies, but never
- * fewer than SYLVA__SOLVE_MIN_BLOCK columns. */
-#define SYLVA__SOLVE_BLOCK_BYTES ((int64_t)256 << 20)
+ * sides at once as one permuted n-row copy of them fits in this many
+ * bytes, but never fewer than SYLVA__SOLVE_MIN_BLOCK columns (a GPU solve
+ * halves it, not below that, until its workspace fits the GPU). 512 MiB:
+ * 67 columns at n = 10⁶, so that 64 run as one block (0.89–0.91 of the
+ * time of blocks of 33 and 31 on the H200, docs/perf-log.md "The solve,
+ * v26"). */
+#define SYLVA__SOLVE_BLOCK_BYTES ((int64_t)512 << 20)
 #define SYLVA__SOLVE_MIN_BLOCK 16
 
 /* Status of one front after a factorization (front_info arrays). Positive

@@ -195,6 +195,7 @@ typedef struct sylva__solve_request {
     int mode;          /* sylva_solve_mode */
     int refine;        /* refinement steps: 0, N > 0, or SYLVA_REFINE_AUTO */
     int64_t block;     /* right-hand sides solved at once (> 0) */
+    int block_auto;    /* block chosen by the library (options.solve_block = 0): a GPU solve may lower it */
     sylva_dtype dtype; /* of B: N's precision, or double with a single-precision N */
     int on_device;     /* B is device memory (sylva_solve_device) */
     int local;         /* distributed runs: rank 0 alone, on L gathered there (sylva_rcond) */

@@ -510,6 +510,11 @@ int sylva__solve_gpu_pivots_possible(sylva__numeric *N);
 /* 1 when the GPU solve can run (GPU workers, double precision, L fits the
  * device next to a block's workspace); else 0 and why in *why. */
 int sylva__solve_gpu_possible(sylva__numeric *N, const sylva__solve_request *q, const char **why);
+/* An automatic block (q->block_auto) for a GPU solve: q->block halved, not
+ * below SYLVA__SOLVE_MIN_BLOCK, until L and its workspace fit the GPU's
+ * memory (the solve then runs there in more blocks, where the whole block
+ * would have sent it to the CPU). */
+int64_t sylva__solve_gpu_block(sylva__numeric *N, const sylva__solve_request *q);
 /* A's full pattern for residuals (made once per analysis). */
 int sylva__rt_plan_full(sylva__rt_plan *rt, const sylva__full_pattern **out);
 

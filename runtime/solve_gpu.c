@@ -104,6 +104,16 @@ int sylva__solve_gpu_possible(sylva__numeric *N, const sylva__solve_request *q, 
     return 1;
 }
 
+int64_t sylva__solve_gpu_block(sylva__numeric *N, const sylva__solve_request *q)
+{
+    const sylva__tree *t = N->plan->tree;
+    int64_t b = q->block;
+    while (b > SYLVA__SOLVE_MIN_BLOCK && sylva__runtime_gpus() > 0 &&
+           !fits_device(N, blob_bound(t) + work_bound(t, b, q->refine)))
+        b = b / 2 > SYLVA__SOLVE_MIN_BLOCK ? b / 2 : SYLVA__SOLVE_MIN_BLOCK;
+    return b;
+}
+
 int sylva__solve_gpu_pivots_possible(sylva__numeric *N)
 {
     return sylva__runtime_gpus() > 0 && N->precision == SYLVA_FLOAT64 && N->plan == N->rt->plan &&

@@ -28,10 +28,11 @@
 #include "runtime_internal.h"
 
 /* The largest workspace a hold takes (and keeps): a default block's is at
- * most 1.3 GB (256 MiB of columns, refined); a larger one takes the task.
+ * most 5 · SYLVA__SOLVE_BLOCK_BYTES (refined: 2.5 GiB); a larger one takes
+ * the task.
  * Acquiring a fresh one for each call cost 4–13 ms on the H100 (64 columns,
  * docs/perf-log.md "The solve, v13"): the workspace stays held. */
-#define SOLVE_HOLD_WORK_MAX ((size_t)2 << 30)
+#define SOLVE_HOLD_WORK_MAX ((size_t)6 * SYLVA__SOLVE_BLOCK_BYTES)
 
 struct sylva__solve_hold {
     sylva__numeric *N;

@@ -203,8 +203,11 @@ int sylva__numeric_solve(sylva__numeric *N, const sylva__solve_request *q, int64
                            "in the options given to sylva_analyze");
     const char *why = NULL;
     int mode = q->mode;
+    sylva__solve_request r = *q;
     if (mode == SYLVA_SOLVE_AUTO) mode = N->on_device || q->on_device ? SYLVA_SOLVE_GPU : SYLVA_SOLVE_CPU;
-    if (mode == SYLVA_SOLVE_GPU && !sylva__solve_gpu_possible(N, q, &why)) mode = SYLVA_SOLVE_CPU;
+    if (mode == SYLVA_SOLVE_GPU && q->block_auto) r.block = sylva__solve_gpu_block(N, q);
+    if (mode == SYLVA_SOLVE_GPU && !sylva__solve_gpu_possible(N, &r, &why)) mode = SYLVA_SOLVE_CPU;
+    if (mode != SYLVA_SOLVE_GPU) r.block = q->block;
     /* AUTO on the CPU: tasks only where they pay. */
     int64_t cols = nrhs < q->block ? nrhs : q->block;
     if (q->mode == SYLVA_SOLVE_AUTO && mode == SYLVA_SOLVE_CPU &&
@@ -214,7 +217,6 @@ int sylva__numeric_solve(sylva__numeric *N, const sylva__solve_request *q, int64
     if (rep->ranks > 1) mode = SYLVA_SOLVE_CPU; /* every rank's CPU workers (solve_dist.c) */
     rep->mode = mode;
     if (nrhs == 0 || N->plan->tree->n == 0) return SYLVA_OK;
-    sylva__solve_request r = *q;
     r.mode = mode;
     if (mode == SYLVA_SOLVE_GPU) return sylva__solve_gpu(N, &r, nrhs, B, ldb, rep);
     if (q->on_device) return solve_via_host(N, &r, nrhs, B, ldb, rep);

@@ -139,7 +139,8 @@ for p in $phases; do
     cases=(
       "lap3d7:12" "elast3d:6 small=64" "lap2d5:60" "lap3d27:12" "lap3d7:16 policy=level"
       "lap3d7:40" "lap3d27:16" "lap3d7:28"
-      "$R/bcsstk14.mtx" "$R/wathenSmall.mtx" "$R/1138_bus.mtx" "$R/pyamg_bar.mtx" "$R/bcsstk13.mtx")
+      "$R/bcsstk14.mtx" "$R/wathenSmall.mtx" "$R/1138_bus.mtx" "$R/pyamg_bar.mtx" "$R/bcsstk13.mtx"
+      "lap3d7:20 memory=64") # the automatic block halved to fit 64 MiB of device memory
     for c in "${cases[@]}"; do
       s=$(date +%s)
       # shellcheck disable=SC2086

@@ -1,6 +1,6 @@
 /* test_gpu_solve.c — the solve on the GPU against the CPU solve, after a
  * GPU factorization (exit 77 where there is no GPU):
- *   test_gpu_solve SPEC [policy=P] [small=N]
+ *   test_gpu_solve SPEC [policy=P] [small=N] [memory=MIB]
  * For 1, 64 and 20 right-hand sides (one column; 16 and 5 chunks of 4
  * columns): the GPU solve (mode AUTO: where the factor
  * is) runs on the GPU, has a backward error ≤ c·n·ε like the CPU solve of
@@ -11,7 +11,10 @@
  * right-hand sides in blocks of 16 make three blocks; refinement on the
  * device (automatic; 4 and 20 columns) ends at or below where it started,
  * at a few ε; and a
- * CPU solve after it brings L to the host and agrees.
+ * CPU solve after it brings L to the host and agrees. With memory=MIB
+ * (options.device_memory) only the automatic block is tested: a block
+ * whose workspace would not fit that memory beside L runs on the GPU in
+ * smaller blocks, where an explicit block of that size runs on the CPU.
  */
 #include <cuda_runtime.h>
 #include <float.h>
@@ -122,6 +125,27 @@ static void blocks_and_refinement(const sylva_matrix *A, sylva_factor_t *F)
            info.refine_steps, info.seconds_refine);
 }
 
+/* Under options.device_memory = mem bytes: nrhs columns whose permuted
+ * copy alone is larger than mem. The automatic block (solve_block = 0,
+ * all of them) is halved until it fits: the solve runs on the GPU in
+ * several blocks; the same block asked for explicitly does not fit and
+ * runs on the CPU (last: that brings L to the host). */
+static void auto_block_halved(const sylva_matrix *A, sylva_factor_t *F, int64_t mem)
+{
+    const int64_t nrhs = mem / (8 * A->n) + 1;
+    sylva_options o;
+    sylva_default_options(&o);
+    sylva_solve_info info;
+    host_solve(A, F, &o, nrhs, &info, "automatic block");
+    CHECK(info.mode == SYLVA_SOLVE_GPU && info.blocks >= 2, "%lld rhs, automatic block under %lld bytes: mode %s, "
+          "%lld blocks", (long long)nrhs, (long long)mem, sylva_solve_mode_name(info.mode), (long long)info.blocks);
+    printf("  automatic block: %lld rhs in %lld blocks on the GPU\n", (long long)nrhs, (long long)info.blocks);
+    o.solve_block = nrhs;
+    host_solve(A, F, &o, nrhs, &info, "explicit block");
+    CHECK(info.mode == SYLVA_SOLVE_CPU && info.blocks == 1, "%lld rhs in one explicit block: mode %s, %lld blocks",
+          (long long)nrhs, sylva_solve_mode_name(info.mode), (long long)info.blocks);
+}
+
 /* The direct solve (runtime/solve_gpu_direct.c) holds L on the GPU between
  * solves, unless SYLVA_SOLVE_DIRECT=0 (with several GPUs L may be spread
  * over them: held or not, both are right there); a refactorization with other values
@@ -189,6 +213,7 @@ int main(int argc, char **argv)
     for (int i = 2; i < argc; i++) {
         if (!strncmp(argv[i], "policy=", 7)) o.policy = argv[i] + 7;
         else if (!strncmp(argv[i], "small=", 6)) o.small_front_rows = atoll(argv[i] + 6);
+        else if (!strncmp(argv[i], "memory=", 7)) o.device_memory = atoll(argv[i] + 7) << 20;
     }
     o.mode = SYLVA_MODE_GPU;
     if (sylva_init(&o) != SYLVA_OK || sylva_gpu_count() == 0) {
@@ -209,6 +234,9 @@ int main(int argc, char **argv)
     if (F) {
         CHECK(fi.mode == SYLVA_MODE_GPU, "factorized in %s", sylva_exec_mode_name(fi.mode));
         printf("%s: n = %lld, GPU factorization %.3f s\n", argv[1], (long long)A->n, fi.seconds);
+    }
+    if (F && o.device_memory > 0) auto_block_halved(A, F, o.device_memory);
+    else if (F) {
         gpu_vs_cpu(A, F, 1);
         /* The CPU solve brought L to the host: factor again to have it on the device. */
         CHECK(sylva_refactorize(F, A, &fi) == SYLVA_OK, "refactorize: %s", sylva_last_error());
