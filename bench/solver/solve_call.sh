@@ -16,6 +16,10 @@
 #   trace:NAME:BUNDLE:ENV[:SPEC]   one traced 1-column solve of SPEC (default lap3d7:60; NAME.mtx:
 #                    matrices/real's) (SYLVA_SOLVE_TRACE), solve_trace.py and solve_cpath.py (its
 #                    critical path); TRACE_RAW=1 keeps the trace
+#   blocktime:NAME:BUNDLE:NRHS:SPEC   one traced solve of NRHS columns of SPEC (its first block) and
+#                    solve_blocktime.py's sums per launch and item kind (NAME.blocktime)
+#   cpu:NAME:BUNDLE:SPEC   bench-solver on SPEC with the CPU solves too (the CPU workers' solve against
+#                    the sequential one, after the GPU solves), 1 and 64 columns
 #   profile:BUNDLE   ncu (--clock-control none) of one solve of $PNRHS columns (default 1) of each $PSPECS by sylva and,
 #                    with CUDSS_LIB, by cuDSS (bench-solver's BENCH_PROFILE_NRHS), ncu_summary.py
 #   chain:K:BACKGROUND   CARRY_DIR/chain-step (bench/kernels/chain_step.cu) on a K-pivot triangle
@@ -86,6 +90,21 @@ for ph in "$@"; do
       python3 "$B_SCRIPTS/solve_trace.py" "$O/trace-$a1.txt" 4 > "$O/trace-$a1.sum" 2>&1
       python3 "$B_SCRIPTS/solve_cpath.py" "$O/trace-$a1.txt" > "$O/trace-$a1.cpath" 2>&1
       if [ "${TRACE_RAW:-0}" = 1 ]; then xz -f "$O/trace-$a1.txt"; else rm -f "$O/trace-$a1.txt"; fi ;;
+    blocktime)
+      B=$(bdir "$a2")
+      sp=$a4; [[ $sp == *.mtx && $sp != /* ]] && sp=$R/$sp
+      LD_LIBRARY_PATH=$B/lib SYLVA_SOLVE_TRACE="$O/bt-$a1.txt" timeout 150 "$B/bin/bench-solver" --repeat 1 \
+        --policies subtree --modes gpu --cholmod-threads none --nrhs "$a3" --gpu-solves-only "$sp" \
+        > "$O/bt-$a1.log" 2>&1
+      note "blocktime $a1 ($a2 $a3 $sp): rc=$? ($(( $(date +%s) - s )) s)"
+      python3 "$B_SCRIPTS/solve_blocktime.py" "$O/bt-$a1.txt" > "$O/$a1.blocktime" 2>&1
+      rm -f "$O/bt-$a1.txt" ;;
+    cpu)
+      B=$(bdir "$a2")
+      sp=$a3; [[ $sp == *.mtx && $sp != /* ]] && sp=$R/$sp
+      LD_LIBRARY_PATH=$B/lib timeout 300 "$B/bin/bench-solver" --repeat "${REP:-3}" --policies subtree \
+        --modes gpu --cholmod-threads none --nrhs 1,64 --json "$O/$a1.json" "$sp" > "$O/$a1.log" 2>&1
+      note "cpu $a1 ($a2 $sp): rc=$? ($(( $(date +%s) - s )) s)" ;;
     profile)
       B=$(bdir "$a1")
       for sp in $PSPECS; do
@@ -102,7 +121,7 @@ for ph in "$@"; do
     *) note "unknown phase $ph" ;;
   esac
 done
-cat "$O"/ncu-*.txt "$O"/trace-*.sum 2>/dev/null
+cat "$O"/ncu-*.txt "$O"/trace-*.sum "$O"/*.blocktime 2>/dev/null
 tar cJf "$OUT/solve.tar.xz" -C /tmp solvework
 for j in "$O"/*.json; do
   [ -f "$j" ] || continue
@@ -112,7 +131,8 @@ for r in json.load(open(sys.argv[1])):
     for s in r.get("solves", []):
         print("%-12s %-10s %-12s nrhs %2d  total %7.3f ms  device %7.3f  kernels %7.3f  berr %.1e" % (
             os.path.basename(sys.argv[1])[:-5], r["solver"][:10], r["matrix"][:12], s["nrhs"], 1e3 * s["gpu"],
-            1e3 * s.get("gpu_device", 0), 1e3 * s.get("gpu_solve", 0), s.get("backward_error") or 0))
+            1e3 * s.get("gpu_device", 0), 1e3 * s.get("gpu_solve", 0), s.get("backward_error") or 0) + (
+            "  cpu %.3f  sequential %.3f" % (1e3 * s["cpu"], 1e3 * s["sequential"]) if s.get("cpu") else ""))
 PY
 done
 # Kernels (the phases' `solve`), best of each matrix's one-column solves (the
