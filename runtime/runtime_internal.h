@@ -512,8 +512,9 @@ int sylva__solve_gpu_pivots_possible(sylva__numeric *N);
 int sylva__solve_gpu_possible(sylva__numeric *N, const sylva__solve_request *q, const char **why);
 /* An automatic block (q->block_auto) for a GPU solve: q->block halved, not
  * below SYLVA__SOLVE_MIN_BLOCK, until L and its workspace fit the GPU's
- * memory (the solve then runs there in more blocks, where the whole block
- * would have sent it to the CPU). */
+ * memory and the workspace fits what StarPU may still allocate there (the
+ * solve then runs there in more blocks, where the whole block would have
+ * sent it to the CPU or waited for memory that never comes). */
 int64_t sylva__solve_gpu_block(sylva__numeric *N, const sylva__solve_request *q);
 /* A's full pattern for residuals (made once per analysis). */
 int sylva__rt_plan_full(sylva__rt_plan *rt, const sylva__full_pattern **out);

@@ -104,13 +104,29 @@ int sylva__solve_gpu_possible(sylva__numeric *N, const sylva__solve_request *q, 
     return 1;
 }
 
+/* Bytes StarPU may still allocate on the memory node of the GPU holding
+ * most of L (its limit less what it holds, cached buffers included), or
+ * −1 when unknown. */
+static double device_available(sylva__numeric *N)
+{
+    int w = sylva__solve_gpu_worker(N, -1);
+    starpu_ssize_t a = w >= 0 ? starpu_memory_get_available(starpu_worker_get_memory_node((unsigned)w)) : -1;
+    return a >= 0 ? (double)a : -1;
+}
+
 int64_t sylva__solve_gpu_block(sylva__numeric *N, const sylva__solve_request *q)
 {
+    if (sylva__runtime_gpus() == 0) return q->block;
     const sylva__tree *t = N->plan->tree;
+    const double avail = device_available(N);
     int64_t b = q->block;
-    while (b > SYLVA__SOLVE_MIN_BLOCK && sylva__runtime_gpus() > 0 &&
-           !fits_device(N, blob_bound(t) + work_bound(t, b, q->refine)))
+    /* Against the device's size beside L (the solve's own check), and
+     * against what is free now: L is there already, the workspace is not. */
+    for (;;) {
+        const double need = blob_bound(t) + work_bound(t, b, q->refine);
+        if (b <= SYLVA__SOLVE_MIN_BLOCK || (fits_device(N, need) && (avail < 0 || need <= avail))) break;
         b = b / 2 > SYLVA__SOLVE_MIN_BLOCK ? b / 2 : SYLVA__SOLVE_MIN_BLOCK;
+    }
     return b;
 }
 

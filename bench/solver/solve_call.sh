@@ -101,7 +101,7 @@ for ph in "$@"; do
       rm -f "$O/bt-$a1.txt" ;;
     cpu)
       B=$(bdir "$a2")
-      sp=$a3; [[ $sp == *.mtx && $sp != /* ]] && sp=$R/$sp
+      sp=$a3${a4:+:$a4}; [[ $sp == *.mtx && $sp != /* ]] && sp=$R/$sp # a generator spec's colon split it
       LD_LIBRARY_PATH=$B/lib timeout 300 "$B/bin/bench-solver" --repeat "${REP:-3}" --policies subtree \
         --modes gpu --cholmod-threads none --nrhs 1,64 --json "$O/$a1.json" "$sp" > "$O/$a1.log" 2>&1
       note "cpu $a1 ($a2 $sp): rc=$? ($(( $(date +%s) - s )) s)" ;;
