@@ -20,6 +20,7 @@
 #                    solve_blocktime.py's sums per launch and item kind (NAME.blocktime)
 #   cpu:NAME:BUNDLE:SPEC   bench-solver on SPEC with the CPU solves too (the CPU workers' solve against
 #                    the sequential one, after the GPU solves), 1 and 64 columns
+#   hostread:BUNDLE  host-read: the host's memory read rate at 1, 2, 4, 8, 16 threads (hostread.json)
 #   profile:BUNDLE   ncu (--clock-control none) of one solve of $PNRHS columns (default 1) of each $PSPECS by sylva and,
 #                    with CUDSS_LIB, by cuDSS (bench-solver's BENCH_PROFILE_NRHS), ncu_summary.py
 #   chain:K:BACKGROUND   CARRY_DIR/chain-step (bench/kernels/chain_step.cu) on a K-pivot triangle
@@ -105,6 +106,10 @@ for ph in "$@"; do
       LD_LIBRARY_PATH=$B/lib timeout 300 "$B/bin/bench-solver" --repeat "${REP:-3}" --policies subtree \
         --modes gpu --cholmod-threads none --nrhs 1,64 --json "$O/$a1.json" "$sp" > "$O/$a1.log" 2>&1
       note "cpu $a1 ($a2 $sp): rc=$? ($(( $(date +%s) - s )) s)" ;;
+    hostread)
+      B=$(bdir "$a1")
+      timeout 120 "$B/bin/host-read" --json "$O/hostread.json" | tee -a "$summary"
+      note "hostread: rc=$? ($(( $(date +%s) - s )) s)" ;;
     profile)
       B=$(bdir "$a1")
       for sp in $PSPECS; do
