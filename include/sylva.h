@@ -292,10 +292,10 @@ typedef struct sylva_options {
      * grows with it: about (2 + 3 with refinement) · n · solve_block
      * scalars); 0 = automatic: as many as one n-row copy fits in 512 MiB,
      * at least 16 (67 when n = 10⁶), and for a GPU solve halved, not below
-     * 16, until L and the block's workspace fit the GPU (an explicit block
-     * that does not fit runs on the CPU). sylva_solve uses the analysis'
-     * options; sylva_solve_ex and sylva_solve_device may be given others
-     * for these three. */
+     * 16, until L and the block's workspace fit the GPU and the memory
+     * still free there (an explicit block that does not fit runs on the
+     * CPU). sylva_solve uses the analysis' options; sylva_solve_ex and
+     * sylva_solve_device may be given others for these three. */
     int refine;
     sylva_solve_mode solve_mode;
     int64_t solve_block;

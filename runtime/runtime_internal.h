@@ -493,6 +493,10 @@ int sylva__solve_gpu_direct_begin(sylva__numeric *N, const sylva__solve_request 
 int sylva__solve_gpu_direct_block(sylva__solve_hold *h, sylva__solve_gpu_args *a, const sylva__solve_request *q,
                                   double *B, int64_t ldb);
 void sylva__solve_gpu_direct_end(sylva__numeric *N, sylva__solve_hold *h);
+/* The bytes of N's held workspace that a direct solve needing work_bytes
+ * would reuse or give back for its own (its workspace when the direct
+ * solve would take the request; else 0: the task allocates beside it). */
+size_t sylva__solve_gpu_held_work(sylva__numeric *N, size_t work_bytes);
 void sylva__solve_gpu_unhold(sylva__numeric *N);
 void sylva__solve_gpu_unhold_all(void);
 
@@ -508,7 +512,8 @@ int sylva__solve_gpu_pivots(sylva__numeric *N, int *bad, double *badval);
  * workspace (the check's, solve_gpu.c) fit the device. */
 int sylva__solve_gpu_pivots_possible(sylva__numeric *N);
 /* 1 when the GPU solve can run (GPU workers, double precision, L fits the
- * device next to a block's workspace); else 0 and why in *why. */
+ * device next to a block's workspace, and that workspace fits the memory
+ * StarPU may still allocate there); else 0 and why in *why. */
 int sylva__solve_gpu_possible(sylva__numeric *N, const sylva__solve_request *q, const char **why);
 /* An automatic block (q->block_auto) for a GPU solve: q->block halved, not
  * below SYLVA__SOLVE_MIN_BLOCK, until L and its workspace fit the GPU's

@@ -86,6 +86,20 @@ static double work_bound(const sylva__tree *t, int64_t nrhs, int refine)
     return 8.0 * (double)nrhs * (double)t->n * (refine ? 5 : 2);
 }
 
+static double device_available(sylva__numeric *N);
+
+/* 1 when a block's `need` bytes can be allocated on the GPU now: the held
+ * workspace that the direct solve would reuse covers them, or what StarPU
+ * may still allocate there plus what that workspace would give back does,
+ * with a quarter to spare (need is a bound on the copies, not the
+ * counters). Else the allocation could wait for memory that never comes
+ * (docs/perf-log.md "The solve, v26"). */
+static int fits_available(sylva__numeric *N, double need)
+{
+    const double avail = device_available(N), held = (double)sylva__solve_gpu_held_work(N, (size_t)need);
+    return avail < 0 || held >= need || 1.25 * need <= avail + held;
+}
+
 int sylva__solve_gpu_possible(sylva__numeric *N, const sylva__solve_request *q, const char **why)
 {
     *why = NULL;
@@ -99,6 +113,10 @@ int sylva__solve_gpu_possible(sylva__numeric *N, const sylva__solve_request *q, 
     const sylva__tree *t = N->plan->tree;
     if (!fits_device(N, blob_bound(t) + work_bound(t, q->block, q->refine))) {
         *why = "the factor and a block's workspace do not fit the GPU's memory";
+        return 0;
+    }
+    if (!fits_available(N, blob_bound(t) + work_bound(t, q->block, q->refine))) {
+        *why = "a block's workspace does not fit the GPU memory still free (lower solve_block)";
         return 0;
     }
     return 1;
@@ -118,13 +136,12 @@ int64_t sylva__solve_gpu_block(sylva__numeric *N, const sylva__solve_request *q)
 {
     if (sylva__runtime_gpus() == 0) return q->block;
     const sylva__tree *t = N->plan->tree;
-    const double avail = device_available(N);
     int64_t b = q->block;
-    /* Against the device's size beside L (the solve's own check), and
-     * against what is free now: L is there already, the workspace is not. */
+    /* Against the device's size beside L and against what is free now (the
+     * solve's own two checks). */
     for (;;) {
         const double need = blob_bound(t) + work_bound(t, b, q->refine);
-        if (b <= SYLVA__SOLVE_MIN_BLOCK || (fits_device(N, need) && (avail < 0 || need <= avail))) break;
+        if (b <= SYLVA__SOLVE_MIN_BLOCK || (fits_device(N, need) && fits_available(N, need))) break;
         b = b / 2 > SYLVA__SOLVE_MIN_BLOCK ? b / 2 : SYLVA__SOLVE_MIN_BLOCK;
     }
     return b;

@@ -261,6 +261,15 @@ int sylva__solve_gpu_direct_block(sylva__solve_hold *h, sylva__solve_gpu_args *a
     return status;
 }
 
+size_t sylva__solve_gpu_held_work(sylva__numeric *N, size_t work_bytes)
+{
+    if (!direct_on() || sylva__dist_size() > 1 || !N->on_device || work_bytes > SOLVE_HOLD_WORK_MAX) return 0;
+    STARPU_PTHREAD_MUTEX_LOCK(&N->hold_lock);
+    size_t held = N->hold ? N->hold->work_bytes : 0;
+    STARPU_PTHREAD_MUTEX_UNLOCK(&N->hold_lock);
+    return held;
+}
+
 void sylva__solve_gpu_direct_end(sylva__numeric *N, sylva__solve_hold *h)
 {
     (void)h;

@@ -128,8 +128,12 @@ static void blocks_and_refinement(const sylva_matrix *A, sylva_factor_t *F)
 /* Under options.device_memory = mem bytes: nrhs columns whose permuted
  * copy alone is larger than mem. The automatic block (solve_block = 0,
  * all of them) is halved until it fits: the solve runs on the GPU in
- * several blocks; the same block asked for explicitly does not fit and
- * runs on the CPU (last: that brings L to the host). */
+ * several blocks. An explicit block of a quarter of them (its workspace
+ * about half of mem, within the device's size beside L, maybe not within
+ * what is still free) runs on the GPU or the CPU, but ends, right (in
+ * call 8 of docs/perf-log.md "The solve, v26" such a block waited forever
+ * for memory); the whole block asked for explicitly does not fit and runs
+ * on the CPU (last: a CPU solve brings L to the host). */
 static void auto_block_halved(const sylva_matrix *A, sylva_factor_t *F, int64_t mem)
 {
     const int64_t nrhs = mem / (8 * A->n) + 1;
@@ -140,6 +144,12 @@ static void auto_block_halved(const sylva_matrix *A, sylva_factor_t *F, int64_t 
     CHECK(info.mode == SYLVA_SOLVE_GPU && info.blocks >= 2, "%lld rhs, automatic block under %lld bytes: mode %s, "
           "%lld blocks", (long long)nrhs, (long long)mem, sylva_solve_mode_name(info.mode), (long long)info.blocks);
     printf("  automatic block: %lld rhs in %lld blocks on the GPU\n", (long long)nrhs, (long long)info.blocks);
+    o.solve_block = nrhs / 4;
+    host_solve(A, F, &o, nrhs, &info, "explicit quarter block");
+    CHECK(info.blocks == (nrhs + o.solve_block - 1) / o.solve_block, "blocks of %lld: %lld",
+          (long long)o.solve_block, (long long)info.blocks);
+    printf("  explicit blocks of %lld: %lld blocks, %s\n", (long long)o.solve_block, (long long)info.blocks,
+           sylva_solve_mode_name(info.mode));
     o.solve_block = nrhs;
     host_solve(A, F, &o, nrhs, &info, "explicit block");
     CHECK(info.mode == SYLVA_SOLVE_CPU && info.blocks == 1, "%lld rhs in one explicit block: mode %s, %lld blocks",
