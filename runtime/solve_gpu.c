@@ -86,7 +86,15 @@ static double work_bound(const sylva__tree *t, int64_t nrhs, int refine)
     return 8.0 * (double)nrhs * (double)t->n * (refine ? 5 : 2);
 }
 
-static double device_available(sylva__numeric *N);
+/* Bytes StarPU may still allocate on the memory node of the GPU holding
+ * most of L (its limit less what it holds, cached buffers included), or
+ * −1 when unknown. */
+static double device_available(sylva__numeric *N)
+{
+    int w = sylva__solve_gpu_worker(N, -1);
+    starpu_ssize_t a = w >= 0 ? starpu_memory_get_available(starpu_worker_get_memory_node((unsigned)w)) : -1;
+    return a >= 0 ? (double)a : -1;
+}
 
 /* 1 when a block's `need` bytes can be allocated on the GPU now: the held
  * workspace that the direct solve would reuse covers them, or what StarPU
@@ -120,16 +128,6 @@ int sylva__solve_gpu_possible(sylva__numeric *N, const sylva__solve_request *q, 
         return 0;
     }
     return 1;
-}
-
-/* Bytes StarPU may still allocate on the memory node of the GPU holding
- * most of L (its limit less what it holds, cached buffers included), or
- * −1 when unknown. */
-static double device_available(sylva__numeric *N)
-{
-    int w = sylva__solve_gpu_worker(N, -1);
-    starpu_ssize_t a = w >= 0 ? starpu_memory_get_available(starpu_worker_get_memory_node((unsigned)w)) : -1;
-    return a >= 0 ? (double)a : -1;
 }
 
 int64_t sylva__solve_gpu_block(sylva__numeric *N, const sylva__solve_request *q)
