@@ -63,6 +63,14 @@ static int direct_on(void)
     return on;
 }
 
+/* 1 when the direct solve may take a request needing a workspace of
+ * work_bytes (else the task): on, one process, L on a GPU, the workspace
+ * within what a hold keeps. */
+static int direct_takes(const sylva__numeric *N, size_t work_bytes)
+{
+    return direct_on() && sylva__dist_size() <= 1 && N->on_device && work_bytes <= SOLVE_HOLD_WORK_MAX;
+}
+
 static void *ptr_on(starpu_data_handle_t h, int node)
 {
     return sylva__buf_ptr(starpu_data_get_interface_on_node(h, (unsigned)node));
@@ -206,8 +214,7 @@ int sylva__solve_gpu_direct_begin(sylva__numeric *N, const sylva__solve_request 
                                   sylva__solve_hold **out)
 {
     *out = NULL;
-    if (!direct_on() || sylva__dist_size() > 1 || !N->on_device || work_bytes > SOLVE_HOLD_WORK_MAX)
-        return SYLVA_OK;
+    if (!direct_takes(N, work_bytes)) return SYLVA_OK;
     STARPU_PTHREAD_MUTEX_LOCK(&N->hold_lock);
     sylva__solve_hold *h = N->hold;
     int status = SYLVA_OK;
@@ -263,7 +270,7 @@ int sylva__solve_gpu_direct_block(sylva__solve_hold *h, sylva__solve_gpu_args *a
 
 size_t sylva__solve_gpu_held_work(sylva__numeric *N, size_t work_bytes)
 {
-    if (!direct_on() || sylva__dist_size() > 1 || !N->on_device || work_bytes > SOLVE_HOLD_WORK_MAX) return 0;
+    if (!direct_takes(N, work_bytes)) return 0;
     STARPU_PTHREAD_MUTEX_LOCK(&N->hold_lock);
     size_t held = N->hold ? N->hold->work_bytes : 0;
     STARPU_PTHREAD_MUTEX_UNLOCK(&N->hold_lock);
