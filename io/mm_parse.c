@@ -3,10 +3,12 @@
  * |decimal exponent| <= 22: one correctly rounded multiply or divide gives
  * the same bits as strtod), an exact 128-bit integer path for 16-19 digit
  * mantissas (%.17g output), strtod for everything else (20+ digits, large
- * exponents, hex, nan, inf). Never fails loudly: a bad token returns NULL
+ * exponents, hex, nan, inf; never white space, which strtod would skip).
+ * Never fails loudly: a bad token returns NULL
  * and the caller writes the message. */
 #include "io_internal.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,8 +62,14 @@ static inline double pow2_neg(int k)
 #define SYLVA_HAVE_INT128 0
 #endif
 
+/* strtod, but on the token at s only: strtod skips leading white space,
+ * newlines included, so a value token that is a lone vertical tab or form
+ * feed would be read from the next line (and, in a parallel chunk, past the
+ * chunk's end). A token starts at a non-blank, so white space there is not a
+ * number. */
 static const char *parse_double_slow(const char *s, double *out, int *erange)
 {
+    if (isspace((unsigned char)*s)) return NULL;
     char *end;
     errno = 0;
     double d = strtod(s, &end);
