@@ -77,8 +77,9 @@ static inline const char *sylva__parse_int64(const char *p, int64_t *out)
 /* Parse a floating point number at p exactly as strtod would (a fast path for
  * plain decimals, strtod otherwise), except that a token starting with white
  * space is not a number (strtod would skip it, newlines too). Returns the end
- * of the token, or NULL when the token is not a number. *erange is set when strtod reports ERANGE
- * (overflow to ±inf, or underflow). The text must be NUL-terminated. */
+ * of the token, or NULL when the token is not a number. *erange is set when
+ * strtod reports ERANGE (overflow to ±inf, or underflow). The text must be
+ * NUL-terminated. */
 const char *sylva__parse_double_full(const char *p, double *out, int *erange);
 /* Inline first step: [-]digits[.digits] with at most 15 digits and no
  * exponent (the bulk of most files) is m / 10^k, exact (Clinger); anything

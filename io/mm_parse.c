@@ -4,8 +4,8 @@
  * the same bits as strtod), an exact 128-bit integer path for 16-19 digit
  * mantissas (%.17g output), strtod for everything else (20+ digits, large
  * exponents, hex, nan, inf; never white space, which strtod would skip).
- * Never fails loudly: a bad token returns NULL
- * and the caller writes the message. */
+ * Never fails loudly: a bad token returns NULL and the caller writes the
+ * message. */
 #include "io_internal.h"
 
 #include <ctype.h>
