@@ -120,6 +120,7 @@ static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
         info->peak_rss_bytes = sylva__peak_rss_bytes();
         info->bytes_between_gpus = rep.bytes_between_gpus;
         info->ranks = rep.ranks > 0 ? rep.ranks : 1;
+        info->direct = sylva__numeric_direct(F->num);
         info->busy_seconds = rep.busy_seconds;
         info->bytes_sent = rep.bytes_sent;
         info->bytes_received = rep.bytes_received;

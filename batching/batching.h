@@ -182,6 +182,13 @@ void sylva__plan_stats_compute(const sylva__plan *plan, sylva__plan_stats *st);
 void sylva__plan_memory_sim(const sylva__plan *plan, int workers, int tiled, double *peak_first,
                             double *peak_cb);
 
+/* The plan's CB pools in one arena for a run of its groups one after
+ * another in plan order (plan_arena.c): size[g] scalars for group g's pool
+ * (0: none); offset[g] gets its place, *total the arena's scalars. Pools
+ * alive at once (from their group's start to their last reader's end)
+ * never overlap. Fails only on memory. */
+int sylva__plan_cb_arena(const sylva__plan *plan, const int64_t *size, int64_t *offset, int64_t *total);
+
 /* The plan's groups mapped onto `parts` GPUs or processes (plan_map.c):
  * proportional mapping by subtree flops. The tree is split from the roots
  * down, the heaviest subtree first, and the subtrees are dealt to the

@@ -17,7 +17,13 @@ void factor_report_print(const cli_args *a, const factor_report *r)
            sylva_dtype_name(a->opts.precision));
     printf("  time: read %.3f s, analyze %.3f s, factorize %.3f s (%.2f GFLOP/s), solve %.3f s\n", r->t_read,
            r->ai.seconds, r->t_factor, r->t_factor > 0 ? r->ai.flops / r->t_factor * 1e-9 : 0, r->t_solve);
-    if (r->fi.mode != SYLVA_MODE_CPU)
+    if (r->fi.mode != SYLVA_MODE_CPU && r->fi.direct)
+        printf("  %s on %d GPU (%s): direct (%lld batches on one stream, no task): GPU busy %.3f s; %.1f MB "
+               "to the GPU, %.1f MB back; peak device memory %.1f MB; L to host %.3f s\n",
+               sylva_exec_mode_name(r->fi.mode), r->fi.gpus, sylva_gpu_name(), (long long)r->fi.batches,
+               r->fi.gpu_busy_seconds, r->fi.bytes_to_device / 1e6, r->fi.bytes_to_host / 1e6,
+               r->fi.peak_device_bytes / 1e6, r->t_to_host);
+    else if (r->fi.mode != SYLVA_MODE_CPU)
         printf("  %s on %d GPU%s (%s): GPU busy %.3f s, %lld GPU + %lld CPU tasks; %.1f MB to the "
                "GPU, %.1f MB back; peak device memory %.1f MB; L to host %.3f s\n",
                sylva_exec_mode_name(r->fi.mode), r->fi.gpus, r->fi.gpus == 1 ? "" : "s", sylva_gpu_name(),
@@ -268,6 +274,7 @@ int factor_report_json(const cli_args *a, const factor_report *r)
     json_begin(&j, "workers", '{');
     json_int(&j, "tasks_cpu", r->fi.tasks_cpu);
     json_int(&j, "tasks_gpu", r->fi.tasks_gpu);
+    json_bool(&j, "direct", r->fi.direct);
     json_num(&j, "gpu_busy_seconds", r->fi.gpu_busy_seconds);
     json_num(&j, "gpu_wait_seconds", r->fi.mode == SYLVA_MODE_CPU ? 0 : r->fi.seconds - r->fi.gpu_busy_seconds);
     json_num(&j, "bytes_to_device", r->fi.bytes_to_device);

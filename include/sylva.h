@@ -538,7 +538,11 @@ typedef struct sylva_factor_info {
     double busy_seconds;           /* this rank's workers' time in tasks */
     double bytes_sent, bytes_received; /* between ranks, this rank's */
     int ranks;
-    char reserved[84];
+    /* 1 when the factorization ran direct: one GPU, no StarPU task, every
+     * group launched in plan order on one stream from the calling thread
+     * (docs/gpu.md, "The direct factorization"); tasks is then 0. */
+    int direct;
+    char reserved[80];
 } sylva_factor_info;
 
 /* Numeric factorization of A (same pattern as analyzed). info may be NULL. */

@@ -4,6 +4,7 @@
  * pointer is device memory), so callers need no #ifdef. */
 #include <string.h>
 
+#include "gpu_direct.h"
 #include "gpu_front.h"
 #include "gpu_group.h"
 #include "gpu_solve.h"
@@ -362,3 +363,27 @@ int sylva__gpu_pin_download(sylva__gpu_pin *p, double *dst, int64_t ldd, const d
     return SYLVA_ERR_UNSUPPORTED;
 }
 void sylva__gpu_pin_release(sylva__gpu_pin *p) { (void)p; }
+
+int sylva__gpu_copy_up(void *dst, const void *src, size_t bytes, struct CUstream_st *s)
+{
+    (void)dst, (void)src, (void)bytes, (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+int sylva__gpu_marks_create(int n, sylva__gpu_marks **m)
+{
+    (void)n;
+    *m = NULL;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+void sylva__gpu_marks_free(sylva__gpu_marks *m) { (void)m; }
+int sylva__gpu_marks_record(sylva__gpu_marks *m, int i, struct CUstream_st *s)
+{
+    (void)m, (void)i, (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+int sylva__gpu_marks_seconds(sylva__gpu_marks *m, int i, int j, double *seconds)
+{
+    (void)m, (void)i, (void)j;
+    *seconds = 0;
+    return SYLVA_ERR_UNSUPPORTED;
+}

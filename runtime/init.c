@@ -221,6 +221,7 @@ void sylva__runtime_stop(void)
 {
     if (!ready) return;
     sylva__solve_gpu_unhold_all(); /* the direct GPU solves' acquisitions (solve_gpu_direct.c) */
+    sylva__factor_direct_free_all(); /* the direct factorizations' streams and memory (factorize_direct.c) */
     starpu_resume();
     sylva__gpu_workers_stop();
     sylva__dist_stop();

@@ -53,6 +53,7 @@ void sylva__numeric_free(sylva__numeric *N)
 {
     if (!N) return;
     sylva__solve_gpu_unhold(N); /* the direct solve's acquisitions first: unregistering waits for them */
+    sylva__factor_direct_free(N);
     /* Without a runtime the handles went with StarPU's shutdown. */
     if (N->L && sylva__runtime_ready())
         for (int64_t g = 0; g < N->plan->ngroups; g++)
@@ -168,8 +169,13 @@ int sylva__numeric_factor(sylva__numeric *N, const void *A_values, int64_t nnz, 
         if (!status && N->error_set) status = sylva__fail(SYLVA_ERR_RUNTIME, "%s", N->error);
         status = sylva__dist_agree(status);
     } else {
-        status = N->rt->plan->dynamic ? sylva__factor_submit_ready(N, A_values, nnz, tile_rows, rep->mode, rep)
-                                      : sylva__factor_submit(N, A_values, nnz, tile_rows, rep->mode, rep);
+        /* Without tasks when it can (factorize_direct.c), else a task a group. */
+        int direct = 0;
+        status = sylva__factor_direct(N, A_values, nnz, rep->mode, rep, &direct);
+        N->direct = direct;
+        if (!status && !direct)
+            status = N->rt->plan->dynamic ? sylva__factor_submit_ready(N, A_values, nnz, tile_rows, rep->mode, rep)
+                                          : sylva__factor_submit(N, A_values, nnz, tile_rows, rep->mode, rep);
         if (!status && N->error_set) status = sylva__fail(SYLVA_ERR_RUNTIME, "%s", N->error);
     }
     /* Every rank has every front's status: the same answer everywhere. */
@@ -180,6 +186,8 @@ int sylva__numeric_factor(sylva__numeric *N, const void *A_values, int64_t nnz, 
 }
 
 int sylva__numeric_ok(const sylva__numeric *N) { return N->ok; }
+
+int sylva__numeric_direct(const sylva__numeric *N) { return N->direct; }
 
 void sylva__numeric_set_gpu_map(sylva__numeric *N, int gpu_map) { N->gpu_map = gpu_map; }
 void sylva__numeric_set_gpu_tile_rows(sylva__numeric *N, int64_t rows) { N->gpu_tile_rows = rows; }

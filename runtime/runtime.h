@@ -136,6 +136,8 @@ void sylva__numeric_set_gpu_map(sylva__numeric *N, int gpu_map);
 double sylva__tiled_task_count(int64_t m, int64_t k, int64_t nb);
 /* The options' gpu_tile_rows for N's GPU factorizations. */
 void sylva__numeric_set_gpu_tile_rows(sylva__numeric *N, int64_t rows);
+/* 1 when N's last factorization ran direct (factorize_direct.c: no task). */
+int sylva__numeric_direct(const sylva__numeric *N);
 /* 1 once a factorization into N succeeded. */
 int sylva__numeric_ok(const sylva__numeric *N);
 sylva_dtype sylva__numeric_dtype(const sylva__numeric *N);

@@ -59,6 +59,8 @@ struct sylva__numeric {
     size_t work_bytes;
     int on_device;              /* the last factorization left L's valid copy on a GPU */
     struct sylva__solve_hold *hold; /* the direct GPU solve's acquisitions (solve_gpu_direct.c), or NULL */
+    struct sylva__factor_hold *fhold; /* the direct factorization's stream and memory (factorize_direct.c), or NULL */
+    int direct;                 /* the last factorization ran direct (no task) */
     starpu_pthread_mutex_t hold_lock; /* guards hold and serializes the direct solves */
     int hold_worker;            /* the held GPU's worker, −1 when none (atomic: read without hold_lock) */
     int logdet_known;           /* logdet holds the last factorization's log-determinant */
@@ -255,6 +257,18 @@ void sylva__tiled_free(sylva__tiled *T);
  * run measured into rep. */
 int sylva__factor_submit(sylva__numeric *N, const void *A_values, int64_t nnz, int64_t tile_rows,
                          int mode, sylva__factor_report *rep);
+
+/* The direct factorization (factorize_direct.c): one process, one GPU, a
+ * static plan in GPU mode, run from the calling thread on a stream of N's
+ * own, no task. *taken = 0 (and SYLVA_OK) when it declines: another mode,
+ * SYLVA_FACTOR_DIRECT=0, or too little device memory for it (the task path
+ * then runs). Its hold is freed with N (sylva__factor_direct_free) or at
+ * the runtime's stop (sylva__factor_direct_free_all). */
+typedef struct sylva__factor_hold sylva__factor_hold;
+int sylva__factor_direct(sylva__numeric *N, const void *A_values, int64_t nnz, int mode, sylva__factor_report *rep,
+                         int *taken);
+void sylva__factor_direct_free(sylva__numeric *N);
+void sylva__factor_direct_free_all(void);
 
 /* The same for a dynamic policy (factorize_ready.c): batches cut at run
  * time from the ready pool as tasks complete, into N->run_plan. */
@@ -538,6 +552,10 @@ void sylva__stats_bytes(double *to_device, double *to_host);
 int sylva__task_log_start(sylva__numeric *N, int64_t expected);
 /* In a task's callback: the current task's record, as group g of kind k. */
 void sylva__task_log_add(sylva__numeric *N, int64_t group, int kind);
+/* Seconds since the log's start, and a record with times given in them
+ * (the direct factorization's groups: submitted and started at `start`). */
+double sylva__task_log_now(const sylva__numeric *N);
+void sylva__task_log_put(sylva__numeric *N, int64_t group, int kind, int worker, double start, double end);
 /* Callback of a tile task: logs it (kind from its codelet) for its group. */
 void sylva__tile_done(void *group_args);
 void sylva__task_log_free(sylva__task_log *log);

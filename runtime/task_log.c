@@ -4,7 +4,9 @@
  * the run's start. Records are appended by the tasks' callbacks under the
  * log's lock, into an array reserved before the run and doubled when full;
  * a record that finds no memory is dropped and counted, never a failure of
- * the factorization. Nothing here times a kernel: the times are StarPU's.
+ * the factorization. Nothing here times a kernel: the times are StarPU's,
+ * or, for the direct factorization's groups (factorize_direct.c), the
+ * device events it put between them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +63,22 @@ void sylva__task_log_add(sylva__numeric *N, int64_t group, int kind)
             L->cap *= 2;
         }
     }
+    if (L->n < L->cap) L->rec[L->n++] = r;
+    else L->dropped++;
+    STARPU_PTHREAD_MUTEX_UNLOCK(&L->lock);
+}
+
+double sylva__task_log_now(const sylva__numeric *N)
+{
+    return N->log ? (starpu_timing_now() - N->log->t0) * 1e-6 : 0;
+}
+
+void sylva__task_log_put(sylva__numeric *N, int64_t group, int kind, int worker, double start, double end)
+{
+    sylva__task_log *L = N->log;
+    if (!L) return;
+    sylva__task_rec r = {group, kind, worker, start, start, start, start, end};
+    STARPU_PTHREAD_MUTEX_LOCK(&L->lock);
     if (L->n < L->cap) L->rec[L->n++] = r;
     else L->dropped++;
     STARPU_PTHREAD_MUTEX_UNLOCK(&L->lock);

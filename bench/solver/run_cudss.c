@@ -9,8 +9,11 @@
  * the solve; the backward error of the solution of b = A·1; then the solve
  * phase for each --nrhs count (random columns, best of `repeat`, device
  * synchronized around each; right-hand sides and solutions stay on the
- * device, as cuDSS's API has them). Also the device buffers of sylva's
- * own device-array solve timing (bench_device_*, run_sylva.c). */
+ * device, as cuDSS's API has them). Its peak device memory is sampled
+ * (cudaMemGetInfo) after every phase, less what was in use before its
+ * arrays were allocated: the matrix, right-hand side and solution arrays,
+ * cuDSS's handle and its data. Also the device buffers of sylva's own
+ * device-array solve timing (bench_device_*, run_sylva.c). */
 #include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
 #include <dlfcn.h>
@@ -101,6 +104,20 @@ int bench_device_copy(void *dst, const void *src, size_t bytes, int to_device)
 
 void bench_device_free(void *p) { cudaFree(p); }
 
+/* Device memory in use now (every process's), 0 when it cannot be read. */
+static double device_used(void)
+{
+    size_t free_b = 0, total = 0;
+    return cudaMemGetInfo(&free_b, &total) == cudaSuccess ? (double)(total - free_b) : 0;
+}
+
+/* The peak of device_used since *base, into r. */
+static void sample_peak(bench_row *r, double base)
+{
+    double used = device_used() - base;
+    if (used > r->peak_device) r->peak_device = used;
+}
+
 /* The solve phase on k device columns: best of `repeat`; the worst
  * backward error. Returns 0 or the failing call's status (*where names it). */
 static int time_solves(cudss_api *api, cudss_obj h, cudss_obj cfg, cudss_obj data, cudss_obj mA,
@@ -167,6 +184,8 @@ int bench_cudss(const sylva_matrix *A, const char *path, const bench_opts *o, be
     cudss_obj h = NULL, cfg = NULL, data = NULL, mA = NULL, mb = NULL, mx = NULL;
     const char *where = "cudaMalloc";
     int st = 0;
+    cudaDeviceSynchronize();
+    const double base = device_used();
     if (cudaMalloc(&d_rp, (size_t)(n + 1) * sizeof(int)) || cudaMalloc(&d_ci, (size_t)(nnz + 1) * sizeof(int)) ||
         cudaMalloc(&d_v, (size_t)(nnz + 1) * sizeof(double)) || cudaMalloc(&d_b, (size_t)(n + 1) * sizeof(double)) ||
         cudaMalloc(&d_x, (size_t)(n + 1) * sizeof(double)))
@@ -191,6 +210,7 @@ int bench_cudss(const sylva_matrix *A, const char *path, const bench_opts *o, be
     CALL("analysis", api.execute(h, CUDSS_PHASE_ANALYSIS, cfg, data, mA, mx, mb));
     if (!st) st = cudaDeviceSynchronize();
     r->analyze = sylva_wtime() - t0;
+    sample_peak(r, base);
     r->factor_best = 1e300;
     for (int k = 0; k < repeat && !st; k++) {
         t0 = sylva_wtime();
@@ -199,11 +219,13 @@ int bench_cudss(const sylva_matrix *A, const char *path, const bench_opts *o, be
         double t = sylva_wtime() - t0;
         if (k == 0) r->factor_first = t;
         if (t < r->factor_best) r->factor_best = t;
+        sample_peak(r, base);
     }
     t0 = sylva_wtime();
     CALL("solve", api.execute(h, CUDSS_PHASE_SOLVE, cfg, data, mA, mx, mb));
     if (!st) st = cudaDeviceSynchronize();
     r->solve = sylva_wtime() - t0;
+    sample_peak(r, base);
     if (!st && cudaMemcpy(x, d_x, (size_t)n * sizeof(double), cudaMemcpyDeviceToHost) == cudaSuccess) {
         r->berr = sylva_backward_error(A, x, b);
         int64_t lnz = 0;

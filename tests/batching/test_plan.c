@@ -5,7 +5,8 @@
  * sylva__plan_check (every front once, children first, large fronts alone,
  * dependency lists and CB slots naming the right groups, CB regions inside
  * their pools and disjoint, L offsets tiling the factor), and the group
- * order (the first front in postorder first among the ready groups). Then the checker
+ * order (the first front in postorder first among the ready groups), and the
+ * CB arena of a run in plan order (pools alive at once disjoint). Then the checker
  * itself must refuse plans broken on purpose.
  *   test_plan [TREES]   (random trees per shape, default 40; seed printed)
  */
@@ -247,6 +248,47 @@ static void check_grown(const sylva__tree *t, const sylva__policy_params *pp, in
     free(flight);
 }
 
+/* The CB arena of a run in plan order (plan_arena.c): every pool inside
+ * the arena, pools alive at once disjoint, and the arena between the most
+ * alive at once and the sum of all pools. */
+static void check_arena(const sylva__plan *pl, const char *what)
+{
+    int64_t ng = pl->ngroups, total = -1, sum = 0;
+    int64_t *off = calloc((size_t)ng + 1, sizeof *off), *last = calloc((size_t)ng + 1, sizeof *last);
+    int64_t *size = calloc((size_t)ng + 1, sizeof *size);
+    for (int64_t g = 0; g < ng; g++) {
+        /* Pools of other sizes than the plan's (the GPU rounds them up). */
+        size[g] = pl->cb_size[g] > 0 ? pl->cb_size[g] + (g % 3) : 0;
+        sum += size[g];
+        last[g] = g;
+    }
+    CHECK(sylva__plan_cb_arena(pl, size, off, &total) == SYLVA_OK, "%s: arena: %s", what, sylva_last_error());
+    for (int64_t g = 0; g < ng; g++)
+        for (int64_t d = pl->dep_ptr[g]; d < pl->dep_ptr[g + 1]; d++)
+            if (g > last[pl->dep_list[d]]) last[pl->dep_list[d]] = g;
+    int64_t peak = 0;
+    for (int64_t g = 0; g < ng; g++) {
+        int64_t alive = 0;
+        for (int64_t c = 0; c <= g; c++) {
+            if (!size[c] || last[c] < g) continue;
+            alive += size[c];
+            CHECK(off[c] >= 0 && off[c] + size[c] <= total, "%s: pool %lld at %lld+%lld outside %lld", what,
+                  (long long)c, (long long)off[c], (long long)size[c], (long long)total);
+            for (int64_t e = 0; e < c; e++)
+                if (size[e] && last[e] >= g)
+                    CHECK(off[e] + size[e] <= off[c] || off[c] + size[c] <= off[e],
+                          "%s: pools %lld and %lld overlap while group %lld runs", what, (long long)e,
+                          (long long)c, (long long)g);
+        }
+        if (alive > peak) peak = alive;
+    }
+    CHECK(total >= peak && total <= sum, "%s: arena %lld, peak alive %lld, sum %lld", what, (long long)total,
+          (long long)peak, (long long)sum);
+    free(off);
+    free(last);
+    free(size);
+}
+
 int main(int argc, char **argv)
 {
     int trees = argc > 1 ? atoi(argv[1]) : 40;
@@ -271,6 +313,7 @@ int main(int argc, char **argv)
                     if (st) continue;
                     check_contract(pl, &params[q], what);
                     check_order(pl, what);
+                    check_arena(pl, what);
                     check_checker(pl, &params[q], what);
                     sylva__plan_free(pl);
                 }

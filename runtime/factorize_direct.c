@@ -1,0 +1,390 @@
+/* factorize_direct.c — the GPU factorization without tasks (docs/gpu.md,
+ * "The direct factorization"): when one process factors a static plan on
+ * one GPU in GPU mode, the calling thread runs every group of the plan in
+ * plan order on a stream of its own — the group tasks' body
+ * (kernels/gpu_group.h), one after another, no host wait between them —
+ * then waits once and reads the failure list. Why not tasks: a task costs
+ * its submission, scheduling, the worker's wake and the end's callback and
+ * wake; with the workers' resets and gathers around a run, a one-group
+ * factorization took 1.2 ms for 0.1–0.3 ms of GPU work, and on lap2d5:1000
+ * the GPU was busy 13 of 26 ms between 21 tasks (docs/perf-log.md, "The
+ * factorization, v1").
+ *
+ * What it keeps per factor (the hold, made at the first direct run and
+ * kept until the factor is freed or the runtime stops): the stream, a GPU
+ * context (cuBLAS/cuSOLVER handles, failure list), events, and one device
+ * allocation (starpu_malloc_on_node, so StarPU's memory limit counts it)
+ * holding every group's blob (uploaded once, in one copy), A's values, the
+ * CB pools (one arena laid out by sylva__plan_cb_arena: pools alive at once
+ * never overlap) and the groups' workspace. L stays in its StarPU handles:
+ * each run acquires every group's slice for writing on the GPU's memory
+ * node and releases it at the end, so StarPU knows L is on the GPU (the
+ * solves, sylva_factor_to_host and eviction work as after tasks).
+ *
+ * A refactorization moves A's values in, the failure count out, and
+ * nothing else. It declines (the task path runs) when the hold and the
+ * part of L not yet on the GPU would take more than 3/4 of what StarPU may
+ * still allocate there, or with SYLVA_FACTOR_DIRECT=0.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_direct.h"
+#include "runtime_internal.h"
+
+/* Per-group device marks (the study's batch times) up to this many groups;
+ * beyond, only the run's start and end are marked. */
+#define DIRECT_MARKS_MAX 4096
+#define ALIGN(x) (((x) + 255) & ~(size_t)255)
+
+struct sylva__factor_hold {
+    sylva__numeric *N;
+    int device, node, worker;
+    struct CUstream_st *stream;
+    sylva__gpu_context *ctx;
+    sylva__gpu_marks *marks;
+    int nmarks;
+    uintptr_t arena;
+    size_t arena_bytes;
+    size_t *blob_at;             /* per group: byte offset of its blob in the arena */
+    size_t a_at, cb_at, work_at; /* byte offsets of A's values, the CB arena, the workspace */
+    int64_t *cb_off;             /* per group: its pool's offset (scalars) in the CB arena */
+    double **child_ptrs;         /* per dep entry: the device base of the pool it reads */
+    double **L;                  /* per group: L's device pointer while acquired */
+    int uploaded;                /* the blobs are on the device */
+    struct sylva__factor_hold *prev, *next;
+};
+
+static starpu_pthread_mutex_t holds_lock = STARPU_PTHREAD_MUTEX_INITIALIZER;
+static sylva__factor_hold *holds;
+
+/* 0 with SYLVA_FACTOR_DIRECT=0 (read once): every factorization by tasks. */
+static int direct_on(void)
+{
+    static int on = -1;
+    if (on < 0) {
+        const char *e = getenv("SYLVA_FACTOR_DIRECT");
+        on = !(e && !strcmp(e, "0"));
+    }
+    return on;
+}
+
+static void hold_free(sylva__factor_hold *h)
+{
+    if (!h) return;
+    STARPU_PTHREAD_MUTEX_LOCK(&holds_lock);
+    if (h->prev) h->prev->next = h->next;
+    else if (holds == h) holds = h->next;
+    if (h->next) h->next->prev = h->prev;
+    STARPU_PTHREAD_MUTEX_UNLOCK(&holds_lock);
+    if (sylva__runtime_ready()) { /* else the device memory went with StarPU's shutdown */
+        int prev = 0;
+        if (!sylva__gpu_device_enter(h->device, &prev)) {
+            sylva__gpu_marks_free(h->marks);
+            sylva__gpu_context_free(h->ctx);
+            sylva__gpu_device_leave(prev);
+        }
+        if (h->arena) starpu_free_on_node((unsigned)h->node, h->arena, h->arena_bytes);
+        sylva__gpu_stream_close(h->device, h->stream);
+    }
+    free(h->blob_at);
+    free(h->cb_off);
+    free(h->child_ptrs);
+    free(h->L);
+    free(h);
+}
+
+void sylva__factor_direct_free(sylva__numeric *N)
+{
+    sylva__factor_hold *h = N->fhold;
+    N->fhold = NULL;
+    hold_free(h);
+}
+
+void sylva__factor_direct_free_all(void)
+{
+    for (;;) {
+        STARPU_PTHREAD_MUTEX_LOCK(&holds_lock);
+        sylva__numeric *N = holds ? holds->N : NULL;
+        STARPU_PTHREAD_MUTEX_UNLOCK(&holds_lock);
+        if (!N) return;
+        sylva__factor_direct_free(N);
+    }
+}
+
+/* The layout of the hold's allocation and its host tables (no device
+ * memory yet). */
+static int hold_layout(sylva__numeric *N, sylva__factor_hold *h, int64_t nnz)
+{
+    const sylva__plan *pl = N->plan;
+    const sylva__gpu_plan *gp = N->rt->gpu;
+    int64_t ng = pl->ngroups, ndep = pl->dep_ptr[ng];
+    h->blob_at = sylva__malloc((size_t)ng + 1, sizeof *h->blob_at);
+    h->cb_off = sylva__malloc((size_t)ng + 1, sizeof *h->cb_off);
+    h->child_ptrs = sylva__malloc((size_t)ndep + 1, sizeof *h->child_ptrs);
+    h->L = sylva__calloc((size_t)ng + 1, sizeof *h->L);
+    int64_t *size = sylva__malloc((size_t)ng + 1, sizeof *size);
+    if (!h->blob_at || !h->cb_off || !h->child_ptrs || !h->L || !size) {
+        free(size);
+        return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory for the direct factorization");
+    }
+    size_t at = 0;
+    for (int64_t g = 0; g < ng; g++) {
+        h->blob_at[g] = at;
+        at += ALIGN((size_t)gp->groups[g].lay.bytes);
+        size[g] = gp->groups[g].cb_pool;
+    }
+    int64_t cb_total = 0;
+    int status = sylva__plan_cb_arena(pl, size, h->cb_off, &cb_total);
+    free(size);
+    if (status) return status;
+    h->a_at = at;
+    at += ALIGN((size_t)(nnz > 0 ? nnz : 1) * sizeof(double));
+    h->cb_at = at;
+    at += ALIGN((size_t)(cb_total > 0 ? cb_total : 1) * sizeof(double));
+    h->work_at = at;
+    at += ALIGN(N->work_bytes);
+    h->arena_bytes = at;
+    return SYLVA_OK;
+}
+
+/* Bytes of L's groups without a copy on `node`. */
+static double L_missing(const sylva__numeric *N, int node)
+{
+    double bytes = 0;
+    for (int64_t g = 0; g < N->plan->ngroups; g++) {
+        if (N->L[g] && starpu_data_is_on_node(N->L[g], (unsigned)node)) continue;
+        int64_t lo, len = sylva__plan_group_l(N->plan, g, &lo);
+        bytes += (double)(len > 0 ? len : 1) * (double)N->elem;
+    }
+    return bytes;
+}
+
+/* The device side of a new hold: stream, context, marks, the allocation
+ * (a status; h->arena stays 0 when StarPU has no room for it). */
+static int hold_open(sylva__factor_hold *h)
+{
+    int prev = 0;
+    int status = sylva__gpu_stream_open(h->device, &h->stream);
+    if (!status) status = sylva__gpu_device_enter(h->device, &prev);
+    if (status) return status;
+    status = sylva__gpu_context_create(h->stream, &h->ctx);
+    if (!status) status = sylva__gpu_marks_create(h->nmarks, &h->marks);
+    if (!status) h->arena = starpu_malloc_on_node((unsigned)h->node, h->arena_bytes);
+    sylva__gpu_device_leave(prev); /* StarPU may have switched the device */
+    return status;
+}
+
+/* N's hold on the one GPU, made at the first call; NULL (and SYLVA_OK)
+ * when the direct run declines: too little device memory for it. */
+static int hold_get(sylva__numeric *N, int64_t nnz, sylva__factor_hold **out)
+{
+    *out = NULL;
+    int worker = starpu_worker_get_by_type(STARPU_CUDA_WORKER, 0);
+    if (worker < 0) return SYLVA_OK;
+    int node = (int)starpu_worker_get_memory_node((unsigned)worker);
+    sylva__factor_hold *h = N->fhold;
+    int fresh = h == NULL;
+    if (fresh) {
+        h = sylva__calloc(1, sizeof *h);
+        if (!h) return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory for the direct factorization");
+        h->N = N;
+        h->worker = worker;
+        h->node = node;
+        h->device = starpu_worker_get_devid(worker);
+        h->nmarks = N->plan->ngroups <= DIRECT_MARKS_MAX ? (int)N->plan->ngroups + 1 : 2;
+        int status = hold_layout(N, h, nnz);
+        if (status) {
+            hold_free(h);
+            return status;
+        }
+    }
+    starpu_ssize_t avail = starpu_memory_get_available((unsigned)node);
+    double need = L_missing(N, node) + (fresh ? (double)h->arena_bytes : 0);
+    if (avail >= 0 && need > 0.75 * (double)avail) {
+        if (fresh) hold_free(h);
+        return SYLVA_OK;
+    }
+    if (!fresh) {
+        *out = h;
+        return SYLVA_OK;
+    }
+    int status = hold_open(h);
+    if (status || !h->arena) { /* no room after all: the task path evicts */
+        if (!h->arena) h->arena_bytes = 0;
+        hold_free(h);
+        return status;
+    }
+    const sylva__plan *pl = N->plan;
+    double *cb = (double *)(h->arena + h->cb_at);
+    for (int64_t g = 0; g < pl->ngroups; g++)
+        for (int64_t d = pl->dep_ptr[g]; d < pl->dep_ptr[g + 1]; d++)
+            h->child_ptrs[d] = cb + h->cb_off[pl->dep_list[d]];
+    STARPU_PTHREAD_MUTEX_LOCK(&holds_lock);
+    h->next = holds;
+    if (holds) holds->prev = h;
+    holds = h;
+    STARPU_PTHREAD_MUTEX_UNLOCK(&holds_lock);
+    N->fhold = h;
+    *out = h;
+    return SYLVA_OK;
+}
+
+/* The blobs into the arena, in one copy from one host buffer. */
+static int upload_blobs(sylva__factor_hold *h, double *bytes)
+{
+    const sylva__gpu_plan *gp = h->N->rt->gpu;
+    int64_t ng = h->N->plan->ngroups;
+    size_t total = h->a_at;
+    char *host = sylva__malloc(total + 1, 1);
+    if (!host) return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory staging the GPU plan");
+    memset(host, 0, total);
+    for (int64_t g = 0; g < ng; g++) memcpy(host + h->blob_at[g], gp->blobs[g], (size_t)gp->groups[g].lay.bytes);
+    int status = sylva__gpu_memcpy((void *)h->arena, host, total, 1);
+    free(host);
+    if (!status) {
+        h->uploaded = 1;
+        *bytes += (double)total;
+    }
+    return status;
+}
+
+/* Queue every group on the hold's stream, marks between them. */
+static int run_groups(sylva__factor_hold *h)
+{
+    sylva__numeric *N = h->N;
+    const sylva__plan *pl = N->plan;
+    const sylva__gpu_plan *gp = N->rt->gpu;
+    int64_t ng = pl->ngroups;
+    int per_group = h->nmarks == ng + 1, status = sylva__gpu_marks_record(h->marks, 0, h->stream);
+    double *cb = (double *)(h->arena + h->cb_at);
+    for (int64_t g = 0; g < ng && !status; g++) {
+        const sylva__group_desc *d = &gp->groups[g];
+        sylva__group_buffers b = {
+            .blob = (const void *)(h->arena + h->blob_at[g]),
+            .A = (const double *)(h->arena + h->a_at),
+            .L = h->L[g],
+            .cb_pool = d->cb_pool > 0 ? cb + h->cb_off[g] : NULL,
+            .child_pools = h->child_ptrs + pl->dep_ptr[g],
+            .work = (void *)(h->arena + h->work_at),
+            .work_bytes = N->work_bytes,
+        };
+        status = sylva__group_factor_gpu(h->ctx, d, &b, 1, h->stream);
+        if (!status && (per_group || g == ng - 1))
+            status = sylva__gpu_marks_record(h->marks, per_group ? (int)g + 1 : 1, h->stream);
+    }
+    return status;
+}
+
+/* After the run: failures into front_info, times into rep and the log. */
+static int read_run(sylva__factor_hold *h, double t_queue, sylva__factor_report *rep)
+{
+    sylva__numeric *N = h->N;
+    const sylva__plan *pl = N->plan;
+    int64_t ng = pl->ngroups;
+    double busy = 0;
+    int status = sylva__gpu_marks_seconds(h->marks, 0, h->nmarks - 1, &busy);
+    int count = 0;
+    int64_t fronts[64];
+    int pivots[64];
+    if (!status) status = sylva__gpu_context_failures(h->ctx, fronts, pivots, 64, &count);
+    int64_t *fr = fronts;
+    int *pv = pivots;
+    if (!status && count > 64) { /* rare: read them all */
+        fr = sylva__malloc((size_t)count, sizeof *fr);
+        pv = sylva__malloc((size_t)count, sizeof *pv);
+        int got = count;
+        status = fr && pv ? sylva__gpu_context_failures(h->ctx, fr, pv, count, &got)
+                          : sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory reading %d GPU failures", count);
+        if (!status && got > SYLVA__GPU_MAX_FAILURES)
+            status = sylva__fail(SYLVA_ERR_RUNTIME, "%d GPU front failures, %d could be recorded", got,
+                                 SYLVA__GPU_MAX_FAILURES);
+    }
+    for (int i = 0; !status && i < count; i++) {
+        int *fi = &N->front_info[fr[i]];
+        if (*fi <= 0 || pv[i] < *fi) *fi = pv[i];
+    }
+    if (fr != fronts) free(fr);
+    if (pv != pivots) free(pv);
+    rep->gpu_busy = busy;
+    rep->gpu_seconds[0] = busy;
+    for (int64_t g = 0; g < ng; g++) rep->gpu_flops[pl->large[g] != 0] += pl->group_flops[g];
+    if (!status && h->nmarks == ng + 1) {
+        rep->gpu_seconds[0] = rep->gpu_seconds[1] = 0;
+        double t_prev = 0;
+        for (int64_t g = 0; g < ng && !status; g++) {
+            double t = 0;
+            status = sylva__gpu_marks_seconds(h->marks, 0, (int)g + 1, &t);
+            rep->gpu_seconds[pl->large[g] != 0] += t - t_prev;
+            sylva__task_log_put(N, g, pl->large[g] ? SYLVA_TASK_FRONT : SYLVA_TASK_BATCH, h->worker,
+                                t_queue + t_prev, t_queue + t);
+            t_prev = t;
+        }
+    }
+    return status;
+}
+
+int sylva__factor_direct(sylva__numeric *N, const void *A_values, int64_t nnz, int mode, sylva__factor_report *rep,
+                         int *taken)
+{
+    *taken = 0;
+    const sylva__plan *pl = N->plan;
+    int64_t ng = pl->ngroups;
+    if (!direct_on() || mode != SYLVA_MODE_GPU || pl->dynamic || ng == 0 || N->precision != SYLVA_FLOAT64 ||
+        sylva__dist_size() > 1 || sylva__runtime_gpus() != 1 || N->gpu_tile_rows > 0)
+        return SYLVA_OK;
+    for (int64_t g = 0; g < ng; g++) sylva__register_L_group(N, g, STARPU_MAIN_RAM);
+    int status = sylva__factor_prepare_gpu(N, mode, nnz);
+    if (status) return status;
+    sylva__runtime_hold(); /* StarPU's workers take part in allocations and acquisitions */
+    sylva__factor_hold *h = NULL;
+    status = hold_get(N, nnz, &h);
+    if (status || !h) {
+        sylva__runtime_release();
+        return status;
+    }
+    *taken = 1;
+    rep->tasks = 0;
+    sylva__stats_reset();
+    status = sylva__task_log_start(N, ng);
+    int64_t acquired = 0;
+    for (; acquired < ng && !status; acquired++) {
+        status = SYLVA_STARPU(starpu_data_acquire_on_node(N->L[acquired], h->node, STARPU_W));
+        if (status) break;
+        h->L[acquired] = sylva__buf_ptr(starpu_data_get_interface_on_node(N->L[acquired], (unsigned)h->node));
+    }
+    double uploaded = 0;
+    int prev = 0;
+    if (!status) status = sylva__gpu_device_enter(h->device, &prev);
+    if (!status) {
+        if (!h->uploaded) status = upload_blobs(h, &uploaded);
+        if (!status) status = sylva__gpu_context_reset(h->ctx);
+        sylva__gpu_context_sample(h->ctx);
+        double t_queue = sylva__task_log_now(N);
+        if (!status) status = sylva__gpu_copy_up((void *)(h->arena + h->a_at), A_values, (size_t)nnz * sizeof(double),
+                                                 h->stream);
+        if (!status) status = run_groups(h);
+        if (!status) status = read_run(h, t_queue, rep);
+        sylva__gpu_device_leave(prev);
+    }
+    for (int64_t g = 0; g < acquired; g++) starpu_data_release_on_node(N->L[g], h->node);
+    sylva__stats_read(rep);
+    sylva__runtime_release();
+    uploaded += (double)nnz * sizeof(double);
+    rep->bytes_to_device += uploaded;
+    rep->tasks_gpu = rep->tasks_cpu = 0;
+    rep->gpu_busy = rep->gpu_seconds[0] + rep->gpu_seconds[1];
+    rep->peak_device = (double)sylva__gpu_context_peak(h->ctx);
+    int d = sylva__gpu_index(h->device);
+    if (d >= 0) {
+        rep->gpu[d].device = h->device;
+        rep->gpu[d].busy_seconds = rep->gpu_busy;
+        rep->gpu[d].flops = pl->tree->flops;
+        rep->gpu[d].factor_bytes = (double)pl->l_off[pl->tree->nfronts] * (double)N->elem;
+        rep->gpu[d].peak_device_bytes = rep->peak_device;
+        rep->gpu[d].bytes_from_host += uploaded;
+    }
+    N->on_device = 1;
+    if (N->progress && !status) N->progress(N->progress_arg, "factorize", 1);
+    return status;
+}
