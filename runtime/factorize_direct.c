@@ -24,7 +24,8 @@
  * A refactorization moves A's values in, the failure count out, and
  * nothing else. It declines (the task path runs) when the hold and the
  * part of L not yet on the GPU would take more than 3/4 of what StarPU may
- * still allocate there, or with SYLVA_FACTOR_DIRECT=0.
+ * still allocate there. It runs only with SYLVA_FACTOR_DIRECT=1 for now:
+ * no GPU has run it yet (docs/gpu.md).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -58,13 +59,14 @@ struct sylva__factor_hold {
 static starpu_pthread_mutex_t holds_lock = STARPU_PTHREAD_MUTEX_INITIALIZER;
 static sylva__factor_hold *holds;
 
-/* 0 with SYLVA_FACTOR_DIRECT=0 (read once): every factorization by tasks. */
-static int direct_on(void)
+/* 1 with SYLVA_FACTOR_DIRECT=1 (read once). Off by default until the
+ * GPU tests and the benchmark have run it on a GPU (docs/gpu.md). */
+int sylva__factor_direct_on(void)
 {
     static int on = -1;
     if (on < 0) {
         const char *e = getenv("SYLVA_FACTOR_DIRECT");
-        on = !(e && !strcmp(e, "0"));
+        on = e && !strcmp(e, "1");
     }
     return on;
 }
@@ -330,7 +332,7 @@ int sylva__factor_direct(sylva__numeric *N, const void *A_values, int64_t nnz, i
     *taken = 0;
     const sylva__plan *pl = N->plan;
     int64_t ng = pl->ngroups;
-    if (!direct_on() || mode != SYLVA_MODE_GPU || pl->dynamic || ng == 0 || N->precision != SYLVA_FLOAT64 ||
+    if (!sylva__factor_direct_on() || mode != SYLVA_MODE_GPU || pl->dynamic || ng == 0 || N->precision != SYLVA_FLOAT64 ||
         sylva__dist_size() > 1 || sylva__runtime_gpus() != 1 || N->gpu_tile_rows > 0)
         return SYLVA_OK;
     for (int64_t g = 0; g < ng; g++) sylva__register_L_group(N, g, STARPU_MAIN_RAM);

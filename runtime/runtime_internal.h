@@ -261,13 +261,16 @@ int sylva__factor_submit(sylva__numeric *N, const void *A_values, int64_t nnz, i
 /* The direct factorization (factorize_direct.c): one process, one GPU, a
  * static plan in GPU mode, run from the calling thread on a stream of N's
  * own, no task. *taken = 0 (and SYLVA_OK) when it declines: another mode,
- * SYLVA_FACTOR_DIRECT=0, or too little device memory for it (the task path
- * then runs). Its hold is freed with N (sylva__factor_direct_free) or at
+ * SYLVA_FACTOR_DIRECT not 1, or too little device memory for it (the task
+ * path then runs). Its hold is freed with N (sylva__factor_direct_free) or at
  * the runtime's stop (sylva__factor_direct_free_all). */
 typedef struct sylva__factor_hold sylva__factor_hold;
 int sylva__factor_direct(sylva__numeric *N, const void *A_values, int64_t nnz, int mode, sylva__factor_report *rep,
                          int *taken);
 void sylva__factor_direct_free(sylva__numeric *N);
+/* 1 when the direct factorization (and the pivot check on the direct
+ * solve's hold) may run: SYLVA_FACTOR_DIRECT=1. */
+int sylva__factor_direct_on(void);
 void sylva__factor_direct_free_all(void);
 
 /* The same for a dynamic policy (factorize_ready.c): batches cut at run

@@ -371,13 +371,14 @@ int sylva__solve_gpu_pivots(sylva__numeric *N, int *bad, double *badval)
      * solve and the log-determinant"). */
     sylva__solve_ws w;
     sylva__solve_ws_layout(&rt->gsolve->desc, 1, sylva__numeric_refinable(N), &w);
-    /* Without a task when the direct solve can hold L (it keeps the hold,
-     * workspace included, for the solves that follow). */
+    /* With the direct factorization on, without a task when the direct
+     * solve can hold L (it keeps the hold, workspace included, for the
+     * solves that follow). */
     sylva__solve_request q;
     memset(&q, 0, sizeof q);
     q.block = 1;
     sylva__solve_hold *h = NULL;
-    status = sylva__solve_gpu_direct_begin(N, &q, -1, w.bytes, &h);
+    if (sylva__factor_direct_on()) status = sylva__solve_gpu_direct_begin(N, &q, -1, w.bytes, &h);
     if (!status && h) {
         a.nrhs = 1;
         status = sylva__solve_gpu_direct_block(h, &a, &q, NULL, 0);

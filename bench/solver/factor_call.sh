@@ -2,16 +2,16 @@
 # factor_call.sh — one device call of the factorization's measurements
 # (docs/perf-log.md, "The factorization, v1"): the GPU solver tests, and
 # bench-solver on the medium real matrices and the generated grids with
-# the direct factorization (the default) and with tasks
-# (SYLVA_FACTOR_DIRECT=0) in the same call, cuDSS beside both when
+# the direct factorization (SYLVA_FACTOR_DIRECT=1) and with tasks (the
+# default) in the same call, cuDSS beside both when
 # CUDSS_LIB is set. Logs go to /tmp/factorwork, tarred into
 # $OUT/logs.tar.xz beside the JSON; the compact table is printed last.
 #   usage: bench/solver/factor_call.sh BUNDLE_TAR MATRIX_DIR PHASE...   (from the repository root)
 # BUNDLE_TAR: a gpu-bundle (bundle.tar.xz) of build/bin, build/tests/gpu,
 # build/bench; MATRIX_DIR: the medium real matrices (*.mtx.xz).
 # Phases:
-#   tests      scripts/gpu-solver.sh's test and sanitize phases (every case on the direct
-#              path), then the task path's cases again (SYLVA_FACTOR_DIRECT=0)
+#   tests      scripts/gpu-solver.sh's test and sanitize phases on the direct path
+#              (SYLVA_FACTOR_DIRECT=1), then a few of them on the task path
 #   bench      bench-solver, GPU mode, policies $POLICIES (default level,subtree), $REPEAT
 #              factorizations (default 5), one-column solves, on $SPECS: direct, then tasks
 # TT=SECONDS: a phase that would start later than that is skipped.
@@ -44,19 +44,19 @@ for p in "$@"; do
   s=$(date +%s)
   case $p in
   tests)
-    OUT=$OUT/tests bash "$here/scripts/gpu-solver.sh" "$B" test sanitize > "$OUT/tests.log" 2>&1
+    SYLVA_FACTOR_DIRECT=1 OUT=$OUT/tests bash "$here/scripts/gpu-solver.sh" "$B" test sanitize > "$OUT/tests.log" 2>&1
     note "tests (direct): rc=$? ($(( $(date +%s) - s )) s)"
     grep -E "rc=" "$OUT/tests/summary.txt" | grep -v "rc=0 " | head -20
     for c in "lap3d7:12 compare=1" "elast3d:6 compare=1 small=64" "$R/bcsstk13.mtx" "lap2d5:600 memory"; do
       s=$(date +%s)
       # shellcheck disable=SC2086
-      SYLVA_FACTOR_DIRECT=0 timeout 240 "$B/bin/test_gpu_solver" $c >> "$OUT/tests-tasks.log" 2>&1
-      note "test_gpu_solver $(basename "${c%% *}") ${c#* } SYLVA_FACTOR_DIRECT=0: rc=$? ($(( $(date +%s) - s )) s)"
+      timeout 240 "$B/bin/test_gpu_solver" $c >> "$OUT/tests-tasks.log" 2>&1
+      note "test_gpu_solver $(basename "${c%% *}") ${c#* } (tasks): rc=$? ($(( $(date +%s) - s )) s)"
     done ;;
   bench)
     for mode in direct tasks; do
       s=$(date +%s)
-      env_=(); [ $mode = tasks ] && env_=(SYLVA_FACTOR_DIRECT=0)
+      env_=(SYLVA_FACTOR_DIRECT=0); [ $mode = direct ] && env_=(SYLVA_FACTOR_DIRECT=1)
       # shellcheck disable=SC2086
       timeout "${BENCH_TIMEOUT:-280}" env "${env_[@]}" "$B/bin/bench-solver" --repeat "${REPEAT:-5}" \
         --policies "${POLICIES:-level,subtree}" --modes gpu --cholmod-threads none --nrhs 1 "${cudss[@]}" \

@@ -1,7 +1,11 @@
 /* test_gpu_plan.c — the GPU form of a plan checked without a GPU: every
  * group's blob is run, in plan order, by the CPU twin of the GPU group run
  * (kernels/group_cpu.c: the same blob, the same workspace and pointer setup,
- * the same level schedule as the device), with one CB pool per group. The
+ * the same level schedule as the device), with one CB pool per group, and
+ * again with the pools in one arena laid out as the direct GPU
+ * factorization lays them (sylva__plan_cb_arena: pools alive at once
+ * apart, freed ones reused; the arena poisoned with NaN first), which must
+ * give the same factor bit for bit. The
  * factor it makes must solve A x = b to c·n·ε, have the log-determinant the
  * regular factorization has, and on a matrix made indefinite report (by the
  * genuine-failure rule) the column the regular factorization reports; each
@@ -18,14 +22,20 @@
 /* Run every group through the twin; fills L. Returns the failing column
  * (user numbering, 0-based) or −1, by the rule the runtime uses: the
  * smallest column among failed fronts none of whose descendants failed. */
-static int64_t run_twin(const sylva__plan *pl, const sylva__gpu_plan *gp, const double *A, double *L)
+static int64_t run_twin(const sylva__plan *pl, const sylva__gpu_plan *gp, const double *A, double *L, int arena)
 {
     const sylva__tree *t = pl->tree;
     double **pools = calloc((size_t)pl->ngroups + 1, sizeof *pools);
     int *info = calloc((size_t)t->nfronts + 1, sizeof *info);
+    int64_t *size = calloc((size_t)pl->ngroups + 1, sizeof *size), *off = calloc((size_t)pl->ngroups + 1, sizeof *off);
+    int64_t total = 0;
+    for (int64_t g = 0; g < pl->ngroups; g++) size[g] = gp->groups[g].cb_pool;
+    CHECK(sylva__plan_cb_arena(pl, size, off, &total) == SYLVA_OK, "arena: %s", sylva_last_error());
+    double *cb = arena ? malloc((size_t)(total + 1) * sizeof *cb) : NULL;
+    for (int64_t i = 0; arena && i <= total; i++) cb[i] = NAN; /* each group must zero its pool */
     for (int64_t g = 0; g < pl->ngroups; g++) {
         const sylva__group_desc *d = &gp->groups[g];
-        pools[g] = calloc((size_t)d->cb_pool + 1, sizeof(double));
+        pools[g] = arena ? cb + off[g] : calloc((size_t)d->cb_pool + 1, sizeof(double));
         double **child = calloc((size_t)d->nchild_pools + 1, sizeof *child);
         for (int s = 0; s < d->nchild_pools; s++) child[s] = pools[pl->dep_list[pl->dep_ptr[g] + s]];
         size_t wb = sylva__group_workspace_bytes(d, 0);
@@ -52,7 +62,10 @@ static int64_t run_twin(const sylva__plan *pl, const sylva__gpu_plan *gp, const 
             if (col < 0 || cc < col) col = cc;
         }
     }
-    for (int64_t g = 0; g < pl->ngroups; g++) free(pools[g]);
+    for (int64_t g = 0; g < pl->ngroups && !arena; g++) free(pools[g]);
+    free(cb);
+    free(size);
+    free(off);
     free(pools);
     free(info);
     free(bad);
@@ -109,7 +122,12 @@ int main(int argc, char **argv)
     int64_t n = A->n, nl = pl->l_off[pl->tree->nfronts];
     double *L = malloc((size_t)(nl + 1) * sizeof *L);
     for (int64_t i = 0; i < nl; i++) L[i] = NAN; /* every entry must be written */
-    CHECK(run_twin(pl, gp, A->values, L) == -1, "SPD matrix reported a failure");
+    CHECK(run_twin(pl, gp, A->values, L, 0) == -1, "SPD matrix reported a failure");
+    double *L2 = malloc((size_t)(nl + 1) * sizeof *L2);
+    for (int64_t i = 0; i < nl; i++) L2[i] = NAN;
+    CHECK(run_twin(pl, gp, A->values, L2, 1) == -1, "SPD matrix reported a failure (CB arena)");
+    CHECK(memcmp(L, L2, (size_t)nl * sizeof *L) == 0, "the CB arena's factor differs from the separate pools'");
+    free(L2);
     double *b = malloc((size_t)(n + 1) * sizeof *b), *x = malloc((size_t)(n + 1) * sizeof *x);
     for (int64_t i = 0; i < n; i++) b[i] = x[i] = test_rand();
     CHECK(sylva__d_solve_seq(pl, L, 1, x, n > 0 ? n : 1) == SYLVA_OK, "solve");
@@ -131,9 +149,11 @@ int main(int argc, char **argv)
     sylva_factor_info fi;
     int st = sylva_factorize(an, A, &F, &fi);
     CHECK(st == SYLVA_ERR_NOT_SPD, "indefinite factorize gave %d", st);
-    int64_t col = run_twin(pl, gp, A->values, L);
-    CHECK(col == fi.failed_column, "twin reports column %lld, the factorization %lld", (long long)col,
-          (long long)fi.failed_column);
+    for (int arena = 0; arena < 2; arena++) {
+        int64_t col = run_twin(pl, gp, A->values, L, arena);
+        CHECK(col == fi.failed_column, "twin%s reports column %lld, the factorization %lld",
+              arena ? " (CB arena)" : "", (long long)col, (long long)fi.failed_column);
+    }
     free(L);
     free(b);
     free(x);
