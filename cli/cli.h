@@ -34,6 +34,7 @@ typedef struct cli_args {
     int repeat;           /* factorizations timed (refactorize after the first) */
     int progress;         /* -1: on a terminal after 1 s, 0: never (--quiet), 1: always */
     int quiet;            /* --quiet: no progress, no summary on stdout */
+    FILE *report;         /* the summary's stream: stdout, or stderr when an output is "-" */
     int rcond;            /* --rcond: estimate the condition number */
     double max_berr;      /* --max-backward-error; 0: the precision's default */
     sylva_read_options read; /* --symmetric-both, --symmetrize */

@@ -174,19 +174,19 @@ static int write_json(const study *s, const char *path, int status)
 
 static void print_summary(const study *s)
 {
-    printf("%s: n = %lld, nnz(L) = %lld, flops = %.3e, %lld fronts; %d CPU + %d GPU workers\n", s->a->file,
+    fprintf(s->a->report, "%s: n = %lld, nnz(L) = %lld, flops = %.3e, %lld fronts; %d CPU + %d GPU workers\n", s->a->file,
            (long long)s->ai.n, (long long)s->ai.nnz_L, s->ai.flops, (long long)s->ai.fronts, s->ri.cpu_workers,
            s->ri.gpu_workers);
-    printf("  %-26s %10s %9s %8s %8s %9s %10s\n", "run", "median s", "GFLOP/s", "batches", "padding", "idle %",
+    fprintf(s->a->report, "  %-26s %10s %9s %8s %8s %9s %10s\n", "run", "median s", "GFLOP/s", "batches", "padding", "idle %",
            "berr");
     for (int i = 0; i < s->nruns; i++) {
         const study_run *r = &s->runs[i];
         double cap = r->sum.span * (double)(r->sum.workers[0] + r->sum.workers[1]);
         double idle = cap > 0 ? 100 * (r->sum.idle[0] + r->sum.idle[1]) / cap : 0;
-        printf("  %-26s %10.4f %9.2f %8lld %7.1f%% %8.1f%% %10.2e%s%s\n", r->label, r->median, r->gflops,
+        fprintf(s->a->report, "  %-26s %10.4f %9.2f %8lld %7.1f%% %8.1f%% %10.2e%s%s\n", r->label, r->median, r->gflops,
                (long long)r->sum.batches, 100 * r->sum.padding, idle, r->berr, i == s->best ? "  best" : "",
                r->status ? "  FAILED: " : "");
-        if (r->status) printf("      %s\n", r->message);
+        if (r->status) fprintf(s->a->report, "      %s\n", r->message);
     }
 }
 

@@ -2,7 +2,10 @@
  * so a typo in a directory name costs a second, not the factorization: the
  * directory must exist and be writable (the file is written beside itself
  * and renamed, sylva_write_file), and an existing file must be a regular
- * file we may replace, or a device or FIFO (written in place). */
+ * file we may replace, or a device or FIFO (written in place). "-" is
+ * standard output, which must be open for writing; a link (/dev/stdout,
+ * one of the user's) is checked where it leads. */
+#include <fcntl.h>
 #include <errno.h>
 #include <libgen.h>
 #include <stdlib.h>
@@ -16,14 +19,22 @@ int cli_check_output(const char *option, const char *path)
 {
     if (!path) return SYLVA_OK;
     if (!*path) return cli_error(SYLVA_ERR_IO, "%s: the file name is empty", option);
+    if (!strcmp(path, "-")) {
+        int flags = fcntl(1, F_GETFL);
+        if (flags < 0 || (flags & O_ACCMODE) == O_RDONLY)
+            return cli_error(SYLVA_ERR_IO, "%s -: standard output is not open for writing", option);
+        return SYLVA_OK;
+    }
     struct stat st;
+    char *copy = NULL;
     if (stat(path, &st) == 0) {
         if (S_ISDIR(st.st_mode)) return cli_error(SYLVA_ERR_IO, "%s: cannot write %s: a directory", option, path);
-        if (!S_ISREG(st.st_mode)) return SYLVA_OK; /* /dev/null, /dev/stdout, a FIFO: in place */
+        if (!S_ISREG(st.st_mode)) return SYLVA_OK; /* /dev/null, a terminal, a FIFO: in place */
         if (access(path, W_OK) != 0)
             return cli_error(SYLVA_ERR_IO, "%s: cannot write %s: %s", option, path, strerror(errno));
+        copy = realpath(path, NULL); /* a link is written where it leads */
     }
-    char *copy = strdup(path);
+    if (!copy) copy = strdup(path);
     if (!copy) return cli_error(SYLVA_ERR_NO_MEMORY, "out of memory");
     const char *dir = dirname(copy);
     int status = SYLVA_OK;

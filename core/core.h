@@ -86,7 +86,8 @@ double sylva__peak_rss_bytes(void);
 
 /* Every file sylva writes goes through these (core/out_file.c): a temporary
  * file in the target's directory renamed over it on success, so a failure
- * never leaves a truncated file. Devices and FIFOs are written in place. */
+ * never leaves a truncated file. Devices and FIFOs are written in place,
+ * and so are streams the process holds ("-" is standard output). */
 typedef struct sylva__out {
     FILE *f;    /* write here (stdio) */
     char *path; /* the target */
@@ -98,6 +99,10 @@ int sylva__out_open(sylva__out *o, const char *path);
 int sylva__out_close(sylva__out *o);
 /* Close and remove the temporary (a failed writer's way out). */
 void sylva__out_abort(sylva__out *o);
+/* The descriptor path names when it is a stream this process holds open
+ * ("-", /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N, a link to
+ * standard output's or error's file), else -1. */
+int sylva__out_stream_fd(const char *path);
 /* The whole of data into path, the same way. */
 int sylva__write_file(const char *path, const void *data, size_t size);
 

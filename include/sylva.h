@@ -187,8 +187,12 @@ int sylva_write_dense(const char *path, int64_t n, int64_t nrhs, const double *X
  * directory, flushed and synced, then renamed over path; on any failure
  * (full disk, no permission) path keeps its old contents (or does not
  * exist), the temporary is removed, and SYLVA_ERR_IO names the reason. A
- * path that exists and is not a regular file (/dev/stdout, a FIFO) is
- * written in place. Every file sylva and its command write goes this way. */
+ * path that exists and is not a regular file (/dev/null, a FIFO) is
+ * written in place, and so is a stream the process holds: "-" (standard
+ * output), /dev/stdout, /dev/stderr, /dev/fd/N, or a link to the file
+ * standard output or error is (written through a duplicate of its
+ * descriptor: appended to when opened for appending). Every file sylva
+ * and its command write goes this way. */
 int sylva_write_file(const char *path, const void *data, size_t size);
 
 /* --------------------------------------------------------------- options */
