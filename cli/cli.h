@@ -71,6 +71,10 @@ int cli_fail_output(int status);
  * (--json is checked first, on its own: its failure has no JSON). */
 int cli_check_output(const char *option, const char *path);
 int cli_check_outputs(const cli_args *a);
+/* s (len bytes) quoted for a message into buf (cap bytes, at least 8):
+ * 'text', control bytes and backslashes escaped (\x1b, \\), "..." before
+ * the closing quote when cut or when it did not fit (quote.c). */
+void cli_quote(char *buf, size_t cap, const char *s, size_t len, int cut);
 /* --perm FILE: n integers 1..n (new → old), one per line or a Matrix
  * Market array; *perm (0-based) or a status naming the file. */
 int cli_read_perm(const char *path, int64_t n, int64_t **perm);

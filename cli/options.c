@@ -306,8 +306,8 @@ static int usable_cores(void)
  * else the exit code. */
 static int check_dashes(cli_args *a)
 {
-    const char *in_names[] = {"FILE", "--rhs", "--perm", "--analysis"};
-    const char *ins[] = {a->file, a->rhs, a->perm, a->analysis};
+    const char *in_names[] = {"FILE", "--rhs", "--perm"};
+    const char *ins[] = {a->file, a->rhs, a->perm};
     const char *out_names[] = {"-o", "--json", "--batches", "--trace", "--save"};
     const char *outs[] = {a->cmd == CMD_STUDY ? NULL : a->output, a->json, a->batches, a->trace, a->save};
     if (a->cmd == CMD_STUDY && a->output && !strcmp(a->output, "-"))

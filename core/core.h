@@ -106,6 +106,16 @@ int sylva__out_stream_fd(const char *path);
 /* The whole of data into path, the same way. */
 int sylva__write_file(const char *path, const void *data, size_t size);
 
+/* ------------------------------------------------------------ input files */
+
+/* Open path for reading only when it is a regular file (core/in_file.c):
+ * the descriptor (the caller closes it) and the file's size, or
+ * SYLVA_ERR_IO "PATH: not a regular file (a FIFO)" / "PATH: cannot open:
+ * REASON", without blocking on a FIFO. sylva__file_kind names what a
+ * st_mode is ("a FIFO", "a character device", ...). */
+int sylva__open_regular(const char *path, int *fd, int64_t *size);
+const char *sylva__file_kind(unsigned mode);
+
 /* Bytes of one scalar of a dtype (0 for an unknown dtype). */
 size_t sylva__dtype_size(sylva_dtype dtype);
 

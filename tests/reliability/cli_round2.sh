@@ -3,11 +3,20 @@
 # issue 36 (reliability, second round), one CASE per defect (CTest:
 # defect2.NN_cli_*), each failing on the command before its fix: outputs
 # that are the process's own streams (1; with issue 37's `-` as standard
-# output).
+# output), --perm and --analysis taking what the other readers refuse (2).
 set -u
 sylva=$1; dir=$2; case=$3
 . "$(dirname "$0")/../cli_expect.sh" # $tmp, fail, expect
 small=$dir/real/bcsstk01.mtx
+# expect as cli_expect.sh's, under a time limit: a hang is a failure
+expect() {
+  local code=$1 pat=$2; shift 3
+  timeout 30 "$sylva" "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
+  checks=$((checks + 1))
+  if [ "$rc" != "$code" ] || ! grep -qF -- "$pat" "$tmp/err" "$tmp/out"; then
+    fail "sylva $* -> exit $rc (want $code), output lacks '$pat':"; cat "$tmp/out" "$tmp/err"
+  fi
+}
 json_ok() { python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$1" 2>/dev/null; }
 
 case $case in
@@ -56,6 +65,32 @@ streams) # 1: a path that is a standard stream is written in place, appended to
   "$sylva" factor "$small" -o - >&- 2>err.txt; rc=$?; checks=$((checks + 1))
   [ "$rc" = 1 ] && grep -q "standard output is not open for writing" err.txt || { fail "-o - with stdout closed: exit $rc"; cat err.txt; }
   cd - >/dev/null ;;
+inputs) # 2: --perm and --analysis read regular files only (a FIFO must not
+  # hang, /dev/zero must not fill memory), within the memory budget
+  mkfifo "$tmp/fifo"
+  for opt in --perm --analysis; do
+    t0=$(date +%s)
+    expect 1 "$tmp/fifo: not a regular file (a FIFO)" -- factor "$small" $opt "$tmp/fifo"
+    expect 1 "/dev/zero: not a regular file (a character device)" -- factor "$small" $opt /dev/zero
+    [ $(( $(date +%s) - t0 )) -le 5 ] || fail "$opt: refusing a FIFO and /dev/zero took over 5 s"
+  done
+  # standard input stays allowed for --perm; a stream of zero bytes is one
+  # token, refused at once and quoted
+  head -c 50000000 /dev/zero | timeout 20 "$sylva" factor "$small" --perm - >"$tmp/out" 2>"$tmp/err"; rc=$?
+  checks=$((checks + 1))
+  [ "$rc" = 1 ] && grep -qF -- "-:1: '\x00\x00" "$tmp/err" || { fail "--perm - from /dev/zero: exit $rc"; head -c 300 "$tmp/err"; }
+  seq 1 48 | "$sylva" factor "$small" --perm - -q; rc=$?; checks=$((checks + 1))
+  [ "$rc" = 0 ] || fail "--perm - from a pipe: exit $rc"
+  # an analysis file larger than the budget is refused before it is read
+  python3 - "$tmp/big.sya" <<'PY'
+import struct, sys
+n = 12_000_000
+hdr = b"SYLVAANL" + struct.pack("<iiqqQqqqddd", 1, 0, n, 100, 0, 0, 0, 0, 0, 0, 0)
+with open(sys.argv[1], "wb") as f:
+    f.write(hdr)
+    f.truncate(len(hdr) + 8 * n + 8)
+PY
+  SYLVA_MEMORY_LIMIT=50M expect 4 "the analysis file needs" -- factor "$small" --analysis "$tmp/big.sya" ;;
 *) echo "unknown case $case"; exit 2 ;;
 esac
 echo "$case: $checks checks, $fails failures"
