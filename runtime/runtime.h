@@ -20,6 +20,13 @@
 int sylva__runtime_start(const sylva_options *opts);
 void sylva__runtime_stop(void);
 int sylva__runtime_ready(void);
+/* SYLVA_OK when the runtime runs in this process; else the failure a call
+ * needing it returns, WHO naming the call: SYLVA_ERR_NOT_INITIALIZED
+ * before sylva_init, SYLVA_ERR_RUNTIME in a child forked after it (StarPU's
+ * workers are the parent's). sylva__runtime_forked checks only the
+ * latter (a factor stays usable after sylva_finalize, not in a fork). */
+int sylva__runtime_check(const char *who);
+int sylva__runtime_forked(const char *who);
 /* Workers are paused between phases (their polling would take cores from
  * the caller's own work); a phase that submits tasks holds them running.
  * Counted under a lock, so concurrent holders (solves from several

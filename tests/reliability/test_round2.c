@@ -1,0 +1,128 @@
+/* test_round2.c CASE — the library side of the defects of issue 36
+ * (reliability, second round), one CASE per defect (CTest: defect2.NN_name),
+ * each written to fail on the code before its fix: fork() after sylva_init
+ * (3: the child's calls hung; now each fails at once, the parent goes on).
+ * Only the public API. The command's side is cli_round2.sh. */
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "reliability_util.h"
+
+/* Backward error of solving A x = A·1 with F (NaN when the solve fails). */
+static double solve_berr(const sylva_factor_t *F, const sylva_matrix *A)
+{
+    int64_t n = A->n;
+    double *one = malloc((size_t)n * sizeof *one), *b = malloc((size_t)n * sizeof *b);
+    double *x = malloc((size_t)n * sizeof *x);
+    for (int64_t i = 0; i < n; i++) one[i] = 1.0;
+    sylva_matrix_symv(A, one, b);
+    memcpy(x, b, (size_t)n * sizeof *x);
+    int st = sylva_solve(F, 1, x, n);
+    double e = st == SYLVA_OK ? sylva_backward_error(A, x, b) : NAN;
+    free(one);
+    free(b);
+    free(x);
+    return e;
+}
+
+/* In the forked child: every call that needs the runtime fails at once
+ * with SYLVA_ERR_RUNTIME naming fork; freeing and finalizing return. The
+ * exit code counts the failed expectations (a hang is killed by alarm). */
+static int child(sylva_analysis_t *an, sylva_factor_t *F, const sylva_matrix *A)
+{
+    alarm(20);
+    int bad = 0;
+    sylva_factor_t *G = NULL;
+    int st = sylva_factorize(an, A, &G, NULL);
+    if (st != SYLVA_ERR_RUNTIME || !contains(sylva_last_error(), "fork")) {
+        fprintf(stderr, "child: sylva_factorize -> %s (%s)\n", sylva_status_name(st), sylva_last_error());
+        bad++;
+    }
+    st = sylva_refactorize(F, A, NULL);
+    if (st != SYLVA_ERR_RUNTIME) bad++, fprintf(stderr, "child: sylva_refactorize -> %s\n", sylva_status_name(st));
+    double x[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+    st = sylva_solve(F, 1, x, A->n);
+    if (st != SYLVA_ERR_RUNTIME) bad++, fprintf(stderr, "child: sylva_solve -> %s\n", sylva_status_name(st));
+    double ld;
+    st = sylva_logdet(F, &ld);
+    if (st != SYLVA_ERR_RUNTIME) bad++, fprintf(stderr, "child: sylva_logdet -> %s\n", sylva_status_name(st));
+    sylva_runtime_info ri;
+    st = sylva_runtime_query(&ri);
+    if (st != SYLVA_ERR_RUNTIME) bad++, fprintf(stderr, "child: sylva_runtime_query -> %s\n", sylva_status_name(st));
+    /* a second sylva_init (what a library re-importing itself does) */
+    sylva_options o;
+    sylva_default_options(&o);
+    o.ncpus = 2;
+    o.ncuda = 0;
+    o.mode = SYLVA_MODE_CPU;
+    st = sylva_init(&o);
+    if (st != SYLVA_ERR_RUNTIME || !contains(sylva_last_error(), "sylva_init")) {
+        fprintf(stderr, "child: second sylva_init -> %s (%s)\n", sylva_status_name(st), sylva_last_error());
+        bad++;
+    }
+    /* what needs no runtime still works */
+    sylva_matrix *B = tridiag(8);
+    if (!B || fabs(sylva_matrix_norm_inf(B) - 6.0) > 0) bad++;
+    sylva_matrix_free(B);
+    sylva_factor_free(F);
+    sylva_analysis_free(an);
+    sylva_finalize();
+    return bad;
+}
+
+static void case_fork(void)
+{
+    if (start()) return;
+    sylva_matrix *A = tridiag(8);
+    sylva_analysis_t *an = NULL;
+    sylva_factor_t *F = NULL;
+    CHECK(sylva_analyze(A, NULL, &an, NULL) == SYLVA_OK, "analyze: %s", sylva_last_error());
+    CHECK(sylva_factorize(an, A, &F, NULL) == SYLVA_OK, "factorize: %s", sylva_last_error());
+    fflush(NULL);
+    pid_t pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) _exit(child(an, F, A));
+    int ws = 0;
+    CHECK(waitpid(pid, &ws, 0) == pid, "waitpid");
+    CHECK(WIFEXITED(ws) && WEXITSTATUS(ws) == 0, "the child %s %d",
+          WIFSIGNALED(ws) ? "was killed by signal (a hang: alarm)" : "failed expectations:",
+          WIFSIGNALED(ws) ? WTERMSIG(ws) : WEXITSTATUS(ws));
+    /* the parent's runtime is untouched */
+    double e = solve_berr(F, A);
+    CHECK(e <= 1e-14, "parent solve after the fork: backward error %g (%s)", e, sylva_last_error());
+    sylva_factor_t *G = NULL;
+    CHECK(sylva_factorize(an, A, &G, NULL) == SYLVA_OK, "parent factorize after the fork: %s", sylva_last_error());
+    sylva_factor_free(G);
+    sylva_factor_free(F);
+    sylva_analysis_free(an);
+    sylva_matrix_free(A);
+    sylva_finalize();
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_round2 CASE\n");
+        return 2;
+    }
+    static const struct {
+        const char *name;
+        void (*fn)(void);
+    } cases[] = {{"fork", case_fork}};
+    int found = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+        if (!strcmp(argv[1], cases[c].name)) {
+            cases[c].fn();
+            found = 1;
+        }
+    if (!found) {
+        fprintf(stderr, "unknown case %s\n", argv[1]);
+        return 2;
+    }
+    return test_exit(argv[1]);
+}
