@@ -92,6 +92,7 @@ typedef struct sylva__out {
     FILE *f;    /* write here (stdio) */
     char *path; /* the target */
     char *tmp;  /* the temporary, NULL when written in place */
+    int guard;  /* its slot in out_signals.c's table (0: none) */
 } sylva__out;
 int sylva__out_open(sylva__out *o, const char *path);
 /* Flush, sync, close and rename: SYLVA_OK, or SYLVA_ERR_IO with the
@@ -99,6 +100,11 @@ int sylva__out_open(sylva__out *o, const char *path);
 int sylva__out_close(sylva__out *o);
 /* Close and remove the temporary (a failed writer's way out). */
 void sylva__out_abort(sylva__out *o);
+/* While a temporary exists, SIGINT, SIGTERM and SIGHUP (when their action
+ * is the default) remove it before ending the process (core/out_signals.c):
+ * guard returns the slot to unguard with (0 when none was free). */
+int sylva__out_guard(const char *tmp);
+void sylva__out_unguard(int guard);
 /* The descriptor path names when it is a stream this process holds open
  * ("-", /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N, a link to
  * standard output's or error's file), else -1. */

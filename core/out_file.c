@@ -10,7 +10,9 @@
  * is): written through a duplicate of its descriptor, so a stream opened
  * for appending (`>> log`) is appended to, never renamed over. Any other
  * symbolic link is followed, so the link stays. Failures are SYLVA_ERR_IO
- * naming the file and the system's reason, or SYLVA_ERR_NO_MEMORY. */
+ * naming the file and the system's reason, or SYLVA_ERR_NO_MEMORY. A
+ * temporary is also removed when SIGINT, SIGTERM or SIGHUP ends the
+ * process while it exists (out_signals.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -161,12 +163,15 @@ int sylva__out_open(sylva__out *o, const char *path)
         free(target);
         return status;
     }
+    o->guard = sylva__out_guard(tmp);
     if (exists) (void)fchmod(fd, st.st_mode & 07777); /* keep the old file's mode */
     o->f = fdopen(fd, "w");
     if (!o->f) {
         int err = errno;
         close(fd);
         unlink(tmp);
+        sylva__out_unguard(o->guard);
+        o->guard = 0;
         free(tmp);
         free(target);
         return sylva__fail(SYLVA_ERR_IO, "%s: cannot open for writing: %s", path, strerror(err));
@@ -178,6 +183,7 @@ int sylva__out_open(sylva__out *o, const char *path)
 
 static void out_release(sylva__out *o)
 {
+    sylva__out_unguard(o->guard);
     free(o->path);
     free(o->tmp);
     memset(o, 0, sizeof *o);

@@ -193,6 +193,11 @@ int sylva__runtime_start(const sylva_options *opts)
      * L to the host for nothing. Eviction under memory pressure, which the
      * device-memory limit relies on, does not need it. */
     setenv("STARPU_MINIMUM_CLEAN_BUFFERS", "0", 0);
+    /* StarPU catches SIGINT (to flush FxT traces, which sylva does not
+     * make) and so hides the default action from core/out_signals.c, which
+     * removes an output's temporary on SIGINT only where the action is the
+     * default: leave the signals to the program. */
+    setenv("STARPU_CATCH_SIGNALS", "0", 0);
     setenv("STARPU_TARGET_CLEAN_BUFFERS", "0", 0);
     /* Two workers (two streams) per GPU: independent fronts of one level of
      * the tree run at once (measured on an H100, docs/performance.md). */

@@ -3,7 +3,9 @@
 # issue 36 (reliability, second round), one CASE per defect (CTest:
 # defect2.NN_cli_*), each failing on the command before its fix: outputs
 # that are the process's own streams (1; with issue 37's `-` as standard
-# output), --perm and --analysis taking what the other readers refuse (2).
+# output), --perm and --analysis taking what the other readers refuse (2),
+# SIGINT, SIGTERM or SIGHUP during a write leaving the temporary (4; the
+# library's side is test_round2 signals).
 set -u
 sylva=$1; dir=$2; case=$3
 . "$(dirname "$0")/../cli_expect.sh" # $tmp, fail, expect
@@ -91,6 +93,29 @@ with open(sys.argv[1], "wb") as f:
     f.truncate(len(hdr) + 8 * n + 8)
 PY
   SYLVA_MEMORY_LIMIT=50M expect 4 "the analysis file needs" -- factor "$small" --analysis "$tmp/big.sya" ;;
+signals) # 4: a signal during -o's write removes the temporary; the process
+  # ends by the signal and no partial output is left. The command starts
+  # with every signal's default action (a background job of a script has
+  # SIGINT ignored).
+  gen=$4
+  "$gen" lap3d7 30 -o "$tmp/big.mtx" >/dev/null
+  cd "$tmp" || exit 2
+  for sig in INT TERM HUP; do
+    rm -f x.mtx .x.mtx.sylva-*
+    python3 -c 'import os, signal, sys
+for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP): signal.signal(s, signal.SIG_DFL)
+os.execv(sys.argv[1], sys.argv[1:])' "$sylva" factor big.mtx --nrhs 64 -o x.mtx -q &
+    pid=$!
+    seen=0
+    for _ in $(seq 1 5000); do ls -A | grep -q '^\.x\.mtx\.sylva-' && { seen=1; break; }; sleep 0.002; done
+    kill -"$sig" "$pid"; wait "$pid"; rc=$?; checks=$((checks + 1))
+    [ "$seen" = 1 ] || fail "SIG$sig: no temporary was seen (the write was too fast to interrupt)"
+    [ "$rc" = $((128 + $(kill -l "$sig"))) ] || fail "SIG$sig during the write: exit $rc"
+    left=$(ls -A | grep -c '^\.x\.mtx\.sylva-')
+    [ "$left" = 0 ] || fail "SIG$sig during the write left $left temporary file(s)"
+    [ ! -e x.mtx ] || fail "SIG$sig during the write left a partial x.mtx"
+  done
+  cd - >/dev/null ;;
 *) echo "unknown case $case"; exit 2 ;;
 esac
 echo "$case: $checks checks, $fails failures"

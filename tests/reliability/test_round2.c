@@ -1,14 +1,21 @@
 /* test_round2.c CASE — the library side of the defects of issue 36
  * (reliability, second round), one CASE per defect (CTest: defect2.NN_name),
  * each written to fail on the code before its fix: fork() after sylva_init
- * (3: the child's calls hung; now each fails at once, the parent goes on).
+ * (3: the child's calls hung; now each fails at once, the parent goes on),
+ * SIGINT, SIGTERM or SIGHUP during a write (4: the hidden temporary stayed
+ * beside the output; now it is removed and the process still ends by the
+ * signal).
  * Only the public API. The command's side is cli_round2.sh. */
+#include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "reliability_util.h"
@@ -104,6 +111,85 @@ static void case_fork(void)
     sylva_finalize();
 }
 
+/* Entries of dir whose name starts with prefix. */
+static int count_entries(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    if (!d) return -1;
+    int k = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (!strncmp(e->d_name, prefix, strlen(prefix))) k++;
+    closedir(d);
+    return k;
+}
+
+/* A child writes a large solution with sylva_write_dense; once its
+ * temporary is there, the signal. Afterwards: the child ended by that
+ * signal, and neither the temporary nor a partial output is left. */
+static void signal_during_write(int sig, const char *dir)
+{
+    char target[600];
+    snprintf(target, sizeof target, "%s/x.mtx", dir);
+    const int64_t n = 4000000; /* ~80 MB of text: about a second to format */
+    fflush(NULL);
+    pid_t pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        double *X = malloc((size_t)n * sizeof *X);
+        if (!X) _exit(3);
+        for (int64_t i = 0; i < n; i++) X[i] = 1.0 / 3.0 + (double)i;
+        sylva_write_dense(target, n, 1, X, n);
+        _exit(0);
+    }
+    int seen = 0;
+    for (int t = 0; t < 20000 && !seen; t++) {
+        seen = count_entries(dir, ".x.mtx.sylva-") > 0;
+        if (!seen) nanosleep(&(struct timespec){0, 1000000}, NULL);
+    }
+    CHECK(seen, "signal %d: no temporary appeared", sig);
+    kill(pid, sig);
+    int ws = 0;
+    CHECK(waitpid(pid, &ws, 0) == pid, "waitpid");
+    CHECK(WIFSIGNALED(ws) && WTERMSIG(ws) == sig, "signal %d: the writer %s %d (it must end by the signal)", sig,
+          WIFSIGNALED(ws) ? "ended by signal" : "exited with", WIFSIGNALED(ws) ? WTERMSIG(ws) : WEXITSTATUS(ws));
+    int left = count_entries(dir, ".x.mtx.sylva-");
+    CHECK(left == 0, "signal %d: %d temporary file(s) left beside the output", sig, left);
+    struct stat st;
+    CHECK(stat(target, &st) != 0, "signal %d: a partial output (%lld bytes)", sig, (long long)st.st_size);
+    if (left > 0) { /* clean up for the next signal */
+        char cmd[700];
+        snprintf(cmd, sizeof cmd, "rm -f '%s'/.x.mtx.sylva-*", dir);
+        if (system(cmd) != 0) fprintf(stderr, "cannot clean %s\n", dir);
+    }
+}
+
+static void case_signals(void)
+{
+    char dir[256];
+    snprintf(dir, sizeof dir, "%s/sylva-signals-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(dir)) {
+        CHECK(0, "mkdtemp: %s", strerror(errno));
+        return;
+    }
+    signal_during_write(SIGINT, dir);
+    signal_during_write(SIGTERM, dir);
+    signal_during_write(SIGHUP, dir);
+    /* After the writes the program's actions are the defaults again. */
+    struct sigaction now;
+    sigaction(SIGINT, NULL, &now);
+    CHECK(now.sa_handler == SIG_DFL, "SIGINT's action is not the default after the writes");
+    double x = 1;
+    char target[600];
+    snprintf(target, sizeof target, "%s/small.mtx", dir);
+    CHECK(sylva_write_dense(target, 1, 1, &x, 1) == SYLVA_OK, "a small write: %s", sylva_last_error());
+    sigaction(SIGTERM, NULL, &now);
+    CHECK(now.sa_handler == SIG_DFL, "SIGTERM's action is not the default after a write");
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) fprintf(stderr, "cannot remove %s\n", dir);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -113,7 +199,7 @@ int main(int argc, char **argv)
     static const struct {
         const char *name;
         void (*fn)(void);
-    } cases[] = {{"fork", case_fork}};
+    } cases[] = {{"fork", case_fork}, {"signals", case_signals}};
     int found = 0;
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
         if (!strcmp(argv[1], cases[c].name)) {
