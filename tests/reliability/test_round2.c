@@ -4,7 +4,9 @@
  * (3: the child's calls hung; now each fails at once, the parent goes on),
  * SIGINT, SIGTERM or SIGHUP during a write (4: the hidden temporary stayed
  * beside the output; now it is removed and the process still ends by the
- * signal).
+ * signal), a finite right-hand side near the overflow threshold (5: the
+ * solve returned SYLVA_OK with a solution of NaN and inf; now it is scaled,
+ * and a solution that is not finite is an error).
  * Only the public API. The command's side is cli_round2.sh. */
 #include <dirent.h>
 #include <errno.h>
@@ -190,6 +192,94 @@ static void case_signals(void)
     if (system(cmd) != 0) fprintf(stderr, "cannot remove %s\n", dir);
 }
 
+/* n × n tridiag(-s, 2s, -s) (a 1-D Laplacian scaled by s). */
+static sylva_matrix *laplacian(int64_t n, double s)
+{
+    int64_t *cp = test_alloc((size_t)(n + 1) * sizeof *cp), *ri = test_alloc((size_t)(2 * n) * sizeof *ri);
+    double *v = test_alloc((size_t)(2 * n) * sizeof *v);
+    int64_t nz = 0;
+    for (int64_t j = 0; j < n; j++) {
+        cp[j] = nz;
+        ri[nz] = j;
+        v[nz++] = 2 * s;
+        if (j + 1 < n) {
+            ri[nz] = j + 1;
+            v[nz++] = -s;
+        }
+    }
+    cp[n] = nz;
+    sylva_matrix *A = NULL;
+    CHECK(sylva_matrix_from_csc(n, cp, ri, v, 1, &A) == SYLVA_OK, "from_csc: %s", sylva_last_error());
+    free(cp);
+    free(ri);
+    free(v);
+    return A;
+}
+
+/* Solve A x = b (b = value everywhere, or NaN at row 1) with a factor of
+ * the given precision; the status, x's largest |entry| and the backward
+ * error in *xmax, *berr. */
+static int solve_const(const sylva_matrix *A, sylva_dtype precision, double value, int nan_at_1, double *xmax,
+                       double *berr)
+{
+    int64_t n = A->n;
+    sylva_options o;
+    sylva_default_options(&o);
+    o.precision = precision;
+    sylva_analysis_t *an = NULL;
+    sylva_factor_t *F = NULL;
+    int st = sylva_analyze(A, &o, &an, NULL);
+    if (!st) st = sylva_factorize(an, A, &F, NULL);
+    CHECK(st == SYLVA_OK, "factorize: %s", sylva_last_error());
+    double *b = test_alloc((size_t)n * sizeof *b), *x = test_alloc((size_t)n * sizeof *x);
+    for (int64_t i = 0; i < n; i++) b[i] = value;
+    if (nan_at_1) b[1] = NAN;
+    memcpy(x, b, (size_t)n * sizeof *x);
+    *xmax = 0;
+    if (!st) st = sylva_solve_ex(F, NULL, SYLVA_FLOAT64, 1, x, n, NULL);
+    for (int64_t i = 0; i < n; i++)
+        if (!(fabs(x[i]) <= *xmax)) *xmax = fabs(x[i]); /* NaN wins */
+    *berr = sylva_backward_error(A, x, b);
+    free(b);
+    free(x);
+    sylva_factor_free(F);
+    sylva_analysis_free(an);
+    return st;
+}
+
+static void case_huge_rhs(void)
+{
+    if (start()) return;
+    double xmax, berr;
+    /* x = A⁻¹ b ≈ 1.13e306: finite, but the unscaled solve overflows */
+    sylva_matrix *A = laplacian(300, 1e4);
+    int st = solve_const(A, SYLVA_FLOAT64, 1e306, 0, &xmax, &berr);
+    CHECK(st == SYLVA_OK, "b = 1e306: %s (%s)", sylva_status_name(st), sylva_last_error());
+    CHECK(xmax > 1e306 && xmax < 1.2e306, "b = 1e306: max |x| = %g, not about 1.13e306", xmax);
+    CHECK(berr <= 1e-14, "b = 1e306: backward error %g", berr);
+    /* the same in mixed precision (a float factor, double b far beyond FLT_MAX) */
+    st = solve_const(A, SYLVA_FLOAT32, 1e306, 0, &xmax, &berr);
+    CHECK(st == SYLVA_OK && xmax > 1e306 && xmax < 1.2e306 && berr <= 1e-5,
+          "b = 1e306, float factor: %s, max |x| = %g, backward error %g (%s)", sylva_status_name(st), xmax, berr,
+          sylva_last_error());
+    sylva_matrix_free(A);
+    /* a solution beyond DBL_MAX: an error naming the entry, never OK */
+    A = laplacian(300, 1.0);
+    st = solve_const(A, SYLVA_FLOAT64, 1e306, 0, &xmax, &berr);
+    CHECK(st == SYLVA_ERR_BAD_VALUE && contains(sylva_last_error(), "the solution is not finite: X("),
+          "x beyond DBL_MAX: %s (%s)", sylva_status_name(st), sylva_last_error());
+    /* a NaN in b: refused, naming it */
+    st = solve_const(A, SYLVA_FLOAT64, 1.0, 1, &xmax, &berr);
+    CHECK(st == SYLVA_ERR_BAD_VALUE && contains(sylva_last_error(), "B(2, 1) is NaN"), "NaN in b: %s (%s)",
+          sylva_status_name(st), sylva_last_error());
+    /* an ordinary b is untouched: the same solution as before */
+    st = solve_const(A, SYLVA_FLOAT64, 1.0, 0, &xmax, &berr);
+    CHECK(st == SYLVA_OK && fabs(xmax - 11325.0) < 1e-6 && berr <= 1e-14, "b = 1: %s, max |x| = %.17g, berr %g",
+          sylva_status_name(st), xmax, berr);
+    sylva_matrix_free(A);
+    sylva_finalize();
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -199,7 +289,7 @@ int main(int argc, char **argv)
     static const struct {
         const char *name;
         void (*fn)(void);
-    } cases[] = {{"fork", case_fork}, {"signals", case_signals}};
+    } cases[] = {{"fork", case_fork}, {"signals", case_signals}, {"huge_rhs", case_huge_rhs}};
     int found = 0;
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
         if (!strcmp(argv[1], cases[c].name)) {
