@@ -10,6 +10,7 @@
  * its values factored over every rank; each step's outcome is every
  * rank's (sylva__dist_agree).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +39,7 @@ static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
     if (info) {
         memset(info, 0, sizeof *info);
         info->failed_column = -1;
+        info->pivot_ratio = NAN;
     }
     int status = sylva__runtime_check(who);
     if (status) return status;
@@ -95,6 +97,10 @@ static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
         F->pivots_checked = 1;
     }
     double secs = sylva__now() - t0;
+    /* The pivot ratio where L is on the host (O(n), collective when
+     * distributed); a GPU factor's is not computed (NaN). */
+    double ratio = NAN;
+    if (!status && rep.mode == SYLVA_MODE_CPU) status = sylva__numeric_pivot_ratio(F->num, &ratio);
     if (!status) sylva__api_progress(&an->opts, "factorize", 1);
     F->gpus = rep.mode == SYLVA_MODE_CPU ? 0 : rep.gpus < SYLVA__MAX_GPUS ? rep.gpus : SYLVA__MAX_GPUS;
     memcpy(F->gpu, rep.gpu, sizeof F->gpu);
@@ -123,6 +129,7 @@ static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
         info->busy_seconds = rep.busy_seconds;
         info->bytes_sent = rep.bytes_sent;
         info->bytes_received = rep.bytes_received;
+        info->pivot_ratio = ratio;
     }
     return status;
 }

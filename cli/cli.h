@@ -1,6 +1,6 @@
 /* cli.h — shared pieces of the `sylva` command: parsed arguments, exit codes
  * (0 ok, 1 bad input, 2 usage, 3 not positive definite, 4 runtime or
- * resource failure), the steps the subcommands share and the subcommands. */
+ * resource failure, 5 numerically singular with --fail-singular), the steps the subcommands share and the subcommands. */
 #ifndef SYLVA_CLI_H
 #define SYLVA_CLI_H
 
@@ -8,7 +8,7 @@
 
 #include "sylva.h"
 
-enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_NOT_SPD = 3, EXIT_RUNTIME = 4 };
+enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_NOT_SPD = 3, EXIT_RUNTIME = 4, EXIT_SINGULAR = 5 };
 
 /* The commands an option applies to (options.c). */
 enum { CMD_FACTOR = 1, CMD_ANALYZE = 2, CMD_STUDY = 4 };
@@ -36,6 +36,7 @@ typedef struct cli_args {
     int quiet;            /* --quiet: no progress, no summary on stdout */
     FILE *report;         /* the summary's stream: stdout, or stderr when an output is "-" */
     int rcond;            /* --rcond: estimate the condition number */
+    int fail_singular;    /* --fail-singular: a pivot ratio or rcond below epsilon exits 5 */
     double max_berr;      /* --max-backward-error; 0: the precision's default */
     sylva_read_options read; /* --symmetric-both, --symmetrize */
 } cli_args;

@@ -60,6 +60,7 @@ void factor_report_print(const cli_args *a, const factor_report *r)
     fprintf(a->report, "  backward error %.3e (%lld right-hand side%s%s%s), log det %.10g", r->berr, (long long)r->nrhs,
            r->nrhs == 1 ? "" : "s", a->rhs ? "" : ", b = ", a->rhs ? "" : r->rhs, r->logdet);
     if (a->rcond) fprintf(a->report, ", rcond %.3e", r->rcond);
+    if (!isnan(r->fi.pivot_ratio)) fprintf(a->report, ", pivot ratio %.3e", r->fi.pivot_ratio);
     fprintf(a->report, "\n");
 }
 
@@ -124,6 +125,7 @@ static void json_options(json_writer *j, const cli_args *a, const factor_report 
     json_str(j, "trace", a->trace);
     json_num(j, "max_backward_error", r->max_berr);
     json_bool(j, "rcond", a->rcond);
+    json_bool(j, "fail_singular", a->fail_singular);
     json_int(j, "nrhs", a->nrhs);
     if (o->refine == SYLVA_REFINE_AUTO) json_str(j, "refine", "auto");
     else json_int(j, "refine", o->refine);
@@ -141,8 +143,10 @@ int factor_report_json(const cli_args *a, const factor_report *r)
     json_writer j;
     int st = json_open(&j, a->json, '{');
     if (st) return st;
-    json_str(&j, "status", r->inaccurate ? "inaccurate" : sylva_status_name(r->status));
+    int failed_singular = !r->status && !r->inaccurate && r->singular && a->fail_singular;
+    json_str(&j, "status", r->inaccurate ? "inaccurate" : failed_singular ? "singular" : sylva_status_name(r->status));
     if (r->status) json_str(&j, "message", cli_message(r->status));
+    if (failed_singular) json_str(&j, "message", "numerically singular: pivot ratio or rcond below epsilon");
     if (r->inaccurate) {
         char msg[64];
         snprintf(msg, sizeof msg, "backward error exceeds %.3g", r->max_berr);
@@ -289,6 +293,8 @@ int factor_report_json(const cli_args *a, const factor_report *r)
     json_end(&j);
     json_num(&j, "logdet", r->logdet);
     json_num(&j, "rcond", r->rcond);
+    json_num(&j, "pivot_ratio", r->fi.pivot_ratio);
+    json_bool(&j, "singular", r->singular);
     json_int(&j, "failed_column", r->fi.failed_column >= 0 ? r->fi.failed_column + 1 : -1);
     return json_close(&j);
 }

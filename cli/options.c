@@ -25,7 +25,7 @@ enum {
     O_RHS = 256, O_JSON, O_BATCHES, O_ORDERING, O_PERM, O_POLICY, O_THREADS, O_GPUS, O_MODE,
     O_DEVICE_MEMORY, O_GPU_MAP, O_SCHEDULER, O_PRECISION, O_REPEAT, O_SMALL_ROWS, O_TILE_ROWS, O_GPU_TILE_ROWS, O_BATCH_FLOPS,
     O_SAVE, O_ANALYSIS, O_MAX_BERR, O_RCOND, O_PROGRESS, O_SYMMETRIC_BOTH, O_SYMMETRIZE, O_TRACE,
-    O_POLICIES, O_THRESHOLDS, O_NRHS, O_REFINE, O_SOLVE_MODE, O_SOLVE_BLOCK
+    O_POLICIES, O_THRESHOLDS, O_NRHS, O_REFINE, O_SOLVE_MODE, O_SOLVE_BLOCK, O_FAIL_SINGULAR
 };
 
 typedef struct opt_spec {
@@ -111,6 +111,9 @@ static const opt_spec specs[] = {
      "a larger backward error fails the run (exit 4; default 1e-12,\n"
      "1e-5 with --precision single)"},
     {"rcond", O_RCOND, NULL, CMD_FACTOR, "estimate the reciprocal condition number (1-norm, Hager-Higham)"},
+    {"fail-singular", O_FAIL_SINGULAR, NULL, CMD_FACTOR,
+     "a matrix singular to working precision (pivot ratio, or --rcond,\n"
+     "below epsilon) fails the run (exit 5, no -o) instead of a warning"},
     {"progress", O_PROGRESS, NULL, ALL, "show the progress line even when stderr is not a terminal"},
     {"quiet", 'q', NULL, ALL, "no progress line and no summary (errors still on stderr)"},
     {"verbose", 'v', NULL, ALL, "workers, scheduler, where it ran, analysis statistics (stderr)"},
@@ -451,6 +454,7 @@ static int apply(cli_args *a, const opt_spec *s, const char *v)
         break;
     }
     case O_RCOND: a->rcond = 1; break;
+    case O_FAIL_SINGULAR: a->fail_singular = 1; break;
     case O_PROGRESS:
         if (!a->quiet) a->progress = 1;
         break;

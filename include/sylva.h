@@ -542,7 +542,16 @@ typedef struct sylva_factor_info {
     double busy_seconds;           /* this rank's workers' time in tasks */
     double bytes_sent, bytes_received; /* between ranks, this rank's */
     int ranks;
-    char reserved[84];
+    /* Fields below were added after 0.1.0 out of `reserved` (the struct
+     * keeps its size and every earlier field its offset; the 4 bytes after
+     * `ranks` are alignment). */
+    /* (min_j L_jj / max_j L_jj)²: CHOLMOD's cheap estimate of the reciprocal
+     * condition number, from the pivots of the last factorization (of the
+     * float pivots with a single-precision factor). Below the precision's
+     * epsilon the matrix is singular to working precision. NaN where not
+     * computed: a factorization whose L stays on a GPU, a failed one. */
+    double pivot_ratio;
+    char reserved[72];
 } sylva_factor_info;
 
 /* Numeric factorization of A (same pattern as analyzed). info may be NULL. */

@@ -5,7 +5,8 @@
 # that are the process's own streams (1; with issue 37's `-` as standard
 # output), --perm and --analysis taking what the other readers refuse (2),
 # SIGINT, SIGTERM or SIGHUP during a write leaving the temporary (4; the
-# library's side is test_round2 signals).
+# library's side is test_round2 signals), numerically singular matrices
+# passing without a word (6).
 set -u
 sylva=$1; dir=$2; case=$3
 . "$(dirname "$0")/../cli_expect.sh" # $tmp, fail, expect
@@ -116,6 +117,35 @@ os.execv(sys.argv[1], sys.argv[1:])' "$sylva" factor big.mtx --nrhs 64 -o x.mtx 
     [ ! -e x.mtx ] || fail "SIG$sig during the write left a partial x.mtx"
   done
   cd - >/dev/null ;;
+singular) # 6: the pivot ratio in the summary and the JSON; a warning below
+  # epsilon (pivot ratio, or --rcond); --fail-singular makes it exit 5
+  printf '%%%%MatrixMarket matrix coordinate real symmetric\n3 3 3\n1 1 1\n2 2 1e-20\n3 3 1\n' >"$tmp/d.mtx"
+  expect 0 "pivot ratio 1.000e-20" -- factor "$tmp/d.mtx" --json "$tmp/d.json"
+  grep -qF "warning: $tmp/d.mtx is singular to working precision (pivot ratio" "$tmp/err" || fail "no warning: $(cat "$tmp/err")"
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(not (abs(d['pivot_ratio'] - 1e-20) < 1e-30 and d['singular'] is True and d['status'] == 'ok'))" "$tmp/d.json" ||
+    fail "JSON pivot_ratio/singular: $(grep -E 'pivot|singular|status' "$tmp/d.json")"
+  expect 5 "numerically singular (--fail-singular); the solution is not written" -- factor "$tmp/d.mtx" --fail-singular -o "$tmp/x.mtx" --json "$tmp/f.json"
+  [ ! -e "$tmp/x.mtx" ] || fail "--fail-singular wrote -o"
+  grep -q '"status": "singular"' "$tmp/f.json" || fail "JSON status under --fail-singular: $(grep status "$tmp/f.json")"
+  # the singular Neumann Laplacian: rounding makes it factor; --rcond sees it
+  python3 - "$tmp/neu.mtx" "$tmp/nb.mtx" <<'PY'
+import sys
+n = 200
+with open(sys.argv[1], "w") as f:
+    f.write("%%%%MatrixMarket matrix coordinate real symmetric\n%d %d %d\n" % (n, n, 2 * n - 1))
+    for i in range(n):
+        f.write("%d %d %d\n" % (i + 1, i + 1, 1 if i in (0, n - 1) else 2))
+        if i + 1 < n: f.write("%d %d -1\n" % (i + 2, i + 1))
+with open(sys.argv[2], "w") as f:
+    f.write("%%%%MatrixMarket matrix array real general\n%d 1\n" % n)
+    for i in range(n): f.write("%r\n" % ((i - (n - 1) / 2.0) / n))
+PY
+  expect 0 "(rcond" -- factor "$tmp/neu.mtx" --rhs "$tmp/nb.mtx" --rcond
+  grep -qF "singular to working precision" "$tmp/err" || fail "Neumann --rcond: no warning"
+  expect 5 "numerically singular" -- factor "$tmp/neu.mtx" --rhs "$tmp/nb.mtx" --rcond --fail-singular
+  # a well-conditioned matrix: no warning, --fail-singular passes
+  expect 0 "pivot ratio" -- factor "$small" --fail-singular
+  grep -q "warning" "$tmp/err" && fail "a warning for bcsstk01: $(cat "$tmp/err")" ;;
 *) echo "unknown case $case"; exit 2 ;;
 esac
 echo "$case: $checks checks, $fails failures"

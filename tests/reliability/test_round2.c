@@ -6,7 +6,9 @@
  * beside the output; now it is removed and the process still ends by the
  * signal), a finite right-hand side near the overflow threshold (5: the
  * solve returned SYLVA_OK with a solution of NaN and inf; now it is scaled,
- * and a solution that is not finite is an error).
+ * and a solution that is not finite is an error), the pivot ratio of
+ * sylva_factor_info (6: numerically singular matrices passed without a
+ * word; the command's warning and --fail-singular are cli_round2.sh's).
  * Only the public API. The command's side is cli_round2.sh. */
 #include <dirent.h>
 #include <errno.h>
@@ -280,6 +282,67 @@ static void case_huge_rhs(void)
     sylva_finalize();
 }
 
+/* diag(d) as a sylva matrix. */
+static sylva_matrix *diagonal(int64_t n, const double *d)
+{
+    int64_t *cp = test_alloc((size_t)(n + 1) * sizeof *cp), *ri = test_alloc((size_t)n * sizeof *ri);
+    for (int64_t j = 0; j <= n; j++) cp[j] = j;
+    for (int64_t j = 0; j < n; j++) ri[j] = j;
+    sylva_matrix *A = NULL;
+    CHECK(sylva_matrix_from_csc(n, cp, ri, d, 1, &A) == SYLVA_OK, "from_csc: %s", sylva_last_error());
+    free(cp);
+    free(ri);
+    return A;
+}
+
+static void case_pivot_ratio(void)
+{
+    if (start()) return;
+    /* L = diag(2, 1, 3): (min/max)² = 1/9, in double and in single */
+    double d[3] = {4, 1, 9};
+    sylva_matrix *A = diagonal(3, d);
+    for (int single = 0; single < 2; single++) {
+        sylva_options o;
+        sylva_default_options(&o);
+        o.precision = single ? SYLVA_FLOAT32 : SYLVA_FLOAT64;
+        sylva_analysis_t *an = NULL;
+        sylva_factor_t *F = NULL;
+        sylva_factor_info fi;
+        memset(&fi, 0, sizeof fi);
+        CHECK(sylva_analyze(A, &o, &an, NULL) == SYLVA_OK, "analyze: %s", sylva_last_error());
+        CHECK(sylva_factorize(an, A, &F, &fi) == SYLVA_OK, "factorize: %s", sylva_last_error());
+        CHECK(fabs(fi.pivot_ratio - 1.0 / 9.0) <= 1e-7 / 9, "%s: pivot ratio %.17g, want 1/9",
+              single ? "single" : "double", fi.pivot_ratio);
+        /* a refactorization with new values: its own ratio */
+        double d2[3] = {1, 1e-20, 1};
+        sylva_matrix *B = diagonal(3, d2);
+        memset(&fi, 0, sizeof fi);
+        int st = sylva_refactorize(F, B, &fi);
+        if (!single) {
+            CHECK(st == SYLVA_OK && fabs(fi.pivot_ratio - 1e-20) <= 1e-34, "refactorize: %s, pivot ratio %g",
+                  sylva_status_name(st), fi.pivot_ratio);
+        }
+        sylva_matrix_free(B);
+        sylva_factor_free(F);
+        sylva_analysis_free(an);
+    }
+    sylva_matrix_free(A);
+    /* a failed factorization reports none (NaN), not 0 */
+    double bad[2] = {1, -1};
+    A = diagonal(2, bad);
+    sylva_analysis_t *an = NULL;
+    sylva_factor_t *F = NULL;
+    sylva_factor_info fi;
+    memset(&fi, 0, sizeof fi);
+    CHECK(sylva_analyze(A, NULL, &an, NULL) == SYLVA_OK, "analyze: %s", sylva_last_error());
+    CHECK(sylva_factorize(an, A, &F, &fi) == SYLVA_ERR_NOT_SPD, "an indefinite matrix factored");
+    CHECK(isnan(fi.pivot_ratio), "failed factorization: pivot ratio %g, want NaN", fi.pivot_ratio);
+    sylva_factor_free(F);
+    sylva_analysis_free(an);
+    sylva_matrix_free(A);
+    sylva_finalize();
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -289,7 +352,8 @@ int main(int argc, char **argv)
     static const struct {
         const char *name;
         void (*fn)(void);
-    } cases[] = {{"fork", case_fork}, {"signals", case_signals}, {"huge_rhs", case_huge_rhs}};
+    } cases[] = {{"fork", case_fork}, {"signals", case_signals}, {"huge_rhs", case_huge_rhs},
+                 {"pivot_ratio", case_pivot_ratio}};
     int found = 0;
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
         if (!strcmp(argv[1], cases[c].name)) {
