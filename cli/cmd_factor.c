@@ -78,6 +78,15 @@ static void report_where(const cli_args *a, const sylva_factor_info *fi)
 /* The not-positive-definite message, with the file and the likely causes. */
 static void explain_not_spd(const cli_args *a, const factor_report *r)
 {
+    if (a->opts.precision == SYLVA_FLOAT32) {
+        /* The float32 copy of the matrix, not the file, failed. */
+        fprintf(stderr,
+                "sylva: %s is not positive definite in single precision (column %lld, 1-based, in the file's "
+                "numbering): rounding its values to float can make a positive definite matrix indefinite;\n"
+                "       try --precision double.\n",
+                a->file, (long long)(r->fi.failed_column + 1));
+        return;
+    }
     fprintf(stderr, "sylva: %s is not positive definite (column %lld, 1-based, in the file's numbering).\n",
             a->file, (long long)(r->fi.failed_column + 1));
     if (r->input.mirrored > 0)

@@ -6,7 +6,7 @@
 # output), --perm and --analysis taking what the other readers refuse (2),
 # SIGINT, SIGTERM or SIGHUP during a write leaving the temporary (4; the
 # library's side is test_round2 signals), numerically singular matrices
-# passing without a word (6).
+# passing without a word (6), single precision blaming the matrix (7).
 set -u
 sylva=$1; dir=$2; case=$3
 . "$(dirname "$0")/../cli_expect.sh" # $tmp, fail, expect
@@ -146,6 +146,13 @@ PY
   # a well-conditioned matrix: no warning, --fail-singular passes
   expect 0 "pivot ratio" -- factor "$small" --fail-singular
   grep -q "warning" "$tmp/err" && fail "a warning for bcsstk01: $(cat "$tmp/err")" ;;
+single) # 7: an SPD matrix that rounding to float makes indefinite: said so,
+  # with the way out; in double it factors
+  printf '%%%%MatrixMarket matrix coordinate real symmetric\n2 2 3\n1 1 1\n2 1 0.99999999\n2 2 1\n' >"$tmp/f.mtx"
+  expect 0 "backward error" -- factor "$tmp/f.mtx"
+  expect 3 "$tmp/f.mtx is not positive definite in single precision (column 2" -- factor "$tmp/f.mtx" --precision single
+  grep -qF "try --precision double" "$tmp/err" || fail "no --precision double hint: $(cat "$tmp/err")"
+  grep -qF "Likely causes: the matrix is indefinite" "$tmp/err" && fail "single precision still blames the matrix" ;;
 *) echo "unknown case $case"; exit 2 ;;
 esac
 echo "$case: $checks checks, $fails failures"
