@@ -71,6 +71,11 @@ int cli_fail_output(int status);
  * file, else SYLVA_OK. cli_check_outputs checks -o, --batches and --save
  * (--json is checked first, on its own: its failure has no JSON). */
 int cli_check_output(const char *option, const char *path);
+/* No output is an input (the matrix, --rhs, --perm, --analysis) or another
+ * output (existing regular files by inode, new ones by real path):
+ * SYLVA_ERR_IO naming both. Checked first, before even the JSON is
+ * written (it could be the input). */
+int cli_check_overlaps(const cli_args *a);
 int cli_check_outputs(const cli_args *a);
 /* s (len bytes) quoted for a message into buf (cap bytes, at least 8):
  * 'text', control bytes and backslashes escaped (\x1b, \\), "..." before

@@ -76,7 +76,8 @@ int cli_cmd_analyze(const cli_args *a)
     memset(&ai, 0, sizeof ai);
     int output_failed = 0;
     double t_read = 0;
-    int status = cli_check_output("--json", a->json);
+    int status = cli_check_overlaps(a);
+    if (!status) status = cli_check_output("--json", a->json);
     if (status) return cli_fail(status);
     status = cli_check_outputs(a);
     if (!status) {

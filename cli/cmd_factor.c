@@ -111,7 +111,8 @@ int cli_cmd_factor(const cli_args *a)
     sylva_factor_t *F = NULL;
     double *B = NULL, *X = NULL;
     int status;
-    if ((status = cli_check_output("--json", a->json))) return cli_fail(status);
+    if ((status = cli_check_overlaps(a)) || (status = cli_check_output("--json", a->json)))
+        return cli_fail(status);
     if ((status = cli_check_outputs(a))) return finish(a, &r, status);
     /* The runtime first: under mpirun only rank 0 reads, and its outcome
      * is every rank's (sylva_agree); the others follow each collective

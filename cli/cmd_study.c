@@ -204,6 +204,7 @@ int cli_cmd_study(const cli_args *a)
     snprintf(json_path, sizeof json_path, "%s/study.json", s.dir);
     snprintf(html_path, sizeof html_path, "%s/study.html", s.dir);
     int status = check_dir(s.dir);
+    if (!status) status = cli_check_overlaps(a);
     if (!status) status = cli_check_outputs(a);
     if (status) return cli_fail(status);
     int64_t nrhs = 0;

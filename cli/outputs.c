@@ -4,7 +4,8 @@
  * and renamed, sylva_write_file), and an existing file must be a regular
  * file we may replace, or a device or FIFO (written in place). "-" is
  * standard output, which must be open for writing; a link (/dev/stdout,
- * one of the user's) is checked where it leads. */
+ * one of the user's) is checked where it leads. No output may be one of
+ * the inputs or another output. */
 #include <fcntl.h>
 #include <errno.h>
 #include <libgen.h>
@@ -48,6 +49,68 @@ int cli_check_output(const char *option, const char *path)
                            strerror(errno));
     free(copy);
     return status;
+}
+
+/* path's identity for comparisons: an existing regular file by device
+ * and inode (*key_name NULL), a file to be created by its directory's real
+ * path and its name (*key_name malloc'd); 0 when it is neither (a device, a
+ * stream: several outputs may share /dev/null). */
+static int identity(const char *path, struct stat *st, char **key_name)
+{
+    *key_name = NULL;
+    if (!path || !strcmp(path, "-")) return 0;
+    if (stat(path, st) == 0) return S_ISREG(st->st_mode);
+    char *copy = strdup(path), *base = strdup(path);
+    if (!copy || !base) {
+        free(copy);
+        free(base);
+        return 0;
+    }
+    char *dir = realpath(dirname(copy), NULL);
+    if (dir) {
+        const char *b = basename(base);
+        size_t len = strlen(dir) + strlen(b) + 2;
+        if ((*key_name = malloc(len))) snprintf(*key_name, len, "%s/%s", dir, b);
+    }
+    free(dir);
+    free(copy);
+    free(base);
+    return *key_name != NULL;
+}
+
+static int same_file(const char *p, const char *q)
+{
+    struct stat sp, sq;
+    char *np, *nq;
+    int ip = identity(p, &sp, &np), iq = identity(q, &sq, &nq);
+    int same = ip && iq &&
+               (np || nq ? np && nq && !strcmp(np, nq) : sp.st_dev == sq.st_dev && sp.st_ino == sq.st_ino);
+    free(np);
+    free(nq);
+    return same;
+}
+
+/* No output is an input of the run, and no two outputs are one file: the
+ * second would replace the first (the solution lost) or the input. */
+int cli_check_overlaps(const cli_args *a)
+{
+    const char *out_names[] = {"-o", "--json", "--batches", "--trace", "--save"};
+    const char *outs[] = {a->cmd == CMD_STUDY ? NULL : a->output, a->json, a->batches, a->trace, a->save};
+    const char *in_names[] = {"the matrix", "--rhs", "--perm", "--analysis"};
+    const char *ins[] = {a->file, a->rhs, a->perm, a->analysis};
+    enum { NOUT = sizeof outs / sizeof *outs, NIN = sizeof ins / sizeof *ins };
+    for (int i = 0; i < NOUT; i++) {
+        if (!outs[i]) continue;
+        for (int k = 0; k < NIN; k++)
+            if (ins[k] && same_file(outs[i], ins[k]))
+                return cli_error(SYLVA_ERR_IO, "%s %s is %s %s: it would be replaced; write elsewhere", out_names[i],
+                                 outs[i], in_names[k], ins[k]);
+        for (int j = 0; j < i; j++)
+            if (outs[j] && same_file(outs[i], outs[j]))
+                return cli_error(SYLVA_ERR_IO, "%s %s and %s %s are the same file: one would replace the other",
+                                 out_names[j], outs[j], out_names[i], outs[i]);
+    }
+    return SYLVA_OK;
 }
 
 int cli_check_outputs(const cli_args *a)

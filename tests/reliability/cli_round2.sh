@@ -6,7 +6,8 @@
 # output), --perm and --analysis taking what the other readers refuse (2),
 # SIGINT, SIGTERM or SIGHUP during a write leaving the temporary (4; the
 # library's side is test_round2 signals), numerically singular matrices
-# passing without a word (6), single precision blaming the matrix (7).
+# passing without a word (6), single precision blaming the matrix (7), an
+# output over the input or over another output (8).
 set -u
 sylva=$1; dir=$2; case=$3
 . "$(dirname "$0")/../cli_expect.sh" # $tmp, fail, expect
@@ -153,6 +154,24 @@ single) # 7: an SPD matrix that rounding to float makes indefinite: said so,
   expect 3 "$tmp/f.mtx is not positive definite in single precision (column 2" -- factor "$tmp/f.mtx" --precision single
   grep -qF "try --precision double" "$tmp/err" || fail "no --precision double hint: $(cat "$tmp/err")"
   grep -qF "Likely causes: the matrix is indefinite" "$tmp/err" && fail "single precision still blames the matrix" ;;
+overlap) # 8: an output naming an input, or two outputs one file: refused
+  # before any work (exit 1), the input untouched
+  cp "$small" "$tmp/m.mtx"; cp "$small" "$tmp/keep.mtx"
+  printf '%%%%MatrixMarket matrix array real general\n48 1\n' >"$tmp/b.mtx"; seq 1 48 >>"$tmp/b.mtx"
+  expect 1 "-o $tmp/m.mtx is the matrix $tmp/m.mtx" -- factor "$tmp/m.mtx" -o "$tmp/m.mtx"
+  expect 1 "--json $tmp/./m.mtx is the matrix" -- factor "$tmp/m.mtx" --json "$tmp/./m.mtx"
+  expect 1 "--save $tmp/m.mtx is the matrix" -- analyze "$tmp/m.mtx" --save "$tmp/m.mtx"
+  expect 1 "--json $tmp/m.mtx is the matrix" -- analyze "$tmp/m.mtx" --json "$tmp/m.mtx"
+  expect 1 "-o $tmp/b.mtx is --rhs" -- factor "$tmp/m.mtx" --rhs "$tmp/b.mtx" -o "$tmp/b.mtx"
+  expect 1 "--save $tmp/m.mtx is the matrix" -- study "$tmp/m.mtx" --save "$tmp/m.mtx" -o "$tmp/st"
+  cmp -s "$tmp/m.mtx" "$tmp/keep.mtx" || fail "the input matrix was changed"
+  expect 1 "-o $tmp/X and --json $tmp/X are the same file" -- factor "$tmp/m.mtx" -o "$tmp/X" --json "$tmp/X"
+  [ ! -e "$tmp/X" ] || fail "-o X --json X wrote X"
+  ln -s m.mtx "$tmp/link.mtx"
+  expect 1 "is the matrix" -- factor "$tmp/m.mtx" -o "$tmp/link.mtx"
+  cmp -s "$tmp/m.mtx" "$tmp/keep.mtx" || fail "the input matrix was changed through a link"
+  # devices may be shared
+  expect 0 "backward error" -- factor "$tmp/m.mtx" -o /dev/null --json /dev/null ;;
 *) echo "unknown case $case"; exit 2 ;;
 esac
 echo "$case: $checks checks, $fails failures"
