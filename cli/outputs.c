@@ -5,8 +5,10 @@
  * file we may replace, or a device or FIFO (written in place). "-" is
  * standard output, which must be open for writing; a link (/dev/stdout,
  * one of the user's) is checked where it leads. No output may be one of
- * the inputs or another output. */
+ * the inputs or another output, nor have a name longer than its file
+ * system holds. */
 #include <fcntl.h>
+#include <limits.h>
 #include <errno.h>
 #include <libgen.h>
 #include <stdlib.h>
@@ -47,6 +49,22 @@ int cli_check_output(const char *option, const char *path)
     else if (access(dir, W_OK | X_OK) != 0)
         status = cli_error(SYLVA_ERR_IO, "%s: cannot write %s: directory %s: %s", option, path, dir,
                            strerror(errno));
+    if (!status) {
+        /* A name the directory's file system cannot hold fails only at the
+         * rename, after the work: say so now. */
+        char *b = strdup(path);
+        if (!b) status = cli_error(SYLVA_ERR_NO_MEMORY, "out of memory");
+        long name_max = status ? 0 : pathconf(dir, _PC_NAME_MAX);
+        if (name_max <= 0) name_max = NAME_MAX;
+        size_t len = b ? strlen(basename(b)) : 0;
+        if (!status && len > (size_t)name_max)
+            status = cli_error(SYLVA_ERR_IO, "%s: cannot write %.40s...: the name has %zu bytes, more than the %ld the "
+                               "file system allows", option, path, len, name_max);
+        else if (!status && strlen(path) >= PATH_MAX)
+            status = cli_error(SYLVA_ERR_IO, "%s: cannot write %.40s...: the path has %zu bytes, at most %d are allowed",
+                               option, path, strlen(path), PATH_MAX - 1);
+        free(b);
+    }
     free(copy);
     return status;
 }

@@ -7,7 +7,8 @@
 # SIGINT, SIGTERM or SIGHUP during a write leaving the temporary (4; the
 # library's side is test_round2 signals), numerically singular matrices
 # passing without a word (6), single precision blaming the matrix (7), an
-# output over the input or over another output (8).
+# output over the input or over another output (8), a name too long for
+# the file system found only after the run (9).
 set -u
 sylva=$1; dir=$2; case=$3
 . "$(dirname "$0")/../cli_expect.sh" # $tmp, fail, expect
@@ -172,6 +173,13 @@ overlap) # 8: an output naming an input, or two outputs one file: refused
   cmp -s "$tmp/m.mtx" "$tmp/keep.mtx" || fail "the input matrix was changed through a link"
   # devices may be shared
   expect 0 "backward error" -- factor "$tmp/m.mtx" -o /dev/null --json /dev/null ;;
+long_name) # 9: refused before the work (exit 1), for every output
+  long=$(printf 'x%.0s' $(seq 1 300))
+  for opt in -o --json --batches --save; do
+    expect 1 "the name has 300 bytes, more than the" -- factor "$small" $opt "$tmp/$long"
+  done
+  expect 1 "the name has 300 bytes" -- analyze "$small" --json "$tmp/$long"
+  expect 0 "backward error" -- factor "$small" -o "$tmp/$(printf 'y%.0s' $(seq 1 255))" ;;
 *) echo "unknown case $case"; exit 2 ;;
 esac
 echo "$case: $checks checks, $fails failures"
