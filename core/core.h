@@ -34,6 +34,10 @@ extern "C" {
  * sylva_last_error()) and return `status`. */
 int sylva__fail(int status, const char *fmt, ...) SYLVA_PRINTF(2, 3);
 void sylva__clear_error(void);
+/* src into dst (cap bytes, NUL-terminated, truncated to fit) with control
+ * bytes (below 0x20, and 0x7f) written as \xHH: what every message goes
+ * through (sylva__fail). */
+void sylva__escape_controls(char *dst, size_t cap, const char *src);
 const char *sylva__last_error(void);
 /* The status table of sylva.h: "not_spd", and a one-line description. */
 const char *sylva__status_name(int status);

@@ -8,7 +8,8 @@
 # library's side is test_round2 signals), numerically singular matrices
 # passing without a word (6), single precision blaming the matrix (7), an
 # output over the input or over another output (8), a name too long for
-# the file system found only after the run (9).
+# the file system found only after the run (9), control bytes of input
+# files reaching the terminal through messages (10).
 set -u
 sylva=$1; dir=$2; case=$3
 . "$(dirname "$0")/../cli_expect.sh" # $tmp, fail, expect
@@ -180,6 +181,24 @@ long_name) # 9: refused before the work (exit 1), for every output
   done
   expect 1 "the name has 300 bytes" -- analyze "$small" --json "$tmp/$long"
   expect 0 "backward error" -- factor "$small" -o "$tmp/$(printf 'y%.0s' $(seq 1 255))" ;;
+controls) # 10: every message escapes control bytes (\x1b), whatever
+  # part of a file they come from
+  esc=$(printf '\033')
+  printf '%%%%MatrixMarket matrix coordinate real \033]0;pwned\007\n1 1 1\n1 1 1\n' >"$tmp/banner.mtx"
+  printf '%%%%MatrixMarket matrix coordinate real symmetric\n1 1 1\n1 1 \033[2J\n' >"$tmp/value.mtx"
+  printf '%%%%MatrixMarket matrix array real general\n48 1\n\033[2J\n' >"$tmp/rhs.mtx"
+  { seq 1 47; printf '\033[2J\n'; } >"$tmp/perm.txt"
+  cp "$small" "$tmp/name$(printf '\033')[2J.mtx"
+  for args in "factor $tmp/banner.mtx" "factor $tmp/value.mtx" "factor $small --rhs $tmp/rhs.mtx" \
+              "factor $small --perm $tmp/perm.txt" "analyze $tmp/banner.mtx --json $tmp/j.json"; do
+    # shellcheck disable=SC2086
+    expect 1 '\x1b' -- $args
+    grep -q "$esc" "$tmp/err" "$tmp/out" && fail "sylva $args: a raw ESC reached the terminal: $(cat -v "$tmp/err")"
+  done
+  expect 1 '\x1b' -- factor "$tmp/name${esc}[2J.mtx" --rhs "$tmp/rhs.mtx"
+  grep -q "$esc" "$tmp/err" && fail "a file name's ESC reached the terminal: $(cat -v "$tmp/err")"
+  python3 -c "import json,sys; m=json.load(open(sys.argv[1]))['message']; sys.exit('\x1b' in m)" "$tmp/j.json" ||
+    fail "the JSON message holds a raw ESC" ;;
 *) echo "unknown case $case"; exit 2 ;;
 esac
 echo "$case: $checks checks, $fails failures"
