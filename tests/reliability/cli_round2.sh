@@ -9,7 +9,8 @@
 # passing without a word (6), single precision blaming the matrix (7), an
 # output over the input or over another output (8), a name too long for
 # the file system found only after the run (9), control bytes of input
-# files reaching the terminal through messages (10).
+# files reaching the terminal through messages (10), file names that are
+# not UTF-8 making the JSON invalid (11).
 set -u
 sylva=$1; dir=$2; case=$3
 . "$(dirname "$0")/../cli_expect.sh" # $tmp, fail, expect
@@ -199,6 +200,21 @@ controls) # 10: every message escapes control bytes (\x1b), whatever
   grep -q "$esc" "$tmp/err" && fail "a file name's ESC reached the terminal: $(cat -v "$tmp/err")"
   python3 -c "import json,sys; m=json.load(open(sys.argv[1]))['message']; sys.exit('\x1b' in m)" "$tmp/j.json" ||
     fail "the JSON message holds a raw ESC" ;;
+utf8) # 11: --json and study.json stay valid (strict UTF-8) JSON; invalid
+  # bytes as \u00XX, valid UTF-8 as it is
+  name="$tmp/n$(printf '\377\300')é.mtx"
+  cp "$small" "$name"
+  strict() { python3 -c "import json,sys; d=json.loads(open(sys.argv[1],'rb').read().decode('utf-8')); print(d['file'])" "$1"; }
+  expect 0 "backward error" -- factor "$name" --json "$tmp/f.json"
+  [ "$(strict "$tmp/f.json")" = "$tmp/n$(printf '\303\277\303\200')é.mtx" ] || fail "factor --json: $(strict "$tmp/f.json" 2>&1 | tail -1)"
+  expect 0 "nnz(L)" -- analyze "$name" --json "$tmp/a.json"
+  strict "$tmp/a.json" >/dev/null || fail "analyze --json is not valid UTF-8 JSON"
+  expect 1 "cannot open" -- factor "$name" --rhs "$name.missing" --json "$tmp/e.json"
+  python3 -c "import json,sys; d=json.loads(open(sys.argv[1],'rb').read().decode('utf-8')); sys.exit('missing' not in d['message'])" "$tmp/e.json" ||
+    fail "a failure's JSON message is not valid UTF-8 JSON"
+  expect 0 "subtree" -- study "$name" --policies subtree --repeat 1 -o "$tmp/st"
+  python3 -c "import json,sys; json.loads(open(sys.argv[1],'rb').read().decode('utf-8'))" "$tmp/st/study.json" ||
+    fail "study.json is not valid UTF-8 JSON" ;;
 *) echo "unknown case $case"; exit 2 ;;
 esac
 echo "$case: $checks checks, $fails failures"
