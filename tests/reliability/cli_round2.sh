@@ -10,7 +10,8 @@
 # output over the input or over another output (8), a name too long for
 # the file system found only after the run (9), control bytes of input
 # files reaching the terminal through messages (10), file names that are
-# not UTF-8 making the JSON invalid (11).
+# not UTF-8 making the JSON invalid (11), a memory budget blind to the
+# process's own cgroup (v1, v2) and RLIMIT_DATA (12).
 set -u
 sylva=$1; dir=$2; case=$3
 . "$(dirname "$0")/../cli_expect.sh" # $tmp, fail, expect
@@ -215,6 +216,39 @@ utf8) # 11: --json and study.json stay valid (strict UTF-8) JSON; invalid
   expect 0 "subtree" -- study "$name" --policies subtree --repeat 1 -o "$tmp/st"
   python3 -c "import json,sys; json.loads(open(sys.argv[1],'rb').read().decode('utf-8'))" "$tmp/st/study.json" ||
     fail "study.json is not valid UTF-8 JSON" ;;
+budget) # 12: the budget (here met by a saved analysis larger than it)
+  # follows the process's own cgroup, v1 and v2, with its ancestors, and
+  # RLIMIT_DATA. The cgroup files are a fake tree (SYLVA__TEST_ROOT).
+  sya() { python3 - "$1" "$2" <<'PY'
+import struct, sys
+n = int(sys.argv[2])
+hdr = b"SYLVAANL" + struct.pack("<iiqqQqqqddd", 1, 0, n, 100, 0, 0, 0, 0, 0, 0, 0)
+with open(sys.argv[1], "wb") as f:
+    f.write(hdr)
+    f.truncate(len(hdr) + 8 * n + 8)
+PY
+  }
+  sya "$tmp/a.sya" 25000000 # 200 MB, sparse
+  f=$tmp/v1; mkdir -p "$f/proc/self" "$f/sys/fs/cgroup/memory/grp/sub"
+  printf '4:memory:/grp/sub\n0::/\n' >"$f/proc/self/cgroup"
+  printf '35 31 0:32 / /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory\n' >"$f/proc/self/mountinfo"
+  echo 150000000 >"$f/sys/fs/cgroup/memory/grp/memory.limit_in_bytes"
+  echo 100000000 >"$f/sys/fs/cgroup/memory/grp/memory.usage_in_bytes"
+  echo 9223372036854771712 >"$f/sys/fs/cgroup/memory/grp/sub/memory.limit_in_bytes"
+  echo 50000000 >"$f/sys/fs/cgroup/memory/grp/sub/memory.usage_in_bytes"
+  SYLVA__TEST_ROOT=$f expect 4 "the analysis file needs 0.2 GB, 0.05 GB are available" -- analyze "$small" --analysis "$tmp/a.sya"
+  f=$tmp/v2; mkdir -p "$f/proc/self" "$f/sys/fs/cgroup/a/b"
+  printf '0::/a/b\n' >"$f/proc/self/cgroup"
+  printf '30 23 0:26 / /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw\n' >"$f/proc/self/mountinfo"
+  echo max >"$f/sys/fs/cgroup/a/b/memory.max"; echo 1000 >"$f/sys/fs/cgroup/a/b/memory.current"
+  echo 130000000 >"$f/sys/fs/cgroup/a/memory.max"; echo 100000000 >"$f/sys/fs/cgroup/a/memory.current"
+  SYLVA__TEST_ROOT=$f expect 4 "the analysis file needs 0.2 GB, 0.03 GB are available" -- analyze "$small" --analysis "$tmp/a.sya"
+  # RLIMIT_DATA: a 2 GB analysis under a 1.5 GB data limit
+  sya "$tmp/b.sya" 260000000
+  (ulimit -d 1500000; exec "$sylva" analyze "$small" --analysis "$tmp/b.sya") >"$tmp/out" 2>"$tmp/err"; rc=$?
+  checks=$((checks + 1))
+  [ "$rc" = 4 ] && grep -q "the analysis file needs 2.08 GB, 1\.[0-9]* GB are available" "$tmp/err" ||
+    { fail "RLIMIT_DATA: exit $rc"; cat "$tmp/err"; } ;;
 *) echo "unknown case $case"; exit 2 ;;
 esac
 echo "$case: $checks checks, $fails failures"
