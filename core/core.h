@@ -38,6 +38,9 @@ void sylva__clear_error(void);
  * bytes (below 0x20, and 0x7f) written as \xHH: what every message goes
  * through (sylva__fail). */
 void sylva__escape_controls(char *dst, size_t cap, const char *src);
+/* v in the fewest digits (15 to 17) that read back as v, into buf (at
+ * least 32 bytes): a message's value is the value, 1.0000001 not "1". */
+const char *sylva__exact(char *buf, size_t cap, double v);
 const char *sylva__last_error(void);
 /* The status table of sylva.h: "not_spd", and a one-line description. */
 const char *sylva__status_name(int status);

@@ -6,6 +6,7 @@
  * it, set its title). */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "core.h"
 
@@ -45,6 +46,15 @@ void sylva__escape_controls(char *dst, size_t cap, const char *src)
         }
     }
     if (cap) dst[k < cap ? k : cap - 1] = '\0';
+}
+
+const char *sylva__exact(char *buf, size_t cap, double v)
+{
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(buf, cap, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v) break;
+    }
+    return buf;
 }
 
 int sylva__fail(int status, const char *fmt, ...)

@@ -73,6 +73,41 @@ static void record_fields(const header *h, sylva__analysis_record *r)
  * sylva can factor). */
 #define MAX_SAVED_N ((int64_t)1 << 40)
 
+/* A forged file can carry a valid checksum: every field is checked, and
+ * refused naming the file and the field, its value printed exactly. */
+static int check_fields(const header *h, const int64_t *perm, const char *who)
+{
+    if (h->ordering < 0 || h->ordering >= SYLVA_ORDERING_AUTO)
+        return sylva__fail(SYLVA_ERR_FORMAT, "%s: corrupted: field ordering = %d is not an ordering (0..%d)", who,
+                           (int)h->ordering, (int)SYLVA_ORDERING_AUTO - 1);
+    for (int i = 0; i < 3; i++) {
+        if (h->nrelax[i] < 0 || h->nrelax[i] > INT32_MAX)
+            return sylva__fail(SYLVA_ERR_FORMAT, "%s: corrupted: field nrelax[%d] = %lld is out of range 0..%d",
+                               who, i, (long long)h->nrelax[i], INT32_MAX);
+        char num[40];
+        if (!(h->zrelax[i] >= 0 && h->zrelax[i] <= 1))
+            return sylva__fail(SYLVA_ERR_FORMAT, "%s: corrupted: field zrelax[%d] = %s is out of range 0..1", who, i,
+                               sylva__exact(num, sizeof num, h->zrelax[i]));
+    }
+    char *seen = sylva__calloc((size_t)h->n + 1, 1);
+    if (!seen) return SYLVA_ERR_NO_MEMORY;
+    int status = SYLVA_OK;
+    for (int64_t i = 0; i < h->n && !status; i++) {
+        int64_t v = perm[i];
+        if (v < 0 || v >= h->n)
+            status = sylva__fail(SYLVA_ERR_FORMAT, "%s: corrupted: field perm[%lld] = %lld is out of range 0..%lld",
+                                 who, (long long)i, (long long)v, (long long)h->n - 1);
+        else if (seen[v])
+            status = sylva__fail(SYLVA_ERR_FORMAT,
+                                 "%s: corrupted: field perm[%lld] = %lld repeats an earlier entry (not a permutation)",
+                                 who, (long long)i, (long long)v);
+        else
+            seen[v] = 1;
+    }
+    free(seen);
+    return status;
+}
+
 int sylva__analysis_record_unpack(const void *buf, size_t bytes, const char *who, sylva__analysis_record *r)
 {
     memset(r, 0, sizeof *r);
@@ -107,6 +142,12 @@ int sylva__analysis_record_unpack(const void *buf, size_t bytes, const char *who
                            bytes - want);
     if (!(r->perm = sylva__malloc((size_t)h.n + 1, sizeof *r->perm))) return SYLVA_ERR_NO_MEMORY;
     if (np) memcpy(r->perm, b + sizeof h, np);
+    int status = check_fields(&h, r->perm, who);
+    if (status) {
+        free(r->perm);
+        r->perm = NULL;
+        return status;
+    }
     record_fields(&h, r);
     return SYLVA_OK;
 }

@@ -11,7 +11,8 @@
 # the file system found only after the run (9), control bytes of input
 # files reaching the terminal through messages (10), file names that are
 # not UTF-8 making the JSON invalid (11), a memory budget blind to the
-# process's own cgroup (v1, v2) and RLIMIT_DATA (12).
+# process's own cgroup (v1, v2) and RLIMIT_DATA (12), forged saved analyses
+# with a valid checksum refused without naming the file or the field (13).
 set -u
 sylva=$1; dir=$2; case=$3
 . "$(dirname "$0")/../cli_expect.sh" # $tmp, fail, expect
@@ -249,6 +250,34 @@ PY
   checks=$((checks + 1))
   [ "$rc" = 4 ] && grep -q "the analysis file needs 2.08 GB, 1\.[0-9]* GB are available" "$tmp/err" ||
     { fail "RLIMIT_DATA: exit $rc"; cat "$tmp/err"; } ;;
+forged) # 13: each forged field named with the file and its exact value
+  expect 0 "nnz(L)" -- analyze "$small" --save "$tmp/ok.sya"
+  forge() { python3 - "$tmp/ok.sya" "$tmp/$1.sya" "$2" <<'PY'
+import struct, sys
+src = open(sys.argv[1], "rb").read()
+h = list(struct.unpack("<8siiqqQ3q3d", src[:88])); n = h[3]
+perm = list(struct.unpack("<%dq" % n, src[88:88 + 8 * n]))
+exec(sys.argv[3])  # edits h (fields) or perm
+def fnv(x, data):
+    for b in data: x = ((x ^ b) * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+    return x
+hb = struct.pack("<8siiqqQ3q3d", *h); pb = struct.pack("<%dq" % len(perm), *perm)
+open(sys.argv[2], "wb").write(hb + pb + struct.pack("<Q", fnv(fnv(14695981039346656037, hb), pb)))
+PY
+  }
+  forge zrelax 'h[11] = 1.0000001'
+  expect 1 "$tmp/zrelax.sya: corrupted: field zrelax[2] = 1.0000001 is out of range 0..1" -- factor "$small" --analysis "$tmp/zrelax.sya"
+  forge repeat 'perm[5] = perm[4]'
+  expect 1 "$tmp/repeat.sya: corrupted: field perm[5] =" -- factor "$small" --analysis "$tmp/repeat.sya"
+  grep -q "user permutation" "$tmp/err" && fail "the message speaks of a user permutation"
+  forge range 'perm[0] = 48'
+  expect 1 "$tmp/range.sya: corrupted: field perm[0] = 48 is out of range 0..47" -- factor "$small" --analysis "$tmp/range.sya"
+  forge nrelax 'h[6] = -4'
+  expect 1 "$tmp/nrelax.sya: corrupted: field nrelax[0] = -4" -- analyze "$small" --analysis "$tmp/nrelax.sya"
+  forge ordering 'h[2] = 77'
+  expect 1 "$tmp/ordering.sya: corrupted: field ordering = 77" -- factor "$small" --analysis "$tmp/ordering.sya"
+  forge same 'pass'
+  expect 0 "backward error" -- factor "$small" --analysis "$tmp/same.sya" ;;
 *) echo "unknown case $case"; exit 2 ;;
 esac
 echo "$case: $checks checks, $fails failures"
