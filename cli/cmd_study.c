@@ -190,8 +190,27 @@ static void print_summary(const study *s)
     }
 }
 
+/* An MPI launcher started this process among several (the variables
+ * runtime/dist_mpi.c reads): a study is one process's (its runs compare
+ * policies on one machine), so each rank would run all of it. */
+static int under_mpirun(void)
+{
+    const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && atoi(v) > 1) return 1;
+    }
+    return 0;
+}
+
 int cli_cmd_study(const cli_args *a)
 {
+    if (under_mpirun()) {
+        fprintf(stderr, "sylva: study runs in one process: start it without mpirun (each of the %s ranks would run "
+                        "the whole study); `sylva factor` is the distributed command\n",
+                getenv("OMPI_COMM_WORLD_SIZE") ? getenv("OMPI_COMM_WORLD_SIZE") : "several");
+        return EXIT_USAGE;
+    }
     study s;
     memset(&s, 0, sizeof s);
     s.a = a;

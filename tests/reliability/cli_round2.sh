@@ -12,7 +12,8 @@
 # files reaching the terminal through messages (10), file names that are
 # not UTF-8 making the JSON invalid (11), a memory budget blind to the
 # process's own cgroup (v1, v2) and RLIMIT_DATA (12), forged saved analyses
-# with a valid checksum refused without naming the file or the field (13).
+# with a valid checksum refused without naming the file or the field (13);
+# and `sylva study` under mpirun running once per rank (study_mpirun).
 set -u
 sylva=$1; dir=$2; case=$3
 . "$(dirname "$0")/../cli_expect.sh" # $tmp, fail, expect
@@ -278,6 +279,14 @@ PY
   expect 1 "$tmp/ordering.sya: corrupted: field ordering = 77" -- factor "$small" --analysis "$tmp/ordering.sya"
   forge same 'pass'
   expect 0 "backward error" -- factor "$small" --analysis "$tmp/same.sya" ;;
+study_mpirun) # refused at once on every rank (the launchers' variables)
+  for var in OMPI_COMM_WORLD_SIZE=2 PMI_SIZE=4 PMIX_SIZE=2; do
+    env "$var" timeout 30 "$sylva" study "$small" -o "$tmp/st" >"$tmp/out" 2>"$tmp/err"; rc=$?; checks=$((checks + 1))
+    [ "$rc" = 2 ] && grep -q "study runs in one process: start it without mpirun" "$tmp/err" && [ ! -e "$tmp/st/study.json" ] ||
+      { fail "$var sylva study: exit $rc"; cat "$tmp/err"; }
+  done
+  env OMPI_COMM_WORLD_SIZE=1 timeout 120 "$sylva" study "$small" --policies subtree --repeat 1 -o "$tmp/st1" >/dev/null 2>&1 ||
+    fail "a study under a one-rank launcher failed" ;;
 *) echo "unknown case $case"; exit 2 ;;
 esac
 echo "$case: $checks checks, $fails failures"
