@@ -54,6 +54,15 @@ int sylva__factor_usable(const sylva_factor_t *F, const char *who, double *to_ho
 /* solve.c: sylva_solve on this process alone (in a distributed run: rank
  * 0, L gathered), for sylva_rcond's repeated solves. */
 int sylva__solve_local(const sylva_factor_t *F, int64_t nrhs, void *B, int64_t ldb);
+/* Host right-hand sides near overflow (solve_scale.c): scale lets each
+ * column whose largest entry exceeds the square root of the factor type's
+ * range be scaled by 2^-e (*exps: NULL when none was; SYLVA_ERR_BAD_VALUE
+ * for a NaN or infinite entry); unscale scales the solution back, frees
+ * exps and returns SYLVA_ERR_BAD_VALUE when it is not finite. */
+int sylva__solve_scale(sylva_dtype dtype, sylva_dtype factor_dtype, int64_t n, int64_t nrhs, void *B, int64_t ldb,
+                       int **exps, const char *who);
+int sylva__solve_unscale(sylva_dtype dtype, int64_t n, int64_t nrhs, void *B, int64_t ldb, int *exps,
+                         const char *who);
 
 /* options_check.c: the solve's options (refine, solve_mode, solve_block). */
 int sylva__options_check_solve(const sylva_options *o, const char *who);

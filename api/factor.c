@@ -10,6 +10,7 @@
  * its values factored over every rank; each step's outcome is every
  * rank's (sylva__dist_agree).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,7 +30,7 @@ static int check_input(const sylva__tree *t, const sylva_matrix *A)
 }
 
 /* Factor A's values into F's numeric object and fill info. */
-static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_info *info)
+static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_info *info, const char *who)
 {
     const sylva_analysis_t *an = F->an;
     F->valid = 0;
@@ -38,13 +39,14 @@ static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
     if (info) {
         memset(info, 0, sizeof *info);
         info->failed_column = -1;
+        info->pivot_ratio = NAN;
     }
-    if (!sylva__runtime_ready())
-        return sylva__fail(SYLVA_ERR_NOT_INITIALIZED, "sylva_init has not been called");
+    int status = sylva__runtime_check(who);
+    if (status) return status;
     /* Several processes: rank 0's A is checked and factored; the outcome of
      * its checks is every rank's. */
     int root = sylva__dist_rank() == 0;
-    int status = root ? check_input(t, A) : SYLVA_OK;
+    status = root ? check_input(t, A) : SYLVA_OK;
     if ((status = sylva__dist_agree(status))) return status;
     double t0 = sylva__now();
     sylva_dtype prec = sylva__numeric_dtype(F->num);
@@ -95,6 +97,10 @@ static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
         F->pivots_checked = 1;
     }
     double secs = sylva__now() - t0;
+    /* The pivot ratio where L is on the host (O(n), collective when
+     * distributed); a GPU factor's is not computed (NaN). */
+    double ratio = NAN;
+    if (!status && rep.mode == SYLVA_MODE_CPU) status = sylva__numeric_pivot_ratio(F->num, &ratio);
     if (!status) sylva__api_progress(&an->opts, "factorize", 1);
     F->gpus = rep.mode == SYLVA_MODE_CPU ? 0 : rep.gpus < SYLVA__MAX_GPUS ? rep.gpus : SYLVA__MAX_GPUS;
     memcpy(F->gpu, rep.gpu, sizeof F->gpu);
@@ -124,6 +130,7 @@ static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
         info->busy_seconds = rep.busy_seconds;
         info->bytes_sent = rep.bytes_sent;
         info->bytes_received = rep.bytes_received;
+        info->pivot_ratio = ratio;
     }
     return status;
 }
@@ -157,15 +164,17 @@ int sylva_factorize(const sylva_analysis_t *an, const sylva_matrix *A, sylva_fac
     if (info) info->failed_column = -1;
     if (!an || !out) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_factorize: NULL argument");
     *out = NULL;
+    int status = sylva__runtime_check("sylva_factorize"); /* before any StarPU data is made */
+    if (status) return status;
     sylva_factor_t *F = sylva__calloc(1, sizeof *F);
-    int status = F ? SYLVA_OK : SYLVA_ERR_NO_MEMORY;
+    status = F ? SYLVA_OK : SYLVA_ERR_NO_MEMORY;
     if (F) {
         F->an = (sylva_analysis_t *)an; /* the reference count is not the caller's const */
         __atomic_add_fetch(&F->an->refs, 1, __ATOMIC_ACQ_REL);
         status = sylva__numeric_create(an->rt, an->opts.precision, &F->num);
     }
     /* Distributed: a rank without room stops every rank here. */
-    if (!(status = sylva__dist_agree(status))) status = run_factor(F, A, info);
+    if (!(status = sylva__dist_agree(status))) status = run_factor(F, A, info, "sylva_factorize");
     if (status) {
         sylva_factor_free(F);
         return status;
@@ -180,7 +189,7 @@ int sylva_refactorize(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
     sylva__clear_error();
     if (info) info->failed_column = -1;
     if (!F) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_refactorize: factor is NULL");
-    int status = run_factor(F, A, info);
+    int status = run_factor(F, A, info, "sylva_refactorize");
     F->valid = status == SYLVA_OK;
     return status;
 }
@@ -188,6 +197,8 @@ int sylva_refactorize(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
 int sylva__factor_usable(const sylva_factor_t *F, const char *who, double *to_host)
 {
     if (to_host) *to_host = 0;
+    int forked = sylva__runtime_forked(who);
+    if (forked) return forked;
     /* Solves may run concurrently on one factor: the flags are atomic. */
     if (!__atomic_load_n(&F->valid, __ATOMIC_ACQUIRE) || !sylva__numeric_ok(F->num))
         return sylva__fail(SYLVA_ERR_ARGUMENT, "%s: the factorization did not succeed", who);

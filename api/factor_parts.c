@@ -26,7 +26,14 @@ int sylva_solve_system(const sylva_factor_t *F, sylva_system system, int64_t nrh
         return sylva__fail(SYLVA_ERR_ARGUMENT, "%s: nrhs = %lld, ldb = %lld for n = %lld", w,
                            (long long)nrhs, (long long)ldb, (long long)n);
     int status = sylva__factor_usable(F, w, NULL);
-    return status ? status : sylva__numeric_solve_system(F->num, system, nrhs, B, ldb);
+    if (status || nrhs == 0 || n == 0) return status;
+    /* as sylva_solve: checked, scaled away from overflow (solve_scale.c) */
+    sylva_dtype dt = sylva__numeric_dtype(F->num);
+    int *exps = NULL;
+    if ((status = sylva__solve_scale(dt, dt, n, nrhs, B, ldb, &exps, w))) return status;
+    status = sylva__numeric_solve_system(F->num, system, nrhs, B, ldb);
+    int st = sylva__solve_unscale(dt, n, nrhs, B, ldb, exps, w);
+    return status ? status : st;
 }
 
 int64_t sylva_factor_nnz(const sylva_factor_t *F) { return F ? F->an->tree->nnz_L : 0; }

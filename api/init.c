@@ -34,8 +34,8 @@ int sylva_runtime_query(sylva_runtime_info *info)
     sylva__clear_error();
     if (!info) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_runtime_query: info is NULL");
     memset(info, 0, sizeof *info);
-    if (!sylva__runtime_ready())
-        return sylva__fail(SYLVA_ERR_NOT_INITIALIZED, "sylva_runtime_query: sylva_init has not been called");
+    int status = sylva__runtime_check("sylva_runtime_query");
+    if (status) return status;
     info->cpu_workers = sylva__runtime_cpu_workers();
     info->gpu_workers = sylva__runtime_gpu_workers();
     info->gpus = sylva__runtime_gpus();

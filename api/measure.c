@@ -43,7 +43,8 @@ int sylva_worker_query(int id, sylva_worker_info *out)
     sylva__clear_error();
     if (!out) return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_worker_query: NULL argument");
     memset(out, 0, sizeof *out);
-    if (!sylva__runtime_ready()) return sylva__fail(SYLVA_ERR_NOT_INITIALIZED, "sylva_init has not been called");
+    int status = sylva__runtime_check("sylva_worker_query");
+    if (status) return status;
     out->id = id;
     return sylva__runtime_worker(id, &out->kind, &out->device, out->name, sizeof out->name);
 }

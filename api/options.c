@@ -1,6 +1,7 @@
 /* options.c — sylva_default_options and the name tables users choose from:
  * orderings, modes, GPU mappings, and the batching policies of batching/'s
  * registry. */
+#include <stddef.h>
 #include <string.h>
 
 #include "batching.h"
@@ -11,6 +12,11 @@ _Static_assert(sizeof(void *) != 8 || sizeof(sylva_options) == 248, "sylva_optio
 _Static_assert(sizeof(void *) != 8 || sizeof(sylva_solve_info) == 232, "sylva_solve_info changed size");
 _Static_assert(sizeof(void *) != 8 || sizeof(sylva_factor_info) == 264, "sylva_factor_info changed size");
 _Static_assert(sizeof(void *) != 8 || sizeof(sylva_rank_info) == 112, "sylva_rank_info changed size");
+/* Fields added out of `reserved` keep the earlier ones where they were. */
+_Static_assert(sizeof(void *) != 8 || (offsetof(sylva_factor_info, ranks) == 176 &&
+                                       offsetof(sylva_factor_info, direct) == 180 &&
+                                       offsetof(sylva_factor_info, pivot_ratio) == 184),
+               "sylva_factor_info's fields moved");
 
 void sylva_default_options(sylva_options *o)
 {

@@ -53,10 +53,11 @@ int sylva__options_check_analysis(const sylva_options *o)
             return sylva__fail(SYLVA_ERR_ARGUMENT,
                                "%s: options.nrelax[%d] = %lld is out of range 0..%d", w, i,
                                (long long)o->nrelax[i], INT32_MAX);
+        char num[40];
         if (!(o->zrelax[i] >= 0 && o->zrelax[i] <= 1))
             return sylva__fail(SYLVA_ERR_ARGUMENT,
-                               "%s: options.zrelax[%d] = %g is out of range 0..1", w, i,
-                               o->zrelax[i]);
+                               "%s: options.zrelax[%d] = %s is out of range 0..1", w, i,
+                               sylva__exact(num, sizeof num, o->zrelax[i]));
     }
     if (o->small_front_rows < 0 || o->small_front_rows > INT32_MAX)
         return sylva__fail(

@@ -1,8 +1,9 @@
 /* solve.c — sylva_solve, sylva_solve_ex, sylva_solve_device and the solve
  * mode names: argument and option checks, the automatic block size, the
  * factor's usability (its last factorization succeeded, its pivots are
- * finite and positive), timing and the info struct, over runtime/'s
- * solve. Every failure returns a status with a message.
+ * finite and positive), right-hand sides near overflow scaled and the
+ * solution checked finite (solve_scale.c), timing and the info struct,
+ * over runtime/'s solve. Every failure returns a status with a message.
  */
 #include <string.h>
 
@@ -126,7 +127,15 @@ static int solve_here(const sylva_factor_t *F, const sylva_options *opts, sylva_
                               .on_device = on_device,
                               .local = local};
     sylva__solve_report rep;
+    memset(&rep, 0, sizeof rep);
+    int *exps = NULL; /* host columns scaled away from overflow (solve_scale.c) */
+    int checked = !on_device && !local && nrhs > 0 && n > 0;
+    if (checked && (status = sylva__solve_scale(dtype, fd, n, nrhs, B, ldb, &exps, who))) return status;
     status = sylva__numeric_solve(F->num, &q, nrhs, B, ldb, &rep);
+    if (checked) {
+        int st = sylva__solve_unscale(dtype, n, nrhs, B, ldb, exps, who);
+        if (!status) status = st;
+    }
     if (info) {
         info->mode = (sylva_solve_mode)rep.mode;
         info->refine_steps = rep.steps;

@@ -1,6 +1,6 @@
 /* cli.h — shared pieces of the `sylva` command: parsed arguments, exit codes
  * (0 ok, 1 bad input, 2 usage, 3 not positive definite, 4 runtime or
- * resource failure), the steps the subcommands share and the subcommands. */
+ * resource failure, 5 numerically singular with --fail-singular), the steps the subcommands share and the subcommands. */
 #ifndef SYLVA_CLI_H
 #define SYLVA_CLI_H
 
@@ -8,7 +8,7 @@
 
 #include "sylva.h"
 
-enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_NOT_SPD = 3, EXIT_RUNTIME = 4 };
+enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_NOT_SPD = 3, EXIT_RUNTIME = 4, EXIT_SINGULAR = 5 };
 
 /* The commands an option applies to (options.c). */
 enum { CMD_FACTOR = 1, CMD_ANALYZE = 2, CMD_STUDY = 4 };
@@ -34,7 +34,9 @@ typedef struct cli_args {
     int repeat;           /* factorizations timed (refactorize after the first) */
     int progress;         /* -1: on a terminal after 1 s, 0: never (--quiet), 1: always */
     int quiet;            /* --quiet: no progress, no summary on stdout */
+    FILE *report;         /* the summary's stream: stdout, or stderr when an output is "-" */
     int rcond;            /* --rcond: estimate the condition number */
+    int fail_singular;    /* --fail-singular: a pivot ratio or rcond below epsilon exits 5 */
     double max_berr;      /* --max-backward-error; 0: the precision's default */
     sylva_read_options read; /* --symmetric-both, --symmetrize */
 } cli_args;
@@ -69,7 +71,16 @@ int cli_fail_output(int status);
  * file, else SYLVA_OK. cli_check_outputs checks -o, --batches and --save
  * (--json is checked first, on its own: its failure has no JSON). */
 int cli_check_output(const char *option, const char *path);
+/* No output is an input (the matrix, --rhs, --perm, --analysis) or another
+ * output (existing regular files by inode, new ones by real path):
+ * SYLVA_ERR_IO naming both. Checked first, before even the JSON is
+ * written (it could be the input). */
+int cli_check_overlaps(const cli_args *a);
 int cli_check_outputs(const cli_args *a);
+/* s (len bytes) quoted for a message into buf (cap bytes, at least 8):
+ * 'text', control bytes and backslashes escaped (\x1b, \\), "..." before
+ * the closing quote when cut or when it did not fit (quote.c). */
+void cli_quote(char *buf, size_t cap, const char *s, size_t len, int cut);
 /* --perm FILE: n integers 1..n (new → old), one per line or a Matrix
  * Market array; *perm (0-based) or a status naming the file. */
 int cli_read_perm(const char *path, int64_t n, int64_t **perm);

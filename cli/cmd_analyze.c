@@ -11,20 +11,20 @@
 
 static void print_summary(const cli_args *a, const sylva_analysis_info *ai)
 {
-    printf("%s: n = %lld, nnz(A) = %lld, nnz(L) = %lld, flops = %.3e\n", a->file, (long long)ai->n,
+    fprintf(a->report, "%s: n = %lld, nnz(A) = %lld, nnz(L) = %lld, flops = %.3e\n", a->file, (long long)ai->n,
            (long long)ai->nnz_A, (long long)ai->nnz_L, ai->flops);
-    printf("  ordering %s%s%s: %lld fronts, tree height %lld, largest front %lld rows\n",
+    fprintf(a->report, "  ordering %s%s%s: %lld fronts, tree height %lld, largest front %lld rows\n",
            sylva_ordering_name(ai->ordering), a->analysis ? " from " : "", a->analysis ? a->analysis : "",
            (long long)ai->fronts, (long long)ai->tree_height, (long long)ai->max_front_rows);
-    printf("  policy %s: %lld batches (%lld small fronts, %lld large), factor %.1f MB, peak CB %.1f MB\n",
+    fprintf(a->report, "  policy %s: %lld batches (%lld small fronts, %lld large), factor %.1f MB, peak CB %.1f MB\n",
            a->opts.policy, (long long)ai->batches, (long long)ai->small_fronts, (long long)ai->large_fronts,
            ai->factor_bytes / 1e6, ai->peak_cb_bytes / 1e6);
-    printf("  front rows histogram:");
+    fprintf(a->report, "  front rows histogram:");
     for (int b = 0; b < SYLVA_FRONT_HIST_BINS; b++)
-        if (ai->front_hist[b]) printf(" [%d,%d): %lld", 1 << b, 2 << b, (long long)ai->front_hist[b]);
-    printf("\n  batches: %.1f fronts each on average, size spread %.2f, padding waste %.1f%%\n",
+        if (ai->front_hist[b]) fprintf(a->report, " [%d,%d): %lld", 1 << b, 2 << b, (long long)ai->front_hist[b]);
+    fprintf(a->report, "\n  batches: %.1f fronts each on average, size spread %.2f, padding waste %.1f%%\n",
            ai->fronts_per_batch, ai->size_spread, 100 * ai->padding_waste);
-    printf("  analyze %.3f s (ordering %.3f, symbolic %.3f, maps %.3f, plan %.3f)\n", ai->seconds,
+    fprintf(a->report, "  analyze %.3f s (ordering %.3f, symbolic %.3f, maps %.3f, plan %.3f)\n", ai->seconds,
            ai->seconds_ordering, ai->seconds_symbolic, ai->seconds_maps, ai->seconds_plan);
 }
 
@@ -76,7 +76,8 @@ int cli_cmd_analyze(const cli_args *a)
     memset(&ai, 0, sizeof ai);
     int output_failed = 0;
     double t_read = 0;
-    int status = cli_check_output("--json", a->json);
+    int status = cli_check_overlaps(a);
+    if (!status) status = cli_check_output("--json", a->json);
     if (status) return cli_fail(status);
     status = cli_check_outputs(a);
     if (!status) {

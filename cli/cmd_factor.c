@@ -2,7 +2,8 @@
  * right-hand sides (both checked before any work), analyze (or load a saved
  * analysis), factor (several times with --repeat: refactorization), solve
  * (where the factor is unless --solve-mode says; --refine steps), check the backward error against --max-backward-error, estimate the
- * condition number (--rcond), write -o, print the summary and write the
+ * condition number (--rcond), warn when the pivot ratio or rcond is below
+ * epsilon (--fail-singular: exit 5), write -o, print the summary and write the
  * JSON record (factor_report.c). Any failure still writes the JSON with its
  * status before exiting with the mapped code; -o is written only for an
  * accurate solution; a file that cannot be written once the work is done
@@ -11,6 +12,7 @@
  * sides (mixed precision: residuals and the solution in double, so
  * --refine reaches double accuracy); the backward error is measured
  * against the double matrix read from the file. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +38,11 @@ static int finish(const cli_args *a, factor_report *r, int status)
         return status ? cli_exit_code(status) : EXIT_OK;
     }
     int code = !status ? EXIT_OK : r->output_failed ? cli_fail_output(status) : cli_fail(status);
+    if (!status && r->singular && a->fail_singular && r->berr <= r->max_berr) {
+        fprintf(stderr, "sylva: %s is numerically singular (--fail-singular)%s\n", a->file,
+                a->output ? "; the solution is not written" : "");
+        code = EXIT_SINGULAR;
+    }
     if (!status && !(r->berr <= r->max_berr)) {
         /* A solve that is not accurate is a failure, not a success. */
         fprintf(stderr, "sylva: backward error %.3e exceeds %.3g%s\n", r->berr, r->max_berr,
@@ -71,6 +78,15 @@ static void report_where(const cli_args *a, const sylva_factor_info *fi)
 /* The not-positive-definite message, with the file and the likely causes. */
 static void explain_not_spd(const cli_args *a, const factor_report *r)
 {
+    if (a->opts.precision == SYLVA_FLOAT32) {
+        /* The float32 copy of the matrix, not the file, failed. */
+        fprintf(stderr,
+                "sylva: %s is not positive definite in single precision (column %lld, 1-based, in the file's "
+                "numbering): rounding its values to float can make a positive definite matrix indefinite;\n"
+                "       try --precision double.\n",
+                a->file, (long long)(r->fi.failed_column + 1));
+        return;
+    }
     fprintf(stderr, "sylva: %s is not positive definite (column %lld, 1-based, in the file's numbering).\n",
             a->file, (long long)(r->fi.failed_column + 1));
     if (r->input.mirrored > 0)
@@ -87,7 +103,7 @@ int cli_cmd_factor(const cli_args *a)
 {
     factor_report r;
     memset(&r, 0, sizeof r);
-    r.berr = r.logdet = r.rcond = NAN;
+    r.berr = r.logdet = r.rcond = r.fi.pivot_ratio = NAN;
     r.fi.failed_column = -1;
     r.max_berr = max_backward_error(a);
     sylva_matrix *A = NULL;
@@ -95,7 +111,8 @@ int cli_cmd_factor(const cli_args *a)
     sylva_factor_t *F = NULL;
     double *B = NULL, *X = NULL;
     int status;
-    if ((status = cli_check_output("--json", a->json))) return cli_fail(status);
+    if ((status = cli_check_overlaps(a)) || (status = cli_check_output("--json", a->json)))
+        return cli_fail(status);
     if ((status = cli_check_outputs(a))) return finish(a, &r, status);
     /* The runtime first: under mpirun only rank 0 reads, and its outcome
      * is every rank's (sylva_agree); the others follow each collective
@@ -182,8 +199,20 @@ int cli_cmd_factor(const cli_args *a)
         status = sylva_rcond(F, A, &r.rcond);
         r.t_rcond = sylva_wtime() - t0;
     }
+    /* Singular to working precision: CHOLMOD's pivot ratio (every
+     * factorization on the host) or the --rcond estimate below epsilon. A
+     * warning, or with --fail-singular a failure (finish). */
+    double eps = a->opts.precision == SYLVA_FLOAT32 ? FLT_EPSILON : DBL_EPSILON;
+    r.singular = r.fi.pivot_ratio < eps || (a->rcond && r.rcond < eps);
+    if (r.singular && root && !a->fail_singular)
+        fprintf(stderr,
+                "sylva: warning: %s is singular to working precision (%s %.3e below epsilon %.3g): the "
+                "solution may be meaningless even with a small backward error (--fail-singular makes this an "
+                "error)\n",
+                a->file, r.fi.pivot_ratio < eps ? "pivot ratio (min/max diag L)^2" : "rcond",
+                r.fi.pivot_ratio < eps ? r.fi.pivot_ratio : r.rcond, eps);
     /* An inaccurate solution is a failure (finish): it is not written. */
-    if (!status && root && a->output && r.berr <= r.max_berr &&
+    if (!status && root && a->output && r.berr <= r.max_berr && !(r.singular && a->fail_singular) &&
         (status = sylva_write_dense(a->output, A->n, r.nrhs, X, A->n > 0 ? A->n : 1)))
         r.output_failed = 1;
     if ((status = cli_agree(status))) goto out;

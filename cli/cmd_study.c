@@ -174,24 +174,43 @@ static int write_json(const study *s, const char *path, int status)
 
 static void print_summary(const study *s)
 {
-    printf("%s: n = %lld, nnz(L) = %lld, flops = %.3e, %lld fronts; %d CPU + %d GPU workers\n", s->a->file,
+    fprintf(s->a->report, "%s: n = %lld, nnz(L) = %lld, flops = %.3e, %lld fronts; %d CPU + %d GPU workers\n", s->a->file,
            (long long)s->ai.n, (long long)s->ai.nnz_L, s->ai.flops, (long long)s->ai.fronts, s->ri.cpu_workers,
            s->ri.gpu_workers);
-    printf("  %-26s %10s %9s %8s %8s %9s %10s\n", "run", "median s", "GFLOP/s", "batches", "padding", "idle %",
+    fprintf(s->a->report, "  %-26s %10s %9s %8s %8s %9s %10s\n", "run", "median s", "GFLOP/s", "batches", "padding", "idle %",
            "berr");
     for (int i = 0; i < s->nruns; i++) {
         const study_run *r = &s->runs[i];
         double cap = r->sum.span * (double)(r->sum.workers[0] + r->sum.workers[1]);
         double idle = cap > 0 ? 100 * (r->sum.idle[0] + r->sum.idle[1]) / cap : 0;
-        printf("  %-26s %10.4f %9.2f %8lld %7.1f%% %8.1f%% %10.2e%s%s\n", r->label, r->median, r->gflops,
+        fprintf(s->a->report, "  %-26s %10.4f %9.2f %8lld %7.1f%% %8.1f%% %10.2e%s%s\n", r->label, r->median, r->gflops,
                (long long)r->sum.batches, 100 * r->sum.padding, idle, r->berr, i == s->best ? "  best" : "",
                r->status ? "  FAILED: " : "");
-        if (r->status) printf("      %s\n", r->message);
+        if (r->status) fprintf(s->a->report, "      %s\n", r->message);
     }
+}
+
+/* An MPI launcher started this process among several (the variables
+ * runtime/dist_mpi.c reads): a study is one process's (its runs compare
+ * policies on one machine), so each rank would run all of it. */
+static int under_mpirun(void)
+{
+    const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && atoi(v) > 1) return 1;
+    }
+    return 0;
 }
 
 int cli_cmd_study(const cli_args *a)
 {
+    if (under_mpirun()) {
+        fprintf(stderr, "sylva: study runs in one process: start it without mpirun (each of the %s ranks would run "
+                        "the whole study); `sylva factor` is the distributed command\n",
+                getenv("OMPI_COMM_WORLD_SIZE") ? getenv("OMPI_COMM_WORLD_SIZE") : "several");
+        return EXIT_USAGE;
+    }
     study s;
     memset(&s, 0, sizeof s);
     s.a = a;
@@ -204,6 +223,7 @@ int cli_cmd_study(const cli_args *a)
     snprintf(json_path, sizeof json_path, "%s/study.json", s.dir);
     snprintf(html_path, sizeof html_path, "%s/study.html", s.dir);
     int status = check_dir(s.dir);
+    if (!status) status = cli_check_overlaps(a);
     if (!status) status = cli_check_outputs(a);
     if (status) return cli_fail(status);
     int64_t nrhs = 0;

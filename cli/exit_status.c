@@ -5,6 +5,7 @@
  * step only rank 0 took. A file the command fails to write is a resource
  * failure (exit 4), whatever the status says. */
 #include <stdarg.h>
+#include <stdio.h>
 
 #include "cli.h"
 
@@ -25,10 +26,18 @@ int cli_exit_code(int status)
 
 int cli_error(int status, const char *fmt, ...)
 {
+    char raw[sizeof message];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(message, sizeof message, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    /* File names and file contents in the message: no control byte reaches
+     * the terminal (as the library's messages, core/error.c). */
+    size_t k = 0;
+    for (const unsigned char *p = (const unsigned char *)raw; *p && k + 5 < sizeof message; p++)
+        if (*p < 0x20 || *p == 0x7f) k += (size_t)snprintf(message + k, sizeof message - k, "\\x%02x", *p);
+        else message[k++] = (char)*p;
+    message[k] = '\0';
     return status;
 }
 

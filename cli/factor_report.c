@@ -9,22 +9,22 @@
 
 void factor_report_print(const cli_args *a, const factor_report *r)
 {
-    printf("%s: n = %lld, nnz(A) = %lld, nnz(L) = %lld, flops = %.3e\n", a->file, (long long)r->ai.n,
+    fprintf(a->report, "%s: n = %lld, nnz(A) = %lld, nnz(L) = %lld, flops = %.3e\n", a->file, (long long)r->ai.n,
            (long long)r->ai.nnz_A, (long long)r->ai.nnz_L, r->ai.flops);
-    printf("  fronts %lld (tree height %lld, largest %lld rows), ordering %s, policy %s: %lld tasks, %s\n",
+    fprintf(a->report, "  fronts %lld (tree height %lld, largest %lld rows), ordering %s, policy %s: %lld tasks, %s\n",
            (long long)r->ai.fronts, (long long)r->ai.tree_height, (long long)r->ai.max_front_rows,
            sylva_ordering_name(r->ai.ordering), a->opts.policy, (long long)r->fi.tasks,
            sylva_dtype_name(a->opts.precision));
-    printf("  time: read %.3f s, analyze %.3f s, factorize %.3f s (%.2f GFLOP/s), solve %.3f s\n", r->t_read,
+    fprintf(a->report, "  time: read %.3f s, analyze %.3f s, factorize %.3f s (%.2f GFLOP/s), solve %.3f s\n", r->t_read,
            r->ai.seconds, r->t_factor, r->t_factor > 0 ? r->ai.flops / r->t_factor * 1e-9 : 0, r->t_solve);
     if (r->fi.mode != SYLVA_MODE_CPU && r->fi.direct)
-        printf("  %s on %d GPU (%s): direct (%lld batches on one stream, no task): GPU busy %.3f s; %.1f MB "
+        fprintf(a->report, "  %s on %d GPU (%s): direct (%lld batches on one stream, no task): GPU busy %.3f s; %.1f MB "
                "to the GPU, %.1f MB back; peak device memory %.1f MB; L to host %.3f s\n",
                sylva_exec_mode_name(r->fi.mode), r->fi.gpus, sylva_gpu_name(), (long long)r->fi.batches,
                r->fi.gpu_busy_seconds, r->fi.bytes_to_device / 1e6, r->fi.bytes_to_host / 1e6,
                r->fi.peak_device_bytes / 1e6, r->t_to_host);
     else if (r->fi.mode != SYLVA_MODE_CPU)
-        printf("  %s on %d GPU%s (%s): GPU busy %.3f s, %lld GPU + %lld CPU tasks; %.1f MB to the "
+        fprintf(a->report, "  %s on %d GPU%s (%s): GPU busy %.3f s, %lld GPU + %lld CPU tasks; %.1f MB to the "
                "GPU, %.1f MB back; peak device memory %.1f MB; L to host %.3f s\n",
                sylva_exec_mode_name(r->fi.mode), r->fi.gpus, r->fi.gpus == 1 ? "" : "s", sylva_gpu_name(),
                r->fi.gpu_busy_seconds, (long long)r->fi.tasks_gpu, (long long)r->fi.tasks_cpu,
@@ -32,24 +32,24 @@ void factor_report_print(const cli_args *a, const factor_report *r)
                r->t_to_host);
     for (int i = 0; r->ngpu > 1 && i < r->ngpu; i++) {
         const sylva_gpu_stats *g = &r->gpu[i];
-        printf("    GPU %d: %lld tasks, busy %.3f s, %.1f%% of the flops, L %.1f MB, peak %.1f MB; %.1f MB from "
+        fprintf(a->report, "    GPU %d: %lld tasks, busy %.3f s, %.1f%% of the flops, L %.1f MB, peak %.1f MB; %.1f MB from "
                "the host, %.1f MB from other GPUs, %.1f MB to them\n",
                g->device, (long long)g->tasks, g->busy_seconds, r->ai.flops > 0 ? 100 * g->flops / r->ai.flops : 0,
                g->factor_bytes / 1e6, g->peak_device_bytes / 1e6, g->bytes_from_host / 1e6, g->bytes_from_gpus / 1e6,
                g->bytes_to_gpus / 1e6);
     }
     if (r->solved) {
-        printf("  solve (%s): %.3f s", sylva_solve_mode_name(r->si.mode), r->si.seconds);
+        fprintf(a->report, "  solve (%s): %.3f s", sylva_solve_mode_name(r->si.mode), r->si.seconds);
         if (r->si.mode == SYLVA_SOLVE_GPU)
-            printf(" (upload %.3f, solve %.3f, refine %.3f, download %.3f)", r->si.seconds_upload,
+            fprintf(a->report, " (upload %.3f, solve %.3f, refine %.3f, download %.3f)", r->si.seconds_upload,
                    r->si.seconds_solve, r->si.seconds_refine, r->si.seconds_download);
         if (r->si.ranks > 1)
-            printf(" on %d ranks (%.1f MB of right-hand sides between them)", r->si.ranks,
+            fprintf(a->report, " on %d ranks (%.1f MB of right-hand sides between them)", r->si.ranks,
                    r->si.bytes_between_ranks / 1e6);
         if (r->si.refine_steps > 0 || a->opts.refine)
-            printf("; %d refinement step%s, componentwise backward error %.3e -> %.3e", r->si.refine_steps,
+            fprintf(a->report, "; %d refinement step%s, componentwise backward error %.3e -> %.3e", r->si.refine_steps,
                    r->si.refine_steps == 1 ? "" : "s", r->si.berr_before, r->si.berr_after);
-        printf("\n");
+        fprintf(a->report, "\n");
     }
     if (r->nranks > 1) {
         double sent = 0, busy = 0;
@@ -57,16 +57,17 @@ void factor_report_print(const cli_args *a, const factor_report *r)
             sent += r->ranks[q].bytes_sent;
             busy += r->ranks[q].busy_seconds;
         }
-        printf("  %d ranks (StarPU-MPI): %.1f MB sent between ranks, workers busy %.3f s in all (-v: per rank)\n",
+        fprintf(a->report, "  %d ranks (StarPU-MPI): %.1f MB sent between ranks, workers busy %.3f s in all (-v: per rank)\n",
                r->nranks, sent / 1e6, busy);
     }
-    printf("  memory: peak %.1f MB resident (predicted %.1f MB%s; L %.1f MB)\n", r->fi.peak_rss_bytes / 1e6,
+    fprintf(a->report, "  memory: peak %.1f MB resident (predicted %.1f MB%s; L %.1f MB)\n", r->fi.peak_rss_bytes / 1e6,
            r->ai.predicted_peak_bytes / 1e6, r->ai.memory_on_gpu ? ", host side of a GPU run" : "",
            r->ai.factor_bytes / 1e6);
-    printf("  backward error %.3e (%lld right-hand side%s%s%s), log det %.10g", r->berr, (long long)r->nrhs,
+    fprintf(a->report, "  backward error %.3e (%lld right-hand side%s%s%s), log det %.10g", r->berr, (long long)r->nrhs,
            r->nrhs == 1 ? "" : "s", a->rhs ? "" : ", b = ", a->rhs ? "" : r->rhs, r->logdet);
-    if (a->rcond) printf(", rcond %.3e", r->rcond);
-    printf("\n");
+    if (a->rcond) fprintf(a->report, ", rcond %.3e", r->rcond);
+    if (!isnan(r->fi.pivot_ratio)) fprintf(a->report, ", pivot ratio %.3e", r->fi.pivot_ratio);
+    fprintf(a->report, "\n");
 }
 
 int factor_report_ranks(const sylva_factor_t *F, factor_report *r)
@@ -130,6 +131,7 @@ static void json_options(json_writer *j, const cli_args *a, const factor_report 
     json_str(j, "trace", a->trace);
     json_num(j, "max_backward_error", r->max_berr);
     json_bool(j, "rcond", a->rcond);
+    json_bool(j, "fail_singular", a->fail_singular);
     json_int(j, "nrhs", a->nrhs);
     if (o->refine == SYLVA_REFINE_AUTO) json_str(j, "refine", "auto");
     else json_int(j, "refine", o->refine);
@@ -147,8 +149,10 @@ int factor_report_json(const cli_args *a, const factor_report *r)
     json_writer j;
     int st = json_open(&j, a->json, '{');
     if (st) return st;
-    json_str(&j, "status", r->inaccurate ? "inaccurate" : sylva_status_name(r->status));
+    int failed_singular = !r->status && !r->inaccurate && r->singular && a->fail_singular;
+    json_str(&j, "status", r->inaccurate ? "inaccurate" : failed_singular ? "singular" : sylva_status_name(r->status));
     if (r->status) json_str(&j, "message", cli_message(r->status));
+    if (failed_singular) json_str(&j, "message", "numerically singular: pivot ratio or rcond below epsilon");
     if (r->inaccurate) {
         char msg[64];
         snprintf(msg, sizeof msg, "backward error exceeds %.3g", r->max_berr);
@@ -296,6 +300,8 @@ int factor_report_json(const cli_args *a, const factor_report *r)
     json_end(&j);
     json_num(&j, "logdet", r->logdet);
     json_num(&j, "rcond", r->rcond);
+    json_num(&j, "pivot_ratio", r->fi.pivot_ratio);
+    json_bool(&j, "singular", r->singular);
     json_int(&j, "failed_column", r->fi.failed_column >= 0 ? r->fi.failed_column + 1 : -1);
     return json_close(&j);
 }

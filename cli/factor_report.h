@@ -22,6 +22,7 @@ typedef struct factor_report {
     int64_t nrhs;
     char rhs[96];         /* which right-hand side (cli_make_rhs) */
     int inaccurate;       /* solved, but berr > max_berr */
+    int singular;         /* the pivot ratio or rcond is below the precision's epsilon */
     int output_failed;    /* the status is a failure to write an output */
     run_summary measured; /* the last factorization's tasks, when have_measured */
     int have_measured;

@@ -21,6 +21,24 @@ int json_open(json_writer *j, const char *path, char root)
     return SYLVA_OK;
 }
 
+/* Bytes of the valid UTF-8 sequence at p (2 to 4), or 0 (RFC 3629: no
+ * overlong form, no surrogate, nothing above U+10FFFF). */
+static int utf8_length(const unsigned char *p)
+{
+    int len = p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : p[0] >= 0xe0 && p[0] <= 0xef ? 3 : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
+    unsigned lo = 0x80, hi = 0xbf; /* the second byte's range */
+    if (p[0] == 0xe0) lo = 0xa0;
+    if (p[0] == 0xed) hi = 0x9f;
+    if (p[0] == 0xf0) lo = 0x90;
+    if (p[0] == 0xf4) hi = 0x8f;
+    for (int i = 1; i < len; i++)
+        if (p[i] < (i == 1 ? lo : 0x80) || p[i] > (i == 1 ? hi : 0xbf)) return 0;
+    return len;
+}
+
+/* A JSON string. A byte that is not part of valid UTF-8 (a file name in
+ * another encoding) is written as \u00XX, its Latin-1 reading, so the
+ * document stays valid JSON. */
 static void put_string(FILE *f, const char *s)
 {
     fputc('"', f);
@@ -28,8 +46,17 @@ static void put_string(FILE *f, const char *s)
         if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
         else if (*p == '\n') fputs("\\n", f);
         else if (*p == '\t') fputs("\\t", f);
-        else if (*p < 0x20) fprintf(f, "\\u%04x", *p);
-        else fputc(*p, f);
+        else if (*p < 0x20 || *p == 0x7f) fprintf(f, "\\u%04x", *p);
+        else if (*p < 0x80) fputc(*p, f);
+        else {
+            int len = utf8_length(p);
+            if (len) {
+                fwrite(p, 1, (size_t)len, f);
+                p += len - 1;
+            } else {
+                fprintf(f, "\\u%04x", *p);
+            }
+        }
     }
     fputc('"', f);
 }

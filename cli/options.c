@@ -6,7 +6,9 @@
  * value out of its range (numbers must be whole and in range: no silent
  * truncation), an option that does not apply to the command, an unknown
  * policy, ordering, mode, precision or scheduler (with the valid names).
- * "-" as FILE is standard input. */
+ * "-" as an input is standard input (for one input at most), as an output
+ * standard output (for one output at most; the summary then goes to
+ * standard error). */
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -23,7 +25,7 @@ enum {
     O_RHS = 256, O_JSON, O_BATCHES, O_ORDERING, O_PERM, O_POLICY, O_THREADS, O_GPUS, O_MODE,
     O_DEVICE_MEMORY, O_GPU_MAP, O_SCHEDULER, O_PRECISION, O_REPEAT, O_SMALL_ROWS, O_TILE_ROWS, O_GPU_TILE_ROWS, O_BATCH_FLOPS,
     O_SAVE, O_ANALYSIS, O_MAX_BERR, O_RCOND, O_PROGRESS, O_SYMMETRIC_BOTH, O_SYMMETRIZE, O_TRACE,
-    O_POLICIES, O_THRESHOLDS, O_NRHS, O_REFINE, O_SOLVE_MODE, O_SOLVE_BLOCK
+    O_POLICIES, O_THRESHOLDS, O_NRHS, O_REFINE, O_SOLVE_MODE, O_SOLVE_BLOCK, O_FAIL_SINGULAR
 };
 
 typedef struct opt_spec {
@@ -53,9 +55,10 @@ static const opt_spec specs[] = {
      "with refinement); default 0: 512 MiB / (8 n), at least 16, halved\n"
      "on a GPU until it fits there"},
     {"output", 'o', "FILE", RUNS,
-     "factor: write the solution (Matrix Market array); study: the folder\n"
-     "of study.json, study.html and the traces (default .)"},
-    {"json", O_JSON, "FILE", BOTH, "write a JSON record of the run (also on failure)"},
+     "factor: write the solution (Matrix Market array; - is stdout, the\n"
+     "summary then on stderr); study: the folder of study.json,\n"
+     "study.html and the traces (default .)"},
+    {"json", O_JSON, "FILE", BOTH, "write a JSON record of the run (also on failure); - is stdout"},
     {"batches", O_BATCHES, "FILE", BOTH,
      "write the batches, one JSON object each (factor: with what each\n"
      "batch's tasks measured)"},
@@ -108,6 +111,9 @@ static const opt_spec specs[] = {
      "a larger backward error fails the run (exit 4; default 1e-12,\n"
      "1e-5 with --precision single)"},
     {"rcond", O_RCOND, NULL, CMD_FACTOR, "estimate the reciprocal condition number (1-norm, Hager-Higham)"},
+    {"fail-singular", O_FAIL_SINGULAR, NULL, CMD_FACTOR,
+     "a matrix singular to working precision (pivot ratio, or --rcond,\n"
+     "below epsilon) fails the run (exit 5, no -o) instead of a warning"},
     {"progress", O_PROGRESS, NULL, ALL, "show the progress line even when stderr is not a terminal"},
     {"quiet", 'q', NULL, ALL, "no progress line and no summary (errors still on stderr)"},
     {"verbose", 'v', NULL, ALL, "workers, scheduler, where it ran, analysis statistics (stderr)"},
@@ -298,6 +304,36 @@ static int usable_cores(void)
     return n > 0 ? (int)n : 1;
 }
 
+/* "-": standard input for one input, standard output for one output (the
+ * summary then on standard error); a study's -o is a folder. -1 to go on,
+ * else the exit code. */
+static int check_dashes(cli_args *a)
+{
+    const char *in_names[] = {"FILE", "--rhs", "--perm"};
+    const char *ins[] = {a->file, a->rhs, a->perm};
+    const char *out_names[] = {"-o", "--json", "--batches", "--trace", "--save"};
+    const char *outs[] = {a->cmd == CMD_STUDY ? NULL : a->output, a->json, a->batches, a->trace, a->save};
+    if (a->cmd == CMD_STUDY && a->output && !strcmp(a->output, "-"))
+        return usage_error("-o -: a study writes a folder (study.json, study.html, traces), not standard output");
+    const char *first = NULL;
+    for (size_t i = 0; i < sizeof ins / sizeof *ins; i++)
+        if (ins[i] && !strcmp(ins[i], "-")) {
+            if (first) return usage_error("%s and %s are both standard input (-): only one can read it", first, in_names[i]);
+            first = in_names[i];
+        }
+    first = NULL;
+    a->report = stdout;
+    for (size_t i = 0; i < sizeof outs / sizeof *outs; i++)
+        if (outs[i] && !strcmp(outs[i], "-")) {
+            if (first)
+                return usage_error("%s and %s both write to standard output (-): give one of them a file", first,
+                                   out_names[i]);
+            first = out_names[i];
+            a->report = stderr;
+        }
+    return -1;
+}
+
 /* One option's value into a; -1 when it is good, else the exit code. */
 static int apply(cli_args *a, const opt_spec *s, const char *v)
 {
@@ -418,6 +454,7 @@ static int apply(cli_args *a, const opt_spec *s, const char *v)
         break;
     }
     case O_RCOND: a->rcond = 1; break;
+    case O_FAIL_SINGULAR: a->fail_singular = 1; break;
     case O_PROGRESS:
         if (!a->quiet) a->progress = 1;
         break;
@@ -527,6 +564,8 @@ int cli_parse(int argc, char **argv, cli_args *a)
                            a->analysis ? "analysis" : "ordering");
     if (a->nrhs > 0 && a->rhs)
         return usage_error("--nrhs %lld: the right-hand sides come from --rhs %s", (long long)a->nrhs, a->rhs);
+    int code = check_dashes(a);
+    if (code >= 0) return code;
     if (a->perm) {
         a->opts.ordering = SYLVA_ORDERING_USER;
         a->ordering = "user";

@@ -34,6 +34,13 @@ extern "C" {
  * sylva_last_error()) and return `status`. */
 int sylva__fail(int status, const char *fmt, ...) SYLVA_PRINTF(2, 3);
 void sylva__clear_error(void);
+/* src into dst (cap bytes, NUL-terminated, truncated to fit) with control
+ * bytes (below 0x20, and 0x7f) written as \xHH: what every message goes
+ * through (sylva__fail). */
+void sylva__escape_controls(char *dst, size_t cap, const char *src);
+/* v in the fewest digits (15 to 17) that read back as v, into buf (at
+ * least 32 bytes): a message's value is the value, 1.0000001 not "1". */
+const char *sylva__exact(char *buf, size_t cap, double v);
 const char *sylva__last_error(void);
 /* The status table of sylva.h: "not_spd", and a one-line description. */
 const char *sylva__status_name(int status);
@@ -86,11 +93,13 @@ double sylva__peak_rss_bytes(void);
 
 /* Every file sylva writes goes through these (core/out_file.c): a temporary
  * file in the target's directory renamed over it on success, so a failure
- * never leaves a truncated file. Devices and FIFOs are written in place. */
+ * never leaves a truncated file. Devices and FIFOs are written in place,
+ * and so are streams the process holds ("-" is standard output). */
 typedef struct sylva__out {
     FILE *f;    /* write here (stdio) */
     char *path; /* the target */
     char *tmp;  /* the temporary, NULL when written in place */
+    int guard;  /* its slot in out_signals.c's table (0: none) */
 } sylva__out;
 int sylva__out_open(sylva__out *o, const char *path);
 /* Flush, sync, close and rename: SYLVA_OK, or SYLVA_ERR_IO with the
@@ -98,8 +107,27 @@ int sylva__out_open(sylva__out *o, const char *path);
 int sylva__out_close(sylva__out *o);
 /* Close and remove the temporary (a failed writer's way out). */
 void sylva__out_abort(sylva__out *o);
+/* While a temporary exists, SIGINT, SIGTERM and SIGHUP (when their action
+ * is the default) remove it before ending the process (core/out_signals.c):
+ * guard returns the slot to unguard with (0 when none was free). */
+int sylva__out_guard(const char *tmp);
+void sylva__out_unguard(int guard);
+/* The descriptor path names when it is a stream this process holds open
+ * ("-", /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N, a link to
+ * standard output's or error's file), else -1. */
+int sylva__out_stream_fd(const char *path);
 /* The whole of data into path, the same way. */
 int sylva__write_file(const char *path, const void *data, size_t size);
+
+/* ------------------------------------------------------------ input files */
+
+/* Open path for reading only when it is a regular file (core/in_file.c):
+ * the descriptor (the caller closes it) and the file's size, or
+ * SYLVA_ERR_IO "PATH: not a regular file (a FIFO)" / "PATH: cannot open:
+ * REASON", without blocking on a FIFO. sylva__file_kind names what a
+ * st_mode is ("a FIFO", "a character device", ...). */
+int sylva__open_regular(const char *path, int *fd, int64_t *size);
+const char *sylva__file_kind(unsigned mode);
 
 /* Bytes of one scalar of a dtype (0 for an unknown dtype). */
 size_t sylva__dtype_size(sylva_dtype dtype);

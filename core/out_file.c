@@ -3,10 +3,16 @@
  * written, flushed and synced, so a full disk, a write error or a run that
  * fails halfway leaves the old file (or none) and never a truncated one; the
  * temporary is removed on every failure path. A target that exists and is
- * not a regular file (/dev/null, /dev/stdout, a FIFO) is written in place,
- * as it cannot be replaced; a symbolic link is followed, so the link stays.
- * Failures are SYLVA_ERR_IO naming the file and the system's reason, or
- * SYLVA_ERR_NO_MEMORY. */
+ * not a regular file (/dev/null, a terminal, a FIFO) is written in place,
+ * as it cannot be replaced; so is a stream this process already holds open
+ * ("-" for standard output, /dev/stdout, /dev/stderr, /dev/fd/N,
+ * /proc/self/fd/N, or a link resolving to what standard output or error
+ * is): written through a duplicate of its descriptor, so a stream opened
+ * for appending (`>> log`) is appended to, never renamed over. Any other
+ * symbolic link is followed, so the link stays. Failures are SYLVA_ERR_IO
+ * naming the file and the system's reason, or SYLVA_ERR_NO_MEMORY. A
+ * temporary is also removed when SIGINT, SIGTERM or SIGHUP ends the
+ * process while it exists (out_signals.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -55,10 +61,78 @@ static int open_temporary(const char *path, char **tmp_out, int *fd_out)
                        strerror(err));
 }
 
+/* N when s is a decimal descriptor number and nothing else, else -1. */
+static int fd_number(const char *s)
+{
+    if (*s < '0' || *s > '9') return -1;
+    long v = 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9' || v > 1000000) return -1;
+        v = 10 * v + (*s - '0');
+    }
+    return (int)v;
+}
+
+/* Whether path names the file that descriptor fd has open. */
+static int same_file(const struct stat *st, int fd)
+{
+    struct stat fst;
+    return fstat(fd, &fst) == 0 && fst.st_dev == st->st_dev && fst.st_ino == st->st_ino;
+}
+
+int sylva__out_stream_fd(const char *path)
+{
+    if (!path) return -1;
+    if (!strcmp(path, "-") || !strcmp(path, "/dev/stdout")) return 1;
+    if (!strcmp(path, "/dev/stderr")) return 2;
+    static const char *const dirs[] = {"/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/"};
+    for (size_t k = 0; k < sizeof dirs / sizeof *dirs; k++)
+        if (!strncmp(path, dirs[k], strlen(dirs[k]))) return fd_number(path + strlen(dirs[k]));
+    char own[64];
+    int len = snprintf(own, sizeof own, "/proc/%ld/fd/", (long)getpid());
+    if (!strncmp(path, own, (size_t)len)) return fd_number(path + len);
+    /* A link of the user's own to the file standard output or error is. */
+    struct stat lst, st;
+    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) && stat(path, &st) == 0) {
+        if (same_file(&st, 1)) return 1;
+        if (same_file(&st, 2)) return 2;
+    }
+    return -1;
+}
+
+/* Write through a duplicate of descriptor fd (its offset and append mode
+ * are the stream's), after what stdio holds for it. */
+static int open_stream(sylva__out *o, const char *path, int fd)
+{
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0)
+        return sylva__fail(SYLVA_ERR_IO, "%s: cannot write: descriptor %d is not open", path, fd);
+    if ((flags & O_ACCMODE) == O_RDONLY)
+        return sylva__fail(SYLVA_ERR_IO, "%s: cannot write: descriptor %d is open for reading only",
+                           path, fd);
+    if (fd == 1) fflush(stdout);
+    if (fd == 2) fflush(stderr);
+    int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    if (dup_fd < 0)
+        return sylva__fail(SYLVA_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+    o->f = fdopen(dup_fd, "w");
+    o->path = strdup(strcmp(path, "-") ? path : "standard output");
+    if (!o->f || !o->path) {
+        if (o->f) fclose(o->f);
+        else close(dup_fd);
+        free(o->path);
+        memset(o, 0, sizeof *o);
+        return sylva__fail(SYLVA_ERR_NO_MEMORY, "%s: out of memory", path);
+    }
+    return SYLVA_OK;
+}
+
 int sylva__out_open(sylva__out *o, const char *path)
 {
     memset(o, 0, sizeof *o);
     if (!path || !*path) return sylva__fail(SYLVA_ERR_ARGUMENT, "output file name is empty");
+    int stream = sylva__out_stream_fd(path);
+    if (stream >= 0) return open_stream(o, path, stream);
     struct stat st;
     int exists = stat(path, &st) == 0;
     if (exists && S_ISDIR(st.st_mode))
@@ -89,12 +163,15 @@ int sylva__out_open(sylva__out *o, const char *path)
         free(target);
         return status;
     }
+    o->guard = sylva__out_guard(tmp);
     if (exists) (void)fchmod(fd, st.st_mode & 07777); /* keep the old file's mode */
     o->f = fdopen(fd, "w");
     if (!o->f) {
         int err = errno;
         close(fd);
         unlink(tmp);
+        sylva__out_unguard(o->guard);
+        o->guard = 0;
         free(tmp);
         free(target);
         return sylva__fail(SYLVA_ERR_IO, "%s: cannot open for writing: %s", path, strerror(err));
@@ -106,6 +183,7 @@ int sylva__out_open(sylva__out *o, const char *path)
 
 static void out_release(sylva__out *o)
 {
+    sylva__out_unguard(o->guard);
     free(o->path);
     free(o->tmp);
     memset(o, 0, sizeof *o);

@@ -21,9 +21,11 @@ typedef struct sylva__analysis_record {
 /* Write r to path (sylva__out: a temporary file renamed on success). Fails
  * with SYLVA_ERR_IO naming the file. */
 int sylva__analysis_file_write(const char *path, const sylva__analysis_record *r);
-/* Read path into r. Fails with SYLVA_ERR_IO (cannot read), SYLVA_ERR_FORMAT
- * ("FILE: not a sylva analysis", "FILE: truncated", "FILE: corrupted
- * (checksum)", "FILE: version V, this sylva reads 1") or SYLVA_ERR_NO_MEMORY. */
+/* Read path into r. Fails with SYLVA_ERR_IO (cannot read, not a regular
+ * file), SYLVA_ERR_FORMAT ("FILE: not a sylva analysis", "FILE: truncated
+ * (...)", "FILE: corrupted (checksum)", "FILE: corrupted: field n = ...",
+ * "FILE: version V, this sylva reads 1") or SYLVA_ERR_NO_MEMORY (the file
+ * is larger than the memory budget). */
 int sylva__analysis_file_read(const char *path, sylva__analysis_record *r);
 
 /* The file's bytes in memory (a distributed run's ranks get them from rank

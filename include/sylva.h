@@ -187,8 +187,12 @@ int sylva_write_dense(const char *path, int64_t n, int64_t nrhs, const double *X
  * directory, flushed and synced, then renamed over path; on any failure
  * (full disk, no permission) path keeps its old contents (or does not
  * exist), the temporary is removed, and SYLVA_ERR_IO names the reason. A
- * path that exists and is not a regular file (/dev/stdout, a FIFO) is
- * written in place. Every file sylva and its command write goes this way. */
+ * path that exists and is not a regular file (/dev/null, a FIFO) is
+ * written in place, and so is a stream the process holds: "-" (standard
+ * output), /dev/stdout, /dev/stderr, /dev/fd/N, or a link to the file
+ * standard output or error is (written through a duplicate of its
+ * descriptor: appended to when opened for appending). Every file sylva
+ * and its command write goes this way. */
 int sylva_write_file(const char *path, const void *data, size_t size);
 
 /* --------------------------------------------------------------- options */
@@ -538,11 +542,19 @@ typedef struct sylva_factor_info {
     double busy_seconds;           /* this rank's workers' time in tasks */
     double bytes_sent, bytes_received; /* between ranks, this rank's */
     int ranks;
+    /* Fields below were added after 0.1.0 out of `reserved` (the struct
+     * keeps its size and every earlier field its offset). */
     /* 1 when the factorization ran direct: one GPU, no StarPU task, every
      * group launched in plan order on one stream from the calling thread
      * (docs/gpu.md, "The direct factorization"); tasks is then 0. */
     int direct;
-    char reserved[80];
+    /* (min_j L_jj / max_j L_jj)²: CHOLMOD's cheap estimate of the reciprocal
+     * condition number, from the pivots of the last factorization (of the
+     * float pivots with a single-precision factor). Below the precision's
+     * epsilon the matrix is singular to working precision. NaN where not
+     * computed: a factorization whose L stays on a GPU, a failed one. */
+    double pivot_ratio;
+    char reserved[72];
 } sylva_factor_info;
 
 /* Numeric factorization of A (same pattern as analyzed). info may be NULL. */

@@ -98,16 +98,6 @@ static int map_file(const char *path, int fd, size_t len, sylva__file *f)
     return SYLVA_OK;
 }
 
-static const char *file_kind(mode_t m)
-{
-    return S_ISDIR(m)    ? "a directory"
-           : S_ISFIFO(m) ? "a FIFO"
-           : S_ISCHR(m)  ? "a character device"
-           : S_ISBLK(m)  ? "a block device"
-           : S_ISSOCK(m) ? "a socket"
-                         : "not a plain file";
-}
-
 const char *sylva__input_name(const char *path)
 {
     return path && strcmp(path, "-") == 0 ? "<stdin>" : path;
@@ -134,24 +124,11 @@ static int load_stdin(sylva__file *f)
 
 static int load_path(const char *path, sylva__file *f)
 {
-    /* O_NONBLOCK: opening a FIFO without a writer would block here. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) return sylva__fail(SYLVA_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int err = errno;
-        close(fd);
-        return sylva__fail(SYLVA_ERR_IO, "%s: cannot open: %s", path, strerror(err));
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return sylva__fail(SYLVA_ERR_IO, "%s: not a regular file (%s)", path,
-                           file_kind(st.st_mode));
-    }
-    int flags = fcntl(fd, F_GETFL);
-    if (flags >= 0) fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-    int r = st.st_size == 0 ? load_stream(path, fd, &f->data, &f->size)
-                            : map_file(path, fd, (size_t)st.st_size, f);
+    int fd;
+    int64_t size;
+    int r = sylva__open_regular(path, &fd, &size);
+    if (r) return r;
+    r = size == 0 ? load_stream(path, fd, &f->data, &f->size) : map_file(path, fd, (size_t)size, f);
     close(fd);
     return r;
 }

@@ -111,6 +111,12 @@ int sylva__kernel_tuning_check(const sylva__kernel_tuning *t)
 int sylva__kernel_tuning_load(const char *path, sylva__kernel_tuning *t, char *msg, size_t msgsz)
 {
     sylva__kernel_tuning_defaults(t);
+    struct stat st; /* a FIFO or a device is not a table (and would block or never end) */
+    if (stat(path, &st) != 0) return errno == ENOENT ? 1 : -1;
+    if (!S_ISREG(st.st_mode)) {
+        if (msg) snprintf(msg, msgsz, "%s: not a regular file (%s)", path, sylva__file_kind((unsigned)st.st_mode));
+        return -1;
+    }
     FILE *f = fopen(path, "r");
     if (!f) return errno == ENOENT ? 1 : -1;
     sylva__kernel_tuning r = *t;

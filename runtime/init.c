@@ -6,19 +6,49 @@
  * processes start StarPU through StarPU-MPI (dist_mpi.c). A second
  * start while running is accepted with the same runtime options and refused
  * (SYLVA_ERR_ARGUMENT, naming the option) with others. Fails with
- * SYLVA_ERR_RUNTIME when StarPU or a GPU context cannot start.
+ * SYLVA_ERR_RUNTIME when StarPU or a GPU context cannot start. StarPU's
+ * worker threads do not survive fork(): in a child forked after the start
+ * the runtime is not ready (frees touch no StarPU state, which may be
+ * locked) and every call that needs it, a second start included, fails at
+ * once with SYLVA_ERR_RUNTIME saying so (sylva__runtime_check), instead of
+ * waiting forever for workers that are not there.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "blas.h"
 #include "gpu_solve.h"
 #include "runtime_internal.h"
 
 static int ready;
+static pid_t owner; /* the process that started StarPU */
 static char scheduler[32]; /* the running scheduler's name */
+
+/* A fork() of the process that started StarPU, which is still running
+ * there: the workers were not copied. */
+static int forked_child(void) { return ready && owner != getpid(); }
+
+static int fail_forked(const char *who)
+{
+    return sylva__fail(SYLVA_ERR_RUNTIME,
+                       "%s: this process (pid %ld) is a fork() of the one that called sylva_init (pid %ld): "
+                       "StarPU's worker threads do not survive fork, so sylva cannot run here; call sylva in "
+                       "the parent, or start children by exec (Python multiprocessing: 'spawn' or "
+                       "'forkserver'), before sylva_init, or after sylva_finalize",
+                       who, (long)getpid(), (long)owner);
+}
+
+int sylva__runtime_check(const char *who)
+{
+    if (forked_child()) return fail_forked(who);
+    if (!ready) return sylva__fail(SYLVA_ERR_NOT_INITIALIZED, "%s: sylva_init has not been called", who);
+    return SYLVA_OK;
+}
+
+int sylva__runtime_forked(const char *who) { return forked_child() ? fail_forked(who) : SYLVA_OK; }
 
 const char *sylva__runtime_scheduler_name(int i, const char **summary)
 {
@@ -151,6 +181,7 @@ int sylva__runtime_start(const sylva_options *opts)
         int status = check_scheduler(opts->scheduler);
         if (status) return status;
     }
+    if (forked_child()) return fail_forked("sylva_init");
     if (ready) return same_runtime(opts);
     if (strlen(scheduler_name(opts)) >= sizeof running.scheduler)
         return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_init: options.scheduler \"%.40s...\" is too long",
@@ -162,6 +193,11 @@ int sylva__runtime_start(const sylva_options *opts)
      * L to the host for nothing. Eviction under memory pressure, which the
      * device-memory limit relies on, does not need it. */
     setenv("STARPU_MINIMUM_CLEAN_BUFFERS", "0", 0);
+    /* StarPU catches SIGINT (to flush FxT traces, which sylva does not
+     * make) and so hides the default action from core/out_signals.c, which
+     * removes an output's temporary on SIGINT only where the action is the
+     * default: leave the signals to the program. */
+    setenv("STARPU_CATCH_SIGNALS", "0", 0);
     setenv("STARPU_TARGET_CLEAN_BUFFERS", "0", 0);
     /* Two workers (two streams) per GPU: independent fronts of one level of
      * the tree run at once (measured on an H100, docs/performance.md). */
@@ -213,13 +249,14 @@ int sylva__runtime_start(const sylva_options *opts)
     running.device_memory = opts->device_memory;
     snprintf(running.scheduler, sizeof running.scheduler, "%s", scheduler_name(opts));
     holders = 0;
+    owner = getpid();
     ready = 1;
     return SYLVA_OK;
 }
 
 void sylva__runtime_stop(void)
 {
-    if (!ready) return;
+    if (!ready || forked_child()) return; /* a child cannot stop the parent's workers */
     sylva__solve_gpu_unhold_all(); /* the direct GPU solves' acquisitions (solve_gpu_direct.c) */
     sylva__factor_direct_free_all(); /* the direct factorizations' streams and memory (factorize_direct.c) */
     starpu_resume();
@@ -230,7 +267,7 @@ void sylva__runtime_stop(void)
     ready = 0;
 }
 
-int sylva__runtime_ready(void) { return ready; }
+int sylva__runtime_ready(void) { return ready && !forked_child(); }
 
 int sylva__runtime_workers(void) { return ready ? (int)starpu_worker_get_count() : 0; }
 

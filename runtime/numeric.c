@@ -111,9 +111,14 @@ static int reduce_status(const sylva__numeric *N, char *below, int64_t *failed_c
     free(below);
     if (!status && *failed_column >= 0)
         status = sylva__fail(SYLVA_ERR_NOT_SPD,
-                             "matrix is not positive definite: pivot of column %lld (1-based) is "
-                             "not positive",
-                             (long long)*failed_column + 1);
+                             "matrix is not positive definite%s: pivot of column %lld (1-based) is "
+                             "not positive%s",
+                             N->precision == SYLVA_FLOAT32 ? " in single precision" : "",
+                             (long long)*failed_column + 1,
+                             N->precision == SYLVA_FLOAT32
+                                 ? " (rounding to float can make a positive definite matrix indefinite: "
+                                   "factor in double precision)"
+                                 : "");
     return status;
 }
 

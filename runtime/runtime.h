@@ -20,6 +20,13 @@
 int sylva__runtime_start(const sylva_options *opts);
 void sylva__runtime_stop(void);
 int sylva__runtime_ready(void);
+/* SYLVA_OK when the runtime runs in this process; else the failure a call
+ * needing it returns, WHO naming the call: SYLVA_ERR_NOT_INITIALIZED
+ * before sylva_init, SYLVA_ERR_RUNTIME in a child forked after it (StarPU's
+ * workers are the parent's). sylva__runtime_forked checks only the
+ * latter (a factor stays usable after sylva_finalize, not in a fork). */
+int sylva__runtime_check(const char *who);
+int sylva__runtime_forked(const char *who);
 /* Workers are paused between phases (their polling would take cores from
  * the caller's own work); a phase that submits tasks holds them running.
  * Counted under a lock, so concurrent holders (solves from several
@@ -253,6 +260,10 @@ int sylva__numeric_solve_system(sylva__numeric *N, sylva_system sys, int64_t nrh
 /* log det A = 2 Σ log diag L: kept by the pivot check when it ran on a GPU
  * (L stays there), else summed on the host (L brought there first). */
 int sylva__numeric_logdet(sylva__numeric *N, double *logdet);
+/* (min_j L_jj / max_j L_jj)² of a factor whose pivots were checked
+ * positive (pivot_ratio.c); NaN when L is on a GPU (not computed there).
+ * Collective in a distributed run. */
+int sylva__numeric_pivot_ratio(sylva__numeric *N, double *ratio);
 /* L's values (plan layout) in host memory, brought there first; NULL on
  * failure. For tests that compare factors. */
 const void *sylva__numeric_host_values(sylva__numeric *N);

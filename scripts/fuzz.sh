@@ -5,7 +5,8 @@
 # parallel chunking), parse_number (against strtod/strtoll bit for bit),
 # dense, solve (read → analyze → factorize → solve → refactorize with option
 # bytes), decompress (gzip/bzip2/xz from memory, archive refusals, then the
-# reader). Seeds come from tests/fuzz/corpus/TARGET (read only); what the run
+# reader), analysis_load (saved analyses: the file reader against the
+# in-memory check, then the analysis of what they load). Seeds come from tests/fuzz/corpus/TARGET (read only); what the run
 # finds interesting goes to build-fuzz/fuzz-corpus/TARGET, so long runs pile
 # up coverage. Prints one line per target: seconds, executions, result. A
 # finding (crash, sanitizer report, FUZZ_ASSERT, leak, timeout, memory
@@ -17,7 +18,7 @@ secs=${1:?usage: scripts/fuzz.sh SECONDS [TARGET...]}
 shift
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${SYLVA_FUZZ_BUILD_DIR:-$here/build-fuzz}
-targets=${*:-mm_read parse_number dense solve decompress}
+targets=${*:-mm_read parse_number dense solve decompress analysis_load}
 jobs=${SYLVA_FUZZ_JOBS:-1}
 
 command -v clang >/dev/null || { echo "fuzz.sh: clang is needed (apt-get install clang libclang-rt-14-dev)"; exit 2; }

@@ -60,10 +60,13 @@ output) # 7: -o over a full disk leaves the old file; inaccurate runs write none
   (ulimit -f 8; trap '' XFSZ; exec "$sylva" factor "$bcs" -o "$tmp/new.mtx" >/dev/null 2>&1); rc=$?
   [ "$rc" = 4 ] && [ ! -e "$tmp/new.mtx" ] || fail "a partial new -o file: exit $rc, $(ls "$tmp")"
   cmp -s "$tmp/x.mtx" "$tmp/x.ref" || fail "x.mtx changed"
-  # inaccurate (a right-hand side beyond FLT_MAX in single precision): exit 4, no -o
-  printf '%%%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n1 1 4\n2 2 4\n' >"$tmp/d.mtx"
+  # inaccurate (single precision held to a double bound): exit 4, no -o. (A
+  # right-hand side beyond FLT_MAX was the case here until issue 36: it is
+  # now scaled, and solved accurately.)
+  printf '%%%%MatrixMarket matrix coordinate real symmetric\n2 2 3\n1 1 4\n2 1 1\n2 2 3\n' >"$tmp/d.mtx"
   printf '%%%%MatrixMarket matrix array real general\n2 1\n1e39\n1\n' >"$tmp/b.mtx"
-  expect 4 "exceeds" -- factor "$tmp/d.mtx" --precision single --rhs "$tmp/b.mtx" -o "$tmp/ill_x.mtx" --json "$tmp/ill.json"
+  expect 0 "backward error" -- factor "$tmp/d.mtx" --precision single --rhs "$tmp/b.mtx"
+  expect 4 "exceeds" -- factor "$tmp/d.mtx" --precision single --rhs "$tmp/b.mtx" --max-backward-error 1e-15 -o "$tmp/ill_x.mtx" --json "$tmp/ill.json"
   [ ! -e "$tmp/ill_x.mtx" ] || fail "an inaccurate solution was written"
   grep -q '"status": "inaccurate"' "$tmp/ill.json" || fail "JSON status of the inaccurate run" ;;
 integers) # 8: numbers that do not fit are usage errors
