@@ -97,6 +97,14 @@ void cli_progress_end(void);
  * and phases, on stderr. */
 void cli_verbose_analysis(const cli_args *a, const sylva_analysis_info *ai);
 
+/* GPUs (gpu_request.c): whether the command line asks for them
+ * explicitly (--mode gpu or hybrid, --gpus N > 0); after sylva_init,
+ * SYLVA_ERR_RUNTIME naming what was found when the runtime has fewer GPUs
+ * than asked, else SYLVA_OK; why a factorization ran on the CPU. */
+int cli_gpu_requested(const cli_args *a);
+int cli_check_gpus(const cli_args *a);
+const char *cli_where_cpu(const cli_args *a, const sylva_factor_info *fi);
+
 int cli_cmd_factor(const cli_args *a);
 int cli_cmd_analyze(const cli_args *a);
 int cli_cmd_study(const cli_args *a);

@@ -222,6 +222,7 @@ int cli_cmd_study(const cli_args *a)
     sylva_options one = a->opts; /* one process: the distributed path is `sylva factor`'s */
     one.mpi = SYLVA_MPI_OFF;
     if ((status = sylva_init(&one))) goto out;
+    if ((status = cli_check_gpus(a))) goto out;
     sylva_runtime_query(&s.ri);
     s.nworkers = s.ri.cpu_workers + s.ri.gpu_workers;
     s.workers = calloc((size_t)s.nworkers + 1, sizeof *s.workers);

@@ -17,7 +17,10 @@ void factor_report_print(const cli_args *a, const factor_report *r)
            sylva_dtype_name(a->opts.precision));
     printf("  time: read %.3f s, analyze %.3f s, factorize %.3f s (%.2f GFLOP/s), solve %.3f s\n", r->t_read,
            r->ai.seconds, r->t_factor, r->t_factor > 0 ? r->ai.flops / r->t_factor * 1e-9 : 0, r->t_solve);
-    if (r->fi.mode != SYLVA_MODE_CPU)
+    if (r->fi.mode == SYLVA_MODE_CPU)
+        printf("  on the CPU: %d worker%s (%s)\n", r->ri.cpu_workers, r->ri.cpu_workers == 1 ? "" : "s",
+               cli_where_cpu(a, &r->fi));
+    else
         printf("  %s on %d GPU%s (%s): GPU busy %.3f s, %lld GPU + %lld CPU tasks; %.1f MB to the "
                "GPU, %.1f MB back; peak device memory %.1f MB; L to host %.3f s\n",
                sylva_exec_mode_name(r->fi.mode), r->fi.gpus, r->fi.gpus == 1 ? "" : "s", sylva_gpu_name(),

@@ -81,10 +81,11 @@ static const opt_spec specs[] = {
     {"perm", O_PERM, "FILE", ALL, "your own ordering: n integers 1..n (new to old), one per line"},
     {"policy", O_POLICY, "NAME", BOTH, "batching policy (default subtree):"},
     {"threads", O_THREADS, "N", ALL, "StarPU CPU workers and analysis threads (default: all cores)"},
-    {"gpus", O_GPUS, "N", ALL, "GPUs to use (default: all; 0: CPU only)"},
+    {"gpus", O_GPUS, "N", ALL, "GPUs to use (default: all; 0: CPU only; fewer found: exit 4)"},
     {"mode", O_MODE, "M", ALL,
      "auto (GPUs when there are, default), gpu, hybrid (GPUs and CPU\n"
-     "workers, placed by StarPU's perfmodels), cpu"},
+     "workers, placed by StarPU's perfmodels), cpu; gpu or hybrid\n"
+     "without a GPU: exit 4"},
     {"device-memory", O_DEVICE_MEMORY, "B", RUNS, "bytes of device memory each GPU may use (suffix K, M, G)"},
     {"gpu-map", O_GPU_MAP, "M", ALL,
      "several GPUs: subtrees (default: subtrees balanced by flops, one\n"
@@ -520,6 +521,9 @@ int cli_parse(int argc, char **argv, cli_args *a)
     }
     if (a->opts.scheduler && !known_name(sylva_scheduler_name, a->opts.scheduler))
         return usage_error("unknown scheduler '%s' (%s)", a->opts.scheduler, name_list(sylva_scheduler_name));
+    if (cli_gpu_requested(a) && a->opts.precision != SYLVA_FLOAT64)
+        return usage_error("--precision single runs on the CPU (GPUs factor in double precision only): "
+                           "it does not go with --mode gpu, --mode hybrid or --gpus N");
     if (a->analysis && a->opts.ordering != SYLVA_ORDERING_AUTO)
         return usage_error("--ordering %s: the ordering comes from the --analysis file", a->ordering);
     if (a->perm && (a->analysis || a->opts.ordering != SYLVA_ORDERING_AUTO))
