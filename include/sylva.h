@@ -145,12 +145,24 @@ typedef struct sylva_read_info {
 int sylva_read_matrix_market_info(const char *path, const sylva_read_options *o, sylva_matrix **A,
                                   sylva_read_info *info);
 
-/* Build a matrix from CSC arrays. `lower_only`: 1 if only the lower triangle
- * is given; 0 if both triangles are (checked numerically symmetric, upper
- * dropped). Entries may be unsorted and duplicated (summed). Arrays are
- * copied; the caller keeps its own. values may be NULL (pattern). */
+/* Which part of the symmetric matrix CSC arrays hold (sylva_matrix_from_csc's
+ * `storage`). SciPy: tril(A, format="csc") is LOWER, triu(A, format="csc")
+ * UPPER, A itself FULL. */
+typedef enum {
+    SYLVA_CSC_FULL = 0,  /* both triangles: checked numerically symmetric (an entry
+                            without its mirror counts against 0), upper dropped */
+    SYLVA_CSC_LOWER = 1, /* the lower triangle (row >= column); an entry above the
+                            diagonal is SYLVA_ERR_ARGUMENT */
+    SYLVA_CSC_UPPER = 2  /* the upper triangle (row <= column), transposed; an entry
+                            below the diagonal is SYLVA_ERR_ARGUMENT */
+} sylva_csc_storage;
+
+/* Build a matrix from CSC arrays holding the part of A that `storage` says
+ * (a sylva_csc_storage; another value is SYLVA_ERR_ARGUMENT). Entries may be
+ * unsorted and duplicated (summed). Arrays are copied; the caller keeps its
+ * own. values may be NULL (pattern). */
 int sylva_matrix_from_csc(int64_t n, const int64_t *colptr, const int64_t *rowind,
-                          const double *values, int lower_only, sylva_matrix **A);
+                          const double *values, int storage, sylva_matrix **A);
 /* Wrap caller-owned arrays that already satisfy the contract above (lower,
  * sorted, unique); checked, not copied. Free with sylva_matrix_free. */
 int sylva_matrix_wrap(int64_t n, int64_t *colptr, int64_t *rowind, double *values,
@@ -162,7 +174,7 @@ int sylva_matrix_wrap(int64_t n, int64_t *colptr, int64_t *rowind, double *value
  * arrays A owns and uses the caller's values in place (not copied: they
  * must outlive A). */
 int sylva_matrix_from_csc32(int64_t n, const int32_t *colptr, const int32_t *rowind,
-                            const double *values, int lower_only, sylva_matrix **A);
+                            const double *values, int storage, sylva_matrix **A);
 int sylva_matrix_wrap32(int64_t n, const int32_t *colptr, const int32_t *rowind, double *values,
                         sylva_matrix **A);
 void sylva_matrix_free(sylva_matrix *A);
