@@ -46,6 +46,7 @@ void factor_report_print(const cli_args *a, const factor_report *r)
         if (r->si.refine_steps > 0 || a->opts.refine)
             printf("; %d refinement step%s, componentwise backward error %.3e -> %.3e", r->si.refine_steps,
                    r->si.refine_steps == 1 ? "" : "s", r->si.berr_before, r->si.berr_after);
+        if (r->si.why_not_gpu) printf("; not on a GPU: %s", r->si.why_not_gpu);
         printf("\n");
     }
     if (r->nranks > 1) {
@@ -252,6 +253,7 @@ int factor_report_json(const cli_args *a, const factor_report *r)
         json_num(&j, "bytes_to_host", r->si.bytes_to_host);
         json_int(&j, "ranks", r->si.ranks);
         json_num(&j, "bytes_between_ranks", r->si.bytes_between_ranks);
+        json_str(&j, "why_not_gpu", r->si.why_not_gpu);
         json_end(&j);
     }
     json_begin(&j, "seconds", '{');

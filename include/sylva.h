@@ -694,7 +694,12 @@ typedef struct sylva_solve_info {
     double bytes_to_device, bytes_to_host;
     int ranks;                  /* processes the solve ran on (1 unless distributed) */
     double bytes_between_ranks; /* distributed: right-hand-side rows sent between ranks, all ranks */
-    char reserved[112];
+    /* A GPU solve was wanted (solve_mode GPU, or AUTO after a GPU
+     * factorization or on device data) and ran on the CPU: why (a static
+     * string: "no GPU worker", a dynamic policy's factor, single precision,
+     * not enough device memory); NULL when it ran where wanted. */
+    const char *why_not_gpu;
+    char reserved[104];
 } sylva_solve_info;
 
 /* sylva_solve with a choice: opts (NULL: the analysis' options) gives
@@ -710,8 +715,10 @@ int sylva_solve_ex(const sylva_factor_t *F, const sylva_options *opts, sylva_dty
 
 /* The same on device memory: B (n x nrhs, leading dim ldb, the factor's
  * type) is a CUDA device pointer; the solve runs on that device and B never
- * leaves it (with opts->solve_mode CPU or SEQUENTIAL, or without GPU
- * workers, B is copied to the host and back). SYLVA_ERR_ARGUMENT when B is
+ * leaves it (with opts->solve_mode CPU or SEQUENTIAL, or where the GPU
+ * solve cannot run — without GPU workers, or on a dynamic policy's (ready)
+ * factor, whose L has its run's layout — B is copied to the host and
+ * back; info->why_not_gpu says why). SYLVA_ERR_ARGUMENT when B is
  * not device memory; SYLVA_ERR_UNSUPPORTED in a build without CUDA. */
 int sylva_solve_device(const sylva_factor_t *F, const sylva_options *opts, int64_t nrhs, void *B,
                        int64_t ldb, sylva_solve_info *info);
