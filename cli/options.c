@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "study.h"
 
 enum {
     O_RHS = 256, O_JSON, O_BATCHES, O_ORDERING, O_PERM, O_POLICY, O_THREADS, O_GPUS, O_MODE,
@@ -97,7 +97,8 @@ static const opt_spec specs[] = {
     {"precision", O_PRECISION, "P", ALL, "double (default) or single: the factorization's precision"},
     {"repeat", O_REPEAT, "N", RUNS,
      "factor N times (refactorization after the first), report the best\n"
-     "(study: the median)"},
+     "(study, default 5: the first apart, the refactorizations' median,\n"
+     "min and max)"},
     {"small-rows", O_SMALL_ROWS, "N", ALL, "fronts with more rows are factored alone (default: 256 on CPUs)"},
     {"tile-rows", O_TILE_ROWS, "N", ALL, "tile size of those large fronts' tile tasks (0: one task)"},
     {"gpu-tile-rows", O_GPU_TILE_ROWS, "N", ALL,
@@ -437,7 +438,7 @@ int cli_parse(int argc, char **argv, cli_args *a)
     sylva_default_options(&a->opts);
     sylva_default_read_options(&a->read);
     a->ordering = "auto";
-    a->repeat = 1;
+    a->repeat = 0; /* not given: 1, or STUDY_DEFAULT_REPEAT for a study (below) */
     a->threads = -1;
     a->progress = -1;
     a->command = argv[1];
@@ -495,6 +496,7 @@ int cli_parse(int argc, char **argv, cli_args *a)
         a->file = gargv[i];
     }
     if (!a->file) return usage_error("%s: missing FILE", a->command);
+    if (a->repeat == 0) a->repeat = a->cmd == CMD_STUDY ? STUDY_DEFAULT_REPEAT : 1;
 
     if (!known_name(sylva_policy_name, a->opts.policy))
         return usage_error("unknown policy '%s' (%s)", a->opts.policy, name_list(sylva_policy_name));
