@@ -15,9 +15,9 @@
 #include "study.h"
 
 static const char css[] =
-    "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px auto;max-width:1000px;color:#222}"
+    "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px auto;max-width:1352px;color:#222}"
     "h1{font-size:22px;margin-bottom:4px}h2{font-size:17px;margin-top:32px;border-bottom:1px solid #ddd}"
-    ".wide{overflow-x:auto}table{border-collapse:collapse;font-size:12px}td,th{padding:3px 8px;border-bottom:1px solid #eee;text-align:right}"
+    ".wide{overflow-x:auto}table{border-collapse:collapse;font-size:12px}td,th{padding:3px 5px;border-bottom:1px solid #eee;text-align:right}"
     "td:first-child,th:first-child{text-align:left}tr.best td{background:#e8f5e9}tr.failed td{background:#fdecea}"
     "tr.hl td{outline:2px solid #f0b400}"
     "svg text{font:12px system-ui,sans-serif;fill:#222}svg .tick{font-size:10px;fill:#555}svg .cap{font-size:12px}"
@@ -32,7 +32,9 @@ static const char error_trap[] =
     "var ce=console.error;console.error=function(){note();return ce.apply(console,arguments);};})();";
 
 /* Last in <body>: hovering a front outlines its whole batch; a bar click
- * marks the run's row of the table. */
+ * marks the run's row of the table; the table's overflow of its box (in
+ * px; ≤ 0: nothing clipped, the page fits a 1400 px window) is recorded on
+ * the root element for the browser test. */
 static const char behaviour[] =
     "(function(){"
     "document.querySelectorAll('svg.tree').forEach(function(svg){"
@@ -43,6 +45,8 @@ static const char behaviour[] =
     "document.querySelectorAll('.bar').forEach(function(bar){bar.addEventListener('click',function(){"
     "var row=document.getElementById('row-'+bar.id.slice(4));document.querySelectorAll('tr.hl').forEach(function(t){"
     "t.classList.remove('hl');});if(row){row.classList.add('hl');row.scrollIntoView({block:'center'});}});});"
+    "var t=document.getElementById('numbers');if(t)document.documentElement.setAttribute('data-table-overflow',"
+    "String(t.scrollWidth-t.parentNode.clientWidth));"
     "document.documentElement.setAttribute('data-ready','1');})();";
 
 static void table(FILE *f, const study *s)

@@ -4,6 +4,7 @@
 # report of a study on CPU workers, takes a screenshot (a PNG, checked), and
 # dumps the DOM after its script ran; every policy's bar, the table rows,
 # the tree of the best run (with fronts) and the timeline must be in it, the
+# table of numbers must fit a 1400 px window (not clipped), the
 # page's script must have run (data-ready) and the page must have recorded
 # no error (data-errors, set by any script error or console.error), and the
 # browser must have logged no console error. Exit 77 (skipped) only when no
@@ -44,7 +45,7 @@ assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
 w, h = struct.unpack(">II", data[16:24])
 assert w >= 1000 and h >= 1000 and len(data) > 20000, (w, h, len(data))
 PY
-timeout 120 "$browser" "${flags[@]}" --dump-dom "$url" >"$tmp/dom.html" 2>"$tmp/dom.log"
+timeout 120 "$browser" "${flags[@]}" --window-size=1400,900 --dump-dom "$url" >"$tmp/dom.html" 2>"$tmp/dom.log"
 ok test -s "$tmp/dom.html"
 ok python3 - "$tmp/dom.html" "$policies" <<'PY'
 import re, sys
@@ -52,6 +53,8 @@ dom = open(sys.argv[1], encoding="utf-8").read()
 head = re.search(r"<html[^>]*>", dom).group(0)
 assert 'data-ready="1"' in head, "the page's script did not run: " + head
 assert "data-errors" not in head, "the page recorded errors: " + head
+over = re.search(r'data-table-overflow="(-?\d+)"', head)
+assert over and int(over.group(1)) <= 0, "the table is clipped in a 1400 px window: " + head
 for p in sys.argv[2].split(","):
     assert re.search(r'<rect class="bar[^"]*" id="bar-%s"' % re.escape(p), dom), "no bar for " + p
     assert 'id="row-%s"' % p in dom, "no table row for " + p
