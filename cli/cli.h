@@ -112,7 +112,8 @@ int cli_cmd_study(const cli_args *a);
  * status. With F (after a factorization), the batches that run made with
  * what their tasks measured; else the analysis' plan. */
 int cli_write_batches(const char *path, const sylva_analysis_t *an, const sylva_factor_t *F);
-/* Write F's last run as a Chrome/Perfetto trace (trace.c); a status. */
-int cli_write_trace(const char *path, const sylva_factor_t *F, const char *title);
+/* Write F's last run (of the analysis an) as a Chrome/Perfetto trace
+ * (trace.c); a status. */
+int cli_write_trace(const char *path, const sylva_analysis_t *an, const sylva_factor_t *F, const char *title);
 
 #endif

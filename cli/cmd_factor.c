@@ -139,7 +139,7 @@ int cli_cmd_factor(const cli_args *a)
     if (a->trace && root && !status) {
         char title[512];
         snprintf(title, sizeof title, "sylva factor %s, policy %s", a->file, a->opts.policy);
-        if ((status = cli_write_trace(a->trace, F, title))) r.output_failed = 1;
+        if ((status = cli_write_trace(a->trace, an, F, title))) r.output_failed = 1;
     }
     if (root && !status) {
         X = malloc((size_t)(A->n * r.nrhs + 1) * sizeof *X);

@@ -155,7 +155,7 @@ int study_run_one(study *s, study_run *r, int index)
         snprintf(path, sizeof path, "%s/%s.%d", s->dir, r->trace, k);
         snprintf(title, sizeof title, "sylva study %s: %s (repetition %d of %d)", s->a->file, r->label, k + 1,
                  r->repeat);
-        if (!fatal && (fatal = cli_write_trace(path, F, title)))
+        if (!fatal && (fatal = cli_write_trace(path, an, F, title)))
             cli_error(fatal, "cannot write %s: %s", path, sylva_last_error());
     }
     if (!fatal && !status && r->done) { /* the median repetition's trace, the others removed */
