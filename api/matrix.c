@@ -24,10 +24,10 @@ int sylva_read_matrix_market_info(const char *path, const sylva_read_options *o,
 }
 
 int sylva_matrix_from_csc(int64_t n, const int64_t *colptr, const int64_t *rowind,
-                          const double *values, int lower_only, sylva_matrix **A)
+                          const double *values, int storage, sylva_matrix **A)
 {
     sylva__clear_error();
-    return sylva__matrix_from_csc(n, colptr, rowind, values, lower_only, A);
+    return sylva__matrix_from_csc(n, colptr, rowind, values, storage, A);
 }
 
 int sylva_matrix_wrap(int64_t n, int64_t *colptr, int64_t *rowind, double *values,

@@ -37,19 +37,21 @@ static int check32(const char *who, int64_t n, const int32_t *colptr, const int3
 }
 
 int sylva_matrix_from_csc32(int64_t n, const int32_t *colptr, const int32_t *rowind,
-                            const double *values, int lower_only, sylva_matrix **A)
+                            const double *values, int storage, sylva_matrix **A)
 {
     sylva__clear_error();
     const char *who = "sylva_matrix_from_csc32";
     int st = check32(who, n, colptr, rowind, A);
     if (st) return st;
+    sylva__tri_mode mode;
+    if ((st = sylva__csc_storage_mode(who, storage, &mode))) return st;
     int64_t nz = colptr[n];
     int32_t *col = sylva__malloc((size_t)nz, sizeof *col);
     if (!col) return SYLVA_ERR_NO_MEMORY;
     for (int64_t j = 0; j < n; j++)
         for (int64_t p = colptr[j]; p < colptr[j + 1]; p++) col[p] = (int32_t)j;
     sylva__triplets t = {rowind, col, values, nz, 1};
-    sylva__build_opts o = {.mode = lower_only ? SYLVA__TRI_LOWER : SYLVA__TRI_FULL,
+    sylva__build_opts o = {.mode = mode,
                            .pattern = values == NULL,
                            .check_values = 1,
                            .index_base = 0,

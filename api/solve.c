@@ -149,6 +149,7 @@ static int solve_here(const sylva_factor_t *F, const sylva_options *opts, sylva_
         info->seconds_solve = rep.solve;
         info->seconds_refine = rep.refine;
         info->seconds_download = rep.download;
+        info->why_not_gpu = rep.why_not_gpu;
         info->bytes_to_device = rep.bytes_to_device;
         info->bytes_to_host = rep.bytes_to_host;
         info->seconds = sylva__now() - t0;

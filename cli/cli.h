@@ -108,6 +108,14 @@ void cli_progress_end(void);
  * and phases, on stderr. */
 void cli_verbose_analysis(const cli_args *a, const sylva_analysis_info *ai);
 
+/* GPUs (gpu_request.c): whether the command line asks for them
+ * explicitly (--mode gpu or hybrid, --gpus N > 0); after sylva_init,
+ * SYLVA_ERR_RUNTIME naming what was found when the runtime has fewer GPUs
+ * than asked, else SYLVA_OK; why a factorization ran on the CPU. */
+int cli_gpu_requested(const cli_args *a);
+int cli_check_gpus(const cli_args *a);
+const char *cli_where_cpu(const cli_args *a, const sylva_factor_info *fi);
+
 int cli_cmd_factor(const cli_args *a);
 int cli_cmd_analyze(const cli_args *a);
 int cli_cmd_study(const cli_args *a);
@@ -115,7 +123,8 @@ int cli_cmd_study(const cli_args *a);
  * status. With F (after a factorization), the batches that run made with
  * what their tasks measured; else the analysis' plan. */
 int cli_write_batches(const char *path, const sylva_analysis_t *an, const sylva_factor_t *F);
-/* Write F's last run as a Chrome/Perfetto trace (trace.c); a status. */
-int cli_write_trace(const char *path, const sylva_factor_t *F, const char *title);
+/* Write F's last run (of the analysis an) as a Chrome/Perfetto trace
+ * (trace.c); a status. */
+int cli_write_trace(const char *path, const sylva_analysis_t *an, const sylva_factor_t *F, const char *title);
 
 #endif

@@ -90,6 +90,7 @@ int cli_cmd_analyze(const cli_args *a)
     sylva_options one = a->opts;
     one.mpi = SYLVA_MPI_OFF;
     if (!status) status = sylva_init(&one);
+    if (!status) status = cli_check_gpus(a);
     if (!status) status = cli_analysis_step(a, A, &an, &ai, &output_failed);
     cli_progress_end();
     if (!status && a->opts.verbose) cli_verbose_analysis(a, &ai);

@@ -66,13 +66,7 @@ static void report_where(const cli_args *a, const sylva_factor_info *fi)
                 fi->gpus, fi->gpus == 1 ? "" : "s", sylva_gpu_name());
         return;
     }
-    const char *why = fi->ranks > 1                        ? "a run over several processes uses CPU workers"
-                      : a->opts.mode == SYLVA_MODE_CPU        ? "--mode cpu"
-                      : a->opts.ncuda == 0                  ? "--gpus 0"
-                      : sylva_gpu_count() == 0              ? "no GPU found (or sylva built without CUDA)"
-                      : a->opts.precision != SYLVA_FLOAT64 ? "GPUs factor in double precision only"
-                                                            : "CPU run";
-    fprintf(stderr, "sylva: factorized on the CPU (%s) in %.3f s\n", why, fi->seconds);
+    fprintf(stderr, "sylva: factorized on the CPU (%s) in %.3f s\n", cli_where_cpu(a, fi), fi->seconds);
 }
 
 /* The not-positive-definite message, with the file and the likely causes. */
@@ -119,6 +113,8 @@ int cli_cmd_factor(const cli_args *a)
      * call with no data of their own. */
     if ((status = sylva_init(&a->opts))) goto out;
     sylva_runtime_query(&r.ri);
+    /* An explicit request for GPUs that are not there fails before any work. */
+    if ((status = cli_agree(cli_check_gpus(a)))) goto out;
     int root = r.ri.rank == 0;
     double t0 = sylva_wtime();
     if (root) status = cli_read_matrix(a, &A, &r.input);
@@ -160,7 +156,7 @@ int cli_cmd_factor(const cli_args *a)
     if (a->trace && root && !status) {
         char title[512];
         snprintf(title, sizeof title, "sylva factor %s, policy %s", a->file, a->opts.policy);
-        if ((status = cli_write_trace(a->trace, F, title))) r.output_failed = 1;
+        if ((status = cli_write_trace(a->trace, an, F, title))) r.output_failed = 1;
     }
     if (root && !status) {
         X = malloc((size_t)(A->n * r.nrhs + 1) * sizeof *X);

@@ -112,8 +112,11 @@ static void write_run_json(json_writer *j, const study_run *r)
     json_begin(j, "seconds", '[');
     for (int k = 0; k < r->done; k++) json_num(j, NULL, r->seconds[k]);
     json_end(j);
+    json_num(j, "seconds_first", r->first);
+    json_int(j, "ranked_repetitions", r->nranked);
     json_num(j, "seconds_median", r->median);
     json_num(j, "seconds_best", r->best);
+    json_num(j, "seconds_worst", r->worst);
     json_int(j, "measured_repetition", r->done ? r->kept + 1 : 0);
     json_num(j, "gflops", r->gflops);
     json_num(j, "backward_error", r->berr);
@@ -163,7 +166,9 @@ static int write_json(const study *s, const char *path, int status)
     json_num(&j, "batch_flops", a->opts.batch_flops);
     json_num(&j, "max_backward_error", s->max_berr);
     json_end(&j);
-    json_str(&j, "best", s->best >= 0 ? s->runs[s->best].label : NULL);
+    json_str(&j, "fastest", s->best >= 0 ? s->runs[s->best].label : NULL);
+    json_str(&j, "best", s->starred ? s->runs[s->best].label : NULL);
+    json_str(&j, "verdict", s->verdict);
     json_str(&j, "worst", s->worst >= 0 ? s->runs[s->worst].label : NULL);
     json_begin(&j, "runs", '[');
     for (int i = 0; i < s->nruns; i++) write_run_json(&j, &s->runs[i]);
@@ -172,22 +177,67 @@ static int write_json(const study *s, const char *path, int status)
     return json_close(&j);
 }
 
+void study_rank(study *s)
+{
+    s->best = s->worst = s->runner = -1;
+    s->starred = 0;
+    for (int i = 0; i < s->nruns; i++) {
+        const study_run *r = &s->runs[i];
+        if (r->status || !r->done) continue;
+        if (s->best < 0 || r->median < s->runs[s->best].median) {
+            s->runner = s->best;
+            s->best = i;
+        } else if (s->runner < 0 || r->median < s->runs[s->runner].median) {
+            s->runner = i;
+        }
+        if (s->worst < 0 || r->median > s->runs[s->worst].median) s->worst = i;
+    }
+    if (s->best < 0) {
+        snprintf(s->verdict, sizeof s->verdict, "no run succeeded: no best");
+        return;
+    }
+    const study_run *b = &s->runs[s->best];
+    if (s->runner < 0) {
+        snprintf(s->verdict, sizeof s->verdict, "one run succeeded (%s): nothing to rank it against", b->label);
+        return;
+    }
+    const study_run *c = &s->runs[s->runner];
+    if (b->nranked < 2 || c->nranked < 2) {
+        snprintf(s->verdict, sizeof s->verdict,
+                 "no best: %s is fastest, but with fewer than 2 refactorizations a run has no spread to "
+                 "compare its lead with (--repeat 5 or more)",
+                 b->label);
+        return;
+    }
+    double lead = c->median - b->median, spread = b->worst - b->best;
+    if (c->worst - c->best > spread) spread = c->worst - c->best;
+    s->starred = lead > spread;
+    snprintf(s->verdict, sizeof s->verdict,
+             "%s %s: it leads %s by %.3g s (%.1f%%), %s the spread of %.3g s (max - min of the refactorizations)%s",
+             s->starred ? "best:" : "no best:", b->label, c->label, lead, c->median > 0 ? 100 * lead / c->median : 0.0,
+             s->starred ? "more than" : "within", spread, s->starred ? "" : ": the difference may be noise");
+}
+
 static void print_summary(const study *s)
 {
     fprintf(s->a->report, "%s: n = %lld, nnz(L) = %lld, flops = %.3e, %lld fronts; %d CPU + %d GPU workers\n", s->a->file,
            (long long)s->ai.n, (long long)s->ai.nnz_L, s->ai.flops, (long long)s->ai.fronts, s->ri.cpu_workers,
            s->ri.gpu_workers);
-    fprintf(s->a->report, "  %-26s %10s %9s %8s %8s %9s %10s\n", "run", "median s", "GFLOP/s", "batches", "padding", "idle %",
-           "berr");
+    fprintf(s->a->report, "  %-26s %9s %9s %9s %9s %9s %8s %8s %7s %10s\n", "run", "first s", "min s", "median s", "max s",
+           "GFLOP/s", "batches", "padding", "idle %", "berr");
     for (int i = 0; i < s->nruns; i++) {
         const study_run *r = &s->runs[i];
         double cap = r->sum.span * (double)(r->sum.workers[0] + r->sum.workers[1]);
         double idle = cap > 0 ? 100 * (r->sum.idle[0] + r->sum.idle[1]) / cap : 0;
-        fprintf(s->a->report, "  %-26s %10.4f %9.2f %8lld %7.1f%% %8.1f%% %10.2e%s%s\n", r->label, r->median, r->gflops,
-               (long long)r->sum.batches, 100 * r->sum.padding, idle, r->berr, i == s->best ? "  best" : "",
-               r->status ? "  FAILED: " : "");
+        char padding[16];
+        if (r->mode == SYLVA_MODE_CPU) snprintf(padding, sizeof padding, "-"); /* CPU batches do not pad */
+        else snprintf(padding, sizeof padding, "%.1f%%", 100 * r->sum.padding);
+        fprintf(s->a->report, "  %-26s %9.4f %9.4f %9.4f %9.4f %9.2f %8lld %8s %6.1f%% %10.2e%s%s\n", r->label, r->first, r->best,
+               r->median, r->worst, r->gflops, (long long)r->sum.batches, padding, idle, r->berr,
+               i == s->best ? (s->starred ? "  best" : "  fastest") : "", r->status ? "  FAILED: " : "");
         if (r->status) fprintf(s->a->report, "      %s\n", r->message);
     }
+    fprintf(s->a->report, "  %s\n", s->verdict);
 }
 
 /* An MPI launcher started this process among several (the variables
@@ -215,7 +265,7 @@ int cli_cmd_study(const cli_args *a)
     memset(&s, 0, sizeof s);
     s.a = a;
     s.dir = a->output ? a->output : ".";
-    s.best = s.worst = -1;
+    s.best = s.worst = s.runner = -1;
     s.max_berr = a->max_berr > 0 ? a->max_berr
                  : a->opts.precision == SYLVA_FLOAT32 ? SYLVA_ACCURATE_BACKWARD_ERROR_FLOAT32
                                                       : SYLVA_ACCURATE_BACKWARD_ERROR_FLOAT64;
@@ -242,6 +292,7 @@ int cli_cmd_study(const cli_args *a)
     sylva_options one = a->opts; /* one process: the distributed path is `sylva factor`'s */
     one.mpi = SYLVA_MPI_OFF;
     if ((status = sylva_init(&one))) goto out;
+    if ((status = cli_check_gpus(a))) goto out;
     sylva_runtime_query(&s.ri);
     s.nworkers = s.ri.cpu_workers + s.ri.gpu_workers;
     s.workers = calloc((size_t)s.nworkers + 1, sizeof *s.workers);
@@ -265,12 +316,7 @@ int cli_cmd_study(const cli_args *a)
         }
         if (r->status && !first_failure) first_failure = r->status;
     }
-    for (int i = 0; i < s.nruns; i++) {
-        const study_run *r = &s.runs[i];
-        if (r->status || !r->done) continue;
-        if (s.best < 0 || r->median < s.runs[s.best].median) s.best = i;
-        if (s.worst < 0 || r->median > s.runs[s.worst].median) s.worst = i;
-    }
+    study_rank(&s);
     if (!a->quiet) print_summary(&s);
     if ((status = study_write_html(&s, html_path))) {
         status = cli_fail_output(status);
@@ -281,7 +327,7 @@ int cli_cmd_study(const cli_args *a)
         status = cli_fail_output(status);
         goto done;
     }
-    if (!a->quiet) printf("  wrote %s and %s\n", json_path, html_path);
+    if (!a->quiet) fprintf(a->report, "  wrote %s and %s\n", json_path, html_path);
     if (first_failure) {
         int failed = 0;
         for (int i = 0; i < s.nruns; i++) failed += s.runs[i].status != SYLVA_OK;

@@ -17,13 +17,16 @@ void factor_report_print(const cli_args *a, const factor_report *r)
            sylva_dtype_name(a->opts.precision));
     fprintf(a->report, "  time: read %.3f s, analyze %.3f s, factorize %.3f s (%.2f GFLOP/s), solve %.3f s\n", r->t_read,
            r->ai.seconds, r->t_factor, r->t_factor > 0 ? r->ai.flops / r->t_factor * 1e-9 : 0, r->t_solve);
-    if (r->fi.mode != SYLVA_MODE_CPU && r->fi.direct)
+    if (r->fi.mode == SYLVA_MODE_CPU)
+        fprintf(a->report, "  on the CPU: %d worker%s (%s)\n", r->ri.cpu_workers, r->ri.cpu_workers == 1 ? "" : "s",
+               cli_where_cpu(a, &r->fi));
+    else if (r->fi.direct)
         fprintf(a->report, "  %s on %d GPU (%s): direct (%lld batches on one stream, no task): GPU busy %.3f s; %.1f MB "
                "to the GPU, %.1f MB back; peak device memory %.1f MB; L to host %.3f s\n",
                sylva_exec_mode_name(r->fi.mode), r->fi.gpus, sylva_gpu_name(), (long long)r->fi.batches,
                r->fi.gpu_busy_seconds, r->fi.bytes_to_device / 1e6, r->fi.bytes_to_host / 1e6,
                r->fi.peak_device_bytes / 1e6, r->t_to_host);
-    else if (r->fi.mode != SYLVA_MODE_CPU)
+    else
         fprintf(a->report, "  %s on %d GPU%s (%s): GPU busy %.3f s, %lld GPU + %lld CPU tasks; %.1f MB to the "
                "GPU, %.1f MB back; peak device memory %.1f MB; L to host %.3f s\n",
                sylva_exec_mode_name(r->fi.mode), r->fi.gpus, r->fi.gpus == 1 ? "" : "s", sylva_gpu_name(),
@@ -49,6 +52,7 @@ void factor_report_print(const cli_args *a, const factor_report *r)
         if (r->si.refine_steps > 0 || a->opts.refine)
             fprintf(a->report, "; %d refinement step%s, componentwise backward error %.3e -> %.3e", r->si.refine_steps,
                    r->si.refine_steps == 1 ? "" : "s", r->si.berr_before, r->si.berr_after);
+        if (r->si.why_not_gpu) fprintf(a->report, "; not on a GPU: %s", r->si.why_not_gpu);
         fprintf(a->report, "\n");
     }
     if (r->nranks > 1) {
@@ -259,6 +263,7 @@ int factor_report_json(const cli_args *a, const factor_report *r)
         json_num(&j, "bytes_to_host", r->si.bytes_to_host);
         json_int(&j, "ranks", r->si.ranks);
         json_num(&j, "bytes_between_ranks", r->si.bytes_between_ranks);
+        json_str(&j, "why_not_gpu", r->si.why_not_gpu);
         json_end(&j);
     }
     json_begin(&j, "seconds", '{');

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "study.h"
 
 enum {
     O_RHS = 256, O_JSON, O_BATCHES, O_ORDERING, O_PERM, O_POLICY, O_THREADS, O_GPUS, O_MODE,
@@ -84,10 +84,11 @@ static const opt_spec specs[] = {
     {"perm", O_PERM, "FILE", ALL, "your own ordering: n integers 1..n (new to old), one per line"},
     {"policy", O_POLICY, "NAME", BOTH, "batching policy (default subtree):"},
     {"threads", O_THREADS, "N", ALL, "StarPU CPU workers and analysis threads (default: all cores)"},
-    {"gpus", O_GPUS, "N", ALL, "GPUs to use (default: all; 0: CPU only)"},
+    {"gpus", O_GPUS, "N", ALL, "GPUs to use (default: all; 0: CPU only; fewer found: exit 4)"},
     {"mode", O_MODE, "M", ALL,
      "auto (GPUs when there are, default), gpu, hybrid (GPUs and CPU\n"
-     "workers, placed by StarPU's perfmodels), cpu"},
+     "workers, placed by StarPU's perfmodels), cpu; gpu or hybrid\n"
+     "without a GPU: exit 4"},
     {"device-memory", O_DEVICE_MEMORY, "B", RUNS, "bytes of device memory each GPU may use (suffix K, M, G)"},
     {"gpu-map", O_GPU_MAP, "M", ALL,
      "several GPUs: subtrees (default: subtrees balanced by flops, one\n"
@@ -99,7 +100,8 @@ static const opt_spec specs[] = {
     {"precision", O_PRECISION, "P", ALL, "double (default) or single: the factorization's precision"},
     {"repeat", O_REPEAT, "N", RUNS,
      "factor N times (refactorization after the first), report the best\n"
-     "(study: the median)"},
+     "(study, default 5: the first apart, the refactorizations' median,\n"
+     "min and max)"},
     {"small-rows", O_SMALL_ROWS, "N", ALL, "fronts with more rows are factored alone (default: 256 on CPUs)"},
     {"tile-rows", O_TILE_ROWS, "N", ALL, "tile size of those large fronts' tile tasks (0: one task)"},
     {"gpu-tile-rows", O_GPU_TILE_ROWS, "N", ALL,
@@ -473,7 +475,7 @@ int cli_parse(int argc, char **argv, cli_args *a)
     sylva_default_options(&a->opts);
     sylva_default_read_options(&a->read);
     a->ordering = "auto";
-    a->repeat = 1;
+    a->repeat = 0; /* not given: 1, or STUDY_DEFAULT_REPEAT for a study (below) */
     a->threads = -1;
     a->progress = -1;
     a->command = argv[1];
@@ -531,6 +533,7 @@ int cli_parse(int argc, char **argv, cli_args *a)
         a->file = gargv[i];
     }
     if (!a->file) return usage_error("%s: missing FILE", a->command);
+    if (a->repeat == 0) a->repeat = a->cmd == CMD_STUDY ? STUDY_DEFAULT_REPEAT : 1;
 
     if (!known_name(sylva_policy_name, a->opts.policy))
         return usage_error("unknown policy '%s' (%s)", a->opts.policy, name_list(sylva_policy_name));
@@ -557,6 +560,9 @@ int cli_parse(int argc, char **argv, cli_args *a)
     }
     if (a->opts.scheduler && !known_name(sylva_scheduler_name, a->opts.scheduler))
         return usage_error("unknown scheduler '%s' (%s)", a->opts.scheduler, name_list(sylva_scheduler_name));
+    if (cli_gpu_requested(a) && a->opts.precision != SYLVA_FLOAT64)
+        return usage_error("--precision single runs on the CPU (GPUs factor in double precision only): "
+                           "it does not go with --mode gpu, --mode hybrid or --gpus N");
     if (a->analysis && a->opts.ordering != SYLVA_ORDERING_AUTO)
         return usage_error("--ordering %s: the ordering comes from the --analysis file", a->ordering);
     if (a->perm && (a->analysis || a->opts.ordering != SYLVA_ORDERING_AUTO))

@@ -13,6 +13,7 @@
 /* One task of the kept repetition, for the timelines. */
 typedef struct study_task {
     int worker, kind;
+    int64_t batch;
     double start, end;
 } study_task;
 
@@ -28,9 +29,14 @@ typedef struct study_run {
     int status;             /* of the analysis, a factorization or the solve */
     char message[256];
     int repeat, done;       /* repetitions asked, made */
-    double *seconds;        /* each repetition's factorization time */
-    double median, best;
-    int kept;               /* the repetition whose measurements are kept (the median's) */
+    double *seconds;        /* each repetition's factorization time (the first, then refactorizations) */
+    double first;           /* the first factorization (allocation and first touch of L included) */
+    /* The times a run is ranked by: its refactorizations (steady state),
+     * or the first factorization alone when there is none: their count,
+     * median, minimum (best) and maximum (the spread is max − min). */
+    int nranked;
+    double median, best, worst;
+    int kept;               /* the repetition whose measurements are kept (the ranked median's) */
     double gflops;          /* flops / median */
     double berr;
     int accurate;
@@ -60,9 +66,22 @@ typedef struct study {
     sylva_front_info *fronts;
     study_run *runs;
     int nruns;
-    int best, worst;        /* fastest and slowest accurate runs, −1 when none */
+    int best, worst;        /* fastest and slowest accurate runs (by median), −1 when none */
+    int runner;             /* the second fastest, −1 when none */
+    int starred;            /* the fastest leads the runner-up by more than the spread (study_rank) */
+    char verdict[512];      /* why the fastest is, or is not, called best */
     double max_berr;
 } study;
+
+/* --repeat's default for a study: a spread needs a few refactorizations. */
+#define STUDY_DEFAULT_REPEAT 5
+
+/* Rank the accurate runs (best, worst, runner, starred, verdict): the
+ * fastest median is starred `best` only when its lead over the runner-up
+ * exceeds the spread, max − min of the ranked times of either run (the
+ * ranges over the repetitions do not come closer than the widest of them
+ * is wide); never from one repetition (no spread measured) or one run. */
+void study_rank(study *s);
 
 /* Run configuration r (analysis, factorizations, solve, trace); a status
  * only for what stops the whole study (memory, an output that cannot be

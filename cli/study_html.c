@@ -15,9 +15,9 @@
 #include "study.h"
 
 static const char css[] =
-    "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px auto;max-width:1000px;color:#222}"
+    "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px auto;max-width:1352px;color:#222}"
     "h1{font-size:22px;margin-bottom:4px}h2{font-size:17px;margin-top:32px;border-bottom:1px solid #ddd}"
-    ".wide{overflow-x:auto}table{border-collapse:collapse;font-size:12px}td,th{padding:3px 8px;border-bottom:1px solid #eee;text-align:right}"
+    ".wide{overflow-x:auto}table{border-collapse:collapse;font-size:12px}td,th{padding:3px 5px;border-bottom:1px solid #eee;text-align:right}"
     "td:first-child,th:first-child{text-align:left}tr.best td{background:#e8f5e9}tr.failed td{background:#fdecea}"
     "tr.hl td{outline:2px solid #f0b400}"
     "svg text{font:12px system-ui,sans-serif;fill:#222}svg .tick{font-size:10px;fill:#555}svg .cap{font-size:12px}"
@@ -32,7 +32,9 @@ static const char error_trap[] =
     "var ce=console.error;console.error=function(){note();return ce.apply(console,arguments);};})();";
 
 /* Last in <body>: hovering a front outlines its whole batch; a bar click
- * marks the run's row of the table. */
+ * marks the run's row of the table; the table's overflow of its box (in
+ * px; ≤ 0: nothing clipped, the page fits a 1400 px window) is recorded on
+ * the root element for the browser test. */
 static const char behaviour[] =
     "(function(){"
     "document.querySelectorAll('svg.tree').forEach(function(svg){"
@@ -43,12 +45,14 @@ static const char behaviour[] =
     "document.querySelectorAll('.bar').forEach(function(bar){bar.addEventListener('click',function(){"
     "var row=document.getElementById('row-'+bar.id.slice(4));document.querySelectorAll('tr.hl').forEach(function(t){"
     "t.classList.remove('hl');});if(row){row.classList.add('hl');row.scrollIntoView({block:'center'});}});});"
+    "var t=document.getElementById('numbers');if(t)document.documentElement.setAttribute('data-table-overflow',"
+    "String(t.scrollWidth-t.parentNode.clientWidth));"
     "document.documentElement.setAttribute('data-ready','1');})();";
 
 static void table(FILE *f, const study *s)
 {
-    fputs("<div class=\"wide\"><table id=\"numbers\"><tr><th>run</th><th>small rows</th><th>batch flops</th><th>median s</th>"
-          "<th>best s</th><th>GFLOP/s</th><th>batches</th><th>tasks</th><th>fronts/batch</th><th>padding</th>"
+    fputs("<div class=\"wide\"><table id=\"numbers\"><tr><th>run</th><th>small rows</th><th>batch flops</th>"
+          "<th>first s</th><th>min s</th><th>median s</th><th>max s</th><th>GFLOP/s</th><th>batches</th><th>tasks</th><th>fronts/batch</th><th>padding</th>"
           "<th>padding (levels)</th><th>batch GFLOP/s (median)</th><th>busy s</th><th>idle %</th><th>fetch s</th>"
           "<th>backward error</th><th>status</th></tr>\n",
           f);
@@ -56,15 +60,24 @@ static void table(FILE *f, const study *s)
         const study_run *r = &s->runs[i];
         const run_summary *m = &r->sum;
         double cap = m->span * (double)(m->workers[0] + m->workers[1]);
+        int starred = i == s->best && s->starred;
+        char pad[32], pad_level[32]; /* CPU workers pad nothing */
+        if (r->mode == SYLVA_MODE_CPU) {
+            snprintf(pad, sizeof pad, "\xe2\x80\x94");
+            snprintf(pad_level, sizeof pad_level, "\xe2\x80\x94");
+        } else {
+            snprintf(pad, sizeof pad, "%.1f%%", 100 * m->padding);
+            snprintf(pad_level, sizeof pad_level, "%.1f%%", 100 * m->padding_level);
+        }
         fprintf(f, "<tr id=\"row-%s\" class=\"%s\"><td>", r->file_label,
-                i == s->best ? "best" : r->status ? "failed" : "");
+                starred ? "best" : r->status ? "failed" : "");
         html_text(f, r->label);
-        fprintf(f, "%s</td><td>%lld</td><td>%.3g</td><td>%.4g</td><td>%.4g</td><td>%.2f</td><td>%lld</td><td>%lld</td>"
-                   "<td>%.1f</td><td>%.1f%%</td><td>%.1f%%</td><td>%.2f</td><td>%.4g</td><td>%.1f</td><td>%.3g</td>"
-                   "<td>%.2e</td><td>",
-                i == s->best ? " \xe2\x98\x85" : "", (long long)r->small_rows_used, r->batch_flops_used, r->median,
-                r->best, r->gflops, (long long)m->batches, (long long)m->tasks, m->fronts_per_batch, 100 * m->padding,
-                100 * m->padding_level, m->gflops_median, m->busy[0] + m->busy[1],
+        fprintf(f, "%s</td><td>%lld</td><td>%.3g</td><td>%.4g</td><td>%.4g</td><td>%.4g</td><td>%.4g</td><td>%.2f</td>"
+                   "<td>%lld</td><td>%lld</td><td>%.1f</td><td>%s</td><td>%s</td><td>%.2f</td><td>%.4g</td><td>%.1f</td>"
+                   "<td>%.3g</td><td>%.2e</td><td>",
+                starred ? " \xe2\x98\x85" : "", (long long)r->small_rows_used, r->batch_flops_used, r->first, r->best,
+                r->median, r->worst, r->gflops, (long long)m->batches, (long long)m->tasks, m->fronts_per_batch, pad,
+                pad_level, m->gflops_median, m->busy[0] + m->busy[1],
                 cap > 0 ? 100 * (m->idle[0] + m->idle[1]) / cap : 0.0, m->fetch, r->berr);
         if (r->status) html_text(f, r->message);
         else fputs("ok", f);
@@ -82,6 +95,12 @@ static void run_section(FILE *f, const study *s, int i, const char *what, const 
     fprintf(f, " (%.4g s)</h3>\n", r->median);
     snprintf(id, sizeof id, "timeline-%s", key);
     svg_timeline(f, s, r, id);
+    fprintf(f, "<p class=\"note span\">Its repetition %d: the factorization took %.4g s (the bar above: "
+               "sylva_factor_info.seconds, from the call to its return); its tasks ran from the first start to the "
+               "last end in %.4g s (this timeline). The difference, %.4g s, is the host's work outside the tasks: "
+               "preparing and submitting them, before the first starts and between tasks, and collecting the "
+               "results after the last ends.</p>\n",
+            r->kept + 1, r->seconds[r->kept], r->sum.span, r->seconds[r->kept] - r->sum.span);
 }
 
 int study_write_html(const study *s, const char *path)
@@ -101,20 +120,27 @@ int study_write_html(const study *s, const char *path)
             (long long)s->ai.tree_height, (long long)s->ai.max_front_rows, sylva_ordering_name(s->ai.ordering),
             s->ri.cpu_workers, s->ri.gpu_workers);
     html_text(f, s->ri.gpus ? sylva_gpu_name() : "no GPU");
-    fprintf(f, "), scheduler %s; each run factored %d time%s, the median shown; b = ", s->ri.scheduler,
-            s->a->repeat, s->a->repeat == 1 ? "" : "s");
+    fprintf(f, "), scheduler %s; each run factored %d time%s: the first factorization (it also allocates L) "
+               "is reported apart, and runs are ranked by the median of the refactorizations, shown with their "
+               "spread (min to max)%s; b = ",
+            s->ri.scheduler, s->a->repeat, s->a->repeat == 1 ? "" : "s",
+            s->a->repeat == 1 ? " (with one factorization, by it alone)" : "");
     html_text(f, s->rhs);
     fprintf(f, ", every backward error held to %.3g. sylva %s.</p>\n", s->max_berr, sylva_version());
 
     fputs("<h2>Factorization time per run</h2>\n", f);
     svg_time_bars(f, s);
-    fputs("<p class=\"note\">Median of the repetitions; green: the fastest, grey: the slowest; red: failed "
-          "(see the table). Click a bar to find its row.</p>\n",
+    fputs("<p class=\"verdict\">", f);
+    html_text(f, s->verdict);
+    fputs(".</p>\n<p class=\"note\">Bar: the median refactorization; whisker: the fastest to the slowest "
+          "refactorization; (first: the first factorization). Green: the fastest, starred best only when its lead "
+          "over the runner-up exceeds the spread of either; grey: the slowest; red: failed (see the table). Click a "
+          "bar to find its row.</p>\n",
           f);
 
     fputs("<h2>Batch sizes and padding</h2>\n<p class=\"note\">Per run (its median repetition): how many fronts "
-          "its batches hold, and how much of a fixed-size batched kernel's work would be padding "
-          "(1 − flops / (fronts × the largest front's flops)).</p>\n",
+          "its batches hold, and, for runs on GPUs, how much of a fixed-size batched kernel's work would be "
+          "padding (1 − flops / (fronts × the largest front's flops)); CPU runs pad nothing.</p>\n",
           f);
     for (int i = 0; i < s->nruns; i++) {
         const study_run *r = &s->runs[i];

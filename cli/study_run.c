@@ -2,8 +2,11 @@
  * first configuration orders, through --perm/--analysis/--save as
  * `factor` does; the others reuse its permutation, so every run factors the
  * same tree), factor --repeat times (refactorization after the first),
- * keep the median repetition's measurements (its batches, tasks, summary)
- * and its trace, solve b and check the backward error. A run that fails
+ * rank the run by its refactorizations (the first factorization, which also
+ * allocates L, reported apart; alone when --repeat is 1): their median,
+ * minimum and maximum; keep the median refactorization's measurements (its
+ * batches, tasks, summary) and its trace, solve b and check the backward
+ * error. A run that fails
  * records its status and message and the study goes on. */
 #include <errno.h>
 #include <math.h>
@@ -50,25 +53,30 @@ static int take(const study *s, const sylva_factor_t *F, snapshot *q)
     for (int64_t i = 0; i < q->ntasks; i++) {
         sylva_task_record t;
         sylva_factor_task_record(F, i, &t);
-        q->tasks[i] = (study_task){t.worker, t.kind, t.start, t.end};
+        q->tasks[i] = (study_task){t.worker, t.kind, t.batch, t.start, t.end};
     }
     return SYLVA_OK;
 }
 
-/* The repetition of median time (the lower median for an even count). */
+/* The first ranked repetition: the refactorizations when there are any
+ * (the first factorization also allocates and first-touches L: another
+ * quantity), else the first alone. */
+static int ranked_from(const study_run *r) { return r->done > 1 ? 1 : 0; }
+
+/* The ranked repetition of median time (the lower median for an even count). */
 static int median_index(const study_run *r)
 {
-    int below_best = -1;
-    for (int k = 0; k < r->done; k++) {
+    int from = ranked_from(r), n = r->done - from, below_best = -1;
+    for (int k = from; k < r->done; k++) {
         int below = 0, equal_before = 0;
-        for (int i = 0; i < r->done; i++) {
+        for (int i = from; i < r->done; i++) {
             below += r->seconds[i] < r->seconds[k];
             equal_before += i < k && r->seconds[i] == r->seconds[k];
         }
-        if (below + equal_before == (r->done - 1) / 2) return k;
-        if (below <= (r->done - 1) / 2) below_best = k;
+        if (below + equal_before == (n - 1) / 2) return k;
+        if (below <= (n - 1) / 2) below_best = k;
     }
-    return below_best >= 0 ? below_best : 0;
+    return below_best >= 0 ? below_best : from;
 }
 
 static int analyze(study *s, study_run *r, int index, sylva_analysis_t **an, sylva_analysis_info *ai)
@@ -147,7 +155,7 @@ int study_run_one(study *s, study_run *r, int index)
         snprintf(path, sizeof path, "%s/%s.%d", s->dir, r->trace, k);
         snprintf(title, sizeof title, "sylva study %s: %s (repetition %d of %d)", s->a->file, r->label, k + 1,
                  r->repeat);
-        if (!fatal && (fatal = cli_write_trace(path, F, title)))
+        if (!fatal && (fatal = cli_write_trace(path, an, F, title)))
             cli_error(fatal, "cannot write %s: %s", path, sylva_last_error());
     }
     if (!fatal && !status && r->done) { /* the median repetition's trace, the others removed */
@@ -189,9 +197,13 @@ int study_run_one(study *s, study_run *r, int index)
         sylva_analysis_free(an);
         return SYLVA_OK;
     }
-    r->best = r->seconds[0];
-    for (int k = 1; k < r->done; k++)
+    r->first = r->seconds[0];
+    r->nranked = r->done - ranked_from(r);
+    r->best = r->worst = r->median;
+    for (int k = ranked_from(r); k < r->done; k++) {
         if (r->seconds[k] < r->best) r->best = r->seconds[k];
+        if (r->seconds[k] > r->worst) r->worst = r->seconds[k];
+    }
     r->gflops = r->median > 0 ? ai.flops / r->median * 1e-9 : 0;
     int64_t n = s->A->n;
     double *x = malloc((size_t)(n + 1) * sizeof *x);

@@ -26,11 +26,32 @@ void html_text(FILE *f, const char *t)
     }
 }
 
-/* A batch's colour: hues spread by the golden angle. */
-static void batch_colour(char *buf, size_t size, int64_t b)
+/* A batch's colour: when it started in the run, t in [0, 1] (blue the
+ * first, through green and yellow, red the last: it carries information
+ * however many batches there are), the lightness alternating between
+ * consecutive batches so that neighbours stay apart; grey without a time. */
+static void batch_colour(char *buf, size_t size, int64_t b, double t)
 {
-    if (b < 0) snprintf(buf, size, "#bbbbbb");
-    else snprintf(buf, size, "hsl(%d,62%%,%d%%)", (int)fmod((double)b * 137.508, 360.0), 42 + (int)(b % 3) * 9);
+    if (b < 0 || !(t >= 0 && t <= 1)) snprintf(buf, size, "#bbbbbb");
+    else snprintf(buf, size, "hsl(%d,68%%,%d%%)", (int)(240 * (1 - t)), 44 + (int)(b % 2) * 10);
+}
+
+/* Each batch's start in the run as a fraction of its tasks' span (−1 for a
+ * batch without a timed task): nb entries, malloc'd; NULL without memory. */
+static double *batch_starts(const study_run *r, int64_t nb)
+{
+    double *t = malloc((size_t)(nb + 1) * sizeof *t), t0 = INFINITY, t1 = -INFINITY;
+    if (!t) return NULL;
+    for (int64_t b = 0; b < nb; b++) t[b] = INFINITY;
+    for (int64_t i = 0; i < r->ntasks; i++) {
+        const study_task *k = &r->tasks[i];
+        if (k->start < 0 || k->end < k->start) continue;
+        if (k->batch >= 0 && k->batch < nb && k->start < t[k->batch]) t[k->batch] = k->start;
+        if (k->start < t0) t0 = k->start;
+        if (k->end > t1) t1 = k->end;
+    }
+    for (int64_t b = 0; b < nb; b++) t[b] = isfinite(t[b]) && t1 > t0 ? (t[b] - t0) / (t1 - t0) : -1;
+    return t;
 }
 
 static const char *kind_colour(int kind)
@@ -41,9 +62,9 @@ static const char *kind_colour(int kind)
 void svg_time_bars(FILE *f, const study *s)
 {
     int rowh = 24, left = 230, width = PLOT_W, h = rowh * s->nruns + 30;
-    double top = 0;
+    double top = 0; /* the scale: the slowest ranked repetition of any run */
     for (int i = 0; i < s->nruns; i++)
-        if (s->runs[i].done && s->runs[i].median > top) top = s->runs[i].median;
+        if (s->runs[i].done && s->runs[i].worst > top) top = s->runs[i].worst;
     if (!(top > 0)) top = 1;
     fprintf(f, "<svg id=\"time-bars\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
                "role=\"img\" aria-label=\"factorization time per run\">\n", width, h);
@@ -53,9 +74,10 @@ void svg_time_bars(FILE *f, const study *s)
         int failed = r->status != SYLVA_OK || !r->done;
         double w = failed ? 4 : (width - left - 170) * r->median / top;
         const char *fill = failed ? "#d62728" : i == s->best ? "#2ca02c" : i == s->worst ? "#9e9e9e" : "#4e79a7";
+        const int starred = i == s->best && s->starred;
         fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" class=\"lab\">", left - 8, y + 15);
         html_text(f, r->label);
-        fprintf(f, "</text>\n<rect class=\"bar%s\" id=\"bar-%s\" data-run=\"", i == s->best ? " best" : "", r->file_label);
+        fprintf(f, "</text>\n<rect class=\"bar%s\" id=\"bar-%s\" data-run=\"", starred ? " best" : "", r->file_label);
         html_text(f, r->label);
         fprintf(f, "\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>", left, y, w, rowh - 6, fill);
         html_text(f, r->label);
@@ -63,15 +85,29 @@ void svg_time_bars(FILE *f, const study *s)
             fputs(": failed: ", f);
             html_text(f, r->message);
         } else {
-            fprintf(f, ": %.4g s (median of %d), %.2f GFLOP/s, %lld batches", r->median, r->done, r->gflops,
-                    (long long)r->sum.batches);
+            fprintf(f, ": %.4g s, the median of %d %s (min %.4g, max %.4g); first factorization %.4g s; "
+                       "%.2f GFLOP/s, %lld batches",
+                    r->median, r->nranked, r->done > 1 ? "refactorizations" : "factorization", r->best, r->worst,
+                    r->first, r->gflops, (long long)r->sum.batches);
         }
-        fprintf(f, "</title></rect>\n<text x=\"%.1f\" y=\"%d\" class=\"val\">", left + w + 6, y + 15);
+        double wx = left + w + 6;
+        fputs("</title></rect>\n", f);
+        if (!failed) { /* the spread: a whisker from the fastest to the slowest ranked repetition */
+            double x0 = left + (width - left - 170) * r->best / top, x1 = left + (width - left - 170) * r->worst / top;
+            fprintf(f, "<line class=\"spread\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#222\"/>"
+                       "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#222\"/>"
+                       "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#222\"/>\n",
+                    x0, x1, y + (rowh - 6) / 2, y + (rowh - 6) / 2, x0, x0, y + 3, y + rowh - 9, x1, x1, y + 3,
+                    y + rowh - 9);
+            if (x1 + 6 > wx) wx = x1 + 6;
+        }
+        fprintf(f, "<text x=\"%.1f\" y=\"%d\" class=\"val\">", wx, y + 15);
         if (failed) {
             fputs("failed: ", f);
             html_text(f, r->message);
         } else {
-            fprintf(f, "%.4g s%s%s", r->median, i == s->best ? "  \xe2\x98\x85 best" : "",
+            fprintf(f, "%.4g s (first %.4g)%s%s", r->median, r->first,
+                    starred ? "  \xe2\x98\x85 best" : i == s->best ? "  fastest (not clearly)" : "",
                     i == s->worst && s->worst != s->best ? "  (slowest)" : "");
         }
         fputs("</text>\n", f);
@@ -126,8 +162,13 @@ void svg_histograms(FILE *f, const study *s, const study_run *r)
     while (n > 1 && r->sum.size_hist[n - 1] == 0) n--;
     histogram(f, "batches by fronts per batch (bins from 1, 2, 4, ...)", "sizes", r->label, r->sum.size_hist, n,
               size_label);
-    histogram(f, "batches by padding (from 0%, 10%, ...)", "padding", r->label, r->sum.padding_hist,
-              RUN_PADDING_BINS, padding_label);
+    /* CPU workers factor a batch front by front: nothing is padded. */
+    if (r->mode == SYLVA_MODE_CPU)
+        fputs("<p class=\"note nopad\">No padding: CPU workers factor a batch's fronts one by one, each at its "
+              "own size.</p>\n", f);
+    else
+        histogram(f, "batches by padding (from 0%, 10%, ...)", "padding", r->label, r->sum.padding_hist,
+                  RUN_PADDING_BINS, padding_label);
 }
 
 static int by_worker_start(const void *a, const void *b)
@@ -207,7 +248,11 @@ void svg_tree(FILE *f, const study *s, const study_run *r, const char *id)
     int64_t *cnt = malloc((size_t)(ns + 1) * sizeof *cnt), *depth = malloc((size_t)(ns + 1) * sizeof *depth);
     char *drawn = calloc((size_t)ns + 1, 1);
     int64_t *cptr = calloc((size_t)ns + 2, sizeof *cptr), *clist = malloc((size_t)(ns + 1) * sizeof *clist);
-    if (!sf || !key || !x0 || !wd || !cnt || !depth || !drawn || !cptr || !clist) {
+    int64_t nb = 0;
+    for (int64_t i = 0; r->front_batch && i < ns; i++)
+        if (r->front_batch[i] >= nb) nb = r->front_batch[i] + 1;
+    double *bstart = batch_starts(r, nb);
+    if (!sf || !key || !x0 || !wd || !cnt || !depth || !drawn || !cptr || !clist || !bstart) {
         fputs("<p>(out of memory drawing the tree)</p>\n", f);
         goto done;
     }
@@ -263,12 +308,15 @@ void svg_tree(FILE *f, const study *s, const study_run *r, const char *id)
         const sylva_front_info *fr = &s->fronts[i];
         int64_t b = r->front_batch ? r->front_batch[i] : -1;
         char colour[48];
-        batch_colour(colour, sizeof colour, b);
+        double when = b >= 0 && b < nb ? bstart[b] : -1;
+        batch_colour(colour, sizeof colour, b, when);
         fprintf(f, "<rect class=\"front\" data-batch=\"%lld\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\""
-                   "%s><title>front %lld: %lld rows, %lld pivots, %.3g flops; batch %lld; %lld fronts below</title></rect>\n",
+                   "%s><title>front %lld: %lld rows, %lld pivots, %.3g flops; batch %lld, started at %.0f%% of the "
+                   "run; %lld fronts below</title></rect>\n",
                 (long long)b, x0[i], 4 + rowh * (double)depth[i], wd[i] > 0.2 ? wd[i] : 0.2, rowh * 0.9, colour,
                 fr->rows > r->small_rows_used ? " stroke=\"#000\" stroke-width=\"0.6\"" : "", (long long)i,
-                (long long)fr->rows, (long long)fr->cols, fr->flops, (long long)b, (long long)(cnt[i] - 1));
+                (long long)fr->rows, (long long)fr->cols, fr->flops, (long long)b, 100 * (when > 0 ? when : 0),
+                (long long)(cnt[i] - 1));
         /* Children: drawn ones in order, the others as one block. */
         double at = x0[i], hidden = 0;
         int64_t hidden_fronts = 0;
@@ -291,10 +339,13 @@ void svg_tree(FILE *f, const study *s, const study_run *r, const char *id)
     }
     fputs("</svg>\n", f);
     fprintf(f, "<p class=\"note\">%lld of %lld fronts drawn (those with the most flops below them); the others are "
-               "collapsed into hatched blocks under their parent. Width: flops of the subtree; colour: the front's "
-               "batch in this run; outlined: large fronts (more than %lld rows).</p>\n",
+               "collapsed into hatched blocks under their parent. Width: flops of the subtree; colour: when the "
+               "front's batch started in this run (blue: first, green, yellow, red: last; consecutive batches "
+               "alternate light and dark; hover a front to outline its whole batch); outlined: large fronts "
+               "(more than %lld rows).</p>\n",
             (long long)keep, (long long)ns, (long long)r->small_rows_used);
 done:
+    free(bstart);
     free(sf);
     free(key);
     free(x0);

@@ -9,14 +9,23 @@
  * StarPU recorded any. Times are StarPU's task profiling dates, in µs from
  * the run's start. A GPU worker may overlap tasks (asynchronous streams):
  * the overlapping ones go to extra lanes ("NAME lane 2") so slices on one
- * track never overlap. Fails only on memory or the write (a status). */
+ * track never overlap. What explains idle time (trace_deps.c): a flow
+ * arrow per dependency between batches (from the last task of the batch
+ * whose contribution blocks are read to the first task of the batch that
+ * reads them), per worker a counter of the tasks it ran that were waiting
+ * (their inputs done, not yet started: an upper bound on its queue), and
+ * the critical path — the chain of dependencies that held up the batch
+ * that ended last — on a track of its own, its tasks marked. Device memory
+ * over time is not traced: the library records only its peak. Fails only
+ * on memory or the write (a status). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "json.h"
+#include "trace_deps.h"
 
-enum { LANE_TID = 1000, FETCH_TID = 100000, MAX_LANES = 8 };
+enum { LANE_TID = 1000, FETCH_TID = 100000, CRITICAL_TID = 200000, MAX_LANES = 8 };
 
 typedef struct task_ref {
     int64_t i;
@@ -63,9 +72,10 @@ static void slice(json_writer *j, const char *name, const char *cat, int tid, do
     json_num(j, "dur", (t1 - t0) * 1e6);
 }
 
-static void task_args(json_writer *j, const sylva_task_record *t, const sylva_batch_record *b)
+static void task_args(json_writer *j, const sylva_task_record *t, const sylva_batch_record *b, int critical)
 {
     json_begin(j, "args", '{');
+    json_bool(j, "critical_path", critical);
     json_int(j, "batch", t->batch);
     json_int(j, "fronts", b->fronts);
     json_int(j, "min_m", b->min_rows);
@@ -82,7 +92,75 @@ static void task_args(json_writer *j, const sylva_task_record *t, const sylva_ba
     json_end(j);
 }
 
-int cli_write_trace(const char *path, const sylva_factor_t *F, const char *title)
+/* A dependency as a flow arrow: from slice (tid_a at ts_a) to the slice
+ * (tid_b at ts_b) it binds to. */
+static void flow(json_writer *j, int64_t id, int tid_a, double ts_a, int tid_b, double ts_b)
+{
+    for (int end = 0; end < 2; end++) {
+        json_begin(j, NULL, '{');
+        json_str(j, "name", "contribution blocks");
+        json_str(j, "cat", "dependency");
+        json_str(j, "ph", end ? "f" : "s");
+        if (end) json_str(j, "bp", "e");
+        json_int(j, "id", id);
+        json_int(j, "pid", 1);
+        json_int(j, "tid", end ? tid_b : tid_a);
+        json_num(j, "ts", (end ? ts_b : ts_a) * 1e6);
+        json_end(j);
+    }
+}
+
+typedef struct change {
+    double ts;
+    int delta;
+} change;
+
+static int by_time(const void *a, const void *b)
+{
+    const change *x = a, *y = b;
+    if (x->ts != y->ts) return (x->ts > y->ts) - (x->ts < y->ts);
+    return x->delta - y->delta; /* a start before a new arrival at the same time */
+}
+
+/* Per worker, the tasks it ran that were waiting (ready, not started) over time. */
+static int waiting_counters(json_writer *j, const trace_deps *d, const sylva_task_record *t, int64_t n, int nw)
+{
+    change *c = malloc((size_t)(2 * n + 1) * sizeof *c);
+    if (!c) return SYLVA_ERR_NO_MEMORY;
+    for (int w = 0; w < nw; w++) {
+        int64_t m = 0;
+        for (int64_t i = 0; i < n; i++) {
+            if (t[i].worker != w) continue;
+            double r = trace_task_ready(d, t, i);
+            if (!(r >= 0 && r < t[i].start)) continue;
+            c[m++] = (change){r, 1};
+            c[m++] = (change){t[i].start, -1};
+        }
+        qsort(c, (size_t)m, sizeof *c, by_time);
+        sylva_worker_info wi;
+        char name[96];
+        if (sylva_worker_query(w, &wi) != SYLVA_OK) snprintf(wi.name, sizeof wi.name, "worker %d", w);
+        snprintf(name, sizeof name, "waiting for %s", wi.name);
+        int level = 0;
+        for (int64_t k = 0; k < m; k++) {
+            level += c[k].delta;
+            if (k + 1 < m && c[k + 1].ts == c[k].ts) continue; /* one sample per instant */
+            json_begin(j, NULL, '{');
+            json_str(j, "name", name);
+            json_str(j, "ph", "C");
+            json_int(j, "pid", 1);
+            json_num(j, "ts", c[k].ts * 1e6);
+            json_begin(j, "args", '{');
+            json_int(j, "tasks", level);
+            json_end(j);
+            json_end(j);
+        }
+    }
+    free(c);
+    return SYLVA_OK;
+}
+
+int cli_write_trace(const char *path, const sylva_analysis_t *an, const sylva_factor_t *F, const char *title)
 {
     sylva_runtime_info ri;
     int status = sylva_runtime_query(&ri);
@@ -106,6 +184,23 @@ int cli_write_trace(const char *path, const sylva_factor_t *F, const char *title
             n++;
         }
     qsort(tasks, (size_t)n, sizeof *tasks, by_worker_start);
+    /* The dependencies over the sorted tasks; each task's track once placed. */
+    sylva_task_record *rec = malloc((size_t)(n + 1) * sizeof *rec);
+    int *tid = malloc((size_t)(n + 1) * sizeof *tid);
+    trace_deps d;
+    memset(&d, 0, sizeof d);
+    if (!rec || !tid) status = cli_error(SYLVA_ERR_NO_MEMORY, "%s: out of memory", path);
+    for (int64_t k = 0; !status && k < n; k++) rec[k] = tasks[k].r;
+    if (!status) status = trace_deps_build(an, F, rec, n, &d);
+    if (status) {
+        json_discard(&j);
+        free(rec);
+        free(tid);
+        free(tasks);
+        free(lanes);
+        free(fetch);
+        return status;
+    }
     json_str(&j, "displayTimeUnit", "ms");
     json_begin(&j, "otherData", '{');
     json_str(&j, "generator", "sylva");
@@ -113,6 +208,10 @@ int cli_write_trace(const char *path, const sylva_factor_t *F, const char *title
     json_str(&j, "title", title);
     json_int(&j, "workers", nw);
     json_int(&j, "tasks", nt);
+    json_int(&j, "dependencies", d.edges);
+    json_int(&j, "critical_path_batches", d.critical_batches);
+    json_num(&j, "critical_path_seconds", d.critical_seconds);
+    json_num(&j, "critical_path_busy_seconds", d.critical_busy);
     json_end(&j);
     json_begin(&j, "traceEvents", '[');
     json_begin(&j, NULL, '{');
@@ -135,12 +234,15 @@ int cli_write_trace(const char *path, const sylva_factor_t *F, const char *title
         while (lane < MAX_LANES - 1 && lane_end[lane] > t->start) lane++;
         lane_end[lane] = t->end;
         if (lane + 1 > lanes[worker]) lanes[worker] = lane + 1;
+        tid[k] = worker + LANE_TID * lane;
         sylva_batch_record b;
         memset(&b, 0, sizeof b);
         sylva_factor_batch_record(F, t->batch, &b);
+        int critical = t->batch >= 0 && t->batch < d.nb && d.critical[t->batch];
         json_begin(&j, NULL, '{');
-        slice(&j, sylva_task_kind_name(t->kind), "task", worker + LANE_TID * lane, t->start, t->end);
-        task_args(&j, t, &b);
+        slice(&j, sylva_task_kind_name(t->kind), "task", tid[k], t->start, t->end);
+        if (critical) json_str(&j, "cname", "terrible"); /* red in chrome://tracing */
+        task_args(&j, t, &b, critical);
         json_end(&j);
         if (t->fetch_start >= 0 && t->fetch_end > t->fetch_start) {
             fetch[worker] = 1;
@@ -152,6 +254,44 @@ int cli_write_trace(const char *path, const sylva_factor_t *F, const char *title
             json_end(&j);
             json_end(&j);
         }
+    }
+    /* Dependencies: last task of each predecessor → first task of the batch. */
+    int64_t flows = 0;
+    for (int64_t b = 0; b < d.nb; b++)
+        for (int64_t p = d.pred_ptr[b]; p < d.pred_ptr[b + 1] && d.first[b] >= 0; p++) {
+            int64_t u = d.pred[p];
+            if (d.last[u] < 0) continue;
+            flow(&j, ++flows, tid[d.last[u]], rec[d.last[u]].start, tid[d.first[b]], rec[d.first[b]].start);
+        }
+    /* The critical path's batches, in time order (each starts after the one
+     * it waited for ended), on their own track. */
+    double prev = -1;
+    int64_t step = 0;
+    for (int64_t b = 0; b < d.nb; b++) { /* by first start: d.order lists them */
+        int64_t c = d.order[b];
+        if (!d.critical[c] || d.first[c] < 0) continue;
+        double t0 = rec[d.first[c]].start, t1 = rec[d.last[c]].end;
+        if (t0 < prev) t0 = prev; /* profiling dates of a dependency may touch */
+        if (t1 < t0) t1 = t0;
+        json_begin(&j, NULL, '{');
+        slice(&j, "critical path", "critical", CRITICAL_TID, t0, t1);
+        json_begin(&j, "args", '{');
+        json_int(&j, "batch", c);
+        json_int(&j, "step", ++step);
+        json_end(&j);
+        json_end(&j);
+        prev = t1;
+    }
+    if (d.critical_batches > 0) track_name(&j, CRITICAL_TID, "critical path", -1);
+    if ((status = waiting_counters(&j, &d, rec, n, nw))) {
+        json_discard(&j);
+        trace_deps_free(&d);
+        free(rec);
+        free(tid);
+        free(tasks);
+        free(lanes);
+        free(fetch);
+        return cli_error(status, "%s: out of memory", path);
     }
     /* Every worker's track, named, in worker order; extra lanes and data tracks after it. */
     for (int w = 0; w < nw; w++) {
@@ -168,6 +308,9 @@ int cli_write_trace(const char *path, const sylva_factor_t *F, const char *title
             track_name(&j, w + FETCH_TID, name, 10 * w + 9);
         }
     }
+    trace_deps_free(&d);
+    free(rec);
+    free(tid);
     free(tasks);
     free(lanes);
     free(fetch);

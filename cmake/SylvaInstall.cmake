@@ -39,8 +39,15 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/sylvaConfig.cmake
 # Cflags. sylva.pc's private fields are what `pkg-config --static` would
 # add; sylva-static.pc links libsylva.a with its dependencies' shared
 # libraries instead (docs/api.md says why `--static` cannot work here).
+# sylva.pc's Libs carry a run path to the prefix's libdir (pkg-config
+# resolves ${pcfiledir}: the prefix as found, moved or not), so that a
+# program linked with `pkg-config --libs sylva` runs without
+# LD_LIBRARY_PATH. StarPU is not a Requires: sylva.h includes none of its
+# headers, and pkg-config would add the Cflags of whichever starpu-1.3.pc
+# comes first on PKG_CONFIG_PATH (Debian's CPU one, where the library links
+# the CUDA one); its library goes by path in Libs.private, as below.
 set(SYLVA_PC_CFLAGS_EXTRA "-I${CHOLMOD_INCLUDE_DIR}")
-set(SYLVA_PC_REQUIRES_PRIVATE "starpu-1.3 openblas zlib liblzma")
+set(SYLVA_PC_REQUIRES_PRIVATE "openblas zlib liblzma")
 # sylva-static.pc names StarPU's library directly, with a run path when it
 # is not a system directory: Debian's CPU-only StarPU has the same soname,
 # and a program linked against the CUDA one must not load the other.
@@ -63,13 +70,13 @@ foreach(d ${SYLVA_DEP_HINTS})
 endforeach()
 if(SYLVA_HAVE_MPI)
   # StarPU-MPI beside StarPU (same directory), and MPI's own link line.
-  set(SYLVA_PC_REQUIRES_PRIVATE "${SYLVA_PC_REQUIRES_PRIVATE} starpumpi-1.3")
   set(SYLVA_PC_STARPU "${SYLVA_PC_STARPU} -lstarpumpi-1.3")
   foreach(lib ${MPI_C_LIBRARIES})
     list(APPEND SYLVA_PC_DEP_LIBS ${lib})
   endforeach()
 endif()
 string(JOIN " " SYLVA_PC_LIBS_PRIVATE ${SYLVA_PC_DEP_LIBS})
+set(SYLVA_PC_LIBS_PRIVATE_SHARED "${SYLVA_PC_STARPU} ${SYLVA_PC_LIBS_PRIVATE}")
 configure_file(cmake/sylva.pc.in ${CMAKE_CURRENT_BINARY_DIR}/sylva.pc @ONLY)
 configure_file(cmake/sylva-static.pc.in ${CMAKE_CURRENT_BINARY_DIR}/sylva-static.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/sylva.pc ${CMAKE_CURRENT_BINARY_DIR}/sylva-static.pc

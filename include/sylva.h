@@ -145,12 +145,24 @@ typedef struct sylva_read_info {
 int sylva_read_matrix_market_info(const char *path, const sylva_read_options *o, sylva_matrix **A,
                                   sylva_read_info *info);
 
-/* Build a matrix from CSC arrays. `lower_only`: 1 if only the lower triangle
- * is given; 0 if both triangles are (checked numerically symmetric, upper
- * dropped). Entries may be unsorted and duplicated (summed). Arrays are
- * copied; the caller keeps its own. values may be NULL (pattern). */
+/* Which part of the symmetric matrix CSC arrays hold (sylva_matrix_from_csc's
+ * `storage`). SciPy: tril(A, format="csc") is LOWER, triu(A, format="csc")
+ * UPPER, A itself FULL. */
+typedef enum {
+    SYLVA_CSC_FULL = 0,  /* both triangles: checked numerically symmetric (an entry
+                            without its mirror counts against 0), upper dropped */
+    SYLVA_CSC_LOWER = 1, /* the lower triangle (row >= column); an entry above the
+                            diagonal is SYLVA_ERR_ARGUMENT */
+    SYLVA_CSC_UPPER = 2  /* the upper triangle (row <= column), transposed; an entry
+                            below the diagonal is SYLVA_ERR_ARGUMENT */
+} sylva_csc_storage;
+
+/* Build a matrix from CSC arrays holding the part of A that `storage` says
+ * (a sylva_csc_storage; another value is SYLVA_ERR_ARGUMENT). Entries may be
+ * unsorted and duplicated (summed). Arrays are copied; the caller keeps its
+ * own. values may be NULL (pattern). */
 int sylva_matrix_from_csc(int64_t n, const int64_t *colptr, const int64_t *rowind,
-                          const double *values, int lower_only, sylva_matrix **A);
+                          const double *values, int storage, sylva_matrix **A);
 /* Wrap caller-owned arrays that already satisfy the contract above (lower,
  * sorted, unique); checked, not copied. Free with sylva_matrix_free. */
 int sylva_matrix_wrap(int64_t n, int64_t *colptr, int64_t *rowind, double *values,
@@ -162,7 +174,7 @@ int sylva_matrix_wrap(int64_t n, int64_t *colptr, int64_t *rowind, double *value
  * arrays A owns and uses the caller's values in place (not copied: they
  * must outlive A). */
 int sylva_matrix_from_csc32(int64_t n, const int32_t *colptr, const int32_t *rowind,
-                            const double *values, int lower_only, sylva_matrix **A);
+                            const double *values, int storage, sylva_matrix **A);
 int sylva_matrix_wrap32(int64_t n, const int32_t *colptr, const int32_t *rowind, double *values,
                         sylva_matrix **A);
 void sylva_matrix_free(sylva_matrix *A);
@@ -698,7 +710,12 @@ typedef struct sylva_solve_info {
     double bytes_to_device, bytes_to_host;
     int ranks;                  /* processes the solve ran on (1 unless distributed) */
     double bytes_between_ranks; /* distributed: right-hand-side rows sent between ranks, all ranks */
-    char reserved[112];
+    /* A GPU solve was wanted (solve_mode GPU, or AUTO after a GPU
+     * factorization or on device data) and ran on the CPU: why (a static
+     * string: "no GPU worker", a dynamic policy's factor, single precision,
+     * not enough device memory); NULL when it ran where wanted. */
+    const char *why_not_gpu;
+    char reserved[104];
 } sylva_solve_info;
 
 /* sylva_solve with a choice: opts (NULL: the analysis' options) gives
@@ -714,8 +731,10 @@ int sylva_solve_ex(const sylva_factor_t *F, const sylva_options *opts, sylva_dty
 
 /* The same on device memory: B (n x nrhs, leading dim ldb, the factor's
  * type) is a CUDA device pointer; the solve runs on that device and B never
- * leaves it (with opts->solve_mode CPU or SEQUENTIAL, or without GPU
- * workers, B is copied to the host and back). SYLVA_ERR_ARGUMENT when B is
+ * leaves it (with opts->solve_mode CPU or SEQUENTIAL, or where the GPU
+ * solve cannot run — without GPU workers, or on a dynamic policy's (ready)
+ * factor, whose L has its run's layout — B is copied to the host and
+ * back; info->why_not_gpu says why). SYLVA_ERR_ARGUMENT when B is
  * not device memory; SYLVA_ERR_UNSUPPORTED in a build without CUDA. */
 int sylva_solve_device(const sylva_factor_t *F, const sylva_options *opts, int64_t nrhs, void *B,
                        int64_t ldb, sylva_solve_info *info);

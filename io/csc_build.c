@@ -99,7 +99,8 @@ static int64_t sort_sum_column(int64_t *row, double *val, int64_t len, row_val *
 }
 
 /* Where entry (i, j) goes: 0 = lower part at (*r, *c), 1 = the transposed
- * upper part (FULL mode), -1 = dropped, -2 = error (upper entry in LOWER). */
+ * upper part (FULL mode), -1 = dropped, -2 = error (upper entry in LOWER,
+ * lower entry in UPPER). */
 static inline int place(sylva__tri_mode mode, int64_t i, int64_t j, int64_t *r, int64_t *c)
 {
     switch (mode) {
@@ -111,6 +112,10 @@ static inline int place(sylva__tri_mode mode, int64_t i, int64_t j, int64_t *r, 
         *r = i;
         *c = j;
         return i >= j ? 0 : -2;
+    case SYLVA__TRI_UPPER:
+        *r = j;
+        *c = i;
+        return i <= j ? 0 : -2;
     case SYLVA__TRI_FULL:
     case SYLVA__TRI_BOTH:
         if (i >= j) {
@@ -413,6 +418,11 @@ static int first_checks(int64_t n, const sylva__triplets *parts, int nparts,
                 return sylva__fail(SYLVA_ERR_ARGUMENT,
                                    "%s: column %lld has row %lld above the diagonal "
                                    "(lower triangle expected)",
+                                   o->who, (long long)(j + base), (long long)(i + base));
+            if (o->mode == SYLVA__TRI_UPPER && i > j)
+                return sylva__fail(SYLVA_ERR_ARGUMENT,
+                                   "%s: column %lld has row %lld below the diagonal "
+                                   "(upper triangle expected)",
                                    o->who, (long long)(j + base), (long long)(i + base));
             if (o->check_values && !o->pattern && !isfinite(P->val[k]))
                 return sylva__fail(SYLVA_ERR_BAD_VALUE, "%s: column %lld, row %lld: value is %s",

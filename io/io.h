@@ -17,7 +17,7 @@ int sylva__read_matrix_market(const char *path, const sylva_read_options *o, syl
                               sylva_read_info *info);
 void sylva__default_read_options(sylva_read_options *o);
 int sylva__matrix_from_csc(int64_t n, const int64_t *colptr, const int64_t *rowind,
-                           const double *values, int lower_only, sylva_matrix **A);
+                           const double *values, int storage, sylva_matrix **A);
 int sylva__matrix_wrap(int64_t n, int64_t *colptr, int64_t *rowind, double *values,
                        sylva_matrix **A);
 void sylva__matrix_free(sylva_matrix *A);

@@ -127,6 +127,7 @@ typedef struct sylva__triplets {
 typedef enum {
     SYLVA__TRI_MIRROR,       /* symmetric storage: (i,j) with i<j means (j,i) */
     SYLVA__TRI_LOWER,        /* lower triangle only: an i<j entry is an error */
+    SYLVA__TRI_UPPER,        /* upper triangle only, transposed: an i>j entry is an error */
     SYLVA__TRI_FULL,         /* both triangles: checked symmetric (or symmetrized), upper
                                 dropped */
     SYLVA__TRI_KEEP_LOWER,   /* use i>=j entries, ignore the others (stype<0) */
@@ -135,6 +136,10 @@ typedef enum {
                                 built apart, a position stored in both combined as `both`
                                 says (MIRROR gives the same when one triangle is empty) */
 } sylva__tri_mode;
+
+/* The builder's mode for a sylva_csc_storage; SYLVA_ERR_ARGUMENT naming
+ * `who` for another value. */
+int sylva__csc_storage_mode(const char *who, int storage, sylva__tri_mode *mode);
 
 /* Where duplicates summed to a non-finite value: the lower position, and
  * the 0-based numbers (over the parts in order) of the position's first

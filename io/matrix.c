@@ -1,6 +1,6 @@
 /* matrix.c — making and releasing sylva_matrix from caller arrays:
- * sylva_matrix_from_csc (copies; unsorted, duplicated, one or both
- * triangles), sylva_matrix_wrap (no copy; checks the contract and names the
+ * sylva_matrix_from_csc (copies; unsorted, duplicated; the lower, the
+ * upper or both triangles: sylva_csc_storage), sylva_matrix_wrap (no copy; checks the contract and names the
  * first offending column), sylva_matrix_free. Bad arguments are
  * SYLVA_ERR_ARGUMENT, NaN/Inf SYLVA_ERR_BAD_VALUE, an unsymmetric full matrix
  * SYLVA_ERR_NOT_SYMMETRIC; indices in messages are 0-based like the arrays. */
@@ -37,19 +37,34 @@ static int check_args(const char *who, int64_t n, const int64_t *colptr, const i
     return SYLVA_OK;
 }
 
+int sylva__csc_storage_mode(const char *who, int storage, sylva__tri_mode *mode)
+{
+    switch (storage) {
+    case SYLVA_CSC_FULL: *mode = SYLVA__TRI_FULL; return SYLVA_OK;
+    case SYLVA_CSC_LOWER: *mode = SYLVA__TRI_LOWER; return SYLVA_OK;
+    case SYLVA_CSC_UPPER: *mode = SYLVA__TRI_UPPER; return SYLVA_OK;
+    }
+    return sylva__fail(SYLVA_ERR_ARGUMENT,
+                       "%s: storage = %d is not SYLVA_CSC_FULL (0), SYLVA_CSC_LOWER (1) or "
+                       "SYLVA_CSC_UPPER (2)",
+                       who, storage);
+}
+
 int sylva__matrix_from_csc(int64_t n, const int64_t *colptr, const int64_t *rowind,
-                          const double *values, int lower_only, sylva_matrix **A)
+                          const double *values, int storage, sylva_matrix **A)
 {
     const char *who = "sylva_matrix_from_csc";
     int st = check_args(who, n, colptr, rowind, A);
     if (st != SYLVA_OK) return st;
+    sylva__tri_mode mode;
+    if ((st = sylva__csc_storage_mode(who, storage, &mode))) return st;
     int64_t nz = colptr[n];
     int64_t *col = sylva__malloc((size_t)nz, sizeof(int64_t));
     if (!col) return SYLVA_ERR_NO_MEMORY;
     for (int64_t j = 0; j < n; j++)
         for (int64_t p = colptr[j]; p < colptr[j + 1]; p++) col[p] = j;
     sylva__triplets t = {rowind, col, values, nz, 0};
-    sylva__build_opts o = {.mode = lower_only ? SYLVA__TRI_LOWER : SYLVA__TRI_FULL,
+    sylva__build_opts o = {.mode = mode,
                            .pattern = values == NULL,
                            .check_values = 1,
                            .index_base = 0,

@@ -220,14 +220,18 @@ typedef struct sylva__solve_report {
     double bytes_to_device, bytes_to_host;
     int ranks;                /* processes it ran on (1 unless distributed) */
     double bytes_ranks;       /* sent between the ranks, all ranks' sum */
+    const char *why_not_gpu;  /* a GPU solve was wanted (asked, or AUTO after a GPU
+                                 factorization or on device data) but ran on the CPU:
+                                 why (a static string); NULL otherwise */
 } sylva__solve_report;
 
 /* B (n × nrhs, ld ldb, user's numbering) ← A⁻¹ B where q says (mode AUTO:
  * the GPU after a GPU factorization, else CPU tasks, or the sequential loop
  * for a small solve), in blocks of q->block columns,
  * each refined as q->refine asks (N must keep A's values then). A GPU
- * solve that cannot run there (no GPU worker, single precision, L larger
- * than the device) runs on the CPU and says so in rep->mode. Fails with
+ * solve that cannot run there (a dynamic policy's factor, single
+ * precision, no GPU worker, L larger than the device) runs on the CPU and
+ * says so in rep->mode, and why in rep->why_not_gpu. Fails with
  * SYLVA_ERR_ARGUMENT (refinement without A's values), SYLVA_ERR_NO_MEMORY,
  * SYLVA_ERR_UNSUPPORTED (device data without CUDA) or SYLVA_ERR_RUNTIME. */
 int sylva__numeric_solve(sylva__numeric *N, const sylva__solve_request *q, int64_t nrhs, void *B,

@@ -110,13 +110,14 @@ static int fits_available(sylva__numeric *N, double need)
 
 int sylva__solve_gpu_possible(sylva__numeric *N, const sylva__solve_request *q, const char **why)
 {
+    /* What the factor and the request rule out first, then the machine. */
     *why = NULL;
-    if (sylva__runtime_gpus() == 0) *why = "no GPU worker";
+    if (N->plan != N->rt->plan) /* the solve blob is made once per analysis */
+        *why = "a dynamic policy's (ready) factor: its L has the run's layout, the GPU solve the analysis'";
     else if (N->precision != SYLVA_FLOAT64) *why = "the factor is single precision (GPUs factor and solve in double)";
     else if (q->dtype != SYLVA_FLOAT64) *why = "the right-hand sides are not double precision";
     else if (N->plan->tree->n > INT32_MAX) *why = "n exceeds the GPU kernels' 32-bit sizes";
-    else if (N->plan != N->rt->plan) /* the solve blob is made once per analysis */
-        *why = "a dynamic policy's factor has its run's layout, not the analysis'";
+    else if (sylva__runtime_gpus() == 0) *why = "no GPU worker";
     if (*why) return 0;
     const sylva__tree *t = N->plan->tree;
     if (!fits_device(N, blob_bound(t) + work_bound(t, q->block, q->refine))) {

@@ -206,7 +206,10 @@ int sylva__numeric_solve(sylva__numeric *N, const sylva__solve_request *q, int64
     sylva__solve_request r = *q;
     if (mode == SYLVA_SOLVE_AUTO) mode = N->on_device || q->on_device ? SYLVA_SOLVE_GPU : SYLVA_SOLVE_CPU;
     if (mode == SYLVA_SOLVE_GPU && q->block_auto) r.block = sylva__solve_gpu_block(N, q);
-    if (mode == SYLVA_SOLVE_GPU && !sylva__solve_gpu_possible(N, &r, &why)) mode = SYLVA_SOLVE_CPU;
+    if (mode == SYLVA_SOLVE_GPU && !sylva__solve_gpu_possible(N, &r, &why)) {
+        mode = SYLVA_SOLVE_CPU;
+        rep->why_not_gpu = why;
+    }
     if (mode != SYLVA_SOLVE_GPU) r.block = q->block;
     /* AUTO on the CPU: tasks only where they pay. */
     int64_t cols = nrhs < q->block ? nrhs : q->block;

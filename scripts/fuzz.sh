@@ -21,7 +21,7 @@ build=${SYLVA_FUZZ_BUILD_DIR:-$here/build-fuzz}
 targets=${*:-mm_read parse_number dense solve decompress analysis_load}
 jobs=${SYLVA_FUZZ_JOBS:-1}
 
-command -v clang >/dev/null || { echo "fuzz.sh: clang is needed (apt-get install clang libclang-rt-14-dev)"; exit 2; }
+command -v clang >/dev/null || { echo "fuzz.sh: clang is needed (bash setup.sh --dev, or apt-get install clang libclang-rt-14-dev)"; exit 2; }
 # PKG_CONFIG_PATH unset: Debian's CPU StarPU, so no CUDA library is mapped.
 env -u PKG_CONFIG_PATH cmake -S "$here" -B "$build" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
   -DSYLVA_FUZZ=ON -DSYLVA_ENABLE_CUDA=OFF >/dev/null || exit 2

@@ -9,7 +9,9 @@
 #  - builds docs/example with find_package(sylva COMPONENTS static): the
 #    shared (sylva::sylva) and static (sylva::sylva_static) Poisson programs
 #    and the program that includes sylva_cholmod.h; runs each;
-#  - builds the same three with pkg-config (sylva, sylva-static); runs each.
+#  - builds the same three with pkg-config (sylva, sylva-static) and
+#    nothing else (no -rpath of its own, no LD_LIBRARY_PATH); runs each;
+#  - `man -M PREFIX/share/man sylva` finds the page (where man is installed).
 # Every program must solve accurately; the static ones must not need
 # libsylva.so.
 set -euo pipefail
@@ -37,6 +39,10 @@ if command -v groff >/dev/null; then
   groff -man -Tutf8 -ww -z "$man1" 2>"$tmp/groff.err" || fail "groff failed on sylva.1"
   [ ! -s "$tmp/groff.err" ] || { cat "$tmp/groff.err" >&2; fail "groff warnings on sylva.1"; }
 fi
+if command -v man >/dev/null; then
+  [ "$(man -M "$P/share/man" -w sylva 2>/dev/null)" = "$man1" ] || fail "man -M $P/share/man -w sylva does not find $man1"
+  [ "$(MANPATH="$P/share/man" man -w sylva 2>/dev/null)" = "$man1" ] || fail "MANPATH=$P/share/man man -w sylva does not find $man1"
+fi
 options=$("$P/bin/sylva" --help | grep -oE '(^|[][ (|,])--?[a-z][a-z-]*' | sed 's/^[][ (|,]*//' | sort -u)
 for opt in $options; do
   roff=$(printf '%s' "$opt" | sed 's/-/\\-/g')
@@ -57,10 +63,14 @@ fi
 # pkg-config: the same three programs.
 export PKG_CONFIG_PATH="$libdir/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 ex=$src/docs/example
-cc "$ex/solve_poisson.c" $(pkg-config --cflags --libs sylva) -Wl,-rpath,"$libdir" -o "$tmp/pc_shared"
+# sylva.pc's Cflags hold no StarPU headers (sylva.h needs none; a
+# starpu-1.3.pc found first on PKG_CONFIG_PATH could be another StarPU's),
+# and its Libs a run path: the programs run without LD_LIBRARY_PATH.
+if pkg-config --cflags sylva | grep -q starpu; then fail "sylva.pc's Cflags name StarPU: $(pkg-config --cflags sylva)"; fi
+cc "$ex/solve_poisson.c" $(pkg-config --cflags --libs sylva) -o "$tmp/pc_shared"
 cc "$ex/solve_poisson.c" $(pkg-config --cflags --libs sylva-static) -o "$tmp/pc_static"
-cc "$ex/cholmod_input.c" $(pkg-config --cflags --libs sylva) -lcholmod -Wl,-rpath,"$libdir" \
-  -o "$tmp/pc_cholmod"
+cc "$ex/cholmod_input.c" $(pkg-config --cflags --libs sylva) -lcholmod -o "$tmp/pc_cholmod"
+readelf -d "$tmp/pc_shared" | grep -qE "(RUNPATH|RPATH).*$libdir" || fail "no run path to $libdir in a pkg-config program"
 for prog in pc_shared pc_static pc_cholmod; do
   "$tmp/$prog" | tee "$tmp/$prog.out"
   grep -q "backward error" "$tmp/$prog.out" || fail "$prog (pkg-config) did not solve"

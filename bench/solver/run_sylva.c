@@ -18,6 +18,9 @@
  * same on device arrays (sylva_solve_device, the whole call) into it, 0
  * when there is no device memory. *berr: the worst backward error of the
  * last solutions. */
+/* Why time_solve's last failure was not the library's ("" when it was). */
+static char solve_note[512];
+
 static int time_solve(const sylva_matrix *A, sylva_factor_t *F, sylva_solve_mode mode, int64_t nrhs,
                       const bench_opts *bo, double *best, sylva_solve_info *best_info, double *best_device,
                       double *berr)
@@ -30,6 +33,7 @@ static int time_solve(const sylva_matrix *A, sylva_factor_t *F, sylva_solve_mode
     o.solve_mode = mode;
     o.solve_block = bo->solve_block;
     int st = B && X ? SYLVA_OK : SYLVA_ERR_NO_MEMORY;
+    solve_note[0] = 0;
     *best = 1e300;
     for (int k = 0; k < repeat && !st; k++) {
         memcpy(X, B, (size_t)(n * nrhs) * sizeof *X);
@@ -42,8 +46,10 @@ static int time_solve(const sylva_matrix *A, sylva_factor_t *F, sylva_solve_mode
             if (best_info) *best_info = info;
         }
         if (!st && info.mode != mode) {
-            fprintf(stderr, "bench-solver: a %s solve ran in %s mode\n", sylva_solve_mode_name(mode),
-                    sylva_solve_mode_name(info.mode));
+            /* Not the library's failure (it solved, elsewhere): why, from the info. */
+            snprintf(solve_note, sizeof solve_note, "a %s solve ran in %s mode: %s", sylva_solve_mode_name(mode),
+                     sylva_solve_mode_name(info.mode), info.why_not_gpu ? info.why_not_gpu : "no reason given");
+            fprintf(stderr, "bench-solver: %s\n", solve_note);
             st = SYLVA_ERR_RUNTIME;
         }
     }
@@ -140,7 +146,7 @@ int bench_sylva(const sylva_matrix *A, const bench_opts *o, sylva_exec_mode mode
         sylva_solve_info gi;
         st = time_solve(A, F, SYLVA_SOLVE_GPU, bs->nrhs, o, &bs->gpu, &gi, &bs->gpu_device, &bs->berr);
         if (st) {
-            snprintf(r->note, sizeof r->note, "GPU solve failed: %s", sylva_last_error());
+            snprintf(r->note, sizeof r->note, "GPU solve: %.140s", solve_note[0] ? solve_note : sylva_last_error());
             bs->gpu = 0;
             st = 0;
             break;

@@ -27,7 +27,7 @@ int main(void)
     sylva_factor_t *F = NULL;
     sylva_options opts;
     sylva_default_options(&opts); /* METIS ordering, subtree batching */
-    int st = sylva_matrix_from_csc(n, colptr, rowind, values, 1, &A);
+    int st = sylva_matrix_from_csc(n, colptr, rowind, values, SYLVA_CSC_LOWER, &A);
     if (!st) st = sylva_init(&opts);
     if (!st) st = sylva_analyze(A, &opts, &an, NULL);
     if (!st) st = sylva_factorize(an, A, &F, NULL);

@@ -11,7 +11,9 @@
  * right-hand sides in blocks of 16 make three blocks; refinement on the
  * device (automatic; 4 and 20 columns) ends at or below where it started,
  * at a few ε; and a
- * CPU solve after it brings L to the host and agrees. With memory=MIB
+ * CPU solve after it brings L to the host and agrees; a `ready` factor's
+ * device-pointer solve runs on the CPU, accurately, and says why
+ * (info.why_not_gpu). With memory=MIB
  * (options.device_memory) only the automatic block is tested: a block
  * whose workspace would not fit that memory beside L runs on the GPU in
  * smaller blocks, where an explicit block of that size runs on the CPU.
@@ -206,6 +208,41 @@ static void held_between_solves(const sylva_matrix *A, sylva_factor_t *F)
     free(v2);
 }
 
+/* A dynamic policy's (ready) factor on device data: the GPU solve needs
+ * the analysis' layout of L, so sylva_solve_device solves it on the CPU
+ * (B copied to the host and back), accurately, and says why. */
+static void ready_on_device(const sylva_matrix *A, const sylva_options *base)
+{
+    sylva_options o = *base;
+    o.policy = "ready";
+    sylva_analysis_t *an = NULL;
+    sylva_factor_t *F = NULL;
+    CHECK(sylva_analyze(A, &o, &an, NULL) == SYLVA_OK, "analyze ready: %s", sylva_last_error());
+    CHECK(an && sylva_factorize(an, A, &F, NULL) == SYLVA_OK, "factorize ready: %s", sylva_last_error());
+    int64_t n = A->n, nrhs = 3;
+    size_t bytes = (size_t)(n * nrhs) * sizeof(double);
+    double *B = malloc(bytes), *X = malloc(bytes), *dB = NULL;
+    for (int64_t i = 0; i < n * nrhs; i++) B[i] = rnd();
+    CHECK(cudaMalloc((void **)&dB, bytes) == cudaSuccess, "cudaMalloc");
+    CHECK(cudaMemcpy(dB, B, bytes, cudaMemcpyHostToDevice) == cudaSuccess, "cudaMemcpy up");
+    sylva_solve_info info;
+    int st = F ? sylva_solve_device(F, NULL, nrhs, dB, n, &info) : SYLVA_ERR_ARGUMENT;
+    CHECK(st == SYLVA_OK, "solve_device on a ready factor: %s", sylva_last_error());
+    CHECK(cudaMemcpy(X, dB, bytes, cudaMemcpyDeviceToHost) == cudaSuccess, "cudaMemcpy down");
+    double e = st ? 1 : worst_berr(A, X, B, nrhs);
+    CHECK(e <= 4.0 * (double)n * DBL_EPSILON, "solve_device on a ready factor: backward error %.3e", e);
+    CHECK(!st && info.mode != SYLVA_SOLVE_GPU && info.why_not_gpu && strstr(info.why_not_gpu, "dynamic policy"),
+          "solve_device on a ready factor: mode %s, why %s", sylva_solve_mode_name(info.mode),
+          info.why_not_gpu ? info.why_not_gpu : "(none)");
+    printf("  ready factor, device pointers: backward error %.2e on the %s (%s)\n", e,
+           sylva_solve_mode_name(info.mode), info.why_not_gpu ? info.why_not_gpu : "");
+    cudaFree(dB);
+    free(B);
+    free(X);
+    sylva_factor_free(F);
+    sylva_analysis_free(an);
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0); /* a run cut off by a timeout still shows how far it got */
@@ -256,6 +293,7 @@ int main(int argc, char **argv)
         CHECK(sylva_refactorize(F, A, &fi) == SYLVA_OK, "refactorize: %s", sylva_last_error());
         blocks_and_refinement(A, F);
         held_between_solves(A, F);
+        if (strcmp(o.policy, "ready") != 0) ready_on_device(A, &o);
     }
     sylva_factor_free(F);
     sylva_analysis_free(an);

@@ -1,6 +1,7 @@
 /* test_io_api.c — the matrix API beyond the file reader:
- * sylva_matrix_from_csc (random unsorted/duplicated input, one or both
- * triangles, every bad argument), sylva_matrix_wrap (each broken contract
+ * sylva_matrix_from_csc (random unsorted/duplicated input in each storage:
+ * lower, upper, full; the excluded triangle named, one triangle given as
+ * full refused, every bad argument), sylva_matrix_wrap (each broken contract
  * named), symv / norm_inf / backward_error against dense references (NaN
  * propagation), dense read/write round trip and bad dense files,
  * sylva_matrix_from_cholmod (stype -1/0/1, errors), and the generators (n,
@@ -34,9 +35,10 @@ static double *random_dense_sym(int64_t n, double density)
     return D;
 }
 
-/* CSC of D (lower or both triangles), rows shuffled within columns and some
- * entries split into two duplicates whose sum is the value. */
-static void dense_to_messy_csc(const double *D, int64_t n, int both, int64_t **cp, int64_t **ri, double **v)
+/* CSC of D as `storage` says (the lower, the upper or both triangles),
+ * rows shuffled within columns and some entries split into two duplicates
+ * whose sum is the value. */
+static void dense_to_messy_csc(const double *D, int64_t n, int storage, int64_t **cp, int64_t **ri, double **v)
 {
     int64_t cap = 2 * n * n + 1, k = 0;
     *cp = malloc((size_t)(n + 1) * sizeof **cp);
@@ -45,7 +47,8 @@ static void dense_to_messy_csc(const double *D, int64_t n, int both, int64_t **c
     for (int64_t j = 0; j < n; j++) {
         (*cp)[j] = k;
         int64_t k0 = k;
-        for (int64_t i = both ? 0 : j; i < n; i++) {
+        int64_t first = storage == SYLVA_CSC_LOWER ? j : 0, last = storage == SYLVA_CSC_UPPER ? j : n - 1;
+        for (int64_t i = first; i <= last; i++) {
             double a = D[i + j * n];
             if (a == 0.0 && i != j) continue;
             if (rnd_int(0, 3) == 0) { /* split into a duplicate pair */
@@ -76,46 +79,76 @@ static int matches_dense(const sylva_matrix *A, const double *D)
     return ok && csc_is_valid(A);
 }
 
+/* The first stored entry strictly above (upper = 1) or below the diagonal;
+ * -1 if none. */
+static int64_t off_diagonal_entry(int64_t n, const int64_t *cp, const int64_t *ri, int upper)
+{
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t p = cp[j]; p < cp[j + 1]; p++)
+            if (upper ? ri[p] < j : ri[p] > j) return p;
+    return -1;
+}
+
 static void test_from_csc(void)
 {
+    static const char *names[] = {"full", "lower", "upper"};
     for (int trial = 0; trial < 60; trial++) {
         int64_t n = rnd_int(1, 50);
         double *D = random_dense_sym(n, rnd_unit() * 0.3);
-        for (int both = 0; both <= 1; both++) {
+        for (int storage = SYLVA_CSC_FULL; storage <= SYLVA_CSC_UPPER; storage++) {
+            const char *name = names[storage];
             int64_t *cp, *ri;
             double *v;
-            dense_to_messy_csc(D, n, both, &cp, &ri, &v);
+            dense_to_messy_csc(D, n, storage, &cp, &ri, &v);
             sylva_matrix *A = NULL;
-            int st = sylva_matrix_from_csc(n, cp, ri, v, !both, &A);
-            CHECK(st == SYLVA_OK && A && matches_dense(A, D), "from_csc trial %d both %d: %s", trial, both,
+            int st = sylva_matrix_from_csc(n, cp, ri, v, storage, &A);
+            CHECK(st == SYLVA_OK && A && matches_dense(A, D), "from_csc trial %d %s: %s", trial, name,
                   sylva_last_error());
             sylva_matrix_free(A);
             /* pattern input */
-            st = sylva_matrix_from_csc(n, cp, ri, NULL, !both, &A);
-            CHECK(st == SYLVA_OK && A && !A->values && csc_is_valid(A), "from_csc pattern: %s", sylva_last_error());
+            st = sylva_matrix_from_csc(n, cp, ri, NULL, storage, &A);
+            CHECK(st == SYLVA_OK && A && !A->values && csc_is_valid(A), "from_csc pattern %s: %s", name,
+                  sylva_last_error());
             sylva_matrix_free(A);
-            if (both && n > 1) {
+            /* An entry of the triangle the storage excludes is named. */
+            int64_t above = off_diagonal_entry(n, cp, ri, 1), below = off_diagonal_entry(n, cp, ri, 0);
+            if (storage != SYLVA_CSC_LOWER && above >= 0) {
+                st = sylva_matrix_from_csc(n, cp, ri, v, SYLVA_CSC_LOWER, &A);
+                CHECK(st == SYLVA_ERR_ARGUMENT && !A && strstr(sylva_last_error(), "above the diagonal (lower triangle expected)"),
+                      "%s arrays as lower: %s", name, sylva_last_error());
+            }
+            if (storage != SYLVA_CSC_UPPER && below >= 0) {
+                st = sylva_matrix_from_csc(n, cp, ri, v, SYLVA_CSC_UPPER, &A);
+                CHECK(st == SYLVA_ERR_ARGUMENT && !A && strstr(sylva_last_error(), "below the diagonal (upper triangle expected)"),
+                      "%s arrays as upper: %s", name, sylva_last_error());
+            }
+            /* One triangle given as full: each entry lacks its mirror. */
+            if (storage != SYLVA_CSC_FULL && (above >= 0 || below >= 0)) {
+                st = sylva_matrix_from_csc(n, cp, ri, v, SYLVA_CSC_FULL, &A);
+                CHECK(st == SYLVA_ERR_NOT_SYMMETRIC && !A, "%s triangle as full: %s", name, sylva_last_error());
+            }
+            if (storage == SYLVA_CSC_FULL && above >= 0) {
                 /* Unsymmetric: bump one off-diagonal entry in the upper part. */
-                for (int64_t p = 0; p < cp[n]; p++) {
-                    int64_t j = 0;
-                    while (cp[j + 1] <= p) j++;
-                    if (ri[p] < j) {
-                        v[p] += 0.5;
-                        st = sylva_matrix_from_csc(n, cp, ri, v, 0, &A);
-                        CHECK(st == SYLVA_ERR_NOT_SYMMETRIC && A == NULL, "unsymmetric accepted (%d)", st);
-                        /* the same arrays as lower_only: the upper entry is an error */
-                        st = sylva_matrix_from_csc(n, cp, ri, v, 1, &A);
-                        CHECK(st == SYLVA_ERR_ARGUMENT && strstr(sylva_last_error(), "above the diagonal"),
-                              "upper entry with lower_only: %s", sylva_last_error());
-                        break;
-                    }
-                }
+                v[above] += 0.5;
+                st = sylva_matrix_from_csc(n, cp, ri, v, SYLVA_CSC_FULL, &A);
+                CHECK(st == SYLVA_ERR_NOT_SYMMETRIC && A == NULL, "unsymmetric accepted (%d)", st);
             }
             free(cp);
             free(ri);
             free(v);
         }
         free(D);
+    }
+    /* A storage that is none of the three. */
+    {
+        int64_t cp[] = {0, 1}, ri[] = {0};
+        double v[] = {2};
+        sylva_matrix *A = NULL;
+        for (int bad = -1; bad <= 3; bad += 4) {
+            int st = sylva_matrix_from_csc(1, cp, ri, v, bad, &A);
+            CHECK(st == SYLVA_ERR_ARGUMENT && !A && strstr(sylva_last_error(), "is not SYLVA_CSC_FULL (0), SYLVA_CSC_LOWER (1) or SYLVA_CSC_UPPER (2)"),
+                  "storage %d: %s", bad, sylva_last_error());
+        }
     }
     /* Bad arguments: errors, never crashes. */
     int64_t cp[4] = {0, 2, 3, 4}, ri[4] = {0, 1, 1, 2};
@@ -187,9 +220,9 @@ static void test_ops(void)
         double *D = random_dense_sym(n, 0.2);
         int64_t *cp, *ri;
         double *v;
-        dense_to_messy_csc(D, n, 0, &cp, &ri, &v);
+        dense_to_messy_csc(D, n, SYLVA_CSC_LOWER, &cp, &ri, &v);
         sylva_matrix *A = NULL;
-        sylva_matrix_from_csc(n, cp, ri, v, 1, &A);
+        sylva_matrix_from_csc(n, cp, ri, v, SYLVA_CSC_LOWER, &A);
         double *x = malloc((size_t)n * sizeof *x), *y = malloc((size_t)n * sizeof *y), *b = malloc((size_t)n * sizeof *b);
         for (int64_t i = 0; i < n; i++) x[i] = rnd_unit() - 0.5;
         sylva_matrix_symv(A, x, y);

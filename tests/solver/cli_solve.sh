@@ -3,7 +3,8 @@
 # `sylva factor`: --nrhs K (K generated right-hand sides, one backward error
 # each, K columns in -o), --refine N (exactly N steps) and auto, a single
 # precision factor refined to double accuracy on double right-hand sides,
-# --solve-mode (where it ran, in the JSON), the JSON "solve" and "memory"
+# --solve-mode (where it ran, in the JSON; why not on a GPU when one was
+# asked of a ready factor), the JSON "solve" and "memory"
 # records, and each bad value or combination refused with exit 2.
 set -u
 sylva=$1; gen=$2; dir=$3
@@ -43,7 +44,14 @@ check "$tmp/sa.json" "d['backward_error'] < 1e-14 and 1 <= d['solve']['refine_st
 for m in sequential cpu; do
   expect 0 "solve ($m)" -- factor "$bcs" --solve-mode $m --nrhs 2 --json "$tmp/m.json"
   check "$tmp/m.json" "d['solve']['mode'] == '$m' and d['options']['solve_mode'] == '$m' and d['backward_error'] < 1e-14"
+  check "$tmp/m.json" "d['solve']['why_not_gpu'] is None"
 done
+# A GPU solve asked of a ready (dynamic policy) factor runs on the CPU, and
+# the summary and the JSON say why (whatever the machine: the factor's
+# layout rules it out first).
+why="a dynamic policy's (ready) factor: its L has the run's layout, the GPU solve the analysis'"
+expect 0 "; not on a GPU: $why" -- factor "$bcs" --policy ready --solve-mode gpu --json "$tmp/rg.json"
+check "$tmp/rg.json" "d['solve']['mode'] != 'gpu' and d['solve']['why_not_gpu'] == \"$why\" and d['backward_error'] < 1e-14"
 
 # --solve-block: the blocks the right-hand sides ran in.
 expect 0 "backward error" -- factor "$bcs" --nrhs 5 --solve-block 2 --json "$tmp/b2.json"

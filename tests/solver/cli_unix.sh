@@ -27,6 +27,9 @@ expect 2 "no help on 'frob'" -- help frob
 expect 0 "backward error" -- factor "$small" --threads=1 --json="$tmp/eq.json"
 [ -s "$tmp/eq.json" ] || fail "--json=FILE wrote nothing"
 expect 2 "ambiguous option '--s'" -- factor "$small" --s 4
+# docs/cli.md's examples: an unambiguous prefix, and --thr, which is not.
+expect 0 "ordering amd" -- factor "$small" --ord amd
+expect 2 "ambiguous option '--thr' (--thresholds, --threads)" -- factor "$small" --thr 2
 expect 2 "unknown option '--frob'" -- factor "$small" --frob=1
 expect 2 "unknown option '-z'" -- factor "$small" -z
 # Options that do not apply.

@@ -3,7 +3,8 @@
  * back the host's count; a second sylva_init is accepted with the same
  * runtime options (analysis-only fields may differ) and refused with
  * others, naming the option, leaving the running runtime usable; after
- * sylva_finalize other options start a new runtime. */
+ * sylva_finalize other options start a new runtime; a factor and an
+ * analysis may be freed after sylva_finalize, and the next runtime works. */
 #include <string.h>
 
 #include "check.h"
@@ -84,8 +85,27 @@ int main(void)
     other.scheduler = "eager";
     CHECK(sylva_init(&other) == SYLVA_OK, "init with new options after finalize: %s", sylva_last_error());
     runtime_works("restarted");
+
+    /* A factor and an analysis outlive the runtime: freed after
+     * sylva_finalize (their StarPU handles went with it), and a new
+     * runtime works after that. */
+    int64_t colptr[] = {0, 2, 4, 5}, rowind[] = {0, 1, 1, 2, 2};
+    double values[] = {4, -1, 4, -1, 4};
+    sylva_matrix *A = NULL;
+    sylva_analysis_t *an = NULL;
+    sylva_factor_t *F = NULL;
+    int st = sylva_matrix_from_csc(3, colptr, rowind, values, SYLVA_CSC_LOWER, &A);
+    if (!st) st = sylva_analyze(A, NULL, &an, NULL);
+    if (!st) st = sylva_factorize(an, A, &F, NULL);
+    CHECK(st == SYLVA_OK && F, "factor to free after finalize: %s", sylva_last_error());
     sylva_finalize();
     CHECK(openblas_get_num_threads() == host, "BLAS threads after the second finalize: %d",
           openblas_get_num_threads());
+    sylva_factor_free(F);
+    sylva_analysis_free(an);
+    sylva_matrix_free(A);
+    CHECK(sylva_init(&o) == SYLVA_OK, "init after freeing past finalize: %s", sylva_last_error());
+    runtime_works("after a factor was freed past finalize");
+    sylva_finalize();
     return test_exit("test_init");
 }

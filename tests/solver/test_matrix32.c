@@ -4,7 +4,10 @@
  *   caller's, and it factors and solves (backward error);
  * - sylva_matrix_from_csc32 on both triangles, rows shuffled and entries
  *   split into duplicates, gives bit for bit the matrix sylva_matrix_from_csc
- *   gives on the same arrays widened; lower_only too;
+ *   gives on the same arrays widened; the lower triangle too, and the
+ *   upper one (storage SYLVA_CSC_UPPER) gives the lower's matrix, each
+ *   refused when the arrays hold the other triangle, and a storage that is
+ *   none of the three refused;
  * - every malformed input is refused with the status and a message naming
  *   the call and the column: n out of range, colptr[0] ≠ 0, colptr
  *   decreasing, rows out of range, unsorted or upper rows for wrap32,
@@ -112,6 +115,36 @@ int main(void)
     CHECK(sylva_matrix_from_csc32(n, cp, ri, NULL, 1, &F32) == SYLVA_OK && F32 && !F32->values &&
               F32->nnz == nz, "from_csc32 pattern, lower: %s", sylva_last_error());
     sylva_matrix_free(F32);
+
+    /* The upper triangle (G transposed: column j holds G's row j), as
+     * SciPy's triu gives it: the same matrix as G. */
+    int32_t *uc = calloc((size_t)(n + 1), sizeof *uc), *ur = malloc((size_t)nz * sizeof *ur);
+    double *uv = malloc((size_t)nz * sizeof *uv);
+    for (int64_t p = 0; p < nz; p++) uc[G->rowind[p] + 1]++;
+    for (int64_t j = 0; j < n; j++) uc[j + 1] += uc[j];
+    int32_t *next = malloc((size_t)(n + 1) * sizeof *next);
+    memcpy(next, uc, (size_t)(n + 1) * sizeof *next);
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t p = G->colptr[j]; p < G->colptr[j + 1]; p++) {
+            int32_t q = next[G->rowind[p]]++;
+            ur[q] = (int32_t)j, uv[q] = gv[p];
+        }
+    sylva_matrix *U32 = NULL;
+    CHECK(sylva_matrix_from_csc32(n, uc, ur, uv, SYLVA_CSC_UPPER, &U32) == SYLVA_OK, "from_csc32 upper: %s",
+          sylva_last_error());
+    CHECK(U32 && same_matrix(U32, G), "from_csc32 upper is not the matrix G");
+    sylva_matrix_free(U32);
+    U32 = NULL;
+    expect(sylva_matrix_from_csc32(n, uc, ur, uv, SYLVA_CSC_LOWER, &U32), SYLVA_ERR_ARGUMENT,
+           "sylva_matrix_from_csc32", "above the diagonal (lower triangle expected)", "upper arrays as lower");
+    expect(sylva_matrix_from_csc32(n, cp, ri, v, SYLVA_CSC_UPPER, &U32), SYLVA_ERR_ARGUMENT,
+           "sylva_matrix_from_csc32", "below the diagonal (upper triangle expected)", "lower arrays as upper");
+    expect(sylva_matrix_from_csc32(n, uc, ur, uv, SYLVA_CSC_FULL, &U32), SYLVA_ERR_NOT_SYMMETRIC,
+           "sylva_matrix_from_csc32", "", "upper arrays as full");
+    expect(sylva_matrix_from_csc32(n, uc, ur, uv, 3, &U32), SYLVA_ERR_ARGUMENT, "sylva_matrix_from_csc32",
+           "storage = 3 is not", "storage 3");
+    CHECK(U32 == NULL, "a refused call left a matrix");
+    free(uc), free(ur), free(uv), free(next);
 
     /* Malformed inputs. */
     sylva_matrix *A = NULL;

@@ -9,6 +9,8 @@
  *   - the GPU form of the run's plan (blobs built per batch, as a GPU run
  *     builds them when it cuts) run by the CPU twin of the GPU group run:
  *     one level per batch, and the same solution;
+ *   - a GPU solve asked of the ready factor runs on the CPU, accurately,
+ *     and sylva_solve_info.why_not_gpu says why (the run's layout of L);
  *   - a matrix made indefinite: the same failing column under every policy.
  *   test_ready SPEC [small=N] [tile=N]
  */
@@ -121,6 +123,46 @@ static void twin_run(const sylva_factor_t *F, const sylva_matrix *A)
     free(b);
 }
 
+/* A GPU solve asked of a ready factor (its L has the run's layout; the
+ * GPU solve works on the analysis'): it runs on the CPU, accurately, and
+ * the info says why; a static policy's factor says why only when it is the
+ * machine (no GPU worker), and nothing when the solve went where asked. */
+static void gpu_solve_asked(const sylva_factor_t *ready, const sylva_factor_t *none, const sylva_matrix *A)
+{
+    int64_t n = A->n;
+    double *x = malloc((size_t)(n + 1) * sizeof *x), *b = malloc((size_t)(n + 1) * sizeof *b);
+    sylva_options o;
+    sylva_default_options(&o);
+    o.solve_mode = SYLVA_SOLVE_GPU;
+    sylva_solve_info info;
+    for (int64_t i = 0; i < n; i++) b[i] = x[i] = test_rand();
+    CHECK(sylva_solve_ex(ready, &o, SYLVA_FLOAT64, 1, x, n > 0 ? n : 1, &info) == SYLVA_OK, "ready, GPU solve: %s",
+          sylva_last_error());
+    test_check_solution(A, x, b, 1, "ready, GPU solve asked");
+    CHECK(info.mode != SYLVA_SOLVE_GPU && info.why_not_gpu &&
+              strstr(info.why_not_gpu, "a dynamic policy's (ready) factor"),
+          "ready, GPU solve asked: ran in %s, why: %s", sylva_solve_mode_name(info.mode),
+          info.why_not_gpu ? info.why_not_gpu : "(none)");
+    printf("  ready, GPU solve asked: on the %s: %s\n", sylva_solve_mode_name(info.mode),
+           info.why_not_gpu ? info.why_not_gpu : "");
+    for (int64_t i = 0; i < n; i++) b[i] = x[i] = test_rand();
+    CHECK(sylva_solve_ex(none, &o, SYLVA_FLOAT64, 1, x, n > 0 ? n : 1, &info) == SYLVA_OK, "none, GPU solve: %s",
+          sylva_last_error());
+    test_check_solution(A, x, b, 1, "none, GPU solve asked");
+    if (sylva_gpu_count() == 0)
+        CHECK(info.mode != SYLVA_SOLVE_GPU && info.why_not_gpu && !strcmp(info.why_not_gpu, "no GPU worker"),
+              "none, GPU solve asked without a GPU: ran in %s, why: %s", sylva_solve_mode_name(info.mode),
+              info.why_not_gpu ? info.why_not_gpu : "(none)");
+    else
+        CHECK(info.mode != SYLVA_SOLVE_GPU || !info.why_not_gpu, "none, GPU solve on a GPU, yet a why: %s",
+              info.why_not_gpu);
+    o.solve_mode = SYLVA_SOLVE_CPU;
+    CHECK(sylva_solve_ex(ready, &o, SYLVA_FLOAT64, 1, x, n > 0 ? n : 1, &info) == SYLVA_OK && !info.why_not_gpu,
+          "ready, CPU solve asked: %s, why %s", sylva_last_error(), info.why_not_gpu ? info.why_not_gpu : "(none)");
+    free(x);
+    free(b);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -162,6 +204,7 @@ int main(int argc, char **argv)
     CHECK(sylva_solve(F[0], 1, x, n > 0 ? n : 1) == SYLVA_OK, "solve: %s", sylva_last_error());
     printf("  ready solve: backward error %.2e\n", test_check_solution(A, x, b, 1, "ready solve"));
     twin_run(F[0], A);
+    gpu_solve_asked(F[0], F[1], A);
 
     /* Refactorization: a new run, a new cut; the factor stays right. */
     sylva_factor_info fi;

@@ -2,8 +2,12 @@
 """check_study.py DIR POLICIES [--thresholds] — a `sylva study` folder
 checked: study.json against its schema (every key, its type and its range;
 one run per configuration — each policy of the comma-separated POLICIES,
-and with --thresholds its four variants —, every run accurate, `best` the
-fastest median and `worst` the slowest, the measured summaries consistent),
+and with --thresholds its four variants —, every run accurate, its first
+factorization apart and its ranked times — the refactorizations, or the
+one factorization — giving its median, min and max, `fastest` the fastest
+median and `worst` the slowest, `best` the fastest only when its lead over
+the runner-up exceeds the spread (max − min) of either, else null, the
+measured summaries consistent),
 each run's trace a valid Chrome trace with a slice per task, and study.html
 self-contained (no external reference) with every inline SVG well-formed
 XML, a bar per run and the tree. Exit 0, or 1 naming the first failure."""
@@ -42,12 +46,14 @@ SUMMARY = {"batches": "int", "tasks": "int", "span_seconds": "num", "cpu_busy_se
            "gflops_max": "num", "fronts_per_batch": "num", "padding": "num", "padding_level": "num",
            "batch_size_hist": "list", "padding_hist": "list"}
 RUN = {"label": "str", "policy": "str", "small_rows": "int", "batch_flops": "num", "status": "str",
-       "mode": "str", "seconds": "list", "seconds_median": "num", "seconds_best": "num",
+       "mode": "str", "seconds": "list", "seconds_first": "num", "ranked_repetitions": "int",
+       "seconds_median": "num", "seconds_best": "num", "seconds_worst": "num",
        "measured_repetition": "int", "gflops": "num", "backward_error": "num", "accurate": "bool",
        "plan_batches": "int", "plan_padding_waste": "num", "measured": "obj", "trace": "str"}
 TOP = {"status": "str", "command": "str", "version": "str", "file": "str", "n": "int", "nnz_A": "int",
        "nnz_L": "int", "flops": "num", "fronts": "int", "tree_height": "int", "max_front_rows": "int",
-       "ordering": "str", "rhs": "str", "runtime": "obj", "options": "obj", "best": "str", "worst": "str",
+       "ordering": "str", "rhs": "str", "runtime": "obj", "options": "obj", "fastest": "str", "best": "str?",
+       "verdict": "str", "worst": "str",
        "runs": "list", "html": "str"}
 
 
@@ -77,10 +83,13 @@ def check_json(d, policies, thresholds):
         m = r["measured"]
         if r["status"] != "ok" or not r["accurate"] or not (0 <= r["backward_error"] <= tol):
             fail("%s: status %s, backward error %r" % (w, r["status"], r["backward_error"]))
-        if len(r["seconds"]) != s["options"]["repeat"] or sorted(r["seconds"])[(len(r["seconds"]) - 1) // 2] != r["seconds_median"]:
+        ranked = r["seconds"][1:] if len(r["seconds"]) > 1 else r["seconds"]
+        if len(r["seconds"]) != s["options"]["repeat"] or sorted(ranked)[(len(ranked) - 1) // 2] != r["seconds_median"]:
             fail("%s: seconds %r, median %r" % (w, r["seconds"], r["seconds_median"]))
-        if r["seconds_best"] != min(r["seconds"]) or r["seconds_median"] <= 0:
-            fail("%s: best %r" % (w, r["seconds_best"]))
+        if r["seconds_first"] != r["seconds"][0] or r["ranked_repetitions"] != len(ranked):
+            fail("%s: first %r, %d ranked of %r" % (w, r["seconds_first"], r["ranked_repetitions"], r["seconds"]))
+        if r["seconds_best"] != min(ranked) or r["seconds_worst"] != max(ranked) or r["seconds_median"] <= 0:
+            fail("%s: min %r, max %r of %r" % (w, r["seconds_best"], r["seconds_worst"], ranked))
         if sum(m["batch_size_hist"]) != m["batches"] or sum(m["padding_hist"]) != m["batches"]:
             fail("%s: histograms do not add up to %d batches" % (w, m["batches"]))
         if m["tasks"] < m["batches"] or m["batches"] < 1:
@@ -95,8 +104,20 @@ def check_json(d, policies, thresholds):
             fail("%s: plan has %d batches, the run %d" % (w, r["plan_batches"], m["batches"]))
         check_trace_file(os.path.join(d, r["trace"]), m, s["runtime"], w)
     med = {r["label"]: r["seconds_median"] for r in runs}
-    if med[s["best"]] != min(med.values()) or med[s["worst"]] != max(med.values()):
-        fail("best %s / worst %s are not the fastest / slowest of %r" % (s["best"], s["worst"], med))
+    if med[s["fastest"]] != min(med.values()) or med[s["worst"]] != max(med.values()):
+        fail("fastest %s / worst %s are not the fastest / slowest of %r" % (s["fastest"], s["worst"], med))
+    # best: the fastest, only when its lead over the runner-up exceeds the spread of either.
+    order = sorted(runs, key=lambda r: r["seconds_median"])
+    starred = False
+    if len(order) >= 2 and order[0]["ranked_repetitions"] >= 2 and order[1]["ranked_repetitions"] >= 2:
+        lead = order[1]["seconds_median"] - order[0]["seconds_median"]
+        spread = max(r["seconds_worst"] - r["seconds_best"] for r in order[:2])
+        starred = lead > spread
+    if s["best"] != (s["fastest"] if starred else None):
+        fail("best %r, but the fastest %s %s its runner-up by more than the spread: %s" %
+             (s["best"], s["fastest"], "leads" if starred else "does not lead", s["verdict"]))
+    if not s["verdict"].startswith("best: " if starred else "no best" if len(order) >= 2 else "one run succeeded"):
+        fail("verdict %r" % s["verdict"])
     return s
 
 
@@ -127,6 +148,14 @@ def check_html(d, s):
     tree = re.search(r'<svg id="tree-best".*?</svg>', html, re.S)
     if not tree or tree.group(0).count('class="front"') < 1:
         fail("no tree of the best run")
+    if s["verdict"].replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") not in html:
+        fail("the verdict is not in study.html")
+    starred = re.findall(r'<rect class="bar best"', html)
+    if len(starred) != (1 if s["best"] else 0):
+        fail("%d starred bars for best %r" % (len(starred), s["best"]))
+    cpu = [r for r in s["runs"] if r["mode"] == "cpu"]
+    if cpu and 'class="hist padding"' in html:
+        fail("a padding histogram for CPU runs, which pad nothing")
     if 'id="timeline-best"' not in html:
         fail("no timeline of the best run")
     print("check_study: %d runs, %d inline SVGs, best %s: ok" % (len(s["runs"]), len(svgs), s["best"]))

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # cli_study.sh SYLVA SYLVA_GEN MATRICES POLICIES — `sylva study` on CPU
 # workers: every registered policy on a generated 3D problem (study.json
+# with the first factorization apart, each run's spread and best starred
+# only beyond it,
 # schema-checked, each run's trace checked, study.html's SVG well-formed
 # with a bar per run and the tree: check_study.py); --thresholds with
 # --policies; the usage errors of its options; an indefinite matrix (every
@@ -23,7 +25,13 @@ ok python3 "$here/check_study.py" "$tmp/all" "$policies"
 code 0 "$sylva" study "$tmp/a.mtx" --threads 2 --policies level,ready --thresholds -o "$tmp/thr"
 ok python3 "$here/check_study.py" "$tmp/thr" level,ready --thresholds
 ok grep -q "ready small=" "$tmp/out"
-ok grep -q "best" "$tmp/out"
+# The verdict line, and --repeat's default for a study (5: a spread to compare leads with).
+ok grep -qE "^  (best|no best): " "$tmp/out"
+ok python3 -c "import json,sys; sys.exit(json.load(open(sys.argv[1]))['options']['repeat'] != 5)" "$tmp/thr/study.json"
+# One repetition: no spread, so no best, whatever the times.
+code 0 "$sylva" study "$tmp/a.mtx" --threads 2 --policies none,level --repeat 1 -o "$tmp/one"
+ok python3 "$here/check_study.py" "$tmp/one" none,level
+ok grep -q "no best: .* fewer than 2 refactorizations" "$tmp/out"
 
 # Usage errors: exit 2, naming the option.
 code 2 "$sylva" study "$tmp/a.mtx" --policies level,bogus
