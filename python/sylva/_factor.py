@@ -151,6 +151,8 @@ class Factor:
         """An estimate of the reciprocal 1-norm condition number of A
         (Hager–Higham; never much too small, at most ~3x too large). It
         reads A's arrays where the factor used them in place."""
+        if self._matrix is None:
+            raise ValueError("the factor is closed")
         return self._F.rcond(self._matrix)
 
     def refactor(self, A):
