@@ -354,7 +354,14 @@ static PyMethodDef factor_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+static PyObject *factor_in_use(ext_factor *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromLong(self->solving + self->busy);
+}
+
 static PyGetSetDef factor_getset[] = {
+    {"in_use", (getter)factor_in_use, NULL, "calls running on the factor in other threads", NULL},
     {"dtype", (getter)factor_dtype, NULL, "the factor's precision", NULL},
     {"n", (getter)factor_n, NULL, "rows", NULL},
     {"closed", (getter)factor_closed, NULL, "whether close() ran", NULL},

@@ -61,7 +61,7 @@ def check(A, lower):
     if lower not in (None, True, False):
         raise TypeError(f"lower must be None, True or False, not {lower!r}")
     if A.ndim != 2 or A.shape[0] != A.shape[1]:
-        raise ValueError(f"A must be square, not {A.shape[0]} x {A.shape[1]}")
+        raise ValueError(f"A must be square, not of shape {tuple(A.shape)}")
     if A.format not in ("csr", "csc", "coo"):
         A = A.tocsc()
     if A.dtype not in (np.float64, np.float32):

@@ -96,6 +96,27 @@ def test_one_factor_solved_from_several_threads():
     assert_solved(A, np.column_stack(out), B)
 
 
+def test_refactor_and_close_refused_while_another_thread_solves():
+    A = lap2d(250)
+    F = sylva.cholesky(A)
+    B = np.ones((A.shape[0], 128))
+    out = {}
+    t = threading.Thread(target=lambda: out.setdefault("x", F(B)))
+    t.start()
+    deadline = time.perf_counter() + 10
+    while not F._F.in_use and time.perf_counter() < deadline:
+        pass
+    assert F._F.in_use, "the solve did not start"
+    with pytest.raises(RuntimeError, match="another thread solves"):
+        F.refactor(A)
+    with pytest.raises(RuntimeError, match="another thread solves"):
+        F.close()
+    t.join()
+    assert_solved(A, out["x"], B)
+    F.refactor(A)
+    F.close()
+
+
 def test_threads_option_restarts_the_runtime():
     gc.collect()  # factors of earlier tests
     A = lap2d(10)
