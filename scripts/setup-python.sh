@@ -10,7 +10,7 @@
 # package's tests (python.pytest). Non-interactive, idempotent; the build
 # under python/build/ is incremental.
 #   bash scripts/setup-python.sh          then: .venv/bin/python -c 'import sylva'
-#   SYLVA_VENV=DIR SYLVA_BUILD_DIR=DIR bash scripts/setup-python.sh
+#   SYLVA_VENV=DIR SYLVA_BUILD_DIR=DIR SYLVA_PYTHON_CUDA=ON|OFF bash scripts/setup-python.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 venv=${SYLVA_VENV:-$here/.venv}
@@ -45,7 +45,10 @@ if [ -f "$cache" ]; then
   starpu_libdir=$(sed -n 's/^STARPU_LIBDIR:INTERNAL=//p' "$cache")
   [ -n "$starpu_libdir" ] && export PKG_CONFIG_PATH="$starpu_libdir/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 fi
-[ "$cuda" = ON ] && export PATH=/usr/local/cuda/bin:$PATH
+# SYLVA_PYTHON_CUDA=ON|OFF overrides it (a CPU-only package skips compiling
+# the CUDA kernels a second time).
+cuda=${SYLVA_PYTHON_CUDA:-$cuda}
+if [ "$cuda" = ON ]; then export PATH=/usr/local/cuda/bin:$PATH; fi
 echo "setup-python: pip install ./python into $venv (CUDA $cuda)"
 "$py" -m pip install --quiet --disable-pip-version-check --no-build-isolation \
   --config-settings=cmake.define.SYLVA_ENABLE_CUDA=$cuda "$here/python"
