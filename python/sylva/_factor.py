@@ -41,8 +41,8 @@ def _start(opts):
     for k in _RUNTIME_KEYS:
         if k not in rt and k in _running:
             rt[k] = _running[k]
-    if opts.get("mode") == "cpu":
-        rt["mode"] = "cpu"
+    if opts.get("mode", _running.get("mode")) == "cpu":
+        rt["mode"] = "cpu"  # a runtime without GPU workers (given, or the running one's)
     _sylva.init(rt)
     _running.clear()
     _running.update(rt)

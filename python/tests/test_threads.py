@@ -132,3 +132,9 @@ def test_threads_option_restarts_the_runtime():
     assert H.info["runtime"]["cpu_workers"] == 2
     assert_solved(A, H(np.ones(100)), np.ones(100))
     H.close()
+    C = sylva.cholesky(A, mode="cpu")
+    assert C.info["mode"] == "cpu" and C.info["runtime"]["gpu_workers"] == 0
+    D = sylva.cholesky(A)  # mode not given: the running runtime's (no GPU workers)
+    assert D.info["runtime"]["gpu_workers"] == 0
+    C.close()
+    D.close()
