@@ -62,3 +62,16 @@ def test_torch_cpu_tensors():
     T = torch.sparse_csr_tensor(torch.tensor(A.tocsr().indptr), torch.tensor(A.tocsr().indices),
                                 torch.tensor(A.tocsr().data), size=A.shape)
     assert_solved(A, sylva.cholesky(T)(b), b)
+
+
+def test_device_solve_refuses_host_memory():
+    """The device path's binding (sylva_solve_device) on a pointer that is not
+    device memory: libsylva refuses it (argument), or a build without CUDA
+    says so (unsupported); nothing crashes. Runs everywhere."""
+    A = lap2d(5)
+    F = sylva.cholesky(A)
+    x = np.ones(25)
+    with pytest.raises(sylva.SylvaError) as e:
+        F._F.solve_device(x.ctypes.data, 1, 25, None)
+    assert e.value.status in ("argument", "unsupported")
+    np.testing.assert_array_equal(x, np.ones(25))
