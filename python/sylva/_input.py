@@ -64,11 +64,11 @@ def check(A, lower):
         raise ValueError(f"A must be square, not of shape {tuple(A.shape)}")
     if A.format not in ("csr", "csc", "coo"):
         A = A.tocsc()
-    if A.dtype not in (np.float64, np.float32):
+    if A.dtype.newbyteorder("=") not in (np.float64, np.float32):
         raise TypeError(f"A's values must be float64 or float32, not {A.dtype}")
     idx = (A.row, A.col) if A.format == "coo" else (A.indptr, A.indices)
     for a in idx:
-        if a.dtype not in (np.int32, np.int64):
+        if a.dtype.newbyteorder("=") not in (np.int32, np.int64):
             raise TypeError(f"A's indices must be int32 or int64, not {a.dtype}")
     if A.nnz and not np.isfinite(A.data).all():
         i, j, v = _first_bad(A, A.data)
@@ -89,8 +89,8 @@ def as_matrix(A, lower=None):
         if (A.format == "csc") != bool(lower):
             A = A.tocsr() if A.format == "csc" else A.tocsc()
         how = "wrap" if A.has_canonical_format else "lower"
-    indptr, indices = A.indptr, A.indices
-    if indptr.dtype != indices.dtype:
-        indptr = indptr.astype(indices.dtype)
-    data = A.data if A.data.dtype == np.float64 else A.data.astype(np.float64)
+    # Contiguous, native byte order (no copy when they already are).
+    indices = np.ascontiguousarray(A.indices, dtype=A.indices.dtype.newbyteorder("="))
+    indptr = np.ascontiguousarray(A.indptr, dtype=indices.dtype)
+    data = np.ascontiguousarray(A.data, dtype=np.float64)
     return _sylva.Matrix(A.shape[0], indptr, indices, data, how), dtype

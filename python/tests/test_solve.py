@@ -269,3 +269,14 @@ def test_identity_and_tiny():
         F = sylva.cholesky(A)
         np.testing.assert_allclose(F(np.ones(n)), np.full(n, 0.25))
         assert abs(F.logdet() - n * np.log(4.0)) < 1e-12
+
+
+def test_strided_and_byte_swapped_arrays():
+    A = lap2d(6).tocsr()
+    b = np.ones(36)
+    data = np.empty(2 * A.nnz)
+    data[::2] = A.data  # a strided view as the values
+    S = sp.csr_matrix((data[::2], A.indices, A.indptr), shape=A.shape, copy=False)
+    assert_solved(A, sylva.cholesky(S)(b), b)
+    B = sp.csr_matrix((A.data.astype(">f8"), A.indices.astype(">i4"), A.indptr.astype(">i4")), shape=A.shape)
+    assert_solved(A, sylva.cholesky(B)(b), b)
