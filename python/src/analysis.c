@@ -36,9 +36,11 @@ static PyObject *py_analyze(PyObject *mod, PyObject *args)
     Py_buffer pb = {0};
     if (perm != Py_None) {
         if (PyObject_GetBuffer(perm, &pb, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)) goto fail;
-        if (pb.itemsize != 8 || pb.len / 8 != M->A->n || !pb.format || !strchr("lq", pb.format[0])) {
+        if (pb.itemsize != 8 || pb.len / 8 != M->A->n || !pb.format ||
+            !strchr("lq", pb.format[0])) {
             PyBuffer_Release(&pb);
-            PyErr_Format(PyExc_ValueError, "user_perm must be %lld int64 entries", (long long)M->A->n);
+            PyErr_Format(PyExc_ValueError, "user_perm must be %lld int64 entries",
+                         (long long)M->A->n);
             goto fail;
         }
         self->opts.user_perm = pb.buf;
@@ -68,7 +70,8 @@ static PyObject *py_load_analysis(PyObject *mod, PyObject *args)
     (void)mod;
     PyObject *path_obj, *opts;
     ext_matrix *M;
-    if (!PyArg_ParseTuple(args, "O&O!O", PyUnicode_FSConverter, &path_obj, &ext_matrix_type, &M, &opts))
+    if (!PyArg_ParseTuple(args, "O&O!O", PyUnicode_FSConverter, &path_obj, &ext_matrix_type, &M,
+                          &opts))
         return NULL;
     ext_analysis *self = PyObject_New(ext_analysis, &ext_analysis_type);
     if (!self) {
@@ -96,7 +99,8 @@ static PyObject *py_load_analysis(PyObject *mod, PyObject *args)
 static PyObject *analysis_save(ext_analysis *self, PyObject *args)
 {
     PyObject *path_obj;
-    if (check_open(self) || !PyArg_ParseTuple(args, "O&", PyUnicode_FSConverter, &path_obj)) return NULL;
+    if (check_open(self) || !PyArg_ParseTuple(args, "O&", PyUnicode_FSConverter, &path_obj))
+        return NULL;
     int status;
     const char *msg, *path = PyBytes_AS_STRING(path_obj);
     Py_BEGIN_ALLOW_THREADS
@@ -174,7 +178,8 @@ static void analysis_dealloc(ext_analysis *self)
 }
 
 static PyMethodDef analysis_methods[] = {
-    {"save", (PyCFunction)analysis_save, METH_VARARGS, "save(path): write the analysis (sylva_analysis_save)"},
+    {"save", (PyCFunction)analysis_save, METH_VARARGS,
+     "save(path): write the analysis (sylva_analysis_save)"},
     {"perm", (PyCFunction)analysis_perm, METH_NOARGS, "perm() -> bytes of n int64: new -> old"},
     {"info", (PyCFunction)analysis_info, METH_NOARGS, "info() -> dict of sylva_analysis_info"},
     {"close", (PyCFunction)analysis_close, METH_NOARGS, "close(): release the analysis"},
@@ -182,8 +187,7 @@ static PyMethodDef analysis_methods[] = {
 };
 
 PyTypeObject ext_analysis_type = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "sylva._sylva.Analysis",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "sylva._sylva.Analysis",
     .tp_basicsize = sizeof(ext_analysis),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "an analysis (sylva_analysis_t): made by analyze() or load_analysis()",
@@ -193,6 +197,7 @@ PyTypeObject ext_analysis_type = {
 
 PyMethodDef ext_analysis_functions[] = {
     {"analyze", py_analyze, METH_VARARGS, "analyze(matrix, options, user_perm) -> Analysis"},
-    {"load_analysis", py_load_analysis, METH_VARARGS, "load_analysis(path, matrix, options) -> Analysis"},
+    {"load_analysis", py_load_analysis, METH_VARARGS,
+     "load_analysis(path, matrix, options) -> Analysis"},
     {NULL, NULL, 0, NULL},
 };

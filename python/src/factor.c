@@ -72,7 +72,8 @@ static PyObject *py_factorize(PyObject *mod, PyObject *args)
 static PyObject *factor_refactorize(ext_factor *self, PyObject *args)
 {
     ext_matrix *M;
-    if (!PyArg_ParseTuple(args, "O!", &ext_matrix_type, &M) || check_idle(self, "refactor")) return NULL;
+    if (!PyArg_ParseTuple(args, "O!", &ext_matrix_type, &M) || check_idle(self, "refactor"))
+        return NULL;
     int status;
     const char *msg;
     self->busy = 1;
@@ -113,7 +114,8 @@ static PyObject *solve_info(const sylva_solve_info *si)
 
 /* The options of one solve: the analysis' with the caller's refine,
  * solve_mode and solve_block (a dict, or None for the analysis' own). */
-static int solve_options(ext_factor *self, PyObject *dict, sylva_options *o, const sylva_options **use)
+static int solve_options(ext_factor *self, PyObject *dict, sylva_options *o,
+                         const sylva_options **use)
 {
     *use = NULL;
     if (dict == Py_None) return 0;
@@ -134,19 +136,25 @@ static PyObject *factor_solve(ext_factor *self, PyObject *args)
     PyObject *bo, *dict;
     long long nrhs;
     const char *dtype_name;
-    if (!PyArg_ParseTuple(args, "OLsO", &bo, &nrhs, &dtype_name, &dict) || check_open(self)) return NULL;
+    if (!PyArg_ParseTuple(args, "OLsO", &bo, &nrhs, &dtype_name, &dict) || check_open(self))
+        return NULL;
     int dtype = sylva_dtype_from_name(dtype_name);
-    if (dtype < 0) return PyErr_Format(PyExc_TypeError, "dtype must be float64 or float32, not %s", dtype_name);
+    if (dtype < 0)
+        return PyErr_Format(PyExc_TypeError, "dtype must be float64 or float32, not %s",
+                            dtype_name);
     sylva_options o;
     const sylva_options *use;
     if (solve_options(self, dict, &o, &use)) return NULL;
     Py_buffer b;
     if (PyObject_GetBuffer(bo, &b, PyBUF_WRITABLE | PyBUF_ANY_CONTIGUOUS)) return NULL;
     int64_t n = self->analysis->info.n;
-    if (nrhs < 0 || b.len != (Py_ssize_t)(n * nrhs * (int64_t)sylva_dtype_size((sylva_dtype)dtype))) {
+    if (nrhs < 0 ||
+        b.len != (Py_ssize_t)(n * nrhs * (int64_t)sylva_dtype_size((sylva_dtype)dtype))) {
         PyBuffer_Release(&b);
-        return PyErr_Format(PyExc_ValueError, "the right-hand sides' buffer has %zd bytes, not n x nrhs = "
-                            "%lld x %lld %s", b.len, (long long)n, nrhs, dtype_name);
+        return PyErr_Format(PyExc_ValueError,
+                            "the right-hand sides' buffer has %zd bytes, not n x nrhs = "
+                            "%lld x %lld %s",
+                            b.len, (long long)n, nrhs, dtype_name);
     }
     sylva_solve_info si;
     int status;
@@ -233,14 +241,16 @@ static PyObject *factor_csc(ext_factor *self, PyObject *args)
     PyObject *o[3];
     if (!PyArg_ParseTuple(args, "OOO", &o[0], &o[1], &o[2]) || check_open(self)) return NULL;
     int64_t n = self->analysis->info.n, nnz = sylva_factor_nnz(self->F);
-    Py_ssize_t want[3] = {(Py_ssize_t)((n + 1) * 8), (Py_ssize_t)(nnz * 8),
-                          (Py_ssize_t)(nnz * (int64_t)sylva_dtype_size(sylva_factor_dtype(self->F)))};
+    Py_ssize_t want[3] = {
+        (Py_ssize_t)((n + 1) * 8), (Py_ssize_t)(nnz * 8),
+        (Py_ssize_t)(nnz * (int64_t)sylva_dtype_size(sylva_factor_dtype(self->F)))};
     Py_buffer b[3];
     int got = 0;
     for (; got < 3; got++) {
         if (PyObject_GetBuffer(o[got], &b[got], PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS)) break;
         if (b[got].len != want[got]) {
-            PyErr_Format(PyExc_ValueError, "csc: buffer %d has %zd bytes, not %zd", got, b[got].len, want[got]);
+            PyErr_Format(PyExc_ValueError, "csc: buffer %d has %zd bytes, not %zd", got, b[got].len,
+                         want[got]);
             got++;
             break;
         }
@@ -341,13 +351,15 @@ static void factor_dealloc(ext_factor *self)
 
 static PyMethodDef factor_methods[] = {
     {"refactorize", (PyCFunction)factor_refactorize, METH_VARARGS, "refactorize(matrix)"},
-    {"solve", (PyCFunction)factor_solve, METH_VARARGS, "solve(buffer, nrhs, dtype, options) -> dict"},
+    {"solve", (PyCFunction)factor_solve, METH_VARARGS,
+     "solve(buffer, nrhs, dtype, options) -> dict"},
     {"solve_device", (PyCFunction)factor_solve_device, METH_VARARGS,
      "solve_device(pointer, nrhs, ldb, options) -> dict"},
     {"logdet", (PyCFunction)factor_logdet, METH_NOARGS, "logdet() -> float"},
     {"rcond", (PyCFunction)factor_rcond, METH_VARARGS, "rcond(matrix) -> float"},
     {"nnz", (PyCFunction)factor_nnz, METH_NOARGS, "nnz() -> entries of L"},
-    {"csc", (PyCFunction)factor_csc, METH_VARARGS, "csc(colptr, rowind, values): L, permuted numbering"},
+    {"csc", (PyCFunction)factor_csc, METH_VARARGS,
+     "csc(colptr, rowind, values): L, permuted numbering"},
     {"info", (PyCFunction)factor_info, METH_NOARGS, "info() -> dict"},
     {"perm", (PyCFunction)factor_perm, METH_NOARGS, "perm() -> bytes of n int64: new -> old"},
     {"close", (PyCFunction)factor_close, METH_NOARGS, "close(): free the factor"},
@@ -369,8 +381,7 @@ static PyGetSetDef factor_getset[] = {
 };
 
 PyTypeObject ext_factor_type = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "sylva._sylva.Factor",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "sylva._sylva.Factor",
     .tp_basicsize = sizeof(ext_factor),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "a numeric factor (sylva_factor_t): made by factorize()",

@@ -19,7 +19,8 @@ static int index_width(const Py_buffer *b, const char *what)
     if (f[0] == '<' || f[0] == '=' || f[0] == '@') f++;
     if (b->itemsize == 4 && (f[0] == 'i' || f[0] == 'l') && !f[1]) return 4;
     if (b->itemsize == 8 && (f[0] == 'l' || f[0] == 'q') && !f[1]) return 8;
-    PyErr_Format(PyExc_TypeError, "%s must hold int32 or int64 indices (buffer format '%s')", what, f);
+    PyErr_Format(PyExc_TypeError, "%s must hold int32 or int64 indices (buffer format '%s')", what,
+                 f);
     return 0;
 }
 
@@ -40,10 +41,14 @@ static PyObject *matrix_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     long long n;
     PyObject *po, *io, *vo;
     const char *how;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "LOOOs", names, &n, &po, &io, &vo, &how)) return NULL;
-    int mode = !strcmp(how, "full") ? MATRIX_FULL : !strcmp(how, "lower") ? MATRIX_LOWER
-               : !strcmp(how, "wrap") ? MATRIX_WRAP : -1;
-    if (mode < 0) return PyErr_Format(PyExc_ValueError, "how must be full, lower or wrap, not '%s'", how);
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "LOOOs", names, &n, &po, &io, &vo, &how))
+        return NULL;
+    int mode = !strcmp(how, "full")    ? MATRIX_FULL
+               : !strcmp(how, "lower") ? MATRIX_LOWER
+               : !strcmp(how, "wrap")  ? MATRIX_WRAP
+                                       : -1;
+    if (mode < 0)
+        return PyErr_Format(PyExc_ValueError, "how must be full, lower or wrap, not '%s'", how);
     ext_matrix *self = (ext_matrix *)type->tp_alloc(type, 0);
     if (!self) return NULL;
     Py_buffer *p = &self->held[0], *i = &self->held[1], *v = &self->held[2];
@@ -64,7 +69,8 @@ static PyObject *matrix_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         goto fail;
     }
     if (n < 0 || p->len / wp != n + 1) {
-        PyErr_Format(PyExc_ValueError, "indptr has %zd entries, not n + 1 = %lld", p->len / wp, n + 1);
+        PyErr_Format(PyExc_ValueError, "indptr has %zd entries, not n + 1 = %lld", p->len / wp,
+                     n + 1);
         goto fail;
     }
     int status;
@@ -126,13 +132,13 @@ static PyObject *matrix_in_place(ext_matrix *self, void *closure)
 static PyGetSetDef matrix_getset[] = {
     {"n", (getter)matrix_n, NULL, "rows (and columns)", NULL},
     {"nnz", (getter)matrix_nnz, NULL, "stored entries of the lower triangle", NULL},
-    {"in_place", (getter)matrix_in_place, NULL, "whether the caller's values are used in place", NULL},
+    {"in_place", (getter)matrix_in_place, NULL, "whether the caller's values are used in place",
+     NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
 PyTypeObject ext_matrix_type = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "sylva._sylva.Matrix",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "sylva._sylva.Matrix",
     .tp_basicsize = sizeof(ext_matrix),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Matrix(n, indptr, indices, data, how): a symmetric matrix for libsylva "

@@ -40,7 +40,8 @@ PyObject *ext_raise(int status, const char *message, int64_t column)
         return NULL;
     }
     PyObject *col = column >= 0 ? PyLong_FromLongLong(column) : Py_NewRef(Py_None);
-    PyObject *e = col ? PyObject_CallFunction(cls, "ssO", sylva_status_name(status), msg, col) : NULL;
+    PyObject *e =
+        col ? PyObject_CallFunction(cls, "ssO", sylva_status_name(status), msg, col) : NULL;
     Py_XDECREF(col);
     if (e) {
         PyErr_SetObject(cls, e);
@@ -63,9 +64,11 @@ static PyObject *py_set_errors(PyObject *mod, PyObject *args)
 /* The runtime options that sylva_init compares (docs/api.md). */
 static int same_runtime(const sylva_options *a, const sylva_options *b)
 {
-    return a->ncpus == b->ncpus && a->ncuda == b->ncuda && (a->mode == SYLVA_MODE_CPU) == (b->mode == SYLVA_MODE_CPU) &&
+    return a->ncpus == b->ncpus && a->ncuda == b->ncuda &&
+           (a->mode == SYLVA_MODE_CPU) == (b->mode == SYLVA_MODE_CPU) &&
            a->device_memory == b->device_memory &&
-           ((!a->scheduler && !b->scheduler) || (a->scheduler && b->scheduler && !strcmp(a->scheduler, b->scheduler)));
+           ((!a->scheduler && !b->scheduler) ||
+            (a->scheduler && b->scheduler && !strcmp(a->scheduler, b->scheduler)));
 }
 
 /* init(options): start the runtime, or keep the running one when it has
@@ -79,9 +82,9 @@ static PyObject *py_init(PyObject *mod, PyObject *opts)
     if (running && ext_live_factors > 0) {
         char msg[400];
         snprintf(msg, sizeof msg,
-                 "the runtime runs with threads=%d, gpus=%d, mode=%s; %zd factor(s) are still open: close "
-                 "them before asking for other runtime options (threads, gpus, mode='cpu', device_memory, "
-                 "scheduler)",
+                 "the runtime runs with threads=%d, gpus=%d, mode=%s; %zd factor(s) are "
+                 "still open: close them before asking for other runtime options (threads, "
+                 "gpus, mode='cpu', device_memory, scheduler)",
                  running_opts.ncpus, running_opts.ncuda, sylva_exec_mode_name(running_opts.mode),
                  ext_live_factors);
         return ext_raise(SYLVA_ERR_ARGUMENT, msg, -1);
@@ -154,7 +157,8 @@ static PyObject *py_policies(PyObject *mod, PyObject *unused)
 }
 
 static PyMethodDef module_functions[] = {
-    {"set_errors", py_set_errors, METH_VARARGS, "set_errors(SylvaError, NotPositiveDefiniteError, SylvaValueError)"},
+    {"set_errors", py_set_errors, METH_VARARGS,
+     "set_errors(SylvaError, NotPositiveDefiniteError, SylvaValueError)"},
     {"init", py_init, METH_O, "init(options): start (or keep) the runtime"},
     {"finalize", py_finalize, METH_NOARGS, "finalize(): stop the runtime"},
     {"runtime", py_runtime, METH_NOARGS, "runtime() -> dict of the running runtime, or None"},
@@ -164,8 +168,15 @@ static PyMethodDef module_functions[] = {
 };
 
 static struct PyModuleDef module_def = {
-    PyModuleDef_HEAD_INIT, "sylva._sylva", "libsylva's handles (the compiled half of sylva)", -1,
-    module_functions, NULL, NULL, NULL, NULL,
+    PyModuleDef_HEAD_INIT,
+    "sylva._sylva",
+    "libsylva's handles (the compiled half of sylva)",
+    -1,
+    module_functions,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
 };
 
 static int add_functions(PyObject *m, PyMethodDef *defs)
