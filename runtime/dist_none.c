@@ -98,12 +98,13 @@ int sylva__dist_all_gather(const void *mine, void *all, int64_t bytes)
 }
 
 int sylva__factor_submit_dist(sylva__numeric *N, const void *A_values, int64_t nnz, int64_t tile_rows,
-                              sylva__factor_report *rep)
+                              int mode, sylva__factor_report *rep)
 {
     (void)N;
     (void)A_values;
     (void)nnz;
     (void)tile_rows;
+    (void)mode;
     (void)rep;
     return sylva__fail(SYLVA_ERR_UNSUPPORTED, "a distributed factorization needs a build with StarPU-MPI");
 }
