@@ -6,15 +6,6 @@
  * reference to it anyway for its options and permutation. */
 #include "ext.h"
 
-static void dset(PyObject *d, const char *k, PyObject *v)
-{
-    if (v) PyDict_SetItemString(d, k, v);
-    Py_XDECREF(v);
-}
-#define SET_I(d, k, v) dset(d, k, PyLong_FromLongLong((long long)(v)))
-#define SET_F(d, k, v) dset(d, k, PyFloat_FromDouble((double)(v)))
-#define SET_S(d, k, v) dset(d, k, PyUnicode_FromString(v))
-
 static int check_open(ext_analysis *self)
 {
     if (self->an) return 0;

@@ -66,4 +66,15 @@ extern Py_ssize_t ext_live_factors;
 int ext_add_matrix(PyObject *m);
 int ext_add_factor(PyObject *m);
 
+/* d[k] = v, taking v's reference (a NULL v, a failed conversion, is
+ * skipped: the error stays set for the caller); the info dicts' fields. */
+static inline void dset(PyObject *d, const char *k, PyObject *v)
+{
+    if (v) PyDict_SetItemString(d, k, v);
+    Py_XDECREF(v);
+}
+#define SET_I(d, k, v) dset(d, k, PyLong_FromLongLong((long long)(v)))
+#define SET_F(d, k, v) dset(d, k, PyFloat_FromDouble((double)(v)))
+#define SET_S(d, k, v) dset(d, k, PyUnicode_FromString(v))
+
 #endif

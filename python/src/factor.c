@@ -11,15 +11,6 @@
 
 PyObject *ext_analysis_info(const sylva_analysis_info *i, const sylva_options *o);
 
-static void dset(PyObject *d, const char *k, PyObject *v)
-{
-    if (v) PyDict_SetItemString(d, k, v);
-    Py_XDECREF(v);
-}
-#define SET_I(d, k, v) dset(d, k, PyLong_FromLongLong((long long)(v)))
-#define SET_F(d, k, v) dset(d, k, PyFloat_FromDouble((double)(v)))
-#define SET_S(d, k, v) dset(d, k, PyUnicode_FromString(v))
-
 static int check_open(ext_factor *self)
 {
     if (self->F) return 0;
@@ -291,6 +282,8 @@ static PyObject *factor_info(ext_factor *self, PyObject *unused)
     SET_F(d, "bytes_to_host", i->bytes_to_host);
     SET_F(d, "peak_device_bytes", i->peak_device_bytes);
     SET_F(d, "peak_rss_bytes", i->peak_rss_bytes);
+    SET_F(d, "pivot_ratio", i->pivot_ratio);
+    dset(d, "direct", PyBool_FromLong(i->direct));
     SET_S(d, "precision", self->F ? sylva_dtype_name(sylva_factor_dtype(self->F)) : "");
     dset(d, "analysis", ext_analysis_info(&self->analysis->info, &self->analysis->opts));
     if (PyErr_Occurred()) {
