@@ -30,7 +30,14 @@ static int64_t tmp_serial;
 /* dir/.base.sylva-XXXXXXXX next to `path`, created exclusively with the
  * mode a plain fopen would give (umask applies): *fd and *tmp_out, or a
  * status. */
-static int open_temporary(const char *path, char **tmp_out, int *fd_out)
+/* A temporary beside path, created with O_EXCL under a name of our own;
+ * guarded (out_signals.c) before it is created, so that no moment passes
+ * where it exists unguarded: a signal delivered to any thread between the
+ * creation and a later guard left it behind (caught under ASan, where that
+ * moment is longer). The guard of a name that turned out taken (EEXIST:
+ * the names hold the pid, the time and a serial, so this does not happen
+ * in practice) is dropped before the next name. */
+static int open_temporary(const char *path, char **tmp_out, int *fd_out, int *guard)
 {
     const char *slash = strrchr(path, '/');
     size_t dirlen = slash ? (size_t)(slash - path + 1) : 0;
@@ -47,12 +54,17 @@ static int open_temporary(const char *path, char **tmp_out, int *fd_out)
         int longname = strlen(base) + 16 > NAME_MAX;
         snprintf(tmp, cap, "%.*s.%s.sylva-%08lx", (int)dirlen, path, longname ? "out" : base,
                  r & 0xffffffffUL);
+        *guard = sylva__out_guard(tmp);
         int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd >= 0) {
             *tmp_out = tmp;
             *fd_out = fd;
             return SYLVA_OK;
         }
+        int err = errno;
+        sylva__out_unguard(*guard);
+        *guard = 0;
+        errno = err;
         if (errno != EEXIST) break;
     }
     int err = errno;
@@ -158,12 +170,11 @@ int sylva__out_open(sylva__out *o, const char *path)
     if (!target) target = strdup(path);
     if (!target) return sylva__fail(SYLVA_ERR_NO_MEMORY, "%s: out of memory", path);
     char *tmp = NULL;
-    int fd = -1, status = open_temporary(target, &tmp, &fd);
+    int fd = -1, status = open_temporary(target, &tmp, &fd, &o->guard);
     if (status) {
         free(target);
         return status;
     }
-    o->guard = sylva__out_guard(tmp);
     if (exists) (void)fchmod(fd, st.st_mode & 07777); /* keep the old file's mode */
     o->f = fdopen(fd, "w");
     if (!o->f) {
