@@ -31,6 +31,7 @@ typedef struct bench_row {
     double flops;              /* sylva's analysis (CHOLMOD's for the same ordering) */
     double analyze, factor_first, factor_best, to_host, solve, berr;
     double gpu_busy, bytes_to_device, bytes_to_host, peak_device;
+    int direct; /* the best factorization ran direct (no task: the GPU solves still run) */
     double gpu_s_batched, gpu_f_batched, gpu_s_large, gpu_f_large;
     int64_t tasks, tasks_gpu, tasks_cpu;
     double peak_rss;       /* bytes: the row's process' peak resident memory */

@@ -123,6 +123,7 @@ int bench_sylva(const sylva_matrix *A, const bench_opts *o, sylva_exec_mode mode
             r->factor_best = fi.seconds;
             r->gpu_busy = fi.gpu_busy_seconds;
             r->tasks_gpu = fi.tasks_gpu;
+            r->direct = fi.direct;
             r->tasks_cpu = fi.tasks_cpu;
             r->bytes_to_device = fi.bytes_to_device;
             r->bytes_to_host = fi.bytes_to_host;
@@ -141,7 +142,7 @@ int bench_sylva(const sylva_matrix *A, const bench_opts *o, sylva_exec_mode mode
     r->nsolves = o->n_nrhs;
     for (int q = 0; q < o->n_nrhs; q++) r->solves[q].nrhs = o->nrhs[q];
     /* GPU solves first: the copy of L to the host comes after them. */
-    for (int q = 0; q < o->n_nrhs && r->tasks_gpu > 0; q++) {
+    for (int q = 0; q < o->n_nrhs && (r->tasks_gpu > 0 || r->direct); q++) {
         bench_solve *bs = &r->solves[q];
         sylva_solve_info gi;
         st = time_solve(A, F, SYLVA_SOLVE_GPU, bs->nrhs, o, &bs->gpu, &gi, &bs->gpu_device, &bs->berr);
