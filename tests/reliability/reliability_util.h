@@ -5,6 +5,7 @@
 #ifndef SYLVA_RELIABILITY_UTIL_H
 #define SYLVA_RELIABILITY_UTIL_H
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,23 @@ static inline int start(void)
     int st = sylva_init(&o);
     CHECK(st == SYLVA_OK, "init: %s", sylva_last_error());
     return st;
+}
+
+/* The backward error of F's solve of A x = A·1 (NaN when the solve fails). */
+static inline double solve_berr(const sylva_factor_t *F, const sylva_matrix *A)
+{
+    int64_t n = A->n;
+    double *one = malloc((size_t)n * sizeof *one), *b = malloc((size_t)n * sizeof *b);
+    double *x = malloc((size_t)n * sizeof *x);
+    for (int64_t i = 0; i < n; i++) one[i] = 1.0;
+    sylva_matrix_symv(A, one, b);
+    memcpy(x, b, (size_t)n * sizeof *x);
+    int st = sylva_solve(F, 1, x, n);
+    double e = st == SYLVA_OK ? sylva_backward_error(A, x, b) : NAN;
+    free(one);
+    free(b);
+    free(x);
+    return e;
 }
 
 #endif

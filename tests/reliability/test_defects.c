@@ -42,23 +42,6 @@ static void write_text(const char *path, const char *text, size_t len)
     fclose(f);
 }
 
-/* Backward error of solving A x = A·1 with F. */
-static double solve_berr(const sylva_factor_t *F, const sylva_matrix *A)
-{
-    int64_t n = A->n;
-    double *one = malloc((size_t)n * sizeof *one), *b = malloc((size_t)n * sizeof *b);
-    double *x = malloc((size_t)n * sizeof *x);
-    for (int64_t i = 0; i < n; i++) one[i] = 1.0;
-    sylva_matrix_symv(A, one, b);
-    memcpy(x, b, (size_t)n * sizeof *x);
-    int st = sylva_solve(F, 1, x, n);
-    double e = st == SYLVA_OK ? sylva_backward_error(A, x, b) : NAN;
-    free(one);
-    free(b);
-    free(x);
-    return e;
-}
-
 /* 1: a NaN in the values is never factored as OK; a finite matrix whose
  * elimination meets a NaN pivot is not either. */
 static void case_nan_values(void)

@@ -24,23 +24,6 @@
 
 #include "reliability_util.h"
 
-/* Backward error of solving A x = A·1 with F (NaN when the solve fails). */
-static double solve_berr(const sylva_factor_t *F, const sylva_matrix *A)
-{
-    int64_t n = A->n;
-    double *one = malloc((size_t)n * sizeof *one), *b = malloc((size_t)n * sizeof *b);
-    double *x = malloc((size_t)n * sizeof *x);
-    for (int64_t i = 0; i < n; i++) one[i] = 1.0;
-    sylva_matrix_symv(A, one, b);
-    memcpy(x, b, (size_t)n * sizeof *x);
-    int st = sylva_solve(F, 1, x, n);
-    double e = st == SYLVA_OK ? sylva_backward_error(A, x, b) : NAN;
-    free(one);
-    free(b);
-    free(x);
-    return e;
-}
-
 /* In the forked child: every call that needs the runtime fails at once
  * with SYLVA_ERR_RUNTIME naming fork; freeing and finalizing return. The
  * exit code counts the failed expectations (a hang is killed by alarm). */
