@@ -188,6 +188,16 @@ void sylva__plan_memory_sim(const sylva__plan *plan, int workers, int tiled, dou
  * alive at once (from their group's start to their last reader's end)
  * never overlap. Fails only on memory. */
 int sylva__plan_cb_arena(const sylva__plan *plan, const int64_t *size, int64_t *offset, int64_t *total);
+/* The same with runs of groups that run concurrently (the tree launch):
+ * consecutive groups with eligible[g] ≠ 0 form a run (run[g] its number
+ * from 0, −1 outside runs; run may be NULL); a pool whose last reader is
+ * in a run stays taken until the run ends, so every pool a run takes is
+ * disjoint from every pool the run reads. A run ends before a group when
+ * the pools it holds back that way exceed `budget` scalars (so a run holds
+ * at most budget plus one group's worth). eligible NULL: no runs (the
+ * function above). */
+int sylva__plan_cb_arena_runs(const sylva__plan *plan, const int64_t *size, const char *eligible, int64_t budget,
+                              int64_t *run, int64_t *offset, int64_t *total);
 
 /* The plan's groups mapped onto `parts` GPUs or processes (plan_map.c):
  * proportional mapping by subtree flops. The tree is split from the roots

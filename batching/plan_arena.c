@@ -2,7 +2,11 @@
  * groups run one after another in plan order (the direct GPU
  * factorization, runtime/factorize_direct.c): pool g is alive from its
  * group's start to the end of its last reader, and no two pools alive at
- * once overlap. Offsets come from a first-fit free list over the arena,
+ * once overlap. With runs (sylva__plan_cb_arena_runs), consecutive groups
+ * that may run concurrently (one tree launch) form a run, and a pool whose
+ * last reader is inside a run is freed only at the run's end, so no pool
+ * taken inside a run overlaps one that the run still reads; a run closes
+ * once the pools it holds back exceed the budget. Offsets come from a first-fit free list over the arena,
  * freed runs merged with their neighbours; a pool that fits no free run
  * grows the arena (or the run at its top end). The arena's size is at
  * least the largest sum of pools alive at once (what a perfect packing
@@ -85,6 +89,12 @@ static int64_t take(freelist *fl, int64_t len, int64_t *top)
 
 int sylva__plan_cb_arena(const sylva__plan *pl, const int64_t *size, int64_t *offset, int64_t *total)
 {
+    return sylva__plan_cb_arena_runs(pl, size, NULL, 0, NULL, offset, total);
+}
+
+int sylva__plan_cb_arena_runs(const sylva__plan *pl, const int64_t *size, const char *eligible, int64_t budget,
+                              int64_t *run_of, int64_t *offset, int64_t *total)
+{
     const int64_t ng = pl->ngroups;
     *total = 0;
     /* last[g]: the last group reading g's pool (g itself when none does). */
@@ -107,13 +117,33 @@ int sylva__plan_cb_arena(const sylva__plan *pl, const int64_t *size, int64_t *of
         next[g] = head[last[g]];
         head[last[g]] = g;
     }
-    int64_t top = 0;
+    int64_t top = 0, runs = 0, held = 0, open_at = -1; /* the open run's first group, or −1 */
     int status = SYLVA_OK;
-    for (int64_t g = 0; g < ng && !status; g++) {
+    for (int64_t g = 0; g <= ng && !status; g++) {
+        int in = g < ng && eligible && eligible[g];
+        /* The open run ends before g (g is not eligible, the end, or the
+         * run holds back more than the budget): its held pools are free. */
+        if (open_at >= 0 && (!in || held > budget)) {
+            for (int64_t r = open_at; r < g && !status; r++)
+                for (int64_t c = head[r]; c >= 0 && !status; c = next[c])
+                    if (size[c] > 0) status = give(&fl, offset[c], size[c]);
+            open_at = -1;
+            held = 0;
+        }
+        if (g == ng || status) break;
+        if (in && open_at < 0) {
+            open_at = g;
+            runs++;
+        }
+        if (run_of) run_of[g] = in ? runs - 1 : -1;
         offset[g] = size[g] > 0 ? take(&fl, size[g], &top) : 0;
-        /* Group g has run: the pools it was the last to read are free. */
-        for (int64_t c = head[g]; c >= 0 && !status; c = next[c])
-            if (size[c] > 0) status = give(&fl, offset[c], size[c]);
+        /* Group g has run: the pools it was the last to read are free
+         * (inside a run, at the run's end). */
+        for (int64_t c = head[g]; c >= 0 && !status; c = next[c]) {
+            if (size[c] <= 0) continue;
+            if (in) held += size[c];
+            else status = give(&fl, offset[c], size[c]);
+        }
     }
     free(fl.r);
     free(last);

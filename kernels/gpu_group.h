@@ -39,6 +39,8 @@ typedef struct sylva__group_layout {
     int64_t ch_cbofs, ch_relmap; /* int64[Cc]: CB offset in its pool; first entry in relmap */
     int64_t amap_src, amap_dst;  /* int64[Σ amap_n]: A value index, offset in the front's P */
     int64_t relmap;              /* int64[Σ mc]: child CB row → parent row */
+    int64_t ch_ptr;              /* int[F + 1]: front i's child records are [ch_ptr[i], ch_ptr[i + 1]) */
+    int64_t ch_front;            /* int64[Cc]: the child's global front number (the tree launch's waits) */
     int64_t bytes;               /* the whole blob */
 } sylva__group_layout;
 

@@ -1,5 +1,5 @@
 /* gpu_no_cuda.c — the GPU entry points of gpu_front.h, gpu_context.h,
- * gpu_group.h, gpu_solve.h, gpu_stage.h and gpu_tiles.h in a build without
+ * gpu_group.h, gpu_solve.h, gpu_stage.h, gpu_tiles.h and gpu_tree.h in a build without
  * CUDA: there is no device, and each call answers SYLVA_ERR_UNSUPPORTED (no
  * pointer is device memory), so callers need no #ifdef. */
 #include <string.h>
@@ -10,6 +10,7 @@
 #include "gpu_solve.h"
 #include "gpu_stage.h"
 #include "gpu_tiles.h"
+#include "gpu_tree.h"
 #include "sylva.h"
 
 int sylva__gpu_device_count(void) { return 0; }
@@ -67,6 +68,12 @@ int sylva__group_factor_gpu(sylva__gpu_context *ctx, const sylva__group_desc *g,
                             const sylva__group_buffers *b, int factor, struct CUstream_st *s)
 {
     (void)ctx, (void)g, (void)b, (void)factor, (void)s;
+    return SYLVA_ERR_UNSUPPORTED;
+}
+
+int sylva__tree_factor_gpu(sylva__gpu_context *ctx, const sylva__tree_launch *t, struct CUstream_st *s)
+{
+    (void)ctx, (void)t, (void)s;
     return SYLVA_ERR_UNSUPPORTED;
 }
 

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "gpu_direct.h"
+#include "gpu_tree.h"
 #include "runtime_internal.h"
 
 /* Per-group device marks (the study's batch times) up to this many groups;
@@ -53,6 +54,16 @@ struct sylva__factor_hold {
     double **child_ptrs;         /* per dep entry: the device base of the pool it reads */
     double **L;                  /* per group: L's device pointer while acquired */
     int uploaded;                /* the blobs are on the device */
+    /* The tree launches (kernels/gpu_tree.h): runs of consecutive groups
+     * whose fronts are all small, each factored by one launch. */
+    int64_t *run;                /* per group: its run, or −1 (a group run as before) */
+    int64_t nruns;
+    int64_t *run_end;            /* per run: one past its last group (runs are consecutive groups) */
+    int64_t *run_item;           /* nruns + 1: each run's first item */
+    int *run_max_m;              /* per run: its largest front */
+    sylva__tree_group *tg;       /* per group: the device table's host copy (used for runs' groups) */
+    size_t tg_at, items_at, pools_at, done_at, next_at, frun_at; /* byte offsets of the launches' tables */
+    int epoch;                   /* the last run's done-word value */
     struct sylva__factor_hold *prev, *next;
 };
 
@@ -93,6 +104,11 @@ static void hold_free(sylva__factor_hold *h)
     free(h->cb_off);
     free(h->child_ptrs);
     free(h->L);
+    free(h->run);
+    free(h->run_end);
+    free(h->run_item);
+    free(h->run_max_m);
+    free(h->tg);
     free(h);
 }
 
@@ -114,8 +130,50 @@ void sylva__factor_direct_free_all(void)
     }
 }
 
+/* 1 unless SYLVA_TREE_LAUNCH=0 (read once): the tree launches for runs of
+ * small groups, else every group level by level as before. */
+static int tree_launch_on(void)
+{
+    static int on = -1;
+    if (on < 0) {
+        const char *e = getenv("SYLVA_TREE_LAUNCH");
+        on = !(e && !strcmp(e, "0"));
+    }
+    return on;
+}
+
+/* The runs (after the arena gave h->run): their groups, items and largest
+ * fronts. */
+static int runs_layout(sylva__factor_hold *h, int64_t ng, const sylva__gpu_plan *gp)
+{
+    int64_t nr = 0, items = 0;
+    for (int64_t g = 0; g < ng; g++)
+        if (h->run[g] >= 0 && h->run[g] + 1 > nr) nr = h->run[g] + 1;
+    h->nruns = nr;
+    h->run_end = sylva__malloc((size_t)nr + 1, sizeof *h->run_end);
+    h->run_item = sylva__malloc((size_t)nr + 1, sizeof *h->run_item);
+    h->run_max_m = sylva__calloc((size_t)nr + 1, sizeof *h->run_max_m);
+    h->tg = sylva__calloc((size_t)ng + 1, sizeof *h->tg);
+    if (!h->run_end || !h->run_item || !h->run_max_m || !h->tg)
+        return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory for the tree launches");
+    for (int64_t g = 0; g < ng; g++) {
+        int64_t r = h->run[g];
+        if (r < 0) continue;
+        const sylva__group_desc *d = &gp->groups[g];
+        if (g == 0 || h->run[g - 1] != r) h->run_item[r] = items;
+        h->run_end[r] = g + 1;
+        items += d->nfronts;
+        for (int l = 0; l < d->nlevels; l++)
+            if (d->level_max_m[l] > h->run_max_m[r]) h->run_max_m[r] = d->level_max_m[l];
+    }
+    h->run_item[nr] = items;
+    return SYLVA_OK;
+}
+
 /* The layout of the hold's allocation and its host tables (no device
- * memory yet). */
+ * memory yet): the blobs, the tree launches' tables (group table, items,
+ * dep-slot pool bases, done words, claim counters, each front's run), A's
+ * values, the CB arena, the workspace. */
 static int hold_layout(sylva__numeric *N, sylva__factor_hold *h, int64_t nnz)
 {
     const sylva__plan *pl = N->plan;
@@ -125,21 +183,47 @@ static int hold_layout(sylva__numeric *N, sylva__factor_hold *h, int64_t nnz)
     h->cb_off = sylva__malloc((size_t)ng + 1, sizeof *h->cb_off);
     h->child_ptrs = sylva__malloc((size_t)ndep + 1, sizeof *h->child_ptrs);
     h->L = sylva__calloc((size_t)ng + 1, sizeof *h->L);
+    h->run = sylva__malloc((size_t)ng + 1, sizeof *h->run);
     int64_t *size = sylva__malloc((size_t)ng + 1, sizeof *size);
-    if (!h->blob_at || !h->cb_off || !h->child_ptrs || !h->L || !size) {
+    char *eligible = sylva__calloc((size_t)ng + 1, 1);
+    if (!h->blob_at || !h->cb_off || !h->child_ptrs || !h->L || !h->run || !size || !eligible) {
         free(size);
+        free(eligible);
         return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory for the direct factorization");
     }
     size_t at = 0;
+    int tree = tree_launch_on();
     for (int64_t g = 0; g < ng; g++) {
+        const sylva__group_desc *d = &gp->groups[g];
         h->blob_at[g] = at;
-        at += ALIGN((size_t)gp->groups[g].lay.bytes);
-        size[g] = gp->groups[g].cb_pool;
+        at += ALIGN((size_t)d->lay.bytes);
+        eligible[g] = (char)(tree && sylva__gpu_group_tree_ok(d));
+        /* A tree launch's group keeps its internal CBs behind its pool
+         * (the launch runs groups at once: no shared scratch). */
+        size[g] = d->cb_pool + (eligible[g] ? d->scratch : 0);
     }
+    /* A run holds back the pools it read until it ends: at most a quarter
+     * of L's size (at least 32 MB) before a new launch starts. */
+    int64_t l_total = pl->l_off[pl->tree->nfronts], budget = l_total / 4;
+    if (budget < ((int64_t)32 << 20) / 8) budget = ((int64_t)32 << 20) / 8;
     int64_t cb_total = 0;
-    int status = sylva__plan_cb_arena(pl, size, h->cb_off, &cb_total);
+    int status = sylva__plan_cb_arena_runs(pl, size, eligible, budget, h->run, h->cb_off, &cb_total);
     free(size);
+    free(eligible);
+    if (!status) status = runs_layout(h, ng, gp);
     if (status) return status;
+    h->tg_at = at;
+    at += ALIGN((size_t)(ng + 1) * sizeof(sylva__tree_group));
+    h->items_at = at;
+    at += ALIGN((size_t)(h->run_item[h->nruns] + 1) * 2 * sizeof(int));
+    h->pools_at = at;
+    at += ALIGN((size_t)(ndep + 1) * sizeof(double *));
+    h->done_at = at;
+    at += ALIGN((size_t)(pl->tree->nfronts + 1) * sizeof(int));
+    h->next_at = at;
+    at += ALIGN((size_t)(h->nruns + 1) * sizeof(int));
+    h->frun_at = at;
+    at += ALIGN((size_t)(pl->tree->nfronts + 1) * sizeof(int));
     h->a_at = at;
     at += ALIGN((size_t)(nnz > 0 ? nnz : 1) * sizeof(double));
     h->cb_at = at;
@@ -232,16 +316,50 @@ static int hold_get(sylva__numeric *N, int64_t nnz, sylva__factor_hold **out)
     return SYLVA_OK;
 }
 
-/* The blobs into the arena, in one copy from one host buffer. */
+/* The tree launches' group table from the hold (L as acquired now). */
+static void fill_tree_groups(sylva__factor_hold *h)
+{
+    const sylva__plan *pl = h->N->plan;
+    const sylva__gpu_plan *gp = h->N->rt->gpu;
+    double *cb = (double *)(h->arena + h->cb_at);
+    double **pools = (double **)(h->arena + h->pools_at);
+    for (int64_t g = 0; g < pl->ngroups; g++) {
+        if (h->run[g] < 0) continue;
+        const sylva__group_desc *d = &gp->groups[g];
+        h->tg[g] = (sylva__tree_group){
+            .blob = (const void *)(h->arena + h->blob_at[g]),
+            .L = h->L[g],
+            .pool = d->cb_pool > 0 ? cb + h->cb_off[g] : NULL,
+            .scratch = cb + h->cb_off[g] + d->cb_pool,
+            .child_pools = pools + pl->dep_ptr[g],
+            .lay = d->lay,
+        };
+    }
+}
+
+/* The blobs and the launches' tables into the arena (done words zero), in
+ * one copy from one host buffer. */
 static int upload_blobs(sylva__factor_hold *h, double *bytes)
 {
+    const sylva__plan *pl = h->N->plan;
     const sylva__gpu_plan *gp = h->N->rt->gpu;
-    int64_t ng = h->N->plan->ngroups;
+    int64_t ng = pl->ngroups;
     size_t total = h->a_at;
     char *host = sylva__malloc(total + 1, 1);
     if (!host) return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory staging the GPU plan");
     memset(host, 0, total);
     for (int64_t g = 0; g < ng; g++) memcpy(host + h->blob_at[g], gp->blobs[g], (size_t)gp->groups[g].lay.bytes);
+    fill_tree_groups(h);
+    memcpy(host + h->tg_at, h->tg, (size_t)ng * sizeof *h->tg);
+    int *items = (int *)(host + h->items_at);
+    for (int64_t g = 0, e = 0; g < ng; g++)
+        for (int i = 0; h->run[g] >= 0 && i < gp->groups[g].nfronts; i++, e++) {
+            items[2 * e] = (int)g;
+            items[2 * e + 1] = i;
+        }
+    memcpy(host + h->pools_at, h->child_ptrs, (size_t)pl->dep_ptr[ng] * sizeof(double *));
+    int *frun = (int *)(host + h->frun_at);
+    for (int64_t f = 0; f < pl->tree->nfronts; f++) frun[f] = (int)h->run[pl->front_group[f]];
     int status = sylva__gpu_memcpy((void *)h->arena, host, total, 1);
     free(host);
     if (!status) {
@@ -251,7 +369,21 @@ static int upload_blobs(sylva__factor_hold *h, double *bytes)
     return status;
 }
 
-/* Queue every group on the hold's stream, marks between them. */
+/* A later run: the group table again only where StarPU moved an L slice. */
+static int refresh_tree_groups(sylva__factor_hold *h, double *bytes)
+{
+    const sylva__plan *pl = h->N->plan;
+    int moved = 0;
+    for (int64_t g = 0; g < pl->ngroups && !moved; g++) moved = h->run[g] >= 0 && h->tg[g].L != h->L[g];
+    if (!moved) return SYLVA_OK;
+    fill_tree_groups(h);
+    size_t n = (size_t)pl->ngroups * sizeof *h->tg;
+    *bytes += (double)n;
+    return sylva__gpu_memcpy((void *)(h->arena + h->tg_at), h->tg, n, 1);
+}
+
+/* Queue every group on the hold's stream, marks between them: a run of
+ * small groups as one tree launch (a mark after its last group only). */
 static int run_groups(sylva__factor_hold *h)
 {
     sylva__numeric *N = h->N;
@@ -260,20 +392,40 @@ static int run_groups(sylva__factor_hold *h)
     int64_t ng = pl->ngroups;
     int per_group = h->nmarks == ng + 1, status = sylva__gpu_marks_record(h->marks, 0, h->stream);
     double *cb = (double *)(h->arena + h->cb_at);
-    for (int64_t g = 0; g < ng && !status; g++) {
-        const sylva__group_desc *d = &gp->groups[g];
-        sylva__group_buffers b = {
-            .blob = (const void *)(h->arena + h->blob_at[g]),
-            .A = (const double *)(h->arena + h->a_at),
-            .L = h->L[g],
-            .cb_pool = d->cb_pool > 0 ? cb + h->cb_off[g] : NULL,
-            .child_pools = h->child_ptrs + pl->dep_ptr[g],
-            .work = (void *)(h->arena + h->work_at),
-            .work_bytes = N->work_bytes,
-        };
-        status = sylva__group_factor_gpu(h->ctx, d, &b, 1, h->stream);
-        if (!status && (per_group || g == ng - 1))
-            status = sylva__gpu_marks_record(h->marks, per_group ? (int)g + 1 : 1, h->stream);
+    if (++h->epoch <= 0) h->epoch = 1;
+    for (int64_t g = 0; g < ng && !status;) {
+        int64_t r = h->run[g], next = g + 1;
+        if (r >= 0) {
+            next = h->run_end[r];
+            sylva__tree_launch t = {
+                .groups = (const sylva__tree_group *)(h->arena + h->tg_at),
+                .items = (const int *)(h->arena + h->items_at) + 2 * h->run_item[r],
+                .nitems = (int)(h->run_item[r + 1] - h->run_item[r]),
+                .max_m = h->run_max_m[r],
+                .next = (int *)(h->arena + h->next_at) + r,
+                .done = (int *)(h->arena + h->done_at),
+                .front_run = (const int *)(h->arena + h->frun_at),
+                .run = (int)r,
+                .epoch = h->epoch,
+                .A = (const double *)(h->arena + h->a_at),
+            };
+            status = sylva__tree_factor_gpu(h->ctx, &t, h->stream);
+        } else {
+            const sylva__group_desc *d = &gp->groups[g];
+            sylva__group_buffers b = {
+                .blob = (const void *)(h->arena + h->blob_at[g]),
+                .A = (const double *)(h->arena + h->a_at),
+                .L = h->L[g],
+                .cb_pool = d->cb_pool > 0 ? cb + h->cb_off[g] : NULL,
+                .child_pools = h->child_ptrs + pl->dep_ptr[g],
+                .work = (void *)(h->arena + h->work_at),
+                .work_bytes = N->work_bytes,
+            };
+            status = sylva__group_factor_gpu(h->ctx, d, &b, 1, h->stream);
+        }
+        if (!status && (per_group || next == ng))
+            status = sylva__gpu_marks_record(h->marks, per_group ? (int)next : 1, h->stream);
+        g = next;
     }
     return status;
 }
@@ -314,12 +466,15 @@ static int read_run(sylva__factor_hold *h, double t_queue, sylva__factor_report 
     if (!status && h->nmarks == ng + 1) {
         rep->gpu_seconds[0] = rep->gpu_seconds[1] = 0;
         double t_prev = 0;
-        for (int64_t g = 0; g < ng && !status; g++) {
+        for (int64_t g = 0; g < ng && !status;) {
+            /* A tree launch's groups share its interval (marked at its end). */
+            int64_t end = h->run[g] >= 0 ? h->run_end[h->run[g]] : g + 1;
             double t = 0;
-            status = sylva__gpu_marks_seconds(h->marks, 0, (int)g + 1, &t);
+            status = sylva__gpu_marks_seconds(h->marks, 0, (int)end, &t);
             rep->gpu_seconds[pl->large[g] != 0] += t - t_prev;
-            sylva__task_log_put(N, g, pl->large[g] ? SYLVA_TASK_FRONT : SYLVA_TASK_BATCH, h->worker,
-                                t_queue + t_prev, t_queue + t);
+            for (; g < end; g++)
+                sylva__task_log_put(N, g, pl->large[g] ? SYLVA_TASK_FRONT : SYLVA_TASK_BATCH, h->worker,
+                                    t_queue + t_prev, t_queue + t);
             t_prev = t;
         }
     }
@@ -359,7 +514,7 @@ int sylva__factor_direct(sylva__numeric *N, const void *A_values, int64_t nnz, i
     int prev = 0;
     if (!status) status = sylva__gpu_device_enter(h->device, &prev);
     if (!status) {
-        if (!h->uploaded) status = upload_blobs(h, &uploaded);
+        status = h->uploaded ? refresh_tree_groups(h, &uploaded) : upload_blobs(h, &uploaded);
         if (!status) status = sylva__gpu_context_reset(h->ctx);
         sylva__gpu_context_sample(h->ctx);
         double t_queue = sylva__task_log_now(N);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gpu_plan.h"
+#include "gpu_tree.h"
 
 /* Per level of a group: level_ptr and clevel_ptr (nl + 1 each), then
  * level_min_m, level_max_m, level_max_k, level_max_mc (nl each). */
@@ -83,6 +84,8 @@ static void layout(int64_t F, int64_t Cc, int64_t na, int64_t nr, sylva__group_l
     SYLVA_PUT(amap_src, na, i8);
     SYLVA_PUT(amap_dst, na, i8);
     SYLVA_PUT(relmap, nr, i8);
+    SYLVA_PUT(ch_ptr, F + 1, i4);
+    SYLVA_PUT(ch_front, Cc, i8);
 #undef SYLVA_PUT
     L->bytes = o > 0 ? o : 16;
 }
@@ -169,6 +172,7 @@ static int build_group(const sylva__plan *pl, int64_t g, rec_key *keys, int64_t 
         if (fr->m > mm[level]) mm[level] = (int)fr->m;
         if (fr->k > mk[level]) mk[level] = (int)fr->k;
         if (an > mam[level]) mam[level] = an;
+        SYLVA_AT(int, blob, L->ch_ptr)[i] = (int)ci;
         for (int64_t c = t->child_ptr[f]; c < t->child_ptr[f + 1]; c++) {
             int64_t ch = t->child_list[c];
             const sylva__front *cf = &t->fronts[ch];
@@ -182,6 +186,7 @@ static int build_group(const sylva__plan *pl, int64_t g, rec_key *keys, int64_t 
             SYLVA_AT(int, blob, L->ch_src)[ci] = pl->cb_internal[ch] ? -1 : (int)pl->cb_slot[ch];
             SYLVA_AT(int64_t, blob, L->ch_cbofs)[ci] = pl->cb_off[ch];
             SYLVA_AT(int64_t, blob, L->ch_relmap)[ci] = ri;
+            SYLVA_AT(int64_t, blob, L->ch_front)[ci] = ch;
             memcpy(SYLVA_AT(int64_t, blob, L->relmap) + ri, t->relmap + cf->row_off + cf->k,
                    (size_t)mc * sizeof(int64_t));
             ri += mc;
@@ -191,6 +196,7 @@ static int build_group(const sylva__plan *pl, int64_t g, rec_key *keys, int64_t 
     }
     lp[nl] = (int)F;
     clp[nl] = (int)ci;
+    SYLVA_AT(int, blob, L->ch_ptr)[F] = (int)ci;
     return SYLVA_OK;
 }
 
@@ -280,4 +286,12 @@ void sylva__gpu_plan_free(sylva__gpu_plan *gp)
     free(gp->ints);
     free(gp->amaps);
     free(gp);
+}
+
+int sylva__gpu_group_tree_ok(const sylva__group_desc *d)
+{
+    if (d->large || d->nfronts <= 0) return 0;
+    for (int l = 0; l < d->nlevels; l++)
+        if (d->level_max_m[l] > SYLVA_TREE_MAX_M) return 0;
+    return 1;
 }

@@ -130,7 +130,13 @@ for p in $phases; do
     s=$(date +%s)
     timeout 300 "$CS" --tool memcheck --error-exitcode 9 --print-limit 20 \
       "$B/bin/test_gpu_solver" lap3d7:10 policy=subtree modes=gpu small=48 tiles=24 > "$OUT/sanitize3.log" 2>&1; rc=$?
-    note "memcheck test_gpu_solver lap3d7:10 subtree gpu tiles=24: rc=$rc ($(( $(date +%s) - s )) s) $(grep -m1 'ERROR SUMMARY' "$OUT/sanitize3.log")" ;;
+    note "memcheck test_gpu_solver lap3d7:10 subtree gpu tiles=24: rc=$rc ($(( $(date +%s) - s )) s) $(grep -m1 'ERROR SUMMARY' "$OUT/sanitize3.log")"
+    # The tree launch (direct path, docs/gpu.md): its shared-memory assembly
+    # and factorization under racecheck.
+    s=$(date +%s)
+    SYLVA_FACTOR_DIRECT=1 timeout 300 "$CS" --tool racecheck --error-exitcode 9 --print-limit 20 \
+      "$B/bin/test_gpu_solver" lap3d7:8 policy=subtree modes=gpu > "$OUT/sanitize-tree-race.log" 2>&1; rc=$?
+    note "racecheck test_gpu_solver lap3d7:8 subtree gpu (direct, tree launch): rc=$rc ($(( $(date +%s) - s )) s) $(grep -m1 'ERROR SUMMARY' "$OUT/sanitize-tree-race.log")" ;;
   solve)
     # lap3d7:40 and lap3d27:16: larger split fronts (triangle chains of
     # every length mod 64, fronts of ≤ 64 pivots over > 512 CB rows);

@@ -13,7 +13,9 @@
 #   tests      scripts/gpu-solver.sh's test and sanitize phases on the direct path
 #              (SYLVA_FACTOR_DIRECT=1), then a few of them on the task path
 #   bench      bench-solver, GPU mode, policies $POLICIES (default level,subtree), $REPEAT
-#              factorizations (default 5), one-column solves, on $SPECS: direct, then tasks
+#              factorizations (default 5), one-column solves, on $SPECS, in each of
+#              $BENCH_MODES (default "tree direct tasks"): tree = the direct path with
+#              tree launches, direct = without them (SYLVA_TREE_LAUNCH=0), tasks = StarPU tasks
 # TT=SECONDS: a phase that would start later than that is skipped.
 set -uo pipefail
 tarball=$1 mats=$(cd "$2" && pwd); shift 2
@@ -54,9 +56,13 @@ for p in "$@"; do
       note "test_gpu_solver $(basename "${c%% *}") ${c#* } (tasks): rc=$? ($(( $(date +%s) - s )) s)"
     done ;;
   bench)
-    for mode in direct tasks; do
+    for mode in ${BENCH_MODES:-tree direct tasks}; do
       s=$(date +%s)
-      env_=(SYLVA_FACTOR_DIRECT=0); [ $mode = direct ] && env_=(SYLVA_FACTOR_DIRECT=1)
+      case $mode in
+      tree) env_=(SYLVA_FACTOR_DIRECT=1 SYLVA_TREE_LAUNCH=1) ;;
+      direct) env_=(SYLVA_FACTOR_DIRECT=1 SYLVA_TREE_LAUNCH=0) ;;
+      *) env_=(SYLVA_FACTOR_DIRECT=0) ;;
+      esac
       # shellcheck disable=SC2086
       timeout "${BENCH_TIMEOUT:-280}" env "${env_[@]}" "$B/bin/bench-solver" --repeat "${REPEAT:-5}" \
         --policies "${POLICIES:-level,subtree}" --modes gpu --cholmod-threads none --nrhs 1 "${cudss[@]}" \
@@ -67,5 +73,5 @@ for p in "$@"; do
 done
 cp "$OUT"/*.json "$summary" "$RES/" 2>/dev/null
 (cd "$OUT" && tar cJf "$RES/logs.tar.xz" --exclude='*.json' .)
-for m in direct tasks; do [ -f "$OUT/bench-$m.log" ] && { echo "== bench $m"; grep -v '^\[starpu' "$OUT/bench-$m.log" | grep -E "gpu|cuDSS|matrix" | head -80; }; done
+for m in tree direct tasks; do [ -f "$OUT/bench-$m.log" ] && { echo "== bench $m"; grep -v '^\[starpu' "$OUT/bench-$m.log" | grep -E "gpu|cuDSS|matrix" | head -80; }; done
 cat "$summary"

@@ -284,6 +284,53 @@ static void check_arena(const sylva__plan *pl, const char *what)
     }
     CHECK(total >= peak && total <= sum, "%s: arena %lld, peak alive %lld, sum %lld", what, (long long)total,
           (long long)peak, (long long)sum);
+
+    /* With runs (random eligible groups, a small budget): the plan-order
+     * property still holds, runs are the maximal stretches of eligible
+     * groups cut only where the budget says, and inside a run every pool
+     * taken there is disjoint from every other pool the run touches. */
+    char *elig = calloc((size_t)ng + 1, 1);
+    int64_t *run = calloc((size_t)ng + 1, sizeof *run);
+    for (int64_t g = 0; g < ng; g++) elig[g] = rnd(0, 3) > 0;
+    int64_t budget = rnd(0, 2) ? sum : sum / 4, maxrun = -1;
+    CHECK(sylva__plan_cb_arena_runs(pl, size, elig, budget, run, off, &total) == SYLVA_OK, "%s: runs: %s", what,
+          sylva_last_error());
+    for (int64_t g = 0; g < ng; g++) {
+        CHECK((run[g] >= 0) == (elig[g] != 0), "%s: group %lld eligible %d in run %lld", what, (long long)g,
+              elig[g], (long long)run[g]);
+        if (run[g] >= 0) {
+            /* A run goes on (or is cut by the budget) or a new one opens. */
+            int ok = g > 0 && run[g - 1] >= 0 ? run[g] == run[g - 1] || run[g] == run[g - 1] + 1
+                                              : run[g] == maxrun + 1;
+            CHECK(ok, "%s: run %lld out of order at group %lld", what, (long long)run[g], (long long)g);
+            if (run[g] > maxrun) maxrun = run[g];
+        }
+        if (!size[g]) continue;
+        CHECK(off[g] >= 0 && off[g] + size[g] <= total, "%s: runs: pool %lld outside the arena", what, (long long)g);
+        /* Plan order: pools alive at once disjoint. */
+        for (int64_t e = 0; e < g; e++)
+            if (size[e] && last[e] >= g)
+                CHECK(off[e] + size[e] <= off[g] || off[g] + size[g] <= off[e],
+                      "%s: runs: pools %lld and %lld overlap while group %lld runs", what, (long long)e, (long long)g,
+                      (long long)g);
+        if (run[g] < 0) continue;
+        /* Every pool the run of g touches (its owner or a reader in the
+         * run) is disjoint from g's. */
+        for (int64_t e = 0; e < ng; e++) {
+            if (e == g || !size[e]) continue;
+            int touched = run[e] == run[g];
+            for (int64_t r = 0; r < ng && !touched; r++)
+                if (run[r] == run[g])
+                    for (int64_t d = pl->dep_ptr[r]; d < pl->dep_ptr[r + 1]; d++)
+                        if (pl->dep_list[d] == e) touched = 1;
+            if (touched)
+                CHECK(off[e] + size[e] <= off[g] || off[g] + size[g] <= off[e],
+                      "%s: runs: pool %lld, taken in run %lld, overlaps pool %lld that the run touches", what,
+                      (long long)g, (long long)run[g], (long long)e);
+        }
+    }
+    free(elig);
+    free(run);
     free(off);
     free(last);
     free(size);
