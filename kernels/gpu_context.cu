@@ -34,7 +34,7 @@ extern "C" int64_t sylva__gpu_device_memory(int dev)
     return (int64_t)p.totalGlobalMem;
 }
 
-extern "C" int sylva__gpu_context_create(cudaStream_t s, sylva__gpu_context **out)
+static int context_create(cudaStream_t s, bool handles, sylva__gpu_context **out)
 {
     *out = NULL;
     sylva__gpu_context *c = (sylva__gpu_context *)calloc(1, sizeof *c);
@@ -56,7 +56,12 @@ extern "C" int sylva__gpu_context_create(cudaStream_t s, sylva__gpu_context **ou
         return sylva__fail(SYLVA_ERR_RUNTIME, "%s: %s", path, msg);
     }
     int status = SYLVA_OK;
-    if (cublasCreate(&c->blas) != CUBLAS_STATUS_SUCCESS) {
+    if (!handles) {
+        if ((e = cudaMalloc((void **)&c->failures, sizeof *c->failures)) != cudaSuccess) {
+            c->failures = NULL;
+            status = cuda_fail("cudaMalloc (failure list)", e);
+        }
+    } else if (cublasCreate(&c->blas) != CUBLAS_STATUS_SUCCESS) {
         c->blas = NULL;
         status = sylva__fail(SYLVA_ERR_RUNTIME, "cublasCreate failed on %s", c->name);
     } else if (cublasSetStream(c->blas, s) != CUBLAS_STATUS_SUCCESS) {
@@ -77,6 +82,16 @@ extern "C" int sylva__gpu_context_create(cudaStream_t s, sylva__gpu_context **ou
     }
     *out = c;
     return SYLVA_OK;
+}
+
+extern "C" int sylva__gpu_context_create(cudaStream_t s, sylva__gpu_context **out)
+{
+    return context_create(s, true, out);
+}
+
+extern "C" int sylva__gpu_context_create_bare(cudaStream_t s, sylva__gpu_context **out)
+{
+    return context_create(s, false, out);
 }
 
 extern "C" void sylva__gpu_context_free(sylva__gpu_context *c)

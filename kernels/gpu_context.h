@@ -34,6 +34,11 @@ int64_t sylva__gpu_device_memory(int dev);
  * list, tuning table (kernels/tuning/<model>.txt if present, else
  * defaults). On failure *ctx is NULL and the message says which call. */
 int sylva__gpu_context_create(struct CUstream_st *s, sylva__gpu_context **ctx);
+/* The same without the cuBLAS and cuSOLVER handles (their creation costs
+ * milliseconds), for work that never calls the libraries: kernels of our
+ * own and the failure list only (a large front's native path needs the
+ * full context). */
+int sylva__gpu_context_create_bare(struct CUstream_st *s, sylva__gpu_context **ctx);
 void sylva__gpu_context_free(sylva__gpu_context *ctx);
 
 const sylva__kernel_tuning *sylva__gpu_context_tuning(const sylva__gpu_context *ctx);

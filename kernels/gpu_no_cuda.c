@@ -25,6 +25,10 @@ int sylva__gpu_context_create(struct CUstream_st *s, sylva__gpu_context **ctx)
     *ctx = 0;
     return SYLVA_ERR_UNSUPPORTED;
 }
+int sylva__gpu_context_create_bare(struct CUstream_st *s, sylva__gpu_context **ctx)
+{
+    return sylva__gpu_context_create(s, ctx);
+}
 void sylva__gpu_context_free(sylva__gpu_context *ctx) { (void)ctx; }
 const sylva__kernel_tuning *sylva__gpu_context_tuning(const sylva__gpu_context *ctx)
 {

@@ -12,7 +12,8 @@
  *
  * What it keeps per factor (the hold, made at the first direct run and
  * kept until the factor is freed or the runtime stops): the stream, a GPU
- * context (cuBLAS/cuSOLVER handles, failure list), events, and one device
+ * context (failure list; cuBLAS/cuSOLVER handles only when a large group
+ * needs them), events, and one device
  * allocation (starpu_malloc_on_node, so StarPU's memory limit counts it)
  * holding every group's blob (uploaded once, in one copy), A's values, the
  * CB pools (one arena laid out by sylva__plan_cb_arena: pools alive at once
@@ -27,6 +28,7 @@
  * still allocate there. It runs only with SYLVA_FACTOR_DIRECT=1 for now:
  * no GPU has run it yet (docs/gpu.md).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +66,7 @@ struct sylva__factor_hold {
     sylva__tree_group *tg;       /* per group: the device table's host copy (used for runs' groups) */
     size_t tg_at, items_at, pools_at, done_at, next_at, frun_at; /* byte offsets of the launches' tables */
     int epoch;                   /* the last run's done-word value */
+    int handles;                 /* a large group: the context needs cuBLAS and cuSOLVER */
     struct sylva__factor_hold *prev, *next;
 };
 
@@ -198,6 +201,7 @@ static int hold_layout(sylva__numeric *N, sylva__factor_hold *h, int64_t nnz)
         h->blob_at[g] = at;
         at += ALIGN((size_t)d->lay.bytes);
         eligible[g] = (char)(tree && sylva__gpu_group_tree_ok(d));
+        if (d->large) h->handles = 1;
         /* A tree launch's group keeps its internal CBs behind its pool
          * (the launch runs groups at once: no shared scratch). */
         size[g] = d->cb_pool + (eligible[g] ? d->scratch : 0);
@@ -254,7 +258,7 @@ static int hold_open(sylva__factor_hold *h)
     int status = sylva__gpu_stream_open(h->device, &h->stream);
     if (!status) status = sylva__gpu_device_enter(h->device, &prev);
     if (status) return status;
-    status = sylva__gpu_context_create(h->stream, &h->ctx);
+    status = h->handles ? sylva__gpu_context_create(h->stream, &h->ctx) : sylva__gpu_context_create_bare(h->stream, &h->ctx);
     if (!status) status = sylva__gpu_marks_create(h->nmarks, &h->marks);
     if (!status) h->arena = starpu_malloc_on_node((unsigned)h->node, h->arena_bytes);
     sylva__gpu_device_leave(prev); /* StarPU may have switched the device */
@@ -481,6 +485,19 @@ static int read_run(sylva__factor_hold *h, double t_queue, sylva__factor_report 
     return status;
 }
 
+/* SYLVA_FACTOR_PHASES=1: each direct run prints where its host time went
+ * (stderr, one line: the hold's making, the acquisitions of L, the
+ * uploads and queueing, the wait and the reads, the releases). */
+static int phases_on(void)
+{
+    static int on = -1;
+    if (on < 0) {
+        const char *e = getenv("SYLVA_FACTOR_PHASES");
+        on = e && !strcmp(e, "1");
+    }
+    return on;
+}
+
 int sylva__factor_direct(sylva__numeric *N, const void *A_values, int64_t nnz, int mode, sylva__factor_report *rep,
                          int *taken)
 {
@@ -493,9 +510,12 @@ int sylva__factor_direct(sylva__numeric *N, const void *A_values, int64_t nnz, i
     for (int64_t g = 0; g < ng; g++) sylva__register_L_group(N, g, STARPU_MAIN_RAM);
     int status = sylva__factor_prepare_gpu(N, mode, nnz);
     if (status) return status;
+    double ph[6] = {sylva__now()};
     sylva__runtime_hold(); /* StarPU's workers take part in allocations and acquisitions */
     sylva__factor_hold *h = NULL;
+    int fresh = N->fhold == NULL;
     status = hold_get(N, nnz, &h);
+    ph[1] = sylva__now();
     if (status || !h) {
         sylva__runtime_release();
         return status;
@@ -512,6 +532,7 @@ int sylva__factor_direct(sylva__numeric *N, const void *A_values, int64_t nnz, i
     }
     double uploaded = 0;
     int prev = 0;
+    ph[2] = sylva__now();
     if (!status) status = sylva__gpu_device_enter(h->device, &prev);
     if (!status) {
         status = h->uploaded ? refresh_tree_groups(h, &uploaded) : upload_blobs(h, &uploaded);
@@ -521,10 +542,20 @@ int sylva__factor_direct(sylva__numeric *N, const void *A_values, int64_t nnz, i
         if (!status) status = sylva__gpu_copy_up((void *)(h->arena + h->a_at), A_values, (size_t)nnz * sizeof(double),
                                                  h->stream);
         if (!status) status = run_groups(h);
+        ph[3] = sylva__now();
         if (!status) status = read_run(h, t_queue, rep);
         sylva__gpu_device_leave(prev);
     }
+    ph[4] = sylva__now();
     for (int64_t g = 0; g < acquired; g++) starpu_data_release_on_node(N->L[g], h->node);
+    ph[5] = sylva__now();
+    if (phases_on())
+        fprintf(stderr,
+                "sylva direct%s: hold %.3f ms, acquire %.3f ms (%lld groups, %lld runs), upload+queue %.3f ms, "
+                "wait+read %.3f ms (GPU %.3f ms), release %.3f ms\n",
+                fresh ? " (first)" : "", 1e3 * (ph[1] - ph[0]), 1e3 * (ph[2] - ph[1]), (long long)ng,
+                (long long)h->nruns, 1e3 * (ph[3] - ph[2]), 1e3 * (ph[4] - ph[3]), 1e3 * rep->gpu_busy,
+                1e3 * (ph[5] - ph[4]));
     sylva__stats_read(rep);
     sylva__runtime_release();
     uploaded += (double)nnz * sizeof(double);
