@@ -802,6 +802,21 @@ typedef struct sylva_task_record {
 /* Tasks of the last run in the order they ended. */
 int64_t sylva_factor_task_count(const sylva_factor_t *F);
 int sylva_factor_task_record(const sylva_factor_t *F, int64_t i, sylva_task_record *out);
+/* The device memory StarPU had allocated on each GPU over the last run:
+ * one sample at every GPU task's start (its buffers allocated) and end,
+ * in the order taken (a direct factorization: one at each batch's end).
+ * None after a run without GPU workers. bytes is StarPU's account of the
+ * GPU's memory node (its data, scratch and caches: what it may still
+ * evict included, other processes' memory not), not cudaMemGetInfo's. */
+typedef struct sylva_memory_sample {
+    double time;   /* seconds since the run began (the task records' clock) */
+    int gpu;       /* index among the run's GPUs (sylva_factor_gpu_stats) */
+    int device;    /* CUDA device number */
+    int64_t bytes; /* bytes StarPU had allocated there */
+    char reserved[32];
+} sylva_memory_sample;
+int64_t sylva_factor_memory_sample_count(const sylva_factor_t *F);
+int sylva_factor_memory_sample(const sylva_factor_t *F, int64_t i, sylva_memory_sample *out);
 
 /* One batch of the last run (for a dynamic policy, the batches cut while it
  * ran, in the order they were cut). */

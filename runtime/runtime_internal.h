@@ -559,6 +559,11 @@ void sylva__task_log_add(sylva__numeric *N, int64_t group, int kind);
  * (the direct factorization's groups: submitted and started at `start`). */
 double sylva__task_log_now(const sylva__numeric *N);
 void sylva__task_log_put(sylva__numeric *N, int64_t group, int kind, int worker, double start, double end);
+/* A sample of the device memory StarPU has allocated on `worker`'s memory
+ * node, at t (seconds since the log's start), when the worker is a GPU's;
+ * task starts (the CUDA codelets, once their buffers are allocated) and
+ * ends (sylva__task_log_add) take one, as does sylva__task_log_put. */
+void sylva__task_log_sample(sylva__numeric *N, int worker, double t);
 /* Callback of a tile task: logs it (kind from its codelet) for its group. */
 void sylva__tile_done(void *group_args);
 void sylva__task_log_free(sylva__task_log *log);
