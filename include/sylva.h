@@ -563,8 +563,10 @@ typedef struct sylva_factor_info {
     /* (min_j L_jj / max_j L_jj)²: CHOLMOD's cheap estimate of the reciprocal
      * condition number, from the pivots of the last factorization (of the
      * float pivots with a single-precision factor). Below the precision's
-     * epsilon the matrix is singular to working precision. NaN where not
-     * computed: a factorization whose L stays on a GPU, a failed one. */
+     * epsilon the matrix is singular to working precision. Read where L
+     * is: on the host, or on the GPU by the pivot check that ends a
+     * factorization of one process on one GPU. NaN where not computed: a
+     * failed factorization, one over several GPUs or processes' GPUs. */
     double pivot_ratio;
     char reserved[72];
 } sylva_factor_info;

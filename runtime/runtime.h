@@ -276,8 +276,9 @@ int sylva__numeric_solve_system(sylva__numeric *N, sylva_system sys, int64_t nrh
  * (L stays there), else summed on the host (L brought there first). */
 int sylva__numeric_logdet(sylva__numeric *N, double *logdet);
 /* (min_j L_jj / max_j L_jj)² of a factor whose pivots were checked
- * positive (pivot_ratio.c); NaN when L is on a GPU (not computed there).
- * Collective in a distributed run. */
+ * positive (pivot_ratio.c): read on the host, or for L on a GPU the
+ * extremes its GPU pivot check found (NaN when that check has not run
+ * since the factorization). Collective in a distributed run. */
 int sylva__numeric_pivot_ratio(sylva__numeric *N, double *ratio);
 /* L's values (plan layout) in host memory, brought there first; NULL on
  * failure. For tests that compare factors. */
