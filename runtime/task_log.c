@@ -7,8 +7,8 @@
  * starpu_memory_get_available: what StarPU allocated there, its caches
  * included, not other processes' memory). Records and samples are appended
  * under the log's lock, into arrays reserved before the run and doubled
- * when full; one that finds no memory is dropped and counted, never a
- * failure of the factorization. Nothing here times a kernel: the times are
+ * when full; one that finds no memory is dropped (a record also counted),
+ * never a failure of the factorization. Nothing here times a kernel: the times are
  * StarPU's, or, for the direct factorization's groups (factorize_direct.c),
  * the device events it put between them (its memory, allocated before its
  * first group and held to its end, is sampled when each group is put).
@@ -100,8 +100,7 @@ void sylva__task_log_sample(sylva__numeric *N, int worker, double t)
             L->capms *= 2;
         }
     }
-    if (L->nms < L->capms) L->ms[L->nms++] = s;
-    else L->dropped++;
+    if (L->nms < L->capms) L->ms[L->nms++] = s; /* else a gap in the counter, not a lost task record */
     STARPU_PTHREAD_MUTEX_UNLOCK(&L->lock);
 }
 
