@@ -97,10 +97,13 @@ static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
         F->pivots_checked = 1;
     }
     double secs = sylva__now() - t0;
-    /* The pivot ratio where L is on the host (O(n), collective when
-     * distributed); a GPU factor's is not computed (NaN). */
+    /* The pivot ratio: where L is on the host, read there (O(n),
+     * collective when distributed); where it stayed on one GPU, the
+     * extremes the GPU pivot check above found. A run whose check comes
+     * later (several GPUs or processes on GPUs) has none yet (NaN). */
     double ratio = NAN;
-    if (!status && rep.mode == SYLVA_MODE_CPU) status = sylva__numeric_pivot_ratio(F->num, &ratio);
+    if (!status && (rep.mode == SYLVA_MODE_CPU || F->pivots_checked))
+        status = sylva__numeric_pivot_ratio(F->num, &ratio);
     if (!status) sylva__api_progress(&an->opts, "factorize", 1);
     F->gpus = rep.mode == SYLVA_MODE_CPU ? 0 : rep.gpus < SYLVA__MAX_GPUS ? rep.gpus : SYLVA__MAX_GPUS;
     memcpy(F->gpu, rep.gpu, sizeof F->gpu);

@@ -1,6 +1,7 @@
 /* measure.c — what a factorization ran, for policy studies (sylva.h's
  * measurements): the last run's tasks as StarPU profiled them
- * (runtime/task_log.c), its batches with their fronts' statistics and the
+ * (runtime/task_log.c) and the device memory sampled at their starts and
+ * ends, its batches with their fronts' statistics and the
  * times of their tasks, the StarPU workers, and the assembly tree's fronts.
  * The per-batch index of the task log is made at the first query after a
  * run and dropped when the next run starts; queries on one factor are
@@ -73,6 +74,29 @@ int sylva_factor_task_record(const sylva_factor_t *F, int64_t i, sylva_task_reco
     out->fetch_end = r[i].fetch_end;
     out->start = r[i].start;
     out->end = r[i].end;
+    return SYLVA_OK;
+}
+
+int64_t sylva_factor_memory_sample_count(const sylva_factor_t *F)
+{
+    int64_t n = 0;
+    if (F) sylva__numeric_memory_samples(F->num, &n);
+    return n;
+}
+
+int sylva_factor_memory_sample(const sylva_factor_t *F, int64_t i, sylva_memory_sample *out)
+{
+    sylva__clear_error();
+    int64_t n = 0;
+    const sylva__mem_sample *s = F ? sylva__numeric_memory_samples(F->num, &n) : NULL;
+    if (!out || i < 0 || i >= n)
+        return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_factor_memory_sample: no sample %lld (the run has %lld)",
+                           (long long)i, (long long)n);
+    memset(out, 0, sizeof *out);
+    out->time = s[i].t;
+    out->gpu = s[i].gpu;
+    out->device = s[i].device;
+    out->bytes = s[i].bytes;
     return SYLVA_OK;
 }
 

@@ -15,9 +15,10 @@
  * reads them), per worker a counter of the tasks it ran that were waiting
  * (their inputs done, not yet started: an upper bound on its queue), and
  * the critical path — the chain of dependencies that held up the batch
- * that ended last — on a track of its own, its tasks marked. Device memory
- * over time is not traced: the library records only its peak. Fails only
- * on memory or the write (a status). */
+ * that ended last — on a track of its own, its tasks marked. And per GPU
+ * a counter of the device memory StarPU had allocated there, sampled at
+ * every GPU task's start and end (sylva_factor_memory_sample; none on a
+ * CPU run). Fails only on memory or the write (a status). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -160,6 +161,48 @@ static int waiting_counters(json_writer *j, const trace_deps *d, const sylva_tas
     return SYLVA_OK;
 }
 
+typedef struct sample_ref {
+    int64_t i; /* the order taken: it breaks ties of time */
+    sylva_memory_sample s;
+} sample_ref;
+
+static int by_gpu_time(const void *a, const void *b)
+{
+    const sample_ref *x = a, *y = b;
+    if (x->s.gpu != y->s.gpu) return (x->s.gpu > y->s.gpu) - (x->s.gpu < y->s.gpu);
+    if (x->s.time != y->s.time) return (x->s.time > y->s.time) - (x->s.time < y->s.time);
+    return (x->i > y->i) - (x->i < y->i);
+}
+
+/* Per GPU, the bytes StarPU had allocated there over time, one sample per
+ * instant (the last taken). */
+static int memory_counters(json_writer *j, const sylva_factor_t *F)
+{
+    int64_t n = sylva_factor_memory_sample_count(F), m = 0;
+    sample_ref *r = malloc((size_t)(n + 1) * sizeof *r);
+    if (!r) return SYLVA_ERR_NO_MEMORY;
+    for (int64_t i = 0; i < n; i++)
+        if (sylva_factor_memory_sample(F, i, &r[m].s) == SYLVA_OK && r[m].s.time >= 0) r[m++].i = i;
+    qsort(r, (size_t)m, sizeof *r, by_gpu_time);
+    for (int64_t k = 0; k < m; k++) {
+        const sylva_memory_sample *s = &r[k].s;
+        if (k + 1 < m && r[k + 1].s.gpu == s->gpu && r[k + 1].s.time == s->time) continue;
+        char name[64];
+        snprintf(name, sizeof name, "device memory GPU %d (CUDA %d)", s->gpu, s->device);
+        json_begin(j, NULL, '{');
+        json_str(j, "name", name);
+        json_str(j, "ph", "C");
+        json_int(j, "pid", 1);
+        json_num(j, "ts", s->time * 1e6);
+        json_begin(j, "args", '{');
+        json_int(j, "bytes", (long long)s->bytes);
+        json_end(j);
+        json_end(j);
+    }
+    free(r);
+    return SYLVA_OK;
+}
+
 int cli_write_trace(const char *path, const sylva_analysis_t *an, const sylva_factor_t *F, const char *title)
 {
     sylva_runtime_info ri;
@@ -212,6 +255,7 @@ int cli_write_trace(const char *path, const sylva_analysis_t *an, const sylva_fa
     json_int(&j, "critical_path_batches", d.critical_batches);
     json_num(&j, "critical_path_seconds", d.critical_seconds);
     json_num(&j, "critical_path_busy_seconds", d.critical_busy);
+    json_int(&j, "memory_samples", (long long)sylva_factor_memory_sample_count(F));
     json_end(&j);
     json_begin(&j, "traceEvents", '[');
     json_begin(&j, NULL, '{');
@@ -283,7 +327,8 @@ int cli_write_trace(const char *path, const sylva_analysis_t *an, const sylva_fa
         prev = t1;
     }
     if (d.critical_batches > 0) track_name(&j, CRITICAL_TID, "critical path", -1);
-    if ((status = waiting_counters(&j, &d, rec, n, nw))) {
+    if (!(status = waiting_counters(&j, &d, rec, n, nw))) status = memory_counters(&j, F);
+    if (status) {
         json_discard(&j);
         trace_deps_free(&d);
         free(rec);

@@ -563,8 +563,10 @@ typedef struct sylva_factor_info {
     /* (min_j L_jj / max_j L_jj)²: CHOLMOD's cheap estimate of the reciprocal
      * condition number, from the pivots of the last factorization (of the
      * float pivots with a single-precision factor). Below the precision's
-     * epsilon the matrix is singular to working precision. NaN where not
-     * computed: a factorization whose L stays on a GPU, a failed one. */
+     * epsilon the matrix is singular to working precision. Read where L
+     * is: on the host, or on the GPU by the pivot check that ends a
+     * factorization of one process on one GPU. NaN where not computed: a
+     * failed factorization, one over several GPUs or processes' GPUs. */
     double pivot_ratio;
     char reserved[72];
 } sylva_factor_info;
@@ -802,6 +804,21 @@ typedef struct sylva_task_record {
 /* Tasks of the last run in the order they ended. */
 int64_t sylva_factor_task_count(const sylva_factor_t *F);
 int sylva_factor_task_record(const sylva_factor_t *F, int64_t i, sylva_task_record *out);
+/* The device memory StarPU had allocated on each GPU over the last run:
+ * one sample at every GPU task's start (its buffers allocated) and end,
+ * in the order taken (a direct factorization: one at each batch's end).
+ * None after a run without GPU workers. bytes is StarPU's account of the
+ * GPU's memory node (its data, scratch and caches: what it may still
+ * evict included, other processes' memory not), not cudaMemGetInfo's. */
+typedef struct sylva_memory_sample {
+    double time;   /* seconds since the run began (the task records' clock) */
+    int gpu;       /* index among the run's GPUs (sylva_factor_gpu_stats) */
+    int device;    /* CUDA device number */
+    int64_t bytes; /* bytes StarPU had allocated there */
+    char reserved[32];
+} sylva_memory_sample;
+int64_t sylva_factor_memory_sample_count(const sylva_factor_t *F);
+int sylva_factor_memory_sample(const sylva_factor_t *F, int64_t i, sylva_memory_sample *out);
 
 /* One batch of the last run (for a dynamic policy, the batches cut while it
  * ran, in the order they were cut). */

@@ -1,9 +1,9 @@
 /* gpu_solve.cu — the GPU solve's kernels around the sweeps (contract in
  * gpu_solve.h; the sweeps themselves are gpu_solve_flow.cu): every
  * front's L pointer from its group's base, the pivot check (a warp per
- * front), the permutations into and out of the solve's numbering (the
- * first with the sweeps' counters' reset), and the
- * refinement's residual (a warp per row), update and copies. Written once
+ * front, with its extremes for the pivot ratio), the permutations into
+ * and out of the solve's numbering (the first with the sweeps' counters'
+ * reset), and the refinement's residual (a warp per row), update and copies. Written once
  * on the scalar type T; the C entry points are double. Every launch is
  * checked and a failure names it. */
 #include <climits>
@@ -34,13 +34,16 @@ __global__ void solve_setup_kernel(int F, const int *group, const int64_t *lofs,
  * smallest failing pivot index wins (a front's pivots are read in
  * parallel: a large front's k would otherwise run on one thread). With no
  * failing pivot the lanes' sums of log(pivot) are added (the
- * log-determinant's share of the front). */
-__global__ void pivots_kernel(int F, const int *m, const int *k, double *const *Lp, int *bad, double *badval)
+ * log-determinant's share of the front) and their smallest and largest
+ * pivots reduced (the pivot ratio's share, lo[i] and hi[i]: min and max
+ * are exact, so the order of the reduction does not matter). */
+__global__ void pivots_kernel(int F, const int *m, const int *k, double *const *Lp, int *bad, double *badval,
+                              double *lo, double *hi)
 {
     const int lane = threadIdx.x % 32, warps = (int)(gridDim.x * blockDim.x / 32);
     for (int i = (int)((blockIdx.x * blockDim.x + threadIdx.x) / 32); i < F; i += warps) {
         int first = INT_MAX;
-        double val = 0, logs = 0;
+        double val = 0, logs = 0, pmin = CUDART_INF, pmax = 0;
         for (int j = lane; j < k[i]; j += 32) {
             const double p = Lp[i][j + (int64_t)j * m[i]];
             if (!(p > 0 && isfinite(p))) {
@@ -49,15 +52,23 @@ __global__ void pivots_kernel(int F, const int *m, const int *k, double *const *
                 break;
             }
             logs += log(p);
+            pmin = fmin(pmin, p);
+            pmax = fmax(pmax, p);
         }
         int least = first;
         for (int o = 16; o > 0; o /= 2) least = min(least, __shfl_xor_sync(SOLVE_FULL, least, o));
         if (least == INT_MAX) { /* the whole warp: least is the same in every lane */
-            for (int o = 16; o > 0; o /= 2) logs += __shfl_xor_sync(SOLVE_FULL, logs, o);
-            if (lane == 0) bad[i] = -1, badval[i] = logs;
+            for (int o = 16; o > 0; o /= 2) {
+                logs += __shfl_xor_sync(SOLVE_FULL, logs, o);
+                pmin = fmin(pmin, __shfl_xor_sync(SOLVE_FULL, pmin, o));
+                pmax = fmax(pmax, __shfl_xor_sync(SOLVE_FULL, pmax, o));
+            }
+            if (lane == 0) bad[i] = -1, badval[i] = logs, lo[i] = pmin, hi[i] = pmax;
         } else if (first == least) { /* one lane: pivot indices are distinct */
             bad[i] = least;
             badval[i] = val;
+            lo[i] = CUDART_INF;
+            hi[i] = 0;
         }
     }
 }
@@ -168,7 +179,8 @@ extern "C" int sylva__gpu_solve_pivots(const sylva__solve_desc *d, const sylva__
     const char *bl = (const char *)b->blob;
     pivots_kernel<<<grid_for(d->nfronts, 256), 256, 0, s>>>(
         d->nfronts, (const int *)(bl + d->lay.m), (const int *)(bl + d->lay.k), (double *const *)(ws + b->ws.Lp),
-        (int *)(ws + b->ws.bad), (double *)(ws + b->ws.badval));
+        (int *)(ws + b->ws.bad), (double *)(ws + b->ws.badval), (double *)(ws + b->ws.plo),
+        (double *)(ws + b->ws.phi));
     return launched("pivots_kernel");
 }
 

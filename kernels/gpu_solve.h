@@ -195,12 +195,13 @@ typedef struct sylva__solve_pattern {
  * tickets, three ints per front and column chunk, and the backward top's
  * per pivot chunk: n ints per column chunk, the entry of a chunk's first
  * pivot), the pivot check's results (an
- * int and a double per front record), the permuted solution x (n × nrhs,
+ * int and a double per front record, then two doubles per front record:
+ * plo and phi, its smallest and largest pivot), the permuted solution x (n × nrhs,
  * ld n) and, with refinement, the permuted right-hand side b, the residual
  * r, the correction d and the per-column backward errors; stage: the block as the caller's host
  * arrays hold it (n × nrhs, ld n), copied in and out by the task. */
 typedef struct sylva__solve_ws {
-    size_t Lp, gbase, flow, flowb, bad, badval, x, b, r, d, omega, stage, bytes;
+    size_t Lp, gbase, flow, flowb, bad, badval, plo, phi, x, b, r, d, omega, stage, bytes;
 } sylva__solve_ws;
 void sylva__solve_ws_layout(const sylva__solve_desc *d, int64_t nrhs, int refine, sylva__solve_ws *w);
 
@@ -240,9 +241,22 @@ int sylva__gpu_solve_backward(const sylva__solve_desc *d, const sylva__solve_buf
 /* For every front record i (level order): bad[i] = the first of its pivots
  * (diagonal entries of L11) that is not finite and positive, −1 if none,
  * and badval[i] = that pivot, or when there is none the sum of the natural
- * logarithms of the front's pivots; in the workspace (ws.bad, ws.badval). */
+ * logarithms of the front's pivots and lo[i], hi[i] its smallest and
+ * largest pivot (+inf and 0 for a front with a failing pivot); in the
+ * workspace (ws.bad, ws.badval, ws.plo, ws.phi). */
 int sylva__gpu_solve_pivots(const sylva__solve_desc *d, const sylva__solve_bufs *b,
                             struct CUstream_st *s);
+/* The same on the host (solve_pivots_cpu.c, the twin): the blob on the
+ * host, group_L the host bases of the L slices; bad, badval, lo and hi
+ * arrays of d->nfronts. The log sums may differ from the GPU's by
+ * rounding (another order of the additions); the rest is exact. */
+void sylva__solve_pivots_cpu(const sylva__solve_desc *d, const void *blob, double *const *group_L, int *bad,
+                             double *badval, double *lo, double *hi);
+/* The extremes over the records of a pivot check (either of the above):
+ * *lo and *hi the smallest and largest pivot of the fronts; returns 1 when
+ * no front has a failing pivot (else 0, and *lo, *hi cover the others). */
+int sylva__solve_pivot_extremes(int nfronts, const int *bad, const double *lo, const double *hi, double *min,
+                                double *max);
 
 /* to_permuted: X[i] = B[perm[i]]; else B[perm[i]] = X[i] (nrhs columns;
  * X ld n, B ld ldb). */

@@ -34,6 +34,10 @@ void sylva__solve_ws_layout(const sylva__solve_desc *d, int64_t nrhs, int refine
     o = round_up(o + (size_t)d->nfronts * sizeof(int));
     w->badval = o;
     o = round_up(o + (size_t)d->nfronts * sizeof(double));
+    w->plo = o;
+    o = round_up(o + (size_t)d->nfronts * sizeof(double));
+    w->phi = o;
+    o = round_up(o + (size_t)d->nfronts * sizeof(double));
     w->x = o;
     o = round_up(o + vec);
     w->b = w->r = w->d = w->omega = o;

@@ -32,6 +32,7 @@ static void group_cuda(void *buffers[], void *cl_arg)
     sylva__gpu_context *ctx = sylva__gpu_worker_context(starpu_worker_get_id());
     const sylva__group_desc *d = &a->gpu->groups[a->group];
     sylva__gpu_context_sample(ctx); /* this task's buffers are allocated by now */
+    sylva__task_log_sample(a->num, starpu_worker_get_id(), sylva__task_log_now(a->num));
     for (int s = 0; s < d->nchild_pools; s++)
         a->child_ptrs[s] = sylva__buf_ptr(buffers[a->buf_child0 + s]);
     sylva__group_buffers b = {

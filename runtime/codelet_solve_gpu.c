@@ -62,7 +62,8 @@ static int op_update(void *c, int sign)
     return sylva__gpu_axpy(g->d->n, g->a->nrhs, sign, g->x, g->dx, g->s);
 }
 
-/* The pivot check: every front's first bad pivot, copied back. */
+/* The pivot check: every front's first bad pivot (or log sum) and its
+ * extreme pivots, copied back. */
 static int check_pivots(sylva__solve_gpu_args *a, const sylva__solve_desc *d, const sylva__solve_bufs *b,
                         struct CUstream_st *s)
 {
@@ -71,6 +72,8 @@ static int check_pivots(sylva__solve_gpu_args *a, const sylva__solve_desc *d, co
     if (!st) st = sylva__gpu_solve_pivots(d, b, s);
     if (!st) st = sylva__gpu_copy_to_host(a->bad, ws + b->ws.bad, (size_t)d->nfronts * sizeof(int), s);
     if (!st) st = sylva__gpu_copy_to_host(a->badval, ws + b->ws.badval, (size_t)d->nfronts * sizeof(double), s);
+    if (!st) st = sylva__gpu_copy_to_host(a->plo, ws + b->ws.plo, (size_t)d->nfronts * sizeof(double), s);
+    if (!st) st = sylva__gpu_copy_to_host(a->phi, ws + b->ws.phi, (size_t)d->nfronts * sizeof(double), s);
     return st;
 }
 

@@ -56,28 +56,35 @@ static void gpu_status(const sylva__tile_args *a, int status)
 {
     if (status) sylva__numeric_task_error(a->num, status, sylva__last_error());
 }
+/* The worker's GPU context, at a tile task's start: the device memory
+ * sampled for the run's log (its buffers are allocated by now). */
+static sylva__gpu_context *context_at_start(const sylva__tile_args *a)
+{
+    sylva__task_log_sample(a->num, starpu_worker_get_id(), sylva__task_log_now(a->num));
+    return sylva__gpu_worker_context(starpu_worker_get_id());
+}
 static sylva__gpu_context *context(void) { return sylva__gpu_worker_context(starpu_worker_get_id()); }
 
 static void potrf_cuda(void *buffers[], void *cl_arg)
 {
     const sylva__tile_args *a = cl_arg;
-    gpu_status(a, sylva__gpu_tile_potrf(context(), NX(buffers[0]), PTR(buffers[0]), LD(buffers[0]),
+    gpu_status(a, sylva__gpu_tile_potrf(context_at_start(a), NX(buffers[0]), PTR(buffers[0]), LD(buffers[0]),
                                         sylva__buf_ptr(buffers[1]), (int64_t)sylva__buf_bytes(buffers[1]),
                                         a->front, a->col0));
 }
 static void trsm_cuda(void *buffers[], void *cl_arg)
 {
-    gpu_status(cl_arg, sylva__gpu_tile_trsm(context(), NX(buffers[1]), NY(buffers[1]), PTR(buffers[0]),
+    gpu_status(cl_arg, sylva__gpu_tile_trsm(context_at_start(cl_arg), NX(buffers[1]), NY(buffers[1]), PTR(buffers[0]),
                                             LD(buffers[0]), PTR(buffers[1]), LD(buffers[1])));
 }
 static void syrk_cuda(void *buffers[], void *cl_arg)
 {
-    gpu_status(cl_arg, sylva__gpu_tile_syrk(context(), NX(buffers[1]), NY(buffers[0]), PTR(buffers[0]),
+    gpu_status(cl_arg, sylva__gpu_tile_syrk(context_at_start(cl_arg), NX(buffers[1]), NY(buffers[0]), PTR(buffers[0]),
                                             LD(buffers[0]), PTR(buffers[1]), LD(buffers[1])));
 }
 static void gemm_cuda(void *buffers[], void *cl_arg)
 {
-    gpu_status(cl_arg, sylva__gpu_tile_gemm(context(), NX(buffers[2]), NY(buffers[2]), NY(buffers[0]),
+    gpu_status(cl_arg, sylva__gpu_tile_gemm(context_at_start(cl_arg), NX(buffers[2]), NY(buffers[2]), NY(buffers[0]),
                                             PTR(buffers[0]), LD(buffers[0]), PTR(buffers[1]),
                                             LD(buffers[1]), PTR(buffers[2]), LD(buffers[2])));
 }

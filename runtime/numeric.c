@@ -145,7 +145,7 @@ int sylva__numeric_factor(sylva__numeric *N, const void *A_values, int64_t nnz, 
     memset(N->front_info, 0, (size_t)(t->nfronts + 1) * sizeof *N->front_info);
     N->ok = 0;
     N->failed = N->error_set = 0;
-    N->logdet_known = 0;
+    N->logdet_known = N->pivots_known = 0;
     /* The room the reduction needs, had before the run: in a distributed
      * run a rank that could not get it must stop every rank now. */
     char *below = sylva__calloc((size_t)t->nfronts + 1, 1); /* a descendant failed */
@@ -364,11 +364,15 @@ int sylva__numeric_pivot_scan(sylva__numeric *N, int64_t *first_bad, double *val
     if (sylva__numeric_pivots_on_gpu(N)) {
         int *bad = sylva__malloc((size_t)t->nfronts + 1, sizeof *bad);
         double *val = sylva__malloc((size_t)t->nfronts + 1, sizeof *val);
-        int status = bad && val ? sylva__solve_gpu_pivots(N, bad, val)
-                                : sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory for the pivot check");
+        double *lo = sylva__malloc((size_t)t->nfronts + 1, sizeof *lo);
+        double *hi = sylva__malloc((size_t)t->nfronts + 1, sizeof *hi);
+        int status = bad && val && lo && hi
+                         ? sylva__solve_gpu_pivots(N, bad, val, lo, hi)
+                         : sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory for the pivot check");
         /* Records are in level order; a record's first column names its
          * front. A front with no failing pivot has its sum of log(pivot)
-         * in val: with every front so, the log-determinant is kept. */
+         * in val and its extreme pivots in lo, hi: with every front so,
+         * the log-determinant and the extremes (pivot_ratio.c) are kept. */
         const sylva__solve_desc *d = status ? NULL : &N->rt->gsolve->desc;
         double logs = 0;
         int all_good = d != NULL;
@@ -381,8 +385,11 @@ int sylva__numeric_pivot_scan(sylva__numeric *N, int64_t *first_bad, double *val
         }
         N->logdet = 2 * logs;
         N->logdet_known = all_good;
+        N->pivots_known = d && sylva__solve_pivot_extremes(d->nfronts, bad, lo, hi, &N->pivot_lo, &N->pivot_hi);
         free(bad);
         free(val);
+        free(lo);
+        free(hi);
         return status;
     }
     /* Several processes: each rank reads the fronts of its own groups (on

@@ -3,8 +3,10 @@
  * host (O(n), no copy: a CPU factorization's L is already there). In a
  * distributed run each rank scans its own fronts and the extremes are
  * combined exactly (positive doubles order as their bit patterns, so a max
- * over int64 does it). A factor whose L is on a GPU is not scanned here
- * (the GPU pivot-check kernel does not compute it yet): NaN. */
+ * over int64 does it). A factor whose L is on a GPU is not read here: its
+ * extremes are those the GPU pivot check found (numeric.c, from
+ * gpu_solve.cu's pivots kernel), and NaN when that check has not run
+ * since the factorization (several GPUs or processes: it runs later). */
 #include <math.h>
 #include <string.h>
 
@@ -24,10 +26,19 @@ static double double_of(int64_t b)
     return d;
 }
 
+/* The ratio of n pivots between lo and hi (NaN for none). */
+static double ratio_of(int64_t n, double lo, double hi)
+{
+    return n > 0 && hi > 0 && isfinite(lo) ? (lo / hi) * (lo / hi) : NAN;
+}
+
 int sylva__numeric_pivot_ratio(sylva__numeric *N, double *ratio)
 {
     *ratio = NAN;
-    if (N->on_device) return SYLVA_OK;
+    if (N->on_device) {
+        if (N->pivots_known) *ratio = ratio_of(N->plan->tree->n, N->pivot_lo, N->pivot_hi);
+        return SYLVA_OK;
+    }
     int dist = sylva__dist_size() > 1 && N->owner, me = sylva__dist_rank();
     double s;
     int status = sylva__numeric_own_to_host(N, &s);
@@ -53,6 +64,6 @@ int sylva__numeric_pivot_ratio(sylva__numeric *N, double *ratio)
         hi = double_of(ext[0]);
         lo = double_of(-ext[1]);
     }
-    if (t->n > 0 && hi > 0 && isfinite(lo)) *ratio = (lo / hi) * (lo / hi);
+    *ratio = ratio_of(t->n, lo, hi);
     return SYLVA_OK;
 }

@@ -188,6 +188,17 @@ typedef struct sylva__task_rec {
 /* The last run's tasks in completion order (count of them; dropped: records
  * lost for want of memory), NULL before the first run. */
 const sylva__task_rec *sylva__numeric_tasks(const sylva__numeric *N, int64_t *count, int64_t *dropped);
+/* One sample of the device memory StarPU had allocated on a GPU's memory
+ * node during a run (task_log.c): when (seconds since the run began), the
+ * GPU (index among the GPUs in use, and CUDA device number), bytes. */
+typedef struct sylva__mem_sample {
+    double t;
+    int gpu, device;
+    int64_t bytes;
+} sylva__mem_sample;
+/* The last run's samples in the order they were taken (count of them),
+ * NULL before the first run; none on a run without GPU workers. */
+const sylva__mem_sample *sylva__numeric_memory_samples(const sylva__numeric *N, int64_t *count);
 /* StarPU worker `id`: kind (1 GPU, 0 CPU), device number, name. */
 int sylva__runtime_worker(int id, int *kind, int *device, char *name, size_t size);
 
@@ -265,8 +276,9 @@ int sylva__numeric_solve_system(sylva__numeric *N, sylva_system sys, int64_t nrh
  * (L stays there), else summed on the host (L brought there first). */
 int sylva__numeric_logdet(sylva__numeric *N, double *logdet);
 /* (min_j L_jj / max_j L_jj)² of a factor whose pivots were checked
- * positive (pivot_ratio.c); NaN when L is on a GPU (not computed there).
- * Collective in a distributed run. */
+ * positive (pivot_ratio.c): read on the host, or for L on a GPU the
+ * extremes its GPU pivot check found (NaN when that check has not run
+ * since the factorization). Collective in a distributed run. */
 int sylva__numeric_pivot_ratio(sylva__numeric *N, double *ratio);
 /* L's values (plan layout) in host memory, brought there first; NULL on
  * failure. For tests that compare factors. */

@@ -65,6 +65,8 @@ struct sylva__numeric {
     int hold_worker;            /* the held GPU's worker, −1 when none (atomic: read without hold_lock) */
     int logdet_known;           /* logdet holds the last factorization's log-determinant */
     double logdet;              /* (from the pivot check on a GPU, which read every pivot) */
+    int pivots_known;           /* pivot_lo and pivot_hi hold the last factorization's extreme pivots */
+    double pivot_lo, pivot_hi;  /* (from the same check: the pivot ratio of L left on a GPU) */
     int pinned;                 /* values is page-locked (starpu_memory_pin) */
     int64_t *pin_runs;          /* distributed: the page-locked runs of this rank's L, (first, count) */
     int64_t npin_runs;          /* pairs in pin_runs */
@@ -466,9 +468,9 @@ typedef struct sylva__solve_gpu_args {
     int64_t host_ldb;
     double **group_L;          /* ngroups of room for the L slices' device pointers */
     double *omega;             /* nrhs of room (host) */
-    int pivots;                /* 1: only check the pivots into bad, badval (host, per record) */
+    int pivots;                /* 1: only check the pivots into bad, badval, plo, phi (host, per record) */
     int *bad;
-    double *badval;
+    double *badval, *plo, *phi;
     int status, steps;         /* results */
     double berr_before, berr_after, seconds_solve, seconds_refine, seconds_upload, seconds_download;
     int pin_how;               /* how the host block was copied (gpu_stage.h's SYLVA__PIN_*) */
@@ -521,9 +523,9 @@ void sylva__solve_gpu_unhold_all(void);
 int sylva__solve_gpu(sylva__numeric *N, const sylva__solve_request *q, int64_t nrhs, void *B,
                      int64_t ldb, sylva__solve_report *rep);
 /* The pivot check of a factor on the GPU: per front record of the solve
- * blob (level order), bad and badval as sylva__gpu_solve_pivots makes them
- * (host arrays of nfronts). */
-int sylva__solve_gpu_pivots(sylva__numeric *N, int *bad, double *badval);
+ * blob (level order), bad, badval, lo and hi as sylva__gpu_solve_pivots
+ * makes them (host arrays of nfronts). */
+int sylva__solve_gpu_pivots(sylva__numeric *N, int *bad, double *badval, double *lo, double *hi);
 /* 1 when that check can run on a GPU: double precision, the analysis'
  * layout (not a dynamic policy's run), all of L and a one-column solve's
  * workspace (the check's, solve_gpu.c) fit the device. */
@@ -559,6 +561,11 @@ void sylva__task_log_add(sylva__numeric *N, int64_t group, int kind);
  * (the direct factorization's groups: submitted and started at `start`). */
 double sylva__task_log_now(const sylva__numeric *N);
 void sylva__task_log_put(sylva__numeric *N, int64_t group, int kind, int worker, double start, double end);
+/* A sample of the device memory StarPU has allocated on `worker`'s memory
+ * node, at t (seconds since the log's start), when the worker is a GPU's;
+ * task starts (the CUDA codelets, once their buffers are allocated) and
+ * ends (sylva__task_log_add) take one, as does sylva__task_log_put. */
+void sylva__task_log_sample(sylva__numeric *N, int worker, double t);
 /* Callback of a tile task: logs it (kind from its codelet) for its group. */
 void sylva__tile_done(void *group_args);
 void sylva__task_log_free(sylva__task_log *log);

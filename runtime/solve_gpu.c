@@ -343,7 +343,7 @@ int sylva__solve_gpu(sylva__numeric *N, const sylva__solve_request *q, int64_t n
     return status;
 }
 
-int sylva__solve_gpu_pivots(sylva__numeric *N, int *bad, double *badval)
+int sylva__solve_gpu_pivots(sylva__numeric *N, int *bad, double *badval, double *lo, double *hi)
 {
     int worker = sylva__solve_gpu_worker(N, -1);
     if (worker < 0) return sylva__fail(SYLVA_ERR_RUNTIME, "pivot check on the GPU: no GPU worker");
@@ -357,6 +357,8 @@ int sylva__solve_gpu_pivots(sylva__numeric *N, int *bad, double *badval)
     a.pivots = 1;
     a.bad = bad;
     a.badval = badval;
+    a.plo = lo;
+    a.phi = hi;
     a.buf_B = a.buf_pattern = a.buf_avals = -1;
     a.group_L = sylva__calloc((size_t)ng + 1, sizeof *a.group_L);
     struct starpu_data_descr *descr = sylva__malloc((size_t)ng + 2, sizeof *descr);

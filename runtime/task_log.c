@@ -1,12 +1,17 @@
 /* task_log.c — every task of a factorization run as StarPU's task profiling
  * saw it (profiling is on from sylva_init, init.c): its group, kind,
  * worker, and its submission, input-fetch, start and end times, relative to
- * the run's start. Records are appended by the tasks' callbacks under the
- * log's lock, into an array reserved before the run and doubled when full;
- * a record that finds no memory is dropped and counted, never a failure of
- * the factorization. Nothing here times a kernel: the times are StarPU's,
- * or, for the direct factorization's groups (factorize_direct.c), the
- * device events it put between them.
+ * the run's start; and the device memory StarPU had allocated on each GPU
+ * over the run, sampled on the GPU's memory node at every GPU task's start
+ * (once its buffers are allocated) and end (starpu_memory_get_total less
+ * starpu_memory_get_available: what StarPU allocated there, its caches
+ * included, not other processes' memory). Records and samples are appended
+ * under the log's lock, into arrays reserved before the run and doubled
+ * when full; one that finds no memory is dropped (a record also counted),
+ * never a failure of the factorization. Nothing here times a kernel: the times are
+ * StarPU's, or, for the direct factorization's groups (factorize_direct.c),
+ * the device events it put between them (its memory, allocated before its
+ * first group and held to its end, is sampled when each group is put).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +22,8 @@ struct sylva__task_log {
     starpu_pthread_mutex_t lock;
     sylva__task_rec *rec;
     int64_t n, cap, dropped;
+    sylva__mem_sample *ms; /* device memory samples */
+    int64_t nms, capms;
     double t0; /* µs on StarPU's clock (that of the profiling dates) */
 };
 
@@ -36,7 +43,14 @@ int sylva__task_log_start(sylva__numeric *N, int64_t expected)
         L->rec = r;
         L->cap = want;
     }
-    L->n = L->dropped = 0;
+    int64_t want_ms = 2 * expected + 64; /* a start and an end per task */
+    if (L->capms < want_ms) {
+        sylva__mem_sample *m = realloc(L->ms, (size_t)want_ms * sizeof *m);
+        if (!m) return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory for the task log");
+        L->ms = m;
+        L->capms = want_ms;
+    }
+    L->n = L->dropped = L->nms = 0;
     L->t0 = starpu_timing_now();
     return SYLVA_OK;
 }
@@ -66,6 +80,28 @@ void sylva__task_log_add(sylva__numeric *N, int64_t group, int kind)
     if (L->n < L->cap) L->rec[L->n++] = r;
     else L->dropped++;
     STARPU_PTHREAD_MUTEX_UNLOCK(&L->lock);
+    sylva__task_log_sample(N, p->workerid, sylva__task_log_now(N));
+}
+
+void sylva__task_log_sample(sylva__numeric *N, int worker, double t)
+{
+    sylva__task_log *L = N ? N->log : NULL;
+    if (!L || worker < 0 || starpu_worker_get_type(worker) != STARPU_CUDA_WORKER) return;
+    unsigned node = starpu_worker_get_memory_node((unsigned)worker);
+    starpu_ssize_t total = starpu_memory_get_total(node), avail = starpu_memory_get_available(node);
+    if (total <= 0 || avail < 0 || avail > total) return; /* StarPU keeps no account of this node */
+    int dev = starpu_worker_get_devid(worker);
+    sylva__mem_sample s = {t, sylva__gpu_index(dev), dev, (int64_t)(total - avail)};
+    STARPU_PTHREAD_MUTEX_LOCK(&L->lock);
+    if (L->nms == L->capms) {
+        sylva__mem_sample *grown = realloc(L->ms, (size_t)(2 * L->capms) * sizeof *grown);
+        if (grown) {
+            L->ms = grown;
+            L->capms *= 2;
+        }
+    }
+    if (L->nms < L->capms) L->ms[L->nms++] = s; /* else a gap in the counter, not a lost task record */
+    STARPU_PTHREAD_MUTEX_UNLOCK(&L->lock);
 }
 
 double sylva__task_log_now(const sylva__numeric *N)
@@ -82,6 +118,7 @@ void sylva__task_log_put(sylva__numeric *N, int64_t group, int kind, int worker,
     if (L->n < L->cap) L->rec[L->n++] = r;
     else L->dropped++;
     STARPU_PTHREAD_MUTEX_UNLOCK(&L->lock);
+    sylva__task_log_sample(N, worker, end);
 }
 
 void sylva__tile_done(void *arg)
@@ -120,10 +157,17 @@ const sylva__task_rec *sylva__numeric_tasks(const sylva__numeric *N, int64_t *co
     return N->log ? N->log->rec : NULL;
 }
 
+const sylva__mem_sample *sylva__numeric_memory_samples(const sylva__numeric *N, int64_t *count)
+{
+    *count = N->log ? N->log->nms : 0;
+    return N->log ? N->log->ms : NULL;
+}
+
 void sylva__task_log_free(sylva__task_log *L)
 {
     if (!L) return;
     STARPU_PTHREAD_MUTEX_DESTROY(&L->lock);
+    free(L->ms);
     free(L->rec);
     free(L);
 }

@@ -27,7 +27,12 @@
 # lap2d5:1000) on the GPU under the library's tuning table and under
 # TUNED_DIR's, taking turns (TABLES_MODE: another --mode); table
 # tables.md (tuned / library).
-#   usage: scripts/gpu-solver.sh BUNDLE_DIR [kernels] [test] [sanitize] [solve] [bench] [analysis] [study] [multi] [tiles] [tables]
+# The report phase runs what a factorization reports beside its factor
+# (tests/gpu/test_gpu_report.c on the tasks and the direct path: the GPU
+# pivot ratio against the host's scan and the CPU's, the device memory
+# samples; tests/gpu/cli_gpu_report.sh: the singular warning from a GPU
+# run, traces with device memory counters).
+#   usage: scripts/gpu-solver.sh BUNDLE_DIR [kernels] [test] [sanitize] [solve] [bench] [analysis] [study] [multi] [tiles] [tables] [report]
 # BUNDLE_DIR: an unpacked gpu-bundle of build/bin, build/tests/gpu and
 # build/bench (docs/gpu.md). Environment: CUDSS_LIB (libcudss.so.1),
 # KERNEL_ARGS (e.g. --quick: the kernel tests' reduced sizes),
@@ -118,6 +123,20 @@ for p in $phases; do
       note "test_gpu_solver $(basename "${c%% *}") ${c#* }: rc=$rc ($(( $(date +%s) - s )) s)"
     done
     grep -E "CHECK|failures" "$OUT/solver-tests.log" | grep -v " 0 failures" | head -30 ;;
+  report)
+    for direct in 0 1; do
+      for c in "lap3d7:20" "$R/bcsstk14.mtx" "neumann1d:200 singular=1"; do
+        s=$(date +%s)
+        # shellcheck disable=SC2086
+        SYLVA_FACTOR_DIRECT=$direct timeout 240 "$B/bin/test_gpu_report" $c >> "$OUT/report-tests.log" 2>&1; rc=$?
+        note "test_gpu_report $(basename "${c%% *}") direct=$direct: rc=$rc ($(( $(date +%s) - s )) s)"
+      done
+    done
+    s=$(date +%s)
+    timeout 300 bash "$here/tests/gpu/cli_gpu_report.sh" "$B/bin/sylva" "$B/bin/sylva-gen" \
+      "$here/tests/study/check_trace.py" >> "$OUT/report-tests.log" 2>&1; rc=$?
+    note "cli_gpu_report.sh: rc=$rc ($(( $(date +%s) - s )) s) $(grep -m1 'cli_gpu_report:' "$OUT/report-tests.log")"
+    grep -E "CHECK|FAIL|failures" "$OUT/report-tests.log" | grep -v " 0 failures" | head -30 ;;
   sanitize)
     s=$(date +%s)
     timeout 300 "$CS" --tool memcheck --error-exitcode 9 --print-limit 20 \

@@ -5,7 +5,8 @@
  *     the layouts differ), the solve to c·n·ε, a refactorization too;
  *   - the run's batches (sylva_factor_batch_record): every front in exactly
  *     one, flops adding up, no batch holding a front and its parent, every
- *     batch measured (a worker, start ≤ end), the task records matching;
+ *     batch measured (a worker, start ≤ end), the task records matching,
+ *     and no device memory sample on a CPU run;
  *   - the GPU form of the run's plan (blobs built per batch, as a GPU run
  *     builds them when it cuts) run by the CPU twin of the GPU group run:
  *     one level per batch, and the same solution;
@@ -79,6 +80,11 @@ static void check_records(const sylva_factor_t *F, const sylva_factor_info *fi, 
     }
     sylva_task_record tr;
     CHECK(sylva_factor_task_record(F, tasks, &tr) == SYLVA_ERR_ARGUMENT, "%s: task past the last accepted", what);
+    /* A run on CPU workers has no device memory to sample. */
+    sylva_memory_sample ms;
+    if (fi->mode == SYLVA_MODE_CPU)
+        CHECK(sylva_factor_memory_sample_count(F) == 0 && sylva_factor_memory_sample(F, 0, &ms) == SYLVA_ERR_ARGUMENT,
+              "%s: %lld device memory samples on CPU workers", what, (long long)sylva_factor_memory_sample_count(F));
 }
 
 /* The run's plan in its GPU form, run by the twin (as test_gpu_plan.c). */

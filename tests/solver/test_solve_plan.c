@@ -6,7 +6,11 @@
  * lists of both sweeps (every item of every front once, each after what it
  * needs), then the blob run by the CPU twin of the GPU solve
  * (kernels/solve_items_cpu.c: the same items in the same order) on a CPU
- * factor, for 1 and 5 right-hand sides, to c·n·ε; and the residual on
+ * factor, for 1 and 5 right-hand sides, to c·n·ε; the GPU pivot check's
+ * twin (kernels/solve_pivots_cpu.c) on the same blob: no failing pivot,
+ * the extremes giving exactly the factorization's host pivot_ratio, the
+ * log sums the log-determinant to rounding, and a NaN pivot planted in a
+ * copy of L found where it is; and the residual on
  * A's permuted full pattern (frontal/full_pattern.c, the GPU residual's
  * input) against b − A x computed from A itself.
  *   test_solve_plan SPEC POLICY [small=N]
@@ -197,13 +201,14 @@ static void check_blob(const sylva__plan *pl, const sylva__gpu_solve_plan *gs)
         size_t vec = (size_t)t->n * 7 * sizeof(double);
         /* The forward's counters, then the backward's right after them
          * (sylva__gpu_solve_begin zeroes both at once). */
-        size_t start[] = {w.Lp, w.gbase, w.flow, w.flowb, w.bad, w.badval, w.x, w.b, w.r, w.d, w.omega};
+        size_t start[] = {w.Lp, w.gbase, w.flow, w.flowb, w.bad, w.badval, w.plo, w.phi, w.x, w.b, w.r, w.d, w.omega};
         size_t chunks = (7 + SYLVA_SOLVE_COLS - 1) / SYLVA_SOLVE_COLS;
         size_t flow = 3 * (size_t)d->nfronts * chunks + SYLVA_SOLVE_TICKETS;
         size_t flowb = (size_t)(3 * d->nfronts + (d->ntop_b > 0 ? t->n : 0)) * chunks + SYLVA_SOLVE_TICKETS;
         size_t size[] = {(size_t)d->nfronts * 8, (size_t)d->ngroups * 8, flow * 4, flowb * 4,
-                         (size_t)d->nfronts * 4, (size_t)d->nfronts * 8, vec, vec, vec, vec, 7 * 8};
-        int count = refine ? 11 : 7;
+                         (size_t)d->nfronts * 4, (size_t)d->nfronts * 8, (size_t)d->nfronts * 8,
+                         (size_t)d->nfronts * 8, vec, vec, vec, vec, 7 * 8};
+        int count = refine ? 13 : 9;
         CHECK(w.flowb == w.flow + flow * 4, "workspace: the backward's counters at %zu, not right after the "
               "forward's (%zu + %zu)", w.flowb, w.flow, flow * 4);
         for (int i = 0; i < count; i++) {
@@ -243,6 +248,59 @@ static double twin_solve(const sylva_matrix *A, const sylva__plan *pl, const syl
     free(Y);
     free(T);
     return e;
+}
+
+/* The pivot check's twin on the blob over L (host), against the host's
+ * pivot ratio and log-determinant; then over a copy of L with the middle
+ * record's middle pivot NaN, which it must find there and only there. */
+static void twin_pivots(const sylva__plan *pl, const sylva__gpu_solve_plan *gs, const double *L, double ratio,
+                        double logdet)
+{
+    const sylva__solve_desc *d = &gs->desc;
+    const int F = d->nfronts;
+    const int *m = AT(int, gs->blob, d->lay.m), *k = AT(int, gs->blob, d->lay.k);
+    const int *grp = AT(int, gs->blob, d->lay.group);
+    const int64_t *lofs = AT(int64_t, gs->blob, d->lay.lofs);
+    int64_t nl = pl->l_off[pl->tree->nfronts];
+    double **gbase = test_alloc((size_t)(pl->ngroups + 1) * sizeof *gbase);
+    double *C = test_alloc((size_t)(nl + 1) * sizeof *C);
+    int *bad = test_alloc((size_t)(F + 1) * sizeof *bad);
+    double *val = test_alloc((size_t)(F + 1) * sizeof *val), *lo = test_alloc((size_t)(F + 1) * sizeof *lo);
+    double *hi = test_alloc((size_t)(F + 1) * sizeof *hi);
+    const int pi = F / 2, pj = F > 0 ? k[pi] / 2 : 0; /* where pass 1 plants its NaN */
+    memcpy(C, L, (size_t)nl * sizeof *C);
+    if (F > 0) C[pl->l_off[pl->front_list[pl->group_ptr[grp[pi]]]] + lofs[pi] + pj + (int64_t)pj * m[pi]] = NAN;
+    for (int pass = 0; pass < 2 && F > 0; pass++) {
+        const double *base = pass ? C : L;
+        for (int64_t g = 0; g < pl->ngroups; g++)
+            gbase[g] = (double *)base + pl->l_off[pl->front_list[pl->group_ptr[g]]];
+        sylva__solve_pivots_cpu(d, gs->blob, gbase, bad, val, lo, hi);
+        double pmin, pmax, logs = 0;
+        int good = sylva__solve_pivot_extremes(F, bad, lo, hi, &pmin, &pmax), others = 0;
+        if (pass == 0) {
+            for (int i = 0; i < F; i++) {
+                CHECK(bad[i] == -1, "twin pivots: record %d has a bad pivot %d (%g)", i, bad[i], val[i]);
+                logs += val[i];
+            }
+            double r = (pmin / pmax) * (pmin / pmax);
+            CHECK(good && r == ratio, "twin pivots: extremes %.17g, %.17g give %.17g, the host pivot_ratio is %.17g",
+                  pmin, pmax, r, ratio);
+            CHECK(fabs(2 * logs - logdet) <= 1e-12 * (fabs(logdet) + (double)d->n),
+                  "twin pivots: 2 Σ log L_jj = %.17g, logdet %.17g", 2 * logs, logdet);
+            printf("twin pivots: %d fronts, pivots in [%.6e, %.6e], ratio %.6e\n", F, pmin, pmax, r);
+        } else {
+            for (int i = 0; i < F; i++) others += i != pi && bad[i] != -1;
+            CHECK(bad[pi] == pj && isnan(val[pi]) && !good && !others,
+                  "twin pivots: the NaN at record %d pivot %d reported as %d (%g), all good %d, %d others bad",
+                  pi, pj, bad[pi], val[pi], good, others);
+        }
+    }
+    free(gbase);
+    free(C);
+    free(bad);
+    free(val);
+    free(lo);
+    free(hi);
 }
 
 /* The residual on the full pattern, permuted and in the user's numbering,
@@ -304,7 +362,8 @@ int main(int argc, char **argv)
     sylva_analysis_t *an = NULL;
     sylva_factor_t *F = NULL;
     CHECK(sylva_analyze(A, &o, &an, NULL) == SYLVA_OK, "analyze: %s", sylva_last_error());
-    CHECK(an && sylva_factorize(an, A, &F, NULL) == SYLVA_OK, "factorize: %s", sylva_last_error());
+    sylva_factor_info info;
+    CHECK(an && sylva_factorize(an, A, &F, &info) == SYLVA_OK, "factorize: %s", sylva_last_error());
     if (F) {
         const sylva__plan *pl = sylva__numeric_plan(F->num); /* a dynamic policy's: its run's */
         sylva__gpu_solve_plan *gs = NULL;
@@ -312,6 +371,9 @@ int main(int argc, char **argv)
         const double *L = sylva__numeric_host_values(F->num);
         if (gs && L) {
             check_blob(pl, gs);
+            double logdet = NAN;
+            CHECK(sylva_logdet(F, &logdet) == SYLVA_OK, "logdet: %s", sylva_last_error());
+            twin_pivots(pl, gs, L, info.pivot_ratio, logdet);
             double e1 = twin_solve(A, pl, gs, L, 1), e5 = twin_solve(A, pl, gs, L, 5);
             const int *fi = AT(int, gs->blob, gs->desc.lay.fitems);
             int leaves = 0;

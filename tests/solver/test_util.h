@@ -1,6 +1,8 @@
 /* test_util.h — helpers shared by the solver tests: load a matrix from a
  * spec ("lap2d5:NX", "lap2d9:NX", "lap3d7:NX", "lap3d27:NX", "elast3d:NX",
- * cubes/squares of side NX, or a Matrix Market path), fresh random vectors
+ * cubes/squares of side NX, or a Matrix Market path; and "neumann1d:N",
+ * issue 36's singular 1-D Neumann Laplacian, which rounding lets factor),
+ * fresh random vectors
  * and blocks (seed printed), and the backward-error check ‖b−Ax‖∞/(‖A‖∞‖x‖∞+‖b‖∞) ≤ c·n·ε
  * that fails on NaN. Header-only: each test is one small program. */
 #ifndef SYLVA_TEST_UTIL_H
@@ -29,7 +31,33 @@ static inline unsigned test_seed(void)
 
 static inline double test_rand(void) { return 2.0 * rand() / (double)RAND_MAX - 1.0; }
 
-static inline int test_load(const char *spec, sylva_matrix **A) { return sylva_gen_from_spec(spec, A); }
+/* The 1-D Laplacian of n ≥ 2 points with Neumann ends (1 at both ends of
+ * the diagonal, 2 inside, −1 beside it): singular (the constants are its
+ * null space), lower CSC. */
+static inline int test_neumann1d(int64_t n, sylva_matrix **A)
+{
+    int64_t nnz = 2 * n - 1, *cp = malloc((size_t)(n + 1) * sizeof *cp), *ri = malloc((size_t)nnz * sizeof *ri);
+    double *v = malloc((size_t)nnz * sizeof *v);
+    int status = cp && ri && v ? SYLVA_OK : SYLVA_ERR_NO_MEMORY;
+    for (int64_t j = 0, p = 0; !status && j < n; j++) {
+        cp[j] = p;
+        ri[p] = j;
+        v[p++] = j == 0 || j == n - 1 ? 1 : 2;
+        if (j + 1 < n) ri[p] = j + 1, v[p++] = -1;
+        cp[j + 1] = p;
+    }
+    if (!status) status = sylva_matrix_from_csc(n, cp, ri, v, SYLVA_CSC_LOWER, A);
+    free(cp);
+    free(ri);
+    free(v);
+    return status;
+}
+
+static inline int test_load(const char *spec, sylva_matrix **A)
+{
+    if (!strncmp(spec, "neumann1d:", 10)) return test_neumann1d(strtoll(spec + 10, NULL, 10), A);
+    return sylva_gen_from_spec(spec, A);
+}
 
 /* count random values in [−1, 1] of dtype t (malloc'ed, one spare). */
 static inline void *test_random_block(sylva_dtype t, int64_t count)

@@ -15,8 +15,12 @@ each batch receives as many flows as the library says it has child
 batches. The critical path: a track of consecutive slices, as many as
 otherData says, ending with the run's last task, each naming a batch whose
 task slices are marked critical_path (and no others are). The waiting
-counters: one per worker, never negative, back to 0 at the end. Exit 0, or
-1 with the first failure."""
+counters: one per worker, never negative, back to 0 at the end. The device
+memory counters: one per GPU ("device memory GPU i (CUDA d)"), present
+exactly when GPU tasks ran (or a direct GPU run) and absent on a CPU run
+(otherData memory_samples 0 then), bytes whole and not negative, one
+event per instant in time order, no more events than memory_samples.
+Exit 0, or 1 with the first failure."""
 import json
 import sys
 
@@ -96,6 +100,10 @@ def main():
         for a, b in zip(evs, evs[1:]):
             if b["ts"] < a["ts"] + a["dur"] - 1e-3:
                 fail("slices overlap on track %s" % names[tid])
+    memory = {name: evs for name, evs in counters.items() if name.startswith("device memory GPU ")}
+    for name in memory:
+        del counters[name]
+    check_memory(trace, record, memory)
     check_dependencies(trace, slices, critical, flows, counters, names, workers, batches)
     if batches is not None:
         count = {}
@@ -112,6 +120,29 @@ def main():
             fail("slices of batches that do not exist")
     print("check_trace: %d workers, %d task slices, %d fetch slices, %d dependencies, critical path of %d: ok" %
           (workers, len(slices), len(fetches), len(flows), len(critical)))
+
+
+def check_memory(trace, record, memory):
+    samples = trace["otherData"].get("memory_samples")
+    if not isinstance(samples, int) or samples < 0:
+        fail("otherData memory_samples %r" % samples)
+    gpu_ran = record["workers"]["tasks_gpu"] > 0 or bool(record["workers"].get("direct"))
+    if gpu_ran != bool(memory):
+        fail("device memory counters %r on a run %s GPU tasks" % (sorted(memory), "with" if gpu_ran else "without"))
+    if not gpu_ran and samples != 0:
+        fail("%d memory samples on a run without GPU tasks" % samples)
+    if sum(len(evs) for evs in memory.values()) > samples:
+        fail("more device memory events than otherData's %d samples" % samples)
+    if len(memory) > record["runtime"]["gpus"]:
+        fail("%d device memory counters for %d GPUs" % (len(memory), record["runtime"]["gpus"]))
+    for name, evs in memory.items():
+        ts = [e["ts"] for e in evs]
+        if any(b <= a for a, b in zip(ts, ts[1:])) or min(ts) < 0:
+            fail("counter %s: times not increasing or negative" % name)
+        for e in evs:
+            b = e["args"].get("bytes")
+            if not isinstance(b, int) or b < 0:
+                fail("counter %s: bytes %r" % (name, b))
 
 
 def check_dependencies(trace, slices, critical, flows, counters, names, workers, batches):
