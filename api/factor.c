@@ -11,6 +11,7 @@
  * rank's (sylva__dist_agree).
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,11 +93,15 @@ static int run_factor(sylva_factor_t *F, const sylva_matrix *A, sylva_factor_inf
      * large for the task comes to the host, and L spread over several
      * GPUs is gathered on one (as the GPU solve needs it). */
     F->pivots_checked = 0;
+    double t_check = sylva__now();
     if (!status && (rep.mode == SYLVA_MODE_CPU || (rep.gpus == 1 && sylva__numeric_pivots_on_gpu(F->num)))) {
         status = sylva__check_pivots(an, F->num, &rep.failed_column, NULL);
         F->pivots_checked = 1;
     }
     double secs = sylva__now() - t0;
+    if (sylva__factor_phases_on())
+        fprintf(stderr, "sylva factorize: %.3f ms in all, the pivot check %.3f ms\n", 1e3 * secs,
+                1e3 * (sylva__now() - t_check));
     /* The pivot ratio: where L is on the host, read there (O(n),
      * collective when distributed); where it stayed on one GPU, the
      * extremes the GPU pivot check above found. A run whose check comes

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "gpu_direct.h"
+#include "gpu_solve.h"
 #include "gpu_tree.h"
 #include "runtime_internal.h"
 
@@ -67,6 +68,14 @@ struct sylva__factor_hold {
     size_t tg_at, items_at, pools_at, done_at, next_at, frun_at; /* byte offsets of the launches' tables */
     int epoch;                   /* the last run's done-word value */
     int handles;                 /* a large group: the context needs cuBLAS and cuSOLVER */
+    /* The pivot check, queued after the groups on the same stream (the
+     * solve plan's blob and a one-column solve workspace in the arena):
+     * its per-record answers wait here for sylva__factor_direct_pivots. */
+    size_t gsolve_at, pws_at;
+    sylva__solve_ws pws;
+    int *pbad;
+    double *pval, *plo, *phi;
+    int pivots_fresh;
     struct sylva__factor_hold *prev, *next;
 };
 
@@ -112,6 +121,10 @@ static void hold_free(sylva__factor_hold *h)
     free(h->run_item);
     free(h->run_max_m);
     free(h->tg);
+    free(h->pbad);
+    free(h->pval);
+    free(h->plo);
+    free(h->phi);
     free(h);
 }
 
@@ -228,12 +241,25 @@ static int hold_layout(sylva__numeric *N, sylva__factor_hold *h, int64_t nnz)
     at += ALIGN((size_t)(h->nruns + 1) * sizeof(int));
     h->frun_at = at;
     at += ALIGN((size_t)(pl->tree->nfronts + 1) * sizeof(int));
+    const sylva__solve_desc *sd = &N->rt->gsolve->desc;
+    h->gsolve_at = at;
+    at += ALIGN((size_t)sd->lay.bytes);
+    size_t nf = (size_t)sd->nfronts + 1;
+    h->pbad = sylva__malloc(nf, sizeof *h->pbad);
+    h->pval = sylva__malloc(nf, sizeof *h->pval);
+    h->plo = sylva__malloc(nf, sizeof *h->plo);
+    h->phi = sylva__malloc(nf, sizeof *h->phi);
+    if (!h->pbad || !h->pval || !h->plo || !h->phi)
+        return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory for the direct factorization");
     h->a_at = at;
     at += ALIGN((size_t)(nnz > 0 ? nnz : 1) * sizeof(double));
     h->cb_at = at;
     at += ALIGN((size_t)(cb_total > 0 ? cb_total : 1) * sizeof(double));
     h->work_at = at;
     at += ALIGN(N->work_bytes);
+    sylva__solve_ws_layout(sd, 1, 0, &h->pws);
+    h->pws_at = at;
+    at += ALIGN(h->pws.bytes);
     h->arena_bytes = at;
     return SYLVA_OK;
 }
@@ -362,6 +388,8 @@ static int upload_blobs(sylva__factor_hold *h, double *bytes)
             items[2 * e + 1] = i;
         }
     memcpy(host + h->pools_at, h->child_ptrs, (size_t)pl->dep_ptr[ng] * sizeof(double *));
+    const sylva__gpu_solve_plan *gs = h->N->rt->gsolve;
+    memcpy(host + h->gsolve_at, gs->blob, (size_t)gs->desc.lay.bytes);
     int *frun = (int *)(host + h->frun_at);
     for (int64_t f = 0; f < pl->tree->nfronts; f++) frun[f] = (int)h->run[pl->front_group[f]];
     int status = sylva__gpu_memcpy((void *)h->arena, host, total, 1);
@@ -434,6 +462,41 @@ static int run_groups(sylva__factor_hold *h)
     return status;
 }
 
+/* The pivot check on the run's stream, after the last group: every
+ * front's first bad pivot, log sum and extreme pivots (kernels/gpu_solve.h),
+ * copied back for sylva__factor_direct_pivots (the copies wait on the
+ * stream, so they end when the run does). */
+static int queue_pivots(sylva__factor_hold *h)
+{
+    const sylva__solve_desc *d = &h->N->rt->gsolve->desc;
+    char *ws = (char *)(h->arena + h->pws_at);
+    sylva__solve_bufs b = {.blob = (const void *)(h->arena + h->gsolve_at), .group_L = h->L, .work = ws,
+                           .ws = h->pws};
+    h->pivots_fresh = 0;
+    int st = sylva__gpu_solve_setup(d, &b, h->stream);
+    if (!st) st = sylva__gpu_solve_pivots(d, &b, h->stream);
+    size_t nf = (size_t)d->nfronts;
+    if (!st) st = sylva__gpu_copy_to_host(h->pbad, ws + h->pws.bad, nf * sizeof(int), h->stream);
+    if (!st) st = sylva__gpu_copy_to_host(h->pval, ws + h->pws.badval, nf * sizeof(double), h->stream);
+    if (!st) st = sylva__gpu_copy_to_host(h->plo, ws + h->pws.plo, nf * sizeof(double), h->stream);
+    if (!st) st = sylva__gpu_copy_to_host(h->phi, ws + h->pws.phi, nf * sizeof(double), h->stream);
+    h->pivots_fresh = st == SYLVA_OK;
+    return st;
+}
+
+int sylva__factor_direct_pivots(sylva__numeric *N, int *bad, double *badval, double *lo, double *hi)
+{
+    sylva__factor_hold *h = N->fhold;
+    if (!h || !h->pivots_fresh || !N->direct) return 0;
+    size_t nf = (size_t)N->rt->gsolve->desc.nfronts;
+    memcpy(bad, h->pbad, nf * sizeof *bad);
+    memcpy(badval, h->pval, nf * sizeof *badval);
+    memcpy(lo, h->plo, nf * sizeof *lo);
+    memcpy(hi, h->phi, nf * sizeof *hi);
+    h->pivots_fresh = 0;
+    return 1;
+}
+
 /* After the run: failures into front_info, times into rep and the log. */
 static int read_run(sylva__factor_hold *h, double t_queue, sylva__factor_report *rep)
 {
@@ -486,9 +549,10 @@ static int read_run(sylva__factor_hold *h, double t_queue, sylva__factor_report 
 }
 
 /* SYLVA_FACTOR_PHASES=1: each direct run prints where its host time went
- * (stderr, one line: the hold's making, the acquisitions of L, the
- * uploads and queueing, the wait and the reads, the releases). */
-static int phases_on(void)
+ * (stderr, one line: the preparation, StarPU's resume and the hold, the
+ * acquisitions of L, the uploads and queueing, the wait and the reads, the
+ * releases, StarPU's pause). */
+int sylva__factor_phases_on(void)
 {
     static int on = -1;
     if (on < 0) {
@@ -507,10 +571,12 @@ int sylva__factor_direct(sylva__numeric *N, const void *A_values, int64_t nnz, i
     if (!sylva__factor_direct_on() || mode != SYLVA_MODE_GPU || pl->dynamic || ng == 0 || N->precision != SYLVA_FLOAT64 ||
         sylva__dist_size() > 1 || sylva__runtime_gpus() != 1 || N->gpu_tile_rows > 0)
         return SYLVA_OK;
+    double ph[8] = {sylva__now()};
     for (int64_t g = 0; g < ng; g++) sylva__register_L_group(N, g, STARPU_MAIN_RAM);
     int status = sylva__factor_prepare_gpu(N, mode, nnz);
+    if (!status) status = sylva__solve_gpu_plan_ready(N); /* the pivot check's plan */
     if (status) return status;
-    double ph[6] = {sylva__now()};
+    ph[6] = sylva__now();
     sylva__runtime_hold(); /* StarPU's workers take part in allocations and acquisitions */
     sylva__factor_hold *h = NULL;
     int fresh = N->fhold == NULL;
@@ -543,21 +609,16 @@ int sylva__factor_direct(sylva__numeric *N, const void *A_values, int64_t nnz, i
                                                  h->stream);
         if (!status) status = run_groups(h);
         ph[3] = sylva__now();
+        if (!status) status = queue_pivots(h); /* waits for the stream */
         if (!status) status = read_run(h, t_queue, rep);
         sylva__gpu_device_leave(prev);
     }
     ph[4] = sylva__now();
     for (int64_t g = 0; g < acquired; g++) starpu_data_release_on_node(N->L[g], h->node);
     ph[5] = sylva__now();
-    if (phases_on())
-        fprintf(stderr,
-                "sylva direct%s: hold %.3f ms, acquire %.3f ms (%lld groups, %lld runs), upload+queue %.3f ms, "
-                "wait+read %.3f ms (GPU %.3f ms), release %.3f ms\n",
-                fresh ? " (first)" : "", 1e3 * (ph[1] - ph[0]), 1e3 * (ph[2] - ph[1]), (long long)ng,
-                (long long)h->nruns, 1e3 * (ph[3] - ph[2]), 1e3 * (ph[4] - ph[3]), 1e3 * rep->gpu_busy,
-                1e3 * (ph[5] - ph[4]));
     sylva__stats_read(rep);
     sylva__runtime_release();
+    ph[7] = sylva__now();
     uploaded += (double)nnz * sizeof(double);
     rep->bytes_to_device += uploaded;
     rep->tasks_gpu = rep->tasks_cpu = 0;
@@ -573,6 +634,13 @@ int sylva__factor_direct(sylva__numeric *N, const void *A_values, int64_t nnz, i
         rep->gpu[d].bytes_from_host += uploaded;
     }
     N->on_device = 1;
+    if (sylva__factor_phases_on())
+        fprintf(stderr,
+                "sylva direct%s: prepare %.3f ms, resume+hold %.3f ms, acquire %.3f ms (%lld groups, %lld runs), "
+                "upload+queue %.3f ms, wait+read %.3f ms (GPU %.3f ms), release %.3f ms, pause %.3f ms\n",
+                fresh ? " (first)" : "", 1e3 * (ph[6] - ph[0]), 1e3 * (ph[1] - ph[6]), 1e3 * (ph[2] - ph[1]),
+                (long long)ng, (long long)h->nruns, 1e3 * (ph[3] - ph[2]), 1e3 * (ph[4] - ph[3]),
+                1e3 * rep->gpu_busy, 1e3 * (ph[5] - ph[4]), 1e3 * (ph[7] - ph[5]));
     if (N->progress && !status) N->progress(N->progress_arg, "factorize", 1);
     return status;
 }

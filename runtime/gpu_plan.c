@@ -288,10 +288,25 @@ void sylva__gpu_plan_free(sylva__gpu_plan *gp)
     free(gp);
 }
 
+/* The largest front a tree launch takes: SYLVA_TREE_MAX_M, or the
+ * environment's SYLVA_TREE_M (1..SYLVA_TREE_MAX_M; read once), for
+ * measuring the trade between fewer launches and the shared memory of the
+ * largest front, which sets how many blocks share an SM. */
+static int tree_max_m(void)
+{
+    static int lim = -1;
+    if (lim < 0) {
+        const char *e = getenv("SYLVA_TREE_M");
+        int v = e ? atoi(e) : 0;
+        lim = v >= 1 && v <= SYLVA_TREE_MAX_M ? v : SYLVA_TREE_MAX_M;
+    }
+    return lim;
+}
+
 int sylva__gpu_group_tree_ok(const sylva__group_desc *d)
 {
     if (d->large || d->nfronts <= 0) return 0;
     for (int l = 0; l < d->nlevels; l++)
-        if (d->level_max_m[l] > SYLVA_TREE_MAX_M) return 0;
+        if (d->level_max_m[l] > tree_max_m()) return 0;
     return 1;
 }

@@ -38,7 +38,8 @@ void sylva__gpu_plan_free(sylva__gpu_plan *gp);
 int sylva__gpu_group_build(const sylva__plan *plan, int64_t g, sylva__group_desc *d, void **blob,
                            void **levels);
 /* 1 when a tree launch (kernels/gpu_tree.h) may take the group: not large,
- * at least one front, every front m ≤ SYLVA_TREE_MAX_M. */
+ * at least one front, every front m ≤ SYLVA_TREE_MAX_M (or the lower
+ * limit SYLVA_TREE_M in the environment). */
 int sylva__gpu_group_tree_ok(const sylva__group_desc *d);
 
 #endif

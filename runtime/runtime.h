@@ -260,6 +260,9 @@ int sylva__numeric_pivot_scan(sylva__numeric *N, int64_t *first_bad, double *val
 /* 1 when the pivot scan reads L on the GPU where it is (a single
  * process, L on a GPU with room for the scan's task). */
 int sylva__numeric_pivots_on_gpu(sylva__numeric *N);
+/* 1 with SYLVA_FACTOR_PHASES=1 (read once): factorizations print where
+ * their time went on stderr (docs/gpu.md, "The tree launch"). */
+int sylva__factor_phases_on(void);
 /* 1 when N keeps A's values. */
 int sylva__numeric_refinable(const sylva__numeric *N);
 /* 1 when L's valid copy is on a GPU. */

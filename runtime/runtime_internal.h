@@ -273,6 +273,10 @@ void sylva__factor_direct_free(sylva__numeric *N);
 /* 1 when the direct factorization (and the pivot check on the direct
  * solve's hold) may run: SYLVA_FACTOR_DIRECT=1. */
 int sylva__factor_direct_on(void);
+/* The pivot check that the last direct factorization of N queued after its
+ * groups (per solve-plan record, as sylva__solve_gpu_pivots gives them):
+ * 1 and the arrays filled once per factorization, else 0. */
+int sylva__factor_direct_pivots(sylva__numeric *N, int *bad, double *badval, double *lo, double *hi);
 void sylva__factor_direct_free_all(void);
 
 /* The same for a dynamic policy (factorize_ready.c): batches cut at run
@@ -526,6 +530,9 @@ int sylva__solve_gpu(sylva__numeric *N, const sylva__solve_request *q, int64_t n
  * blob (level order), bad, badval, lo and hi as sylva__gpu_solve_pivots
  * makes them (host arrays of nfronts). */
 int sylva__solve_gpu_pivots(sylva__numeric *N, int *bad, double *badval, double *lo, double *hi);
+/* The GPU solve's plan of N's analysis (built once; the direct
+ * factorization's pivot check uses it). */
+int sylva__solve_gpu_plan_ready(sylva__numeric *N);
 /* 1 when that check can run on a GPU: double precision, the analysis'
  * layout (not a dynamic policy's run), all of L and a one-column solve's
  * workspace (the check's, solve_gpu.c) fit the device. */

@@ -343,8 +343,13 @@ int sylva__solve_gpu(sylva__numeric *N, const sylva__solve_request *q, int64_t n
     return status;
 }
 
+int sylva__solve_gpu_plan_ready(sylva__numeric *N) { return prepare(N, 0); }
+
 int sylva__solve_gpu_pivots(sylva__numeric *N, int *bad, double *badval, double *lo, double *hi)
 {
+    /* A direct factorization checked its pivots already, on its own
+     * stream after its groups (factorize_direct.c): no hold, no task. */
+    if (sylva__factor_direct_pivots(N, bad, badval, lo, hi)) return SYLVA_OK;
     int worker = sylva__solve_gpu_worker(N, -1);
     if (worker < 0) return sylva__fail(SYLVA_ERR_RUNTIME, "pivot check on the GPU: no GPU worker");
     int status = prepare(N, 0);
