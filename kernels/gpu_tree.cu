@@ -28,11 +28,24 @@ __device__ __forceinline__ void st_release(int *p, int v)
     asm volatile("st.release.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
+/* A wait longer than this (ns of the GPU's global timer) means the work
+ * list or the child lists are wrong: the front is recorded as failed with
+ * pivot 0 (never a real pivot) and goes on, so the run ends and reports it
+ * instead of hanging. */
+#define TREE_WAIT_NS 30000000000ull
+
+__device__ __forceinline__ unsigned long long global_ns()
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
 /* Front record i of group G into sA (packed lower, m(m+1)/2 scalars, zero
  * first): A's entries, then every child's CB once its done word says so. */
 template <int DIM>
 __device__ __forceinline__ void assemble(const sylva__tree_launch &t, const sylva__tree_group &G, int i, int m,
-                                         double *sA)
+                                         double *sA, sylva__gpu_failures *fail)
 {
     constexpr int NT = DIM * DIM, NW = NT / 32;
     const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
@@ -45,7 +58,19 @@ __device__ __forceinline__ void assemble(const sylva__tree_launch &t, const sylv
         for (int c = c0 + lane; c < c1; c += 32) {
             const int64_t ch = ch_front[c];
             if (__ldg(t.front_run + ch) != t.run) continue; /* done before the launch */
-            while (ld_acquire(t.done + ch) != t.epoch) __nanosleep(32);
+            unsigned long long t0 = 0;
+            for (unsigned polls = 0; ld_acquire(t.done + ch) != t.epoch; polls++) {
+                if (polls == 0) t0 = global_ns();
+                if ((polls & 1023) == 1023 && global_ns() - t0 > TREE_WAIT_NS) {
+                    const int slot = atomicAdd(&fail->count, 1);
+                    if (slot < SYLVA__GPU_MAX_FAILURES) {
+                        fail->front[slot] = SYLVA_BLOB(int64_t, blob, lay.front_id)[i];
+                        fail->pivot[slot] = 0;
+                    }
+                    break;
+                }
+                __nanosleep(32);
+            }
         }
     }
     for (int j = tid; j < m * (m + 1) / 2; j += NT) sA[j] = 0.0;
@@ -110,7 +135,7 @@ __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 12) tree_kernel(sylv
         const sylva__tree_group &G = t.groups[gi];
         const void *blob = G.blob;
         const int m = SYLVA_BLOB(int, blob, G.lay.m)[i], k = SYLVA_BLOB(int, blob, G.lay.k)[i];
-        assemble<DIM>(t, G, i, m, sA);
+        assemble<DIM>(t, G, i, m, sA, fail);
         const int info = k > 0 ? fused_factor_packed<double, DIM, 4, PB, MMA>(sA, m, k, [] {}) : 0;
         const int64_t fid = SYLVA_BLOB(int64_t, blob, G.lay.front_id)[i];
         if (info) {

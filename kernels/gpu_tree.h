@@ -23,7 +23,10 @@
  * reads or writes (runtime/factorize_direct.c lays out the arena so,
  * batching/plan_arena.c). A failed pivot is appended to ctx's failure list
  * (front, pivot) and the front's done word is still published: fronts above
- * it compute garbage that the caller ignores, as on the group path. double
+ * it compute garbage that the caller ignores, as on the group path. A
+ * front that waits for a child for ~30 s (a wrong work list: a bug) is
+ * recorded with pivot 0 and goes on, so the launch ends instead of hanging;
+ * the caller reports such a record as an error. double
  * only. Without CUDA the GPU entry point returns SYLVA_ERR_UNSUPPORTED;
  * the CPU twin (tree_cpu.c) is always built.
  */

@@ -522,6 +522,13 @@ static int read_run(sylva__factor_hold *h, double t_queue, sylva__factor_report 
                                  SYLVA__GPU_MAX_FAILURES);
     }
     for (int i = 0; !status && i < count; i++) {
+        if (pv[i] == 0) { /* a tree launch's wait that never ended (gpu_tree.h) */
+            status = sylva__fail(SYLVA_ERR_RUNTIME,
+                                 "tree launch: front %lld waited ~30 s for a child that never finished "
+                                 "(a wrong work list; set SYLVA_TREE_LAUNCH=0 to go around it)",
+                                 (long long)fr[i]);
+            break;
+        }
         int *fi = &N->front_info[fr[i]];
         if (*fi <= 0 || pv[i] < *fi) *fi = pv[i];
     }

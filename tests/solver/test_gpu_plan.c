@@ -7,7 +7,8 @@
  * apart, freed ones reused; the arena poisoned with NaN first), which must
  * give the same factor bit for bit; and again with runs of small groups
  * through the tree launch's twin (kernels/tree_cpu.c) in a random order in
- * which children come first, on the arena with runs
+ * which children come first (every other run in the work list's own
+ * order), on the arena with runs
  * (sylva__plan_cb_arena_runs), which must give that factor bit for bit
  * too. The
  * factor it makes must solve A x = b to c·n·ε, have the log-determinant the
@@ -123,9 +124,11 @@ static int64_t run_twin(const sylva__plan *pl, const sylva__gpu_plan *gp, const 
                 front_run[((const int64_t *)((const char *)G->blob + G->lay.front_id))[items[2 * e + 1]]] = (int)run[g];
             }
             sylva__tree_launch tl = {tg, items, n, max_m, NULL, done, front_run, (int)run[g], 1, A};
-            random_order(&tl, t->nfronts, order);
-            CHECK(sylva__tree_factor_cpu(&tl, order, info) == SYLVA_OK, "tree run %lld: %s", (long long)run[g],
-                  sylva_last_error());
+            /* Every other run in the work list's own order (the order the
+             * blocks claim items in; it must put children first too). */
+            if (runs % 2) random_order(&tl, t->nfronts, order);
+            CHECK(sylva__tree_factor_cpu(&tl, runs % 2 ? order : NULL, info) == SYLVA_OK, "tree run %lld: %s",
+                  (long long)run[g], sylva_last_error());
             runs++;
             g = end;
             continue;
