@@ -131,6 +131,7 @@ __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 12) tree_kernel(sylv
         __syncthreads();
         const int e = s_item;
         if (e >= t.nitems) break;
+        const unsigned long long t_claim = t.gtime ? global_ns() : 0;
         const int gi = t.items[2 * e], i = t.items[2 * e + 1];
         const sylva__tree_group &G = t.groups[gi];
         const void *blob = G.blob;
@@ -154,7 +155,13 @@ __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 12) tree_kernel(sylv
         }
         __threadfence();
         __syncthreads(); /* every store fenced; sA free for the next front */
-        if (tid == 0) st_release(t.done + fid, t.epoch);
+        if (tid == 0) {
+            st_release(t.done + fid, t.epoch);
+            if (t.gtime) {
+                atomicMin(t.gtime + 2 * gi, t_claim);
+                atomicMin(t.gtime + 2 * gi + 1, ~global_ns());
+            }
+        }
     }
 }
 
@@ -191,6 +198,12 @@ extern "C" int sylva__tree_factor_gpu(sylva__gpu_context *ctx, const sylva__tree
                            SYLVA_TREE_MAX_M);
     int rc = sylva__gpu_zero(t->next, sizeof(int), s);
     if (rc != SYLVA_OK) return rc;
+    if (t->gtime && t->g1 > t->g0) {
+        cudaError_t e = cudaMemsetAsync(t->gtime + 2 * t->g0, 0xff,
+                                        (size_t)(t->g1 - t->g0) * 2 * sizeof(unsigned long long), s);
+        if (e != cudaSuccess) return sylva__fail(SYLVA_ERR_RUNTIME, "tree launch: cudaMemsetAsync: %s",
+                                                 cudaGetErrorString(e));
+    }
     const sylva__kernel_tuning *tu = &ctx->tuning;
     const bool small = t->max_m <= tu->fused_small_m || tu->fused_threads == 64;
     const bool mma = t->max_m > tu->fused_mma_min_m;

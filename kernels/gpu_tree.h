@@ -70,6 +70,11 @@ typedef struct sylva__tree_launch {
                                         groups outside runs are done before it starts (stream order) */
     int epoch;                       /* this run's value of a done word (never 0) */
     const double *A;                 /* A's values */
+    unsigned long long *gtime;       /* device, or NULL: per group g of the launch, [2g] the
+                                        earliest claim of one of its fronts and [2g + 1] the
+                                        bitwise NOT of the latest end (the GPU's global timer,
+                                        ns); the launch sets them to all ones first */
+    int g0, g1;                      /* the launch's groups are g0..g1−1 (gtime's range) */
 } sylva__tree_launch;
 
 /* Queue the launch on stream s (nothing waits). Returns 0, or

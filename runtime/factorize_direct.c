@@ -72,6 +72,8 @@ struct sylva__factor_hold {
      * solve plan's blob and a one-column solve workspace in the arena):
      * its per-record answers wait here for sylva__factor_direct_pivots. */
     size_t gsolve_at, pws_at;
+    size_t gtime_at;             /* the tree launches' per-group device times (per-group marks only) */
+    unsigned long long *gtime;   /* their host copy (2 per group) */
     sylva__solve_ws pws;
     int *pbad;
     double *pval, *plo, *phi;
@@ -121,6 +123,7 @@ static void hold_free(sylva__factor_hold *h)
     free(h->run_item);
     free(h->run_max_m);
     free(h->tg);
+    free(h->gtime);
     free(h->pbad);
     free(h->pval);
     free(h->plo);
@@ -251,6 +254,10 @@ static int hold_layout(sylva__numeric *N, sylva__factor_hold *h, int64_t nnz)
     h->phi = sylva__malloc(nf, sizeof *h->phi);
     if (!h->pbad || !h->pval || !h->plo || !h->phi)
         return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory for the direct factorization");
+    h->gtime_at = at;
+    at += ALIGN((size_t)(ng + 1) * 2 * sizeof(unsigned long long));
+    h->gtime = sylva__malloc((size_t)(ng + 1) * 2, sizeof *h->gtime);
+    if (!h->gtime) return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory for the direct factorization");
     h->a_at = at;
     at += ALIGN((size_t)(nnz > 0 ? nnz : 1) * sizeof(double));
     h->cb_at = at;
@@ -440,6 +447,9 @@ static int run_groups(sylva__factor_hold *h)
                 .run = (int)r,
                 .epoch = h->epoch,
                 .A = (const double *)(h->arena + h->a_at),
+                .gtime = per_group ? (unsigned long long *)(h->arena + h->gtime_at) : NULL,
+                .g0 = (int)g,
+                .g1 = (int)next,
             };
             status = sylva__tree_factor_gpu(h->ctx, &t, h->stream);
         } else {
@@ -540,15 +550,35 @@ static int read_run(sylva__factor_hold *h, double t_queue, sylva__factor_report 
     if (!status && h->nmarks == ng + 1) {
         rep->gpu_seconds[0] = rep->gpu_seconds[1] = 0;
         double t_prev = 0;
+        if (h->nruns > 0)
+            status = sylva__gpu_copy_to_host(h->gtime, (const void *)(h->arena + h->gtime_at),
+                                             (size_t)ng * 2 * sizeof *h->gtime, h->stream);
         for (int64_t g = 0; g < ng && !status;) {
-            /* A tree launch's groups share its interval (marked at its end). */
             int64_t end = h->run[g] >= 0 ? h->run_end[h->run[g]] : g + 1;
             double t = 0;
             status = sylva__gpu_marks_seconds(h->marks, 0, (int)end, &t);
             rep->gpu_seconds[pl->large[g] != 0] += t - t_prev;
-            for (; g < end; g++)
+            if (h->run[g] < 0) {
                 sylva__task_log_put(N, g, pl->large[g] ? SYLVA_TASK_FRONT : SYLVA_TASK_BATCH, h->worker,
                                     t_queue + t_prev, t_queue + t);
+                g = end;
+            } else {
+                /* A tree launch's groups: from the first claim of one of
+                 * their fronts to the last end (the GPU's global timer),
+                 * placed from the launch's earliest claim at the mark
+                 * before it, and clipped to the mark after it. */
+                unsigned long long base = ~0ull;
+                for (int64_t r = g; r < end; r++)
+                    if (h->gtime[2 * r] < base) base = h->gtime[2 * r];
+                for (; g < end; g++) {
+                    double s0 = t_prev + 1e-9 * (double)(h->gtime[2 * g] - base);
+                    double s1 = t_prev + 1e-9 * (double)(~h->gtime[2 * g + 1] - base);
+                    if (h->gtime[2 * g] == ~0ull) s0 = s1 = t_prev; /* a group without a front (none) */
+                    if (s1 > t) s1 = t;
+                    if (s0 > s1) s0 = s1;
+                    sylva__task_log_put(N, g, SYLVA_TASK_BATCH, h->worker, t_queue + s0, t_queue + s1);
+                }
+            }
             t_prev = t;
         }
     }

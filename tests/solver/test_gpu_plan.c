@@ -123,7 +123,7 @@ static int64_t run_twin(const sylva__plan *pl, const sylva__gpu_plan *gp, const 
                 const sylva__tree_group *G = &tg[items[2 * e]];
                 front_run[((const int64_t *)((const char *)G->blob + G->lay.front_id))[items[2 * e + 1]]] = (int)run[g];
             }
-            sylva__tree_launch tl = {tg, items, n, max_m, NULL, done, front_run, (int)run[g], 1, A};
+            sylva__tree_launch tl = {tg, items, n, max_m, NULL, done, front_run, (int)run[g], 1, A, NULL, (int)g, (int)end};
             /* Every other run in the work list's own order (the order the
              * blocks claim items in; it must put children first too). */
             if (runs % 2) random_order(&tl, t->nfronts, order);
