@@ -108,14 +108,20 @@ int cli_cmd_factor(const cli_args *a)
     if ((status = cli_check_overlaps(a)) || (status = cli_check_output("--json", a->json)))
         return cli_fail(status);
     if ((status = cli_check_outputs(a))) return finish(a, &r, status);
-    /* The runtime first: under mpirun only rank 0 reads, and its outcome
+    /* One process: the runtime (StarPU, CUDA) starts on a thread of its
+     * own beside the read and the analysis, which waits for it before its
+     * plan. Under mpirun it starts here: only rank 0 reads, and its outcome
      * is every rank's (sylva_agree); the others follow each collective
      * call with no data of their own. */
-    if ((status = sylva_init(&a->opts))) goto out;
-    sylva_runtime_query(&r.ri);
-    /* An explicit request for GPUs that are not there fails before any work. */
-    if ((status = cli_agree(cli_check_gpus(a)))) goto out;
-    int root = r.ri.rank == 0;
+    int on_thread = 0;
+    if ((status = sylva_init_begin(&a->opts, &on_thread))) goto out;
+    /* An explicit request for GPUs that are not there fails before any
+     * work once the runtime has started: here, or after the analysis. */
+    if (!on_thread) {
+        sylva_runtime_query(&r.ri);
+        if ((status = cli_agree(cli_check_gpus(a)))) goto out;
+    }
+    int root = on_thread || r.ri.rank == 0;
     double t0 = sylva_wtime();
     if (root) status = cli_read_matrix(a, &A, &r.input);
     r.t_read = sylva_wtime() - t0;
@@ -126,7 +132,14 @@ int cli_cmd_factor(const cli_args *a)
     if (root && !status) status = cli_make_rhs(a, A, &B, &r.nrhs, r.rhs, sizeof r.rhs);
     r.t_rhs = sylva_wtime() - t0;
     if ((status = cli_agree(status))) goto out;
-    if ((status = cli_analysis_step(a, A, &an, &r.ai, &r.output_failed))) goto out;
+    status = cli_analysis_step(a, A, &an, &r.ai, &r.output_failed);
+    /* The start has ended (the analysis waited for it): its outcome. */
+    int started = sylva_init_wait(&r.t_startup, &r.t_startup_wait);
+    if (status || (status = started)) goto out;
+    if (on_thread) {
+        sylva_runtime_query(&r.ri);
+        if ((status = cli_check_gpus(a))) goto out;
+    }
     cli_progress_end();
     if (a->opts.verbose && root) cli_verbose_analysis(a, &r.ai);
     /* The plan's batches now (a failed factorization still leaves them),
