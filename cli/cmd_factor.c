@@ -11,7 +11,9 @@
  * single the factor and the solves run in float on double right-hand
  * sides (mixed precision: residuals and the solution in double, so
  * --refine reaches double accuracy); the backward error is measured
- * against the double matrix read from the file. */
+ * against the double matrix read from the file. The runtime starts on a
+ * thread beside the read and the analysis (one process); at exit the host
+ * memory the OS frees is left to it (leave). */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -91,6 +93,32 @@ static void explain_not_spd(const cli_args *a, const factor_report *r)
                 a->read.symmetric_both == SYLVA_BOTH_SUM ? "sum" : a->read.symmetric_both == SYLVA_BOTH_LOWER ? "lower" : "average");
     fprintf(stderr, "       Likely causes: the matrix is indefinite or singular, or a sign convention (-A is SPD)%s.\n",
             r->input.asymmetric > 0 ? ", or the symmetrization changed it" : "");
+}
+
+/* The command's exit: its outputs are written (finish) and durable (each
+ * written to a temporary, synced and renamed: core/out_file.c), so host
+ * memory that the OS frees at exit is not freed here — the matrix, the
+ * right-hand sides, the solution, the analysis (its tree and plan): they
+ * are left in `left`, static, so that ASan's leak check and valgrind see
+ * them reachable, not lost. The factor is still freed (its StarPU data
+ * must be unregistered before StarPU's shutdown, which warns otherwise)
+ * and the runtime stopped (StarPU saves there the performance models its
+ * GPU scheduler learns from). */
+static volatile struct { /* volatile: the stores stay, though nothing reads them */
+    sylva_matrix *A;
+    sylva_analysis_t *an;
+    double *B, *X, *berr_columns;
+    sylva_rank_info *ranks;
+} left;
+
+static void leave(sylva_matrix *A, sylva_analysis_t *an, double *B, double *X, factor_report *r)
+{
+    left.A = A;
+    left.an = an;
+    left.B = B;
+    left.X = X;
+    left.berr_columns = r->berr_columns;
+    left.ranks = r->ranks;
 }
 
 int cli_cmd_factor(const cli_args *a)
@@ -230,13 +258,8 @@ out:;
     cli_progress_end();
     int code = finish(a, &r, status);
     if (status == SYLVA_ERR_NOT_SPD && r.fi.failed_column >= 0 && root_rank(&r)) explain_not_spd(a, &r);
-    free(B);
-    free(X);
-    free(r.berr_columns);
-    free(r.ranks);
+    leave(A, an, B, X, &r);
     sylva_factor_free(F);
-    sylva_analysis_free(an);
-    sylva_matrix_free(A);
     sylva_finalize();
     return code;
 }

@@ -45,7 +45,8 @@ static void join_locked(void)
     if (!pending) return;
     double t0 = sylva__now();
     pthread_join(thread, NULL);
-    waited += sylva__now() - t0;
+    /* Until the start's end: the thread's own exit is not the start's. */
+    if (t_end > t0) waited += t_end - t0;
     pending = 0;
 }
 
