@@ -8,17 +8,21 @@
  * start is kept (its status and message) and returned by every call that
  * needs the runtime until sylva_init, sylva_init_begin or sylva_finalize.
  * A distributed run, or one already running, starts in the calling thread
- * (MPI is initialized by the thread that will use it).
+ * (MPI is initialized by the thread that will use it). Nothing the start
+ * runs on StarPU's own threads may query the runtime (it would wait for the
+ * start it is part of); the start's own thread is exempt.
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "runtime_internal.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_t thread;
 static int pending;          /* a thread runs (or ran) the start and is not joined yet */
+static pid_t begun_by;       /* the process that made it */
 static int failed;           /* the start's status, kept until the next start or stop */
 static char message[1024];   /* and its message */
 static double t_begin, t_end; /* the start's begin and end (sylva__now) */
@@ -39,10 +43,17 @@ static void *start_main(void *arg)
     return NULL;
 }
 
-/* Join a thread under way; the lock is held. */
+/* Join a thread under way; the lock is held. A fork() child has no such
+ * thread (only the caller's is copied): it does not wait for one, and what
+ * the parent's start had done by the fork is the child's (init.c's fork
+ * checks then refuse the parent's runtime). */
 static void join_locked(void)
 {
     if (!pending) return;
+    if (getpid() != begun_by) {
+        pending = 0;
+        return;
+    }
     double t0 = sylva__now();
     pthread_join(thread, NULL);
     /* Until the start's end: the thread's own exit is not the start's. */
@@ -72,6 +83,7 @@ int sylva__runtime_begin(const sylva_options *opts, int allow_thread, int *on_th
         start_opts.policy = NULL;
         start_opts.user_perm = NULL;
         start_opts.progress = NULL;
+        begun_by = getpid();
         here = pthread_create(&thread, NULL, start_main, NULL) != 0; /* no thread: start here */
     }
     if (here) {

@@ -8,9 +8,12 @@
  * sylva_init_begin starts it on a thread beside an analysis, which waits
  * for it (the start's times add up), and a start that fails on its thread
  * is the failure of every call needing the runtime, with its message,
- * until sylva_finalize. */
+ * until sylva_finalize; a child forked during the start does not wait for
+ * a thread it does not have. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "sylva.h"
@@ -45,6 +48,18 @@ static void begun_beside(const sylva_options *o)
     double t0 = sylva_wtime();
     CHECK(sylva_init_begin(o, &on_thread) == SYLVA_OK && on_thread == 1, "begin: %s (on_thread %d)",
           sylva_last_error(), on_thread);
+    /* A child forked now has no start thread to wait for: it must not
+     * hang, and the parent's runtime is not its own. */
+    pid_t child = fork();
+    if (child == 0) {
+        sylva_runtime_info cri;
+        int cst = sylva_runtime_query(&cri);
+        sylva_finalize();
+        _exit(cst == SYLVA_OK ? 1 : 0);
+    }
+    int ws = 0;
+    CHECK(child > 0 && waitpid(child, &ws, 0) == child && WIFEXITED(ws) && WEXITSTATUS(ws) == 0,
+          "a child forked during the start: status %d", ws);
     int64_t colptr[] = {0, 2, 4, 5}, rowind[] = {0, 1, 1, 2, 2};
     double values[] = {4, -1, 4, -1, 4};
     sylva_matrix *A = NULL;
