@@ -72,7 +72,10 @@ fi
 cmake_extra=(-DSYLVA_BUILD_BENCH=$([ $dev = 1 ] && echo ON || echo OFF))
 if [ $cuda = 1 ]; then
   # A prefix built before StarPU-MPI was enabled lacks libstarpumpi: rebuild it.
-  if [ ! -e "$starpu_prefix/lib/libstarpu-1.3.so" ] || [ ! -e "$starpu_prefix/lib/libstarpumpi-1.3.so" ]; then
+  # One that links cuBLAS or cuSPARSE (built before build-starpu-cuda.sh opened
+  # cuBLAS at run time) maps them in CPU runs too: rebuild it.
+  if [ ! -e "$starpu_prefix/lib/libstarpu-1.3.so" ] || [ ! -e "$starpu_prefix/lib/libstarpumpi-1.3.so" ] ||
+     readelf -d "$starpu_prefix/lib/libstarpu-1.3.so" | grep -Eq "NEEDED.*lib(cublas|cusparse)"; then
     bash "$here/scripts/build-starpu-cuda.sh" "$starpu_prefix"
   fi
   export PKG_CONFIG_PATH="$starpu_prefix/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"

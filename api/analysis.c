@@ -146,7 +146,6 @@ int sylva__analyze_one(const sylva_matrix *A, const sylva_options *opts, sylva_a
         status = sylva__fail(SYLVA_ERR_ARGUMENT, "unknown precision %d", (int)an->opts.precision);
         goto fail;
     }
-    an->opts.small_front_rows = small_rows(&an->opts);
     an->ordering = (sylva_ordering)sylva__order_resolved(A->n, &an->opts);
     an->nnz_A = A->nnz;
     an->pattern_hash = sylva__pattern_hash(A);
@@ -159,6 +158,13 @@ int sylva__analyze_one(const sylva_matrix *A, const sylva_options *opts, sylva_a
     sylva__api_progress(&an->opts, "ordering", 1);
     sylva__api_progress(&an->opts, "symbolic", 0);
     if ((status = sylva__tree_build(A, perm, &an->opts, &an->tree))) goto fail;
+    /* What follows depends on the runtime (its GPUs, workers and device
+     * memory): a start begun beside the ordering (sylva_init_begin) ends
+     * here, and its failure is the analysis'. */
+    double tw = sylva__now();
+    if ((status = sylva__runtime_wait())) goto fail;
+    t0 += sylva__now() - tw; /* the wait is the start's (sylva_init_wait), not the analysis' */
+    an->opts.small_front_rows = small_rows(&an->opts);
     /* The tile size the factorization will use: tile_rows on the CPU,
      * gpu_tile_rows (when set) on GPUs. */
     if ((status = will_use_gpus(&an->opts)

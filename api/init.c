@@ -1,6 +1,8 @@
-/* init.c — sylva_init and sylva_finalize: check the runtime options
- * (options_check.c), start and stop the runtime (with StarPU-MPI in a
- * distributed run: runtime/dist_mpi.c), and sylva_agree, the status
+/* init.c — sylva_init, sylva_init_begin (the start on a thread of its
+ * own: runtime/init_async.c), sylva_init_wait and sylva_finalize: check the
+ * runtime options (options_check.c) in the calling thread, start and stop
+ * the runtime (with StarPU-MPI in a distributed run: runtime/dist_mpi.c),
+ * and sylva_agree, the status
  * agreement of a distributed run. */
 #include <stdio.h>
 #include <string.h>
@@ -16,7 +18,32 @@ int sylva_init(const sylva_options *opts)
         opts = &def;
     }
     int status = sylva__options_check_init(opts);
-    return status ? status : sylva__runtime_start(opts);
+    int on_thread;
+    return status ? status : sylva__runtime_begin(opts, 0, &on_thread);
+}
+
+int sylva_init_begin(const sylva_options *opts, int *on_thread)
+{
+    sylva__clear_error();
+    int dummy;
+    if (!on_thread) on_thread = &dummy;
+    *on_thread = 0;
+    sylva_options def;
+    if (!opts) {
+        sylva_default_options(&def);
+        opts = &def;
+    }
+    int status = sylva__options_check_init(opts);
+    return status ? status : sylva__runtime_begin(opts, 1, on_thread);
+}
+
+int sylva_init_wait(double *seconds_start, double *seconds_waited)
+{
+    /* The last error stays (a caller's failure beside the start) unless
+     * the start failed. */
+    int status = sylva__runtime_wait();
+    sylva__runtime_start_times(seconds_start, seconds_waited);
+    return status;
 }
 
 int sylva_finalize(void)

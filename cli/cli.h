@@ -39,6 +39,7 @@ typedef struct cli_args {
     int fail_singular;    /* --fail-singular: a pivot ratio or rcond below epsilon exits 5 */
     double max_berr;      /* --max-backward-error; 0: the precision's default */
     sylva_read_options read; /* --symmetric-both, --symmetrize */
+    double t_main;        /* sylva_wtime() on entering main: the wall time's origin */
 } cli_args;
 
 /* Parse the command line (argv[1] is the command): SYLVA_OK-like -1 to go

@@ -11,7 +11,9 @@
  * single the factor and the solves run in float on double right-hand
  * sides (mixed precision: residuals and the solution in double, so
  * --refine reaches double accuracy); the backward error is measured
- * against the double matrix read from the file. */
+ * against the double matrix read from the file. The runtime starts on a
+ * thread beside the read and the analysis (one process); at exit the host
+ * memory the OS frees is left to it (leave). */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -93,6 +95,32 @@ static void explain_not_spd(const cli_args *a, const factor_report *r)
             r->input.asymmetric > 0 ? ", or the symmetrization changed it" : "");
 }
 
+/* The command's exit: its outputs are written (finish) and durable (each
+ * written to a temporary, synced and renamed: core/out_file.c), so host
+ * memory that the OS frees at exit is not freed here — the matrix, the
+ * right-hand sides, the solution, the analysis (its tree and plan): they
+ * are left in `left`, static, so that ASan's leak check and valgrind see
+ * them reachable, not lost. The factor is still freed (its StarPU data
+ * must be unregistered before StarPU's shutdown, which warns otherwise)
+ * and the runtime stopped (StarPU saves there the performance models its
+ * GPU scheduler learns from). */
+static volatile struct { /* volatile: the stores stay, though nothing reads them */
+    sylva_matrix *A;
+    sylva_analysis_t *an;
+    double *B, *X, *berr_columns;
+    sylva_rank_info *ranks;
+} left;
+
+static void leave(sylva_matrix *A, sylva_analysis_t *an, double *B, double *X, factor_report *r)
+{
+    left.A = A;
+    left.an = an;
+    left.B = B;
+    left.X = X;
+    left.berr_columns = r->berr_columns;
+    left.ranks = r->ranks;
+}
+
 int cli_cmd_factor(const cli_args *a)
 {
     factor_report r;
@@ -108,14 +136,20 @@ int cli_cmd_factor(const cli_args *a)
     if ((status = cli_check_overlaps(a)) || (status = cli_check_output("--json", a->json)))
         return cli_fail(status);
     if ((status = cli_check_outputs(a))) return finish(a, &r, status);
-    /* The runtime first: under mpirun only rank 0 reads, and its outcome
+    /* One process: the runtime (StarPU, CUDA) starts on a thread of its
+     * own beside the read and the analysis, which waits for it before its
+     * plan. Under mpirun it starts here: only rank 0 reads, and its outcome
      * is every rank's (sylva_agree); the others follow each collective
      * call with no data of their own. */
-    if ((status = sylva_init(&a->opts))) goto out;
-    sylva_runtime_query(&r.ri);
-    /* An explicit request for GPUs that are not there fails before any work. */
-    if ((status = cli_agree(cli_check_gpus(a)))) goto out;
-    int root = r.ri.rank == 0;
+    int on_thread = 0;
+    if ((status = sylva_init_begin(&a->opts, &on_thread))) goto out;
+    /* An explicit request for GPUs that are not there fails before any
+     * work once the runtime has started: here, or after the analysis. */
+    if (!on_thread) {
+        sylva_runtime_query(&r.ri);
+        if ((status = cli_agree(cli_check_gpus(a)))) goto out;
+    }
+    int root = on_thread || r.ri.rank == 0;
     double t0 = sylva_wtime();
     if (root) status = cli_read_matrix(a, &A, &r.input);
     r.t_read = sylva_wtime() - t0;
@@ -126,7 +160,14 @@ int cli_cmd_factor(const cli_args *a)
     if (root && !status) status = cli_make_rhs(a, A, &B, &r.nrhs, r.rhs, sizeof r.rhs);
     r.t_rhs = sylva_wtime() - t0;
     if ((status = cli_agree(status))) goto out;
-    if ((status = cli_analysis_step(a, A, &an, &r.ai, &r.output_failed))) goto out;
+    status = cli_analysis_step(a, A, &an, &r.ai, &r.output_failed);
+    /* The start has ended (the analysis waited for it): its outcome. */
+    int started = sylva_init_wait(&r.t_startup, &r.t_startup_wait);
+    if (status || (status = started)) goto out;
+    if (on_thread) {
+        sylva_runtime_query(&r.ri);
+        if ((status = cli_check_gpus(a))) goto out;
+    }
     cli_progress_end();
     if (a->opts.verbose && root) cli_verbose_analysis(a, &r.ai);
     /* The plan's batches now (a failed factorization still leaves them),
@@ -217,13 +258,8 @@ out:;
     cli_progress_end();
     int code = finish(a, &r, status);
     if (status == SYLVA_ERR_NOT_SPD && r.fi.failed_column >= 0 && root_rank(&r)) explain_not_spd(a, &r);
-    free(B);
-    free(X);
-    free(r.berr_columns);
-    free(r.ranks);
+    leave(A, an, B, X, &r);
     sylva_factor_free(F);
-    sylva_analysis_free(an);
-    sylva_matrix_free(A);
     sylva_finalize();
     return code;
 }

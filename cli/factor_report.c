@@ -17,6 +17,8 @@ void factor_report_print(const cli_args *a, const factor_report *r)
            sylva_dtype_name(a->opts.precision));
     fprintf(a->report, "  time: read %.3f s, analyze %.3f s, factorize %.3f s (%.2f GFLOP/s), solve %.3f s\n", r->t_read,
            r->ai.seconds, r->t_factor, r->t_factor > 0 ? r->ai.flops / r->t_factor * 1e-9 : 0, r->t_solve);
+    fprintf(a->report, "  wall %.3f s so far; runtime start-up %.3f s, %.3f s of it waited for\n", sylva_wtime() - a->t_main,
+            r->t_startup, r->t_startup_wait);
     if (r->fi.mode == SYLVA_MODE_CPU)
         fprintf(a->report, "  on the CPU: %d worker%s (%s)\n", r->ri.cpu_workers, r->ri.cpu_workers == 1 ? "" : "s",
                cli_where_cpu(a, &r->fi));
@@ -267,6 +269,9 @@ int factor_report_json(const cli_args *a, const factor_report *r)
         json_end(&j);
     }
     json_begin(&j, "seconds", '{');
+    json_num(&j, "wall", sylva_wtime() - a->t_main);
+    json_num(&j, "startup", r->t_startup);
+    json_num(&j, "startup_wait", r->t_startup_wait);
     json_num(&j, "read", r->t_read);
     json_num(&j, "rhs", r->t_rhs);
     json_num(&j, "analyze", r->ai.seconds);

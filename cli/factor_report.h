@@ -15,6 +15,7 @@ typedef struct factor_report {
     sylva_runtime_info ri;
     sylva_read_info input;
     double t_read, t_rhs, t_factor, t_factor_first, t_to_host, t_solve, t_rcond;
+    double t_startup, t_startup_wait; /* the runtime's start, and the part of it the command waited for */
     double berr;          /* the worst column's */
     double *berr_columns; /* nrhs of them (NULL before the solve) */
     double logdet, rcond; /* NaN when not computed */

@@ -9,6 +9,7 @@
 
 int main(int argc, char **argv)
 {
+    double t_main = sylva_wtime();
     if (argc < 2) {
         cli_print_help(stderr, 0);
         return EXIT_USAGE;
@@ -26,6 +27,7 @@ int main(int argc, char **argv)
     cli_args a;
     int code = cli_parse(argc, argv, &a);
     if (code >= 0) return code;
+    a.t_main = t_main;
     cli_progress_start(&a);
     return a.cmd == CMD_ANALYZE ? cli_cmd_analyze(&a) : a.cmd == CMD_STUDY ? cli_cmd_study(&a) : cli_cmd_factor(&a);
 }

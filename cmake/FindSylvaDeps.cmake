@@ -1,7 +1,7 @@
 # FindSylvaDeps.cmake — one INTERFACE target per outside library, so that
 # each layer links exactly the ones it may use (docs/architecture.md):
 #   sylva_ext_starpu   StarPU (and StarPU-MPI, MPI with SYLVA_HAVE_MPI) runtime/ only
-#   sylva_ext_cuda     cudart/cuBLAS/cuSOLVER kernels/ only (CUDA builds)
+#   sylva_ext_cuda     cudart (cuBLAS/cuSOLVER: dlopen) kernels/ only (CUDA builds)
 #   sylva_ext_blas     OpenBLAS (CBLAS, LAPACK) kernels/, runtime/, api/ (dlacn2)
 #   sylva_ext_cholmod  CHOLMOD and its SuiteSparse siblings, AMD
 #   sylva_ext_metis    METIS                frontal/
@@ -56,7 +56,10 @@ add_library(sylva_ext_lzma INTERFACE)
 target_link_libraries(sylva_ext_lzma INTERFACE LibLZMA::LibLZMA)
 add_library(sylva_ext_cuda INTERFACE)
 if(SYLVA_ENABLE_CUDA)
-  target_link_libraries(sylva_ext_cuda INTERFACE CUDA::cudart CUDA::cublas CUDA::cusolver)
+  # cudart only: cuBLAS and cuSOLVER are opened when a GPU is used
+  # (kernels/gpu_libs.cu), so a CPU run maps neither. A program that calls
+  # them itself (a kernel test, bench-kernels) links them on its own.
+  target_link_libraries(sylva_ext_cuda INTERFACE CUDA::cudart ${CMAKE_DL_LIBS})
 endif()
 
 add_library(sylva_deps INTERFACE)

@@ -371,6 +371,23 @@ const char *sylva_exec_mode_name(int mode);
 /* Start and stop the runtime (StarPU). opts may be NULL (defaults). */
 int sylva_init(const sylva_options *opts);
 int sylva_finalize(void);
+/* sylva_init begun on a thread of its own, so that StarPU's and CUDA's
+ * start runs beside the caller's work (reading and analyzing a matrix):
+ * returns at once with the options' failure, else SYLVA_OK and
+ * *on_thread = 1 while the start runs on its thread. A distributed run
+ * (options.mpi), or a runtime already running, starts in the calling
+ * thread as sylva_init does (*on_thread = 0; its failure is returned
+ * here). Every call that needs the runtime waits for the start to end
+ * (sylva_analyze orders the matrix and builds its tree first) and fails
+ * with its status and message if it failed, until the next sylva_init,
+ * sylva_init_begin or sylva_finalize. sylva_init_wait waits, and returns
+ * the start's status with the seconds it took (from sylva_init_begin or
+ * sylva_init to its end) and those the caller waited for it (0 when its
+ * own work took longer); either pointer may be NULL; it leaves
+ * sylva_last_error() as it was unless the start failed. on_thread may be
+ * NULL. */
+int sylva_init_begin(const sylva_options *opts, int *on_thread);
+int sylva_init_wait(double *seconds_start, double *seconds_waited);
 
 /* Distributed runs (StarPU-MPI; mpirun -n P, options.mpi). Every rank
  * calls the same sylva functions in the same order, with the same

@@ -6,8 +6,7 @@
 #ifndef SYLVA_KERNELS_GPU_BLAS_CUH
 #define SYLVA_KERNELS_GPU_BLAS_CUH
 
-#include <cublas_v2.h>
-#include <cusolverDn.h>
+#include "gpu_libs.cuh" /* cuBLAS and cuSOLVER, opened at run time */
 
 namespace sylva {
 

@@ -1,7 +1,8 @@
 /* gpu_context.cu — a GPU worker's context (gpu_context.h): handles bound to
  * its stream, the failure list on the device, the tuning table of its GPU
- * model, and the device-memory high-water mark. Every failing CUDA, cuBLAS
- * or cuSOLVER call is reported with its name and the library's message. */
+ * model, and the device-memory high-water mark. The first context opens
+ * cuBLAS and cuSOLVER (gpu_libs.cu). Every failing CUDA, cuBLAS or cuSOLVER
+ * call is reported with its name and the library's message. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -37,6 +38,8 @@ extern "C" int64_t sylva__gpu_device_memory(int dev)
 static int context_create(cudaStream_t s, bool handles, sylva__gpu_context **out)
 {
     *out = NULL;
+    int loaded = sylva__gpu_libs_load(); /* cuBLAS and cuSOLVER: opened with the first context */
+    if (loaded) return loaded;
     sylva__gpu_context *c = (sylva__gpu_context *)calloc(1, sizeof *c);
     if (!c) return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory for a GPU context");
     c->stream = s;

@@ -4,8 +4,7 @@
 #ifndef SYLVA_KERNELS_GPU_CONTEXT_IMPL_CUH
 #define SYLVA_KERNELS_GPU_CONTEXT_IMPL_CUH
 
-#include <cublas_v2.h>
-#include <cusolverDn.h>
+#include "gpu_libs.cuh" /* cuBLAS and cuSOLVER, opened at run time */
 
 #include "gpu_context.h"
 #include "gpu_stage.h"

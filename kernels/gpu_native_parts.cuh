@@ -5,8 +5,7 @@
 #ifndef SYLVA_KERNELS_GPU_NATIVE_PARTS_CUH
 #define SYLVA_KERNELS_GPU_NATIVE_PARTS_CUH
 
-#include <cublas_v2.h>
-#include <cusolverDn.h>
+#include "gpu_libs.cuh" /* cuBLAS and cuSOLVER, opened at run time */
 #include <stdint.h>
 
 #include "kernel_tuning.h"

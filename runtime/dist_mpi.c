@@ -120,6 +120,15 @@ static void local_ranks(int *lrank, int *local)
     MPI_Comm_free(&node);
 }
 
+int sylva__dist_wanted(int mpi_mode)
+{
+    int initialized = 0, finalized = 0;
+    MPI_Initialized(&initialized);
+    MPI_Finalized(&finalized);
+    if (finalized) return mpi_mode == SYLVA_MPI_ON; /* its start says why it cannot */
+    return mpi_mode == SYLVA_MPI_ON || (mpi_mode == SYLVA_MPI_AUTO && (initialized || launched_several()));
+}
+
 int sylva__dist_start(struct starpu_conf *conf, int mpi_mode)
 {
     int initialized = 0, finalized = 0;
@@ -129,17 +138,18 @@ int sylva__dist_start(struct starpu_conf *conf, int mpi_mode)
      * program): one process then, unless SYLVA_MPI_ON asks for more. */
     if (finalized && mpi_mode == SYLVA_MPI_ON)
         return sylva__fail(SYLVA_ERR_UNSUPPORTED, "options.mpi = SYLVA_MPI_ON, but MPI was finalized before");
-    int want = !finalized && (mpi_mode == SYLVA_MPI_ON ||
-                              (mpi_mode == SYLVA_MPI_AUTO && (initialized || launched_several())));
-    dist_on = mpi_started = mpi_ours = 0;
-    my_rank = 0;
-    nranks = 1;
-    if (!want) {
+    if (!sylva__dist_wanted(mpi_mode)) {
+        /* One process: the one-process values stand (sylva__dist_stop
+         * left them), read meanwhile by a caller beside a start on a
+         * thread (init_async.c). */
         int rc = starpu_init(conf);
         return rc ? sylva__fail(SYLVA_ERR_RUNTIME, "StarPU failed to start (%s)",
                                 rc == -ENODEV ? "no worker available" : "starpu_init error")
                   : SYLVA_OK;
     }
+    dist_on = mpi_started = mpi_ours = 0;
+    my_rank = 0;
+    nranks = 1;
     int provided = 0;
     if (!initialized) {
         if (MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)

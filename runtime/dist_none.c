@@ -14,6 +14,8 @@ int sylva__dist_rank(void) { return 0; }
 
 int sylva__dist_size(void) { return 1; }
 
+int sylva__dist_wanted(int mpi_mode) { return mpi_mode == SYLVA_MPI_ON; }
+
 int sylva__dist_start(struct starpu_conf *conf, int mpi_mode)
 {
     if (mpi_mode == SYLVA_MPI_ON)

@@ -43,12 +43,18 @@ static int fail_forked(const char *who)
 
 int sylva__runtime_check(const char *who)
 {
+    int status = sylva__runtime_wait();
+    if (status) return status;
     if (forked_child()) return fail_forked(who);
     if (!ready) return sylva__fail(SYLVA_ERR_NOT_INITIALIZED, "%s: sylva_init has not been called", who);
     return SYLVA_OK;
 }
 
-int sylva__runtime_forked(const char *who) { return forked_child() ? fail_forked(who) : SYLVA_OK; }
+int sylva__runtime_forked(const char *who)
+{
+    sylva__runtime_settle();
+    return forked_child() ? fail_forked(who) : SYLVA_OK;
+}
 
 const char *sylva__runtime_scheduler_name(int i, const char **summary)
 {
@@ -175,14 +181,18 @@ static int same_runtime(const sylva_options *opts)
     return SYLVA_OK;
 }
 
-int sylva__runtime_start(const sylva_options *opts)
+int sylva__runtime_prepare(const sylva_options *opts, int *running_already)
 {
+    *running_already = 0;
     if (opts->scheduler) {
         int status = check_scheduler(opts->scheduler);
         if (status) return status;
     }
     if (forked_child()) return fail_forked("sylva_init");
-    if (ready) return same_runtime(opts);
+    if (ready) {
+        *running_already = 1;
+        return same_runtime(opts);
+    }
     if (strlen(scheduler_name(opts)) >= sizeof running.scheduler)
         return sylva__fail(SYLVA_ERR_ARGUMENT, "sylva_init: options.scheduler \"%.40s...\" is too long",
                            opts->scheduler);
@@ -209,6 +219,17 @@ int sylva__runtime_start(const sylva_options *opts)
         snprintf(mib, sizeof mib, "%lld", (long long)(opts->device_memory >> 20));
         setenv("STARPU_LIMIT_CUDA_MEM", mib, 1);
     }
+    return SYLVA_OK;
+}
+
+int sylva__runtime_start(const sylva_options *opts)
+{
+    int running_already, status = sylva__runtime_prepare(opts, &running_already);
+    return status || running_already ? status : sylva__runtime_launch(opts);
+}
+
+int sylva__runtime_launch(const sylva_options *opts)
+{
     struct starpu_conf conf;
     starpu_conf_init(&conf);
     if (opts->ncpus >= 0) conf.ncpus = opts->ncpus;
@@ -256,6 +277,7 @@ int sylva__runtime_start(const sylva_options *opts)
 
 void sylva__runtime_stop(void)
 {
+    sylva__runtime_join();
     if (!ready || forked_child()) return; /* a child cannot stop the parent's workers */
     sylva__solve_gpu_unhold_all(); /* the direct GPU solves' acquisitions (solve_gpu_direct.c) */
     sylva__factor_direct_free_all(); /* the direct factorizations' streams and memory (factorize_direct.c) */
@@ -267,16 +289,33 @@ void sylva__runtime_stop(void)
     ready = 0;
 }
 
-int sylva__runtime_ready(void) { return ready && !forked_child(); }
+int sylva__runtime_ready(void)
+{
+    sylva__runtime_settle();
+    return ready && !forked_child();
+}
 
-int sylva__runtime_workers(void) { return ready ? (int)starpu_worker_get_count() : 0; }
+int sylva__runtime_workers(void)
+{
+    sylva__runtime_settle();
+    return ready ? (int)starpu_worker_get_count() : 0;
+}
 
-int sylva__runtime_cpu_workers(void) { return ready ? (int)starpu_cpu_worker_get_count() : 0; }
+int sylva__runtime_cpu_workers(void)
+{
+    sylva__runtime_settle();
+    return ready ? (int)starpu_cpu_worker_get_count() : 0;
+}
 
-int sylva__runtime_gpu_workers(void) { return ready ? (int)starpu_cuda_worker_get_count() : 0; }
+int sylva__runtime_gpu_workers(void)
+{
+    sylva__runtime_settle();
+    return ready ? (int)starpu_cuda_worker_get_count() : 0;
+}
 
 int sylva__runtime_gpus(void)
 {
+    sylva__runtime_settle();
     if (!ready) return 0;
     /* Several workers may share a GPU (STARPU_NWORKER_PER_CUDA): count devices. */
     int count = 0, seen[STARPU_NMAXWORKERS];
@@ -289,10 +328,15 @@ int sylva__runtime_gpus(void)
     return count;
 }
 
-const char *sylva__runtime_scheduler(void) { return ready ? scheduler : ""; }
+const char *sylva__runtime_scheduler(void)
+{
+    sylva__runtime_settle();
+    return ready ? scheduler : "";
+}
 
 int64_t sylva__runtime_gpu_memory(void)
 {
+    sylva__runtime_settle();
     int w = ready ? starpu_worker_get_by_type(STARPU_CUDA_WORKER, 0) : -1;
     if (w < 0) return 0;
     starpu_ssize_t total = starpu_memory_get_total(starpu_worker_get_memory_node((unsigned)w));
@@ -303,10 +347,15 @@ int sylva__runtime_cuda_devices(void) { return sylva__gpu_device_count(); }
 
 int sylva__runtime_pointer_device(const void *p) { return sylva__gpu_pointer_device(p); }
 
-const char *sylva__runtime_gpu_name(void) { return ready ? sylva__gpu_workers_name() : ""; }
+const char *sylva__runtime_gpu_name(void)
+{
+    sylva__runtime_settle();
+    return ready ? sylva__gpu_workers_name() : "";
+}
 
 int64_t sylva__runtime_gpu_small_rows(void)
 {
+    sylva__runtime_settle();
     const sylva__kernel_tuning *t = ready ? sylva__gpu_workers_tuning() : NULL;
     return t ? t->native_min_m : 0;
 }

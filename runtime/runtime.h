@@ -19,6 +19,18 @@
  * running is a no-op) / stop it. */
 int sylva__runtime_start(const sylva_options *opts);
 void sylva__runtime_stop(void);
+/* The start on a thread of its own when allow_thread and the run is one
+ * process (*on_thread = 1; init_async.c), else here as
+ * sylva__runtime_start (*on_thread = 0): the options' failure, or the
+ * start's when it ran here. sylva__runtime_wait: wait for a start under
+ * way; its status (a failed start's is kept until the next start or
+ * stop); sylva__runtime_join: the same, forgetting a failure.
+ * sylva__runtime_start_times: the last start's seconds, begin to end, and
+ * the seconds callers waited for it. */
+int sylva__runtime_begin(const sylva_options *opts, int allow_thread, int *on_thread);
+int sylva__runtime_wait(void);
+void sylva__runtime_join(void);
+void sylva__runtime_start_times(double *seconds_start, double *seconds_waited);
 int sylva__runtime_ready(void);
 /* SYLVA_OK when the runtime runs in this process; else the failure a call
  * needing it returns, WHO naming the call: SYLVA_ERR_NOT_INITIALIZED

@@ -319,6 +319,18 @@ int sylva__group_priority_base(int64_t g, int64_t ng, int64_t band);
  * distributed run). */
 int sylva__dist_start(struct starpu_conf *conf, int mpi_mode);
 void sylva__dist_stop(void);
+/* 1 when sylva__dist_start would start MPI (mpi_mode and the environment
+ * ask for it; also SYLVA_MPI_ON in a build without MPI, whose start then
+ * fails): such a start runs in the calling thread. */
+int sylva__dist_wanted(int mpi_mode);
+/* sylva__runtime_start in two steps: the checks and the environment StarPU
+ * reads (in the calling thread; *running_already: the runtime runs, with
+ * these options or the failure says not), then StarPU's start proper (any
+ * thread). sylva__runtime_settle: wait for a start under way (init_async.c;
+ * every runtime query does, first). */
+int sylva__runtime_prepare(const sylva_options *opts, int *running_already);
+int sylva__runtime_launch(const sylva_options *opts);
+void sylva__runtime_settle(void);
 /* bytes from rank `from` to rank `to` (the others return at once). */
 int sylva__dist_send_recv(void *buf, int64_t bytes, int from, int to, int tag);
 /* Every rank's `bytes` of mine, in rank order, into all (ranks × bytes). */
