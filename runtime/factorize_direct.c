@@ -614,13 +614,20 @@ int sylva__factor_direct(sylva__numeric *N, const void *A_values, int64_t nnz, i
     if (!status) status = sylva__solve_gpu_plan_ready(N); /* the pivot check's plan */
     if (status) return status;
     ph[6] = sylva__now();
-    sylva__runtime_hold(); /* StarPU's workers take part in allocations and acquisitions */
-    sylva__factor_hold *h = NULL;
+    /* StarPU's workers take part in allocations and transfers, so they run
+     * for a first factorization, or when some of L is not on the GPU. A
+     * refactorization whose L is all there acquires it without them, and
+     * leaves them paused: resumed, 16 workers polling for tasks took the
+     * calling thread's core for a scheduler slice (~5 ms) at random points
+     * of the run (docs/perf-log.md, "The factorization, v2"). */
     int fresh = N->fhold == NULL;
+    int workers = fresh || L_missing(N, N->fhold->node) > 0;
+    if (workers) sylva__runtime_hold();
+    sylva__factor_hold *h = NULL;
     status = hold_get(N, nnz, &h);
     ph[1] = sylva__now();
     if (status || !h) {
-        sylva__runtime_release();
+        if (workers) sylva__runtime_release();
         return status;
     }
     *taken = 1;
@@ -654,7 +661,7 @@ int sylva__factor_direct(sylva__numeric *N, const void *A_values, int64_t nnz, i
     for (int64_t g = 0; g < acquired; g++) starpu_data_release_on_node(N->L[g], h->node);
     ph[5] = sylva__now();
     sylva__stats_read(rep);
-    sylva__runtime_release();
+    if (workers) sylva__runtime_release();
     ph[7] = sylva__now();
     uploaded += (double)nnz * sizeof(double);
     rep->bytes_to_device += uploaded;
