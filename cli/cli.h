@@ -58,6 +58,10 @@ int cli_error(int status, const char *fmt, ...) __attribute__((format(printf, 2,
 /* Under mpirun: the outcome of a step only rank 0 took (reading, writing),
  * with its message, on every rank (sylva_agree); one process: status. */
 int cli_agree(int status);
+/* The number of processes an MPI launcher started this one among (the
+ * variables runtime/dist_mpi.c reads; 1 without a launcher): `analyze` and
+ * `study` are one process's commands and refuse to run once per rank. */
+int cli_launcher_size(void);
 /* The failure's message: the command's own, else the library's, else the
  * status text. */
 const char *cli_message(int status);

@@ -74,6 +74,16 @@ static int write_json(const cli_args *a, int status, const sylva_analysis_info *
 
 int cli_cmd_analyze(const cli_args *a)
 {
+    /* One process's command (the analysis is the same on every rank, and
+     * each would write the same outputs): `sylva factor` under mpirun
+     * analyzes on rank 0 and shares the result. */
+    if (cli_launcher_size() > 1) {
+        fprintf(stderr, "sylva: analyze runs in one process: start it without mpirun (each of the %d ranks would "
+                        "run the whole analysis and write its outputs); `sylva factor` is the distributed "
+                        "command\n",
+                cli_launcher_size());
+        return EXIT_USAGE;
+    }
     sylva_matrix *A = NULL;
     sylva_analysis_t *an = NULL;
     sylva_analysis_info ai;

@@ -240,25 +240,14 @@ static void print_summary(const study *s)
     fprintf(s->a->report, "  %s\n", s->verdict);
 }
 
-/* An MPI launcher started this process among several (the variables
- * runtime/dist_mpi.c reads): a study is one process's (its runs compare
- * policies on one machine), so each rank would run all of it. */
-static int under_mpirun(void)
-{
-    const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS"};
-    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
-        const char *v = getenv(vars[i]);
-        if (v && atoi(v) > 1) return 1;
-    }
-    return 0;
-}
-
 int cli_cmd_study(const cli_args *a)
 {
-    if (under_mpirun()) {
-        fprintf(stderr, "sylva: study runs in one process: start it without mpirun (each of the %s ranks would run "
+    /* A study is one process's (its runs compare policies on one
+     * machine): each rank would run all of it. */
+    if (cli_launcher_size() > 1) {
+        fprintf(stderr, "sylva: study runs in one process: start it without mpirun (each of the %d ranks would run "
                         "the whole study); `sylva factor` is the distributed command\n",
-                getenv("OMPI_COMM_WORLD_SIZE") ? getenv("OMPI_COMM_WORLD_SIZE") : "several");
+                cli_launcher_size());
         return EXIT_USAGE;
     }
     study s;

@@ -6,6 +6,7 @@
  * failure (exit 4), whatever the status says. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli.h"
 
@@ -67,4 +68,14 @@ int cli_agree(int status)
     int agreed = sylva_agree(status, status ? mine : NULL);
     if (agreed) cli_error(agreed, "%s", sylva_last_error());
     return agreed;
+}
+
+int cli_launcher_size(void)
+{
+    const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && atoi(v) > 1) return atoi(v);
+    }
+    return 1;
 }

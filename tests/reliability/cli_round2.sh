@@ -288,7 +288,15 @@ study_mpirun) # refused at once on every rank (the launchers' variables)
       { fail "$var sylva study: exit $rc"; cat "$tmp/err"; }
   done
   env OMPI_COMM_WORLD_SIZE=1 timeout 120 "$sylva" study "$small" --policies subtree --repeat 1 -o "$tmp/st1" >/dev/null 2>&1 ||
-    fail "a study under a one-rank launcher failed" ;;
+    fail "a study under a one-rank launcher failed"
+  # analyze likewise: refused before it reads or writes anything
+  for var in OMPI_COMM_WORLD_SIZE=2 PMI_SIZE=4; do
+    env "$var" timeout 30 "$sylva" analyze "$small" --save "$tmp/an.sya" >"$tmp/out" 2>"$tmp/err"; rc=$?; checks=$((checks + 1))
+    [ "$rc" = 2 ] && grep -q "analyze runs in one process: start it without mpirun" "$tmp/err" && [ ! -e "$tmp/an.sya" ] ||
+      { fail "$var sylva analyze: exit $rc"; cat "$tmp/err"; }
+  done
+  env OMPI_COMM_WORLD_SIZE=1 timeout 60 "$sylva" analyze "$small" --save "$tmp/an1.sya" >/dev/null 2>&1 && [ -s "$tmp/an1.sya" ] ||
+    fail "an analysis under a one-rank launcher failed" ;;
 *) echo "unknown case $case"; exit 2 ;;
 esac
 echo "$case: $checks checks, $fails failures"
