@@ -8,12 +8,7 @@
 # where sylva finds no GPU. The CPU runs of the same build: cli.oneshot.
 set -u
 sylva=$1; gen=$2; dir=$3
-. "$(dirname "$0")/../cli_expect.sh" # $tmp, fail, expect
-check() {
-  checks=$((checks + 1))
-  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 1)" "$1" "$2" ||
-    fail "$1: not ($2): $(head -c 3000 "$1")"
-}
+. "$(dirname "$0")/../cli_expect.sh" # $tmp, fail, expect, check
 bcs=$dir/real/bcsstk14.mtx
 "$sylva" factor "$bcs" -q --json "$tmp/probe.json" >/dev/null 2>&1
 if ! python3 -c "import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))['runtime']['gpus'] > 0 else 1)" "$tmp/probe.json" 2>/dev/null; then

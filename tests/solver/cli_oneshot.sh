@@ -12,12 +12,7 @@
 # --mode cpu everywhere, and by default on a machine without a GPU.
 set -u
 sylva=$1; dir=$2
-. "$(dirname "$0")/../cli_expect.sh" # $tmp, fail, expect
-check() {
-  checks=$((checks + 1))
-  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 1)" "$1" "$2" ||
-    fail "$1: not ($2): $(head -c 3000 "$1")"
-}
+. "$(dirname "$0")/../cli_expect.sh" # $tmp, fail, expect, check
 bcs=$dir/real/bcsstk14.mtx
 
 # The seconds: wall covers every phase and the wait; the wait is part of the start.

@@ -8,13 +8,7 @@
 # records, and each bad value or combination refused with exit 2.
 set -u
 sylva=$1; gen=$2; dir=$3
-. "$(dirname "$0")/../cli_expect.sh" # $tmp, fail, expect
-# check FILE EXPR: EXPR (Python, d = the JSON) must be true.
-check() {
-  checks=$((checks + 1))
-  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 1)" "$1" "$2" ||
-    fail "$1: not ($2): $(head -c 2000 "$1")"
-}
+. "$(dirname "$0")/../cli_expect.sh" # $tmp, fail, expect, check
 bcs=$dir/real/bcsstk14.mtx
 "$gen" lap2d5 40 -o "$tmp/lap.mtx" >/dev/null
 
