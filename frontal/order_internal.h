@@ -25,6 +25,11 @@ int sylva__adjacency32(int64_t n, const int64_t *colptr, const int64_t *rowind, 
 int sylva__order_nd_parallel(int64_t n, const int64_t *colptr, const int64_t *rowind, int nthreads,
                              int64_t *perm);
 
+/* A Scotch strategy string with every leaf's column-block amalgamation
+ * off: each cmin=N becomes cmin=0, in place; returns 1 when one changed
+ * (order_scotch.c; bench-ptscotch does the same to PT-Scotch's). */
+int sylva__strategy_cmin0(char *text);
+
 /* Scotch's nested dissection (SCOTCH_graphOrder, default strategy) on a
  * context of `nthreads` threads, deterministic mode. */
 int sylva__order_scotch(int64_t n, const int64_t *colptr, const int64_t *rowind, int nthreads,

@@ -24,6 +24,20 @@ _Static_assert(sizeof(SCOTCH_Num) == sizeof(int32_t), "sylva expects Debian's 32
 /* Room for Scotch's default strategy string (about 1 KB in 7.0). */
 enum { STRATEGY_MAX = 8192 };
 
+int sylva__strategy_cmin0(char *text)
+{
+    int changed = 0;
+    for (char *p = strstr(text, "cmin="); p; p = strstr(p + 5, "cmin=")) {
+        char *end = p + 5;
+        while (*end >= '0' && *end <= '9') end++;
+        if (end == p + 5) continue;
+        p[5] = '0';
+        memmove(p + 6, end, strlen(end) + 1);
+        changed = 1;
+    }
+    return changed;
+}
+
 /* Scotch's default ordering strategy, except that the leaves' halo
  * minimum-fill ordering does not amalgamate column blocks (cmin=N becomes
  * cmin=0): the amalgamation makes BLAS-sized blocks at the price of fill
@@ -41,16 +55,7 @@ static int build_strategy(SCOTCH_Strat *strat)
     fclose(f);
     if (bad || len <= 0 || len >= (long)sizeof text) return 0;
     text[len] = '\0';
-    int changed = 0;
-    for (char *p = strstr(text, "cmin="); p; p = strstr(p + 5, "cmin=")) {
-        char *end = p + 5;
-        while (*end >= '0' && *end <= '9') end++;
-        if (end == p + 5) continue;
-        p[5] = '0';
-        memmove(p + 6, end, strlen(end) + 1);
-        changed = 1;
-    }
-    if (!changed) return 0;
+    if (!sylva__strategy_cmin0(text)) return 0;
     SCOTCH_stratExit(strat);
     SCOTCH_stratInit(strat);
     return SCOTCH_stratGraphOrder(strat, text);

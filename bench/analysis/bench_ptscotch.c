@@ -19,6 +19,7 @@
 
 #include <scotch/ptscotch.h>
 
+#include "order_internal.h"
 #include "sylva.h"
 #include "sylva_gen.h"
 
@@ -69,13 +70,7 @@ static void build_strategy(SCOTCH_Strat *s, int procs, int leaf_amalgamation)
     long len = ftell(f);
     fclose(f);
     text[len] = '\0';
-    for (char *p = strstr(text, "cmin="); p; p = strstr(p + 5, "cmin=")) {
-        char *end = p + 5;
-        while (*end >= '0' && *end <= '9') end++;
-        if (end == p + 5) continue;
-        p[5] = '0';
-        memmove(p + 6, end, strlen(end) + 1);
-    }
+    sylva__strategy_cmin0(text);
     SCOTCH_stratExit(s);
     SCOTCH_stratInit(s);
     if (SCOTCH_stratDgraphOrder(s, text)) die("SCOTCH_stratDgraphOrder failed");
