@@ -137,6 +137,10 @@ size_t sylva__dtype_size(sylva_dtype dtype);
 /* Seconds on the monotonic clock (differences only). */
 double sylva__now(void);
 
+/* The environment variable `name` as a switch read once into *cache
+ * (which starts at −1): "1" gives 1, "0" gives 0, anything else `dflt`. */
+int sylva__env_switch(const char *name, int dflt, int *cache);
+
 /* ------------------------------------------------------------ constants */
 
 /* Arrays sized by the input are checked against the memory budget

@@ -86,11 +86,7 @@ static int check_pivots(sylva__solve_gpu_args *a, const sylva__solve_desc *d, co
 static int staging_on(void)
 {
     static int on = -1;
-    if (on < 0) {
-        const char *e = getenv("SYLVA_SOLVE_STAGE");
-        on = e && !strcmp(e, "1");
-    }
-    return on;
+    return sylva__env_switch("SYLVA_SOLVE_STAGE", 0, &on);
 }
 
 /* SYLVA_SOLVE_PIN=MODE[,MIN_KB[,PIECE_KB]] (read once): how the caller's

@@ -89,11 +89,7 @@ static sylva__factor_hold *holds;
 int sylva__factor_direct_on(void)
 {
     static int on = -1;
-    if (on < 0) {
-        const char *e = getenv("SYLVA_FACTOR_DIRECT");
-        on = e && !strcmp(e, "1");
-    }
-    return on;
+    return sylva__env_switch("SYLVA_FACTOR_DIRECT", 0, &on);
 }
 
 static void hold_free(sylva__factor_hold *h)
@@ -154,11 +150,7 @@ void sylva__factor_direct_free_all(void)
 static int tree_launch_on(void)
 {
     static int on = -1;
-    if (on < 0) {
-        const char *e = getenv("SYLVA_TREE_LAUNCH");
-        on = !(e && !strcmp(e, "0"));
-    }
-    return on;
+    return sylva__env_switch("SYLVA_TREE_LAUNCH", 1, &on);
 }
 
 /* The runs (after the arena gave h->run): their groups, items and largest
@@ -592,11 +584,7 @@ static int read_run(sylva__factor_hold *h, double t_queue, sylva__factor_report 
 int sylva__factor_phases_on(void)
 {
     static int on = -1;
-    if (on < 0) {
-        const char *e = getenv("SYLVA_FACTOR_PHASES");
-        on = e && !strcmp(e, "1");
-    }
-    return on;
+    return sylva__env_switch("SYLVA_FACTOR_PHASES", 0, &on);
 }
 
 int sylva__factor_direct(sylva__numeric *N, const void *A_values, int64_t nnz, int mode, sylva__factor_report *rep,

@@ -56,11 +56,7 @@ static sylva__solve_hold *holds;
 static int direct_on(void)
 {
     static int on = -1;
-    if (on < 0) {
-        const char *e = getenv("SYLVA_SOLVE_DIRECT");
-        on = !(e && !strcmp(e, "0"));
-    }
-    return on;
+    return sylva__env_switch("SYLVA_SOLVE_DIRECT", 1, &on);
 }
 
 /* 1 when the direct solve may take a request needing a workspace of
