@@ -12,6 +12,8 @@
 # Phases:
 #   tests      scripts/gpu-solver.sh's test and sanitize phases on the direct path
 #              (SYLVA_FACTOR_DIRECT=1), then a few of them on the task path
+#   phases     SYLVA_FACTOR_PHASES=1 bench-solver runs of the direct path on $PHASE_SPECS,
+#              level and subtree: each run's host time by phase (phases.log)
 #   bench      bench-solver, GPU mode, policies $POLICIES (default level,subtree), $REPEAT
 #              factorizations (default 5), one-column solves, on $SPECS, in each of
 #              $BENCH_MODES (default "tree direct tasks"): tree = the direct path with
@@ -55,6 +57,16 @@ for p in "$@"; do
       timeout 240 "$B/bin/test_gpu_solver" $c >> "$OUT/tests-tasks.log" 2>&1
       note "test_gpu_solver $(basename "${c%% *}") ${c#* } (tasks): rc=$? ($(( $(date +%s) - s )) s)"
     done ;;
+  phases)
+    # where each direct run's host time goes (SYLVA_FACTOR_PHASES=1), $PHASE_SPECS
+    for m in ${PHASE_SPECS:-$R/bcsstk14.mtx /tmp/bcsstk18.mtx /tmp/apache1.mtx lap2d5:1000}; do
+      for pol in level subtree; do
+        SYLVA_FACTOR_DIRECT=1 SYLVA_FACTOR_PHASES=1 timeout 60 "$B/bin/bench-solver" --repeat 4 --policies $pol \
+          --modes gpu --cholmod-threads none --nrhs 1 "$m" > "$OUT/phases.tmp" 2>&1
+        echo "== $m $pol rc=$?" >> "$OUT/phases.log"; grep "^sylva " "$OUT/phases.tmp" >> "$OUT/phases.log"
+      done
+    done
+    note "phases: $(grep -c '^sylva direct' "$OUT/phases.log") direct runs timed ($(( $(date +%s) - s )) s)" ;;
   bench)
     for mode in ${BENCH_MODES:-tree direct tasks}; do
       s=$(date +%s)
