@@ -328,18 +328,8 @@ int cli_write_trace(const char *path, const sylva_analysis_t *an, const sylva_fa
     }
     if (d.critical_batches > 0) track_name(&j, CRITICAL_TID, "critical path", -1);
     if (!(status = waiting_counters(&j, &d, rec, n, nw))) status = memory_counters(&j, F);
-    if (status) {
-        json_discard(&j);
-        trace_deps_free(&d);
-        free(rec);
-        free(tid);
-        free(tasks);
-        free(lanes);
-        free(fetch);
-        return cli_error(status, "%s: out of memory", path);
-    }
     /* Every worker's track, named, in worker order; extra lanes and data tracks after it. */
-    for (int w = 0; w < nw; w++) {
+    for (int w = 0; w < nw && !status; w++) {
         sylva_worker_info wi;
         char name[96];
         if (sylva_worker_query(w, &wi) != SYLVA_OK) snprintf(wi.name, sizeof wi.name, "worker %d", w);
@@ -359,5 +349,9 @@ int cli_write_trace(const char *path, const sylva_analysis_t *an, const sylva_fa
     free(tasks);
     free(lanes);
     free(fetch);
+    if (status) {
+        json_discard(&j);
+        return cli_error(status, "%s: out of memory", path);
+    }
     return json_close(&j);
 }

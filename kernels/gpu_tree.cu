@@ -9,6 +9,8 @@
  * the done words with acquire loads before a barrier, and reads the CBs
  * through L2 (ld.global.cg): a CB's memory may have been another CB's in an
  * earlier run, whose lines this SM's L1 may still hold. */
+#include <atomic>
+
 #include "gpu_context_impl.cuh"
 #include "gpu_fused.cuh"
 #include "gpu_tree.h"
@@ -165,20 +167,39 @@ __global__ void __launch_bounds__(DIM *DIM, DIM == 16 ? 3 : 12) tree_kernel(sylv
     }
 }
 
+#define TREE_DEVICES 16 /* devices whose attributes and occupancies are kept */
+
+/* One launch: as many blocks as fit at once (at most one per item). The
+ * kernel's attributes (dynamic shared memory up to the largest front's,
+ * all of L1 as shared memory) are set once per device and instance, to the
+ * same values from any thread, and the occupancy query's answer is kept
+ * per device and largest m (relaxed atomics; 0: not asked yet, else blocks
+ * per SM + 1): both cost microseconds a call, on every factorization. */
 template <int DIM, int PB, bool MMA>
 static int launch(const sylva__tree_launch &t, sylva__gpu_failures *fail, cudaStream_t s)
 {
     auto kern = tree_kernel<DIM, PB, MMA>;
+    static std::atomic<int> ready[TREE_DEVICES];
+    static std::atomic<int> occ[TREE_DEVICES][SYLVA_TREE_MAX_M + 1];
     const size_t smem = (size_t)t.max_m * (t.max_m + 1) / 2 * sizeof(double);
-    if (cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess)
-        return sylva__launch_status();
-    if (cudaFuncSetAttribute(kern, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared) !=
-        cudaSuccess)
-        return sylva__launch_status();
-    int per = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kern, DIM * DIM, smem) != cudaSuccess) {
-        cudaGetLastError();
-        per = 1;
+    const size_t cap = (size_t)SYLVA_TREE_MAX_M * (SYLVA_TREE_MAX_M + 1) / 2 * sizeof(double);
+    int dev = -1;
+    if (cudaGetDevice(&dev) != cudaSuccess) dev = -1, cudaGetLastError();
+    const bool kept = dev >= 0 && dev < TREE_DEVICES;
+    if (!kept || !ready[dev].load(std::memory_order_relaxed)) {
+        if (cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)cap) != cudaSuccess ||
+            cudaFuncSetAttribute(kern, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                 cudaSharedmemCarveoutMaxShared) != cudaSuccess)
+            return sylva__launch_status();
+        if (kept) ready[dev].store(1, std::memory_order_relaxed);
+    }
+    int per = kept ? occ[dev][t.max_m].load(std::memory_order_relaxed) - 1 : -1;
+    if (per < 0) {
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kern, DIM * DIM, smem) != cudaSuccess) {
+            cudaGetLastError();
+            per = 1;
+        }
+        if (kept) occ[dev][t.max_m].store(per + 1, std::memory_order_relaxed);
     }
     const int sms = device_sm_count();
     long grid = (long)(per > 0 ? per : 1) * (sms > 0 ? sms : 1);

@@ -75,7 +75,8 @@ struct sylva__factor_hold {
     size_t gtime_at;             /* the tree launches' per-group device times (per-group marks only) */
     unsigned long long *gtime;   /* their host copy (2 per group) */
     sylva__solve_ws pws;
-    int *pbad;
+    char *pbuf;                  /* the four answer arrays as laid out in the workspace, copied at once */
+    int *pbad;                   /* pointers into pbuf */
     double *pval, *plo, *phi;
     int pivots_fresh;
     struct sylva__factor_hold *prev, *next;
@@ -120,10 +121,7 @@ static void hold_free(sylva__factor_hold *h)
     free(h->run_max_m);
     free(h->tg);
     free(h->gtime);
-    free(h->pbad);
-    free(h->pval);
-    free(h->plo);
-    free(h->phi);
+    free(h->pbuf);
     free(h);
 }
 
@@ -239,13 +237,6 @@ static int hold_layout(sylva__numeric *N, sylva__factor_hold *h, int64_t nnz)
     const sylva__solve_desc *sd = &N->rt->gsolve->desc;
     h->gsolve_at = at;
     at += ALIGN((size_t)sd->lay.bytes);
-    size_t nf = (size_t)sd->nfronts + 1;
-    h->pbad = sylva__malloc(nf, sizeof *h->pbad);
-    h->pval = sylva__malloc(nf, sizeof *h->pval);
-    h->plo = sylva__malloc(nf, sizeof *h->plo);
-    h->phi = sylva__malloc(nf, sizeof *h->phi);
-    if (!h->pbad || !h->pval || !h->plo || !h->phi)
-        return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory for the direct factorization");
     h->gtime_at = at;
     at += ALIGN((size_t)(ng + 1) * 2 * sizeof(unsigned long long));
     h->gtime = sylva__malloc((size_t)(ng + 1) * 2, sizeof *h->gtime);
@@ -259,6 +250,13 @@ static int hold_layout(sylva__numeric *N, sylva__factor_hold *h, int64_t nnz)
     sylva__solve_ws_layout(sd, 1, 0, &h->pws);
     h->pws_at = at;
     at += ALIGN(h->pws.bytes);
+    /* bad, badval, plo, phi follow one another in the workspace. */
+    h->pbuf = sylva__malloc(h->pws.phi + (size_t)sd->nfronts * sizeof(double) - h->pws.bad + 1, 1);
+    if (!h->pbuf) return sylva__fail(SYLVA_ERR_NO_MEMORY, "out of memory for the direct factorization");
+    h->pbad = (int *)h->pbuf;
+    h->pval = (double *)(h->pbuf + (h->pws.badval - h->pws.bad));
+    h->plo = (double *)(h->pbuf + (h->pws.plo - h->pws.bad));
+    h->phi = (double *)(h->pbuf + (h->pws.phi - h->pws.bad));
     h->arena_bytes = at;
     return SYLVA_OK;
 }
@@ -466,8 +464,8 @@ static int run_groups(sylva__factor_hold *h)
 
 /* The pivot check on the run's stream, after the last group: every
  * front's first bad pivot, log sum and extreme pivots (kernels/gpu_solve.h),
- * copied back for sylva__factor_direct_pivots (the copies wait on the
- * stream, so they end when the run does). */
+ * copied back in one copy for sylva__factor_direct_pivots (it waits on
+ * the stream, so it ends when the run does). */
 static int queue_pivots(sylva__factor_hold *h)
 {
     const sylva__solve_desc *d = &h->N->rt->gsolve->desc;
@@ -477,11 +475,8 @@ static int queue_pivots(sylva__factor_hold *h)
     h->pivots_fresh = 0;
     int st = sylva__gpu_solve_setup(d, &b, h->stream);
     if (!st) st = sylva__gpu_solve_pivots(d, &b, h->stream);
-    size_t nf = (size_t)d->nfronts;
-    if (!st) st = sylva__gpu_copy_to_host(h->pbad, ws + h->pws.bad, nf * sizeof(int), h->stream);
-    if (!st) st = sylva__gpu_copy_to_host(h->pval, ws + h->pws.badval, nf * sizeof(double), h->stream);
-    if (!st) st = sylva__gpu_copy_to_host(h->plo, ws + h->pws.plo, nf * sizeof(double), h->stream);
-    if (!st) st = sylva__gpu_copy_to_host(h->phi, ws + h->pws.phi, nf * sizeof(double), h->stream);
+    size_t span = h->pws.phi + (size_t)d->nfronts * sizeof(double) - h->pws.bad;
+    if (!st) st = sylva__gpu_copy_to_host(h->pbuf, ws + h->pws.bad, span, h->stream); /* the run's one wait */
     h->pivots_fresh = st == SYLVA_OK;
     return st;
 }

@@ -8,17 +8,7 @@
 # auto run) decide which requests must fail.
 set -u
 sylva=$1; dir=$2
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fails=0; checks=0
-expect() { # expect CODE PATTERN -- ARGS...
-  local code=$1 pat=$2; shift 3
-  "$sylva" "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
-  checks=$((checks + 1))
-  if [ "$rc" != "$code" ] || ! grep -qF -- "$pat" "$tmp/err" "$tmp/out"; then
-    fails=$((fails + 1))
-    echo "FAIL: sylva $* -> exit $rc (want $code), output lacks '$pat':"; cat "$tmp/out" "$tmp/err"
-  fi
-}
+. "$(dirname "$0")/../cli_expect.sh" # $tmp, fail, expect
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$1" "$2"; }
 m=$dir/real/bcsstk14.mtx
 
